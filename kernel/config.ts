@@ -1,0 +1,264 @@
+/**
+ * Configuration: the host's config merged over the server's app config
+ * (`GET /apps/{appId}`), then validated by the rules of part 1 section 5.
+ * Errors throw a `PorticoError('invalid_config')`; soft problems become warnings.
+ */
+import { PorticoError } from './errors'
+import type { WireAppConfig } from './wire'
+
+export const APP_ID_LENGTH = 25
+export const LOGIN_MESSAGE_MAX = 100
+export const RECOMMENDED_PRIMARY_METHODS = 4
+export const CLIENT_VERSION = '1.99.1'
+
+export interface Chain {
+  id: number
+  name: string
+  rpcUrl?: string
+  [key: string]: unknown
+}
+export const MAINNET: Chain = { id: 1, name: 'Ethereum' }
+
+export type Logo = string | { tagName: string }
+
+export interface Appearance {
+  /** A URL string, or an `<img>` / `<svg>` element. Anything else: nothing shows. */
+  logo?: Logo
+  landingHeader?: string
+  loginMessage?: string
+  theme?: 'light' | 'dark'
+  accentColor?: string
+  walletList?: string[]
+  walletChainType?: 'ethereum-only' | 'solana-only' | 'ethereum-and-solana'
+  loginGroupPriority?: 'web2-first' | 'web3-first'
+  hideDirectWeb2Inputs?: boolean
+}
+
+export interface LegalConfig {
+  termsAndConditionsUrl?: string | null
+  privacyPolicyUrl?: string | null
+  requireUsersAcceptTerms?: boolean
+  /** Show the footer line even when users must accept terms explicitly. */
+  alwaysShowFooter?: boolean
+}
+
+export interface AllowlistConfig {
+  errorTitle?: string | null
+  errorDetail?: string | null
+  errorCtaText?: string | null
+  errorCtaLink?: string | null
+}
+
+/** A storage the session keeps its tokens in. Defaults to localStorage, else memory. */
+export interface TokenStorage {
+  getItem(key: string): string | null
+  setItem(key: string, value: string): void
+  removeItem(key: string): void
+}
+
+/** What the host passes to `createPortico`. Everything but `appId` is optional. */
+export interface PorticoConfig {
+  appId: string
+  clientId?: string
+  /** Base URL of the API server; `/api/v1` is appended. Default: the page's origin. */
+  apiUrl?: string
+  /** Enabled login methods, in order. Overrides the server's list. */
+  loginMethods?: string[]
+  /** Single-list landing: primary rows and the 'More options' overflow. */
+  loginMethodsAndOrder?: { primary: string[]; overflow?: string[] }
+  appearance?: Appearance
+  legal?: LegalConfig
+  allowlistConfig?: AllowlistConfig
+  intl?: { defaultCountry?: string }
+  supportedChains?: Chain[]
+  defaultChain?: Chain
+  disablePlusEmails?: boolean
+  captchaEnabled?: boolean
+  plugins?: import('./plugin').PorticoPlugin[]
+  /** Skip `GET /apps/{appId}` (tests, fully host-configured apps). Default false. */
+  skipServerConfig?: boolean
+  /** Options for plugins, keyed by plugin id. */
+  [pluginOption: string]: unknown
+  storage?: TokenStorage
+  fetch?: typeof fetch
+}
+
+export interface ResolvedConfig {
+  appId: string
+  clientId: string | null
+  apiUrl: string
+  name: string
+  loginMethods: string[]
+  loginMethodsAndOrder: { primary: string[]; overflow: string[] } | null
+  appearance: Required<Pick<Appearance, 'landingHeader' | 'theme' | 'loginGroupPriority' | 'hideDirectWeb2Inputs' | 'walletChainType'>> &
+    Omit<Appearance, 'landingHeader' | 'theme' | 'loginGroupPriority' | 'hideDirectWeb2Inputs' | 'walletChainType'>
+  legal: Required<LegalConfig>
+  allowlistConfig: Required<{ [K in keyof AllowlistConfig]: string | null }>
+  intl: { defaultCountry: string }
+  supportedChains: Chain[]
+  defaultChain: Chain
+  disablePlusEmails: boolean
+  captchaEnabled: boolean
+  captchaSiteKey: string | null
+  developmentMode: boolean
+  passkeysForSignupEnabled: boolean
+  telegramBotName: string | null
+  embeddedWallets: { createOnLogin: 'off' | 'users-without-wallets' | 'all-users'; [k: string]: unknown }
+  /** The server's app config as received, for plugins that need more. */
+  server: WireAppConfig | null
+  /** Plugin options and anything else the host passed. */
+  extra: Record<string, unknown>
+}
+
+const KNOWN_KEYS = new Set([
+  'appId', 'clientId', 'apiUrl', 'loginMethods', 'loginMethodsAndOrder', 'appearance', 'legal', 'allowlistConfig',
+  'intl', 'supportedChains', 'defaultChain', 'disablePlusEmails', 'captchaEnabled', 'plugins', 'skipServerConfig',
+  'storage', 'fetch',
+])
+
+export const CONFIG_TEXTS = {
+  appId: 'The app ID must be a string of exactly 25 characters.',
+  noLoginMethod: 'You must enable at least one login method',
+  emptyChains: 'supportedChains must not be empty.',
+  missingDefaultChain: 'supportedChains must include the default chain (Ethereum mainnet unless defaultChain says otherwise).',
+  tooManyPrimary: (n: number) =>
+    `${n} primary login methods were configured; at most ${RECOMMENDED_PRIMARY_METHODS} are recommended.`,
+  duplicate: (m: string) => `Login method '${m}' is listed more than once; the duplicate is ignored.`,
+  loginMessageCut: `The login message is longer than ${LOGIN_MESSAGE_MAX} characters and was cut.`,
+  badLogo: 'The logo must be a string or an img or svg element; no logo will be shown.',
+} as const
+
+const invalid = (message: string, data?: Record<string, unknown>) =>
+  new PorticoError('invalid_config', message, { kind: 'client_error', data })
+
+/** Part 1 section 5: the app id is a string of exactly 25 characters. */
+export function validateAppId(appId: unknown): string {
+  if (typeof appId !== 'string' || appId.length !== APP_ID_LENGTH) {
+    throw invalid(CONFIG_TEXTS.appId, { received: typeof appId === 'string' ? appId.length : typeof appId })
+  }
+  return appId
+}
+
+function dedupe(list: string[], warn: (m: string) => void): string[] {
+  const seen = new Set<string>()
+  const out: string[] = []
+  for (const m of list) {
+    if (seen.has(m)) warn(CONFIG_TEXTS.duplicate(m))
+    else {
+      seen.add(m)
+      out.push(m)
+    }
+  }
+  return out
+}
+
+function validLogo(logo: unknown): logo is Logo {
+  if (typeof logo === 'string') return true
+  const tag = (logo as { tagName?: unknown } | null)?.tagName
+  return typeof tag === 'string' && ['img', 'svg'].includes(tag.toLowerCase())
+}
+
+const defaultApiUrl = () =>
+  typeof globalThis.location !== 'undefined' && /^https?:$/.test(globalThis.location.protocol) ? globalThis.location.origin : ''
+
+/**
+ * Merge host config over the server's app config and validate. Pure: warnings are returned
+ * through `warn`, errors thrown.
+ */
+export function resolveConfig(
+  host: PorticoConfig,
+  server: WireAppConfig | null,
+  warn: (message: string) => void = () => {},
+): ResolvedConfig {
+  const appId = validateAppId(host.appId)
+  const s = server ?? ({} as Partial<WireAppConfig>)
+  const a = host.appearance ?? {}
+
+  const rawMethods = host.loginMethods ?? s.login_methods ?? []
+  const loginMethods = dedupe(rawMethods.filter((m) => typeof m === 'string'), warn)
+
+  const order = host.loginMethodsAndOrder ?? s.login_methods_and_order ?? null
+  let loginMethodsAndOrder: ResolvedConfig['loginMethodsAndOrder'] = null
+  if (order) {
+    const primary = dedupe(order.primary ?? [], warn)
+    const overflow = dedupe((order.overflow ?? []).filter((m) => !primary.includes(m)), warn)
+    if (primary.length > RECOMMENDED_PRIMARY_METHODS) warn(CONFIG_TEXTS.tooManyPrimary(primary.length))
+    loginMethodsAndOrder = { primary, overflow }
+  }
+  const enabled = loginMethodsAndOrder
+    ? [...loginMethodsAndOrder.primary, ...loginMethodsAndOrder.overflow]
+    : loginMethods
+  if (enabled.length === 0) throw invalid(CONFIG_TEXTS.noLoginMethod)
+
+  let loginMessage = a.loginMessage ?? s.login_message ?? undefined
+  if (typeof loginMessage === 'string' && loginMessage.length > LOGIN_MESSAGE_MAX) {
+    warn(CONFIG_TEXTS.loginMessageCut)
+    loginMessage = loginMessage.slice(0, LOGIN_MESSAGE_MAX)
+  }
+
+  let logo: Logo | undefined = a.logo ?? s.logo_url ?? undefined
+  if (logo !== undefined && !validLogo(logo)) {
+    warn(CONFIG_TEXTS.badLogo)
+    logo = undefined
+  }
+
+  const supportedChains = host.supportedChains ?? [MAINNET]
+  if (!Array.isArray(supportedChains) || supportedChains.length === 0) throw invalid(CONFIG_TEXTS.emptyChains)
+  const defaultChain = host.defaultChain ?? MAINNET
+  if (!supportedChains.some((c) => c && c.id === defaultChain.id)) throw invalid(CONFIG_TEXTS.missingDefaultChain)
+
+  const legal = host.legal ?? {}
+  const sl = s.legal ?? {}
+  const al = host.allowlistConfig ?? {}
+  const sal = s.allowlist_config ?? {}
+
+  const extra: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(host)) if (!KNOWN_KEYS.has(k)) extra[k] = v
+
+  return {
+    appId,
+    clientId: host.clientId ?? null,
+    apiUrl: (host.apiUrl ?? s.custom_api_url ?? defaultApiUrl()).replace(/\/+$/, ''),
+    name: s.name ?? 'this app',
+    loginMethods: enabled,
+    loginMethodsAndOrder,
+    appearance: {
+      ...a,
+      logo,
+      loginMessage,
+      landingHeader: a.landingHeader ?? s.landing_header ?? 'Log in or sign up',
+      theme: a.theme ?? s.theme ?? 'light',
+      accentColor: a.accentColor ?? s.accent_color ?? undefined,
+      loginGroupPriority: a.loginGroupPriority ?? s.login_group_priority ?? 'web2-first',
+      hideDirectWeb2Inputs: a.hideDirectWeb2Inputs ?? false,
+      walletChainType: a.walletChainType ?? s.wallet_chain_type ?? 'ethereum-only',
+    },
+    legal: {
+      termsAndConditionsUrl: legal.termsAndConditionsUrl ?? sl.terms_and_conditions_url ?? null,
+      privacyPolicyUrl: legal.privacyPolicyUrl ?? sl.privacy_policy_url ?? null,
+      requireUsersAcceptTerms: legal.requireUsersAcceptTerms ?? sl.require_users_accept_terms ?? false,
+      alwaysShowFooter: legal.alwaysShowFooter ?? false,
+    },
+    allowlistConfig: {
+      errorTitle: al.errorTitle ?? sal.error_title ?? null,
+      errorDetail: al.errorDetail ?? sal.error_detail ?? null,
+      errorCtaText: al.errorCtaText ?? sal.error_cta_text ?? null,
+      errorCtaLink: al.errorCtaLink ?? sal.error_cta_link ?? null,
+    },
+    intl: { defaultCountry: host.intl?.defaultCountry ?? 'US' },
+    supportedChains,
+    defaultChain,
+    disablePlusEmails: host.disablePlusEmails ?? s.disable_plus_emails ?? false,
+    captchaEnabled: host.captchaEnabled ?? s.captcha_enabled ?? false,
+    captchaSiteKey: s.captcha_site_key ?? null,
+    developmentMode: s.development_mode ?? false,
+    passkeysForSignupEnabled: s.passkeys_for_signup_enabled ?? false,
+    telegramBotName: s.telegram_bot_name ?? null,
+    embeddedWallets: {
+      ...(s.embedded_wallet_config ?? {}),
+      createOnLogin: s.embedded_wallet_config?.create_on_login ?? 'off',
+    },
+    server: server ?? null,
+    extra,
+  }
+}

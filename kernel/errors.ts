@@ -1,0 +1,237 @@
+/**
+ * The error catalogue: `PorticoError` with the spec's codes (part 1 section 8 and part 2
+ * section 8) and kinds, plus the generic fallback views of the error screen.
+ */
+
+/** Identity codes, part 1 section 8. */
+export const IDENTITY_ERROR_CODES = [
+  'oauth_account_suspended',
+  'missing_or_invalid_privy_app_id',
+  'missing_or_invalid_privy_account_id',
+  'missing_or_invalid_token',
+  'invalid_data',
+  'invalid_captcha',
+  'linked_to_another_user',
+  'cannot_link_more_of_type',
+  'failed_to_link_account',
+  'failed_to_update_account',
+  'exited_update_flow',
+  'allowlist_rejected',
+  'oauth_user_denied',
+  'oauth_unexpected',
+  'unknown_auth_error',
+  'exited_auth_flow',
+  'exited_link_flow',
+  'user_exited_set_password_flow',
+  'must_be_authenticated',
+  'client_request_timeout',
+  'invalid_credentials',
+  'captcha_timeout',
+  'captcha_failure',
+  'captcha_disabled',
+  'session_storage_unavailable',
+  'too_many_requests',
+  'max_accounts_reached',
+  'disallowed_login_method',
+  'disallowed_plus_email',
+  'passkey_not_allowed',
+  'user_does_not_exist',
+  'account_transfer_required',
+  'not_supported',
+] as const
+
+/** Wallet codes, part 2 section 8 (reported through onError). */
+export const WALLET_ERROR_CODES = [
+  'MUST_BE_AUTHENTICATED',
+  'EMBEDDED_WALLET_NOT_FOUND',
+  'EMBEDDED_WALLET_ALREADY_EXISTS',
+  'EMBEDDED_WALLET_CREATE_ERROR',
+  'UNKNOWN_EMBEDDED_WALLET_ERROR',
+  'TRANSACTION_FAILURE',
+  'UNABLE_TO_SIGN',
+  'INVALID_MESSAGE',
+  'UNSUPPORTED_CHAIN_ID',
+  'INSUFFICIENT_BALANCE',
+  'MISSING_MFA_CREDENTIALS',
+] as const
+
+/**
+ * Codes the client raises that the spec does not name but a host developer must be able to
+ * tell apart: an aborted request, a network failure, an unreadable response, bad config and
+ * a bad plugin.
+ */
+export const CLIENT_ERROR_CODES = [
+  'request_aborted',
+  'network_error',
+  'invalid_response',
+  'invalid_config',
+  'invalid_plugin',
+  'not_found',
+] as const
+
+export type IdentityErrorCode = (typeof IDENTITY_ERROR_CODES)[number]
+export type WalletErrorCode = (typeof WALLET_ERROR_CODES)[number]
+export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number]
+/** Any code a `PorticoError` may carry. Unknown server codes are kept as strings. */
+export type PorticoErrorCode = IdentityErrorCode | WalletErrorCode | ClientErrorCode | (string & {})
+
+export type ErrorKind =
+  | 'client_error'
+  | 'api_error'
+  | 'connector_error'
+  | 'provider_error'
+  | 'wallet_error'
+  | 'captcha'
+
+export interface PorticoErrorOptions {
+  kind?: ErrorKind
+  cause?: unknown
+  /** HTTP status for api errors. */
+  status?: number
+  /** Extra data from the server (field errors, transfer data). */
+  data?: Record<string, unknown>
+  /** True when trying the same thing again may work. */
+  retryable?: boolean
+}
+
+export class PorticoError extends Error {
+  override name = 'PorticoError'
+  readonly code: PorticoErrorCode
+  readonly kind: ErrorKind
+  readonly status?: number
+  readonly data?: Record<string, unknown>
+  readonly retryable: boolean
+
+  constructor(code: PorticoErrorCode, message: string, options: PorticoErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.code = code
+    this.kind = options.kind ?? 'client_error'
+    this.status = options.status
+    this.data = options.data
+    this.retryable = options.retryable ?? false
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, code: this.code, kind: this.kind, message: this.message, status: this.status }
+  }
+}
+
+/** The dedicated error of an aborted request (by the caller's AbortSignal). */
+export class PorticoAbortError extends PorticoError {
+  override name = 'AbortError'
+  constructor(cause?: unknown) {
+    super('request_aborted', 'The request was aborted.', { kind: 'client_error', cause })
+  }
+}
+
+export function isPorticoError(e: unknown, code?: PorticoErrorCode): e is PorticoError {
+  return e instanceof PorticoError && (code === undefined || e.code === code)
+}
+
+/** Wrap anything thrown into a `PorticoError`, keeping the original as `cause`. */
+export function toPorticoError(e: unknown, fallbackCode: PorticoErrorCode = 'unknown_auth_error'): PorticoError {
+  if (e instanceof PorticoError) return e
+  if (e instanceof Error) return new PorticoError(fallbackCode, e.message || 'Something went wrong.', { cause: e })
+  return new PorticoError(fallbackCode, typeof e === 'string' ? e : 'Something went wrong.', { cause: e })
+}
+
+/** What the error screen shows, or the named screen to show instead. */
+export interface ErrorView {
+  title: string
+  detail?: string
+  /** Call-to-action label. */
+  cta?: string
+  /** What the call to action does: go back and try again (default), try another method, close. */
+  action?: 'back' | 'retry' | 'landing' | 'close' | 'link'
+  /** Link for `action: 'link'`. */
+  href?: string
+  /** A dedicated screen replaces the generic error screen (allowlist, user limit, ...). */
+  screen?: string
+  /** Show the message inline on the previous screen instead of an error screen. */
+  inline?: boolean
+}
+
+export interface ErrorContext {
+  /** The screen that was showing when the error happened. */
+  screen?: string
+  /** The login method involved, if any. */
+  method?: string
+  intent?: 'login' | 'link' | 'update' | null
+}
+
+/** Texts of the generic error views (part 1 section 8, part 2 section 8), word for word. */
+export const ERROR_TEXTS = {
+  timedOut: 'Timed out',
+  tryAgain: 'Try again',
+  somethingWentWrong: 'Something went wrong',
+  tryAgainLater: 'Try again later',
+  pleaseTryAgain: 'Please try again.',
+  notAllowed: 'Not allowed',
+  tryAnotherMethod: 'Try another method',
+  captchaFailure: 'You did not pass CAPTCHA. Please try again.',
+  captchaFailureAfterRetries: 'If you use an adblocker or VPN, try disabling and re-attempting.',
+  captchaTimeout: 'Something went wrong! Please try again later.',
+  authenticationFailed: 'Authentication failed',
+  linkedToAnotherUser: 'This account has already been linked to another user.',
+  regionNotSupported: 'This region is not supported',
+  smsRegionNotAvailable: 'SMS authentication from this region is not available',
+  requestFailed: 'Request failed',
+  tooManyAttempts: 'Too many attempts.',
+  insufficientBalance: 'Insufficient balance',
+  transactionFailure: 'Transaction failure',
+  genericRetry: 'Something went wrong. Try again.',
+  genericLater: "Something went wrong. We're on it. Please try again later.",
+  requestTimeout: 'Request timeout',
+  mustBeAuthenticatedToLink: 'User must be authenticated before linking an account.',
+  developmentMode:
+    'This application is in development mode and must be upgraded to production to log in new users.',
+  inAppBrowser:
+    "It looks like you're using an in-app browser. To log in, please try again using an external browser.",
+} as const
+
+/**
+ * The kernel's own mapping, used when no plugin's `errorView` tap claimed the error.
+ * Part 1 section 8 "Screen mapping" and part 2 section 8 "Error screen mapping".
+ */
+export function defaultErrorView(error: PorticoError, _ctx: ErrorContext = {}): ErrorView {
+  const t = ERROR_TEXTS
+  switch (error.code) {
+    case 'client_request_timeout':
+      return { title: t.timedOut, detail: error.message, cta: t.tryAgain, action: 'back' }
+    case 'invalid_captcha':
+      return { title: t.pleaseTryAgain, cta: t.tryAgain, action: 'back' }
+    case 'captcha_failure':
+      return { title: t.captchaFailure, cta: t.tryAgain, action: 'back' }
+    case 'captcha_timeout':
+      return { title: t.captchaTimeout, cta: t.tryAgain, action: 'back' }
+    case 'disallowed_login_method':
+      return { title: t.notAllowed, detail: error.message, cta: t.tryAnotherMethod, action: 'landing' }
+    case 'allowlist_rejected':
+      return { title: "You don't have access to this app", screen: 'allowlist-rejection' }
+    case 'linked_to_another_user':
+      return { title: t.authenticationFailed, detail: t.linkedToAnotherUser, cta: t.tryAgain, action: 'back' }
+    case 'not_supported':
+      return { title: t.regionNotSupported, detail: t.smsRegionNotAvailable, cta: t.tryAnotherMethod, action: 'landing' }
+    case 'too_many_requests':
+      return { title: t.requestFailed, detail: t.tooManyAttempts, cta: t.tryAgainLater, action: 'back' }
+    case 'max_accounts_reached':
+      if (error.data?.reason === 'development_mode') {
+        return { title: 'Unable to sign in', detail: t.developmentMode, screen: 'development-mode' }
+      }
+      return { title: 'Unable to sign in', screen: 'user-limit' }
+    case 'user_does_not_exist':
+      return { title: 'Account not found', screen: 'account-not-found' }
+    case 'account_transfer_required':
+      return { title: 'Account transfer', screen: 'link-conflict' }
+    case 'disallowed_plus_email':
+      return { title: error.message, inline: true, action: 'back' }
+    case 'INSUFFICIENT_BALANCE':
+      return { title: t.insufficientBalance, detail: error.message, cta: t.tryAgain, action: 'back' }
+    case 'TRANSACTION_FAILURE':
+      return { title: t.transactionFailure, detail: error.message, cta: t.tryAgain, action: 'back' }
+  }
+  if (error.status === 400 || error.status === 422) {
+    return { title: t.somethingWentWrong, detail: error.message, cta: t.tryAgain, action: 'back' }
+  }
+  return { title: t.somethingWentWrong, detail: t.tryAgainLater, cta: t.tryAgain, action: 'back' }
+}

@@ -1,0 +1,105 @@
+/**
+ * The plugin contract. A plugin is a factory returning a plain object with an id, a kind
+ * and `setup(ctx)`; setup taps the kernel's hooks, registers screens and may return its
+ * teardown. Third parties use exactly this and nothing private.
+ */
+import type { ResolvedConfig } from './config'
+import { PorticoError } from './errors'
+import type { PorticoEmitter } from './events'
+import type { TapOnlyHooks } from './portico-hooks'
+import type { AuthResult, Session } from './session'
+import type { Navigator } from './screens'
+import type { Api } from './transport'
+import type { WireAuthResponse } from './wire'
+
+export const PLUGIN_KINDS = ['login', 'wallet', 'mfa', 'funding', 'captcha', 'recovery', 'feature'] as const
+export type PluginKind = (typeof PLUGIN_KINDS)[number]
+
+export interface LoginMeta {
+  /** The login method id ('email', 'sms', 'siwe', ...), remembered as the recent method. */
+  method?: string
+  /** Extra keys of the recent-method record (wallet client type, chain type). */
+  walletClientType?: string
+  chainType?: string
+  intent?: 'login' | 'link' | 'update'
+}
+
+/** Small key-value storage namespaced to one plugin and app (localStorage when available). */
+export interface PluginStorage {
+  get(key: string): string | null
+  set(key: string, value: string | null): void
+}
+
+export interface PluginContext {
+  /** This plugin's id. */
+  readonly id: string
+  /** The resolved config (merged with the server's after `ready()`). */
+  readonly config: ResolvedConfig
+  /** The kernel's hooks: tap only, the kernel calls them. */
+  readonly hooks: TapOnlyHooks
+  readonly events: PorticoEmitter
+  readonly api: Api
+  readonly session: Session
+  readonly screens: Navigator
+  readonly storage: PluginStorage
+  /** Finish a login or link: store the session, remember the method, run the `authenticated` chain. */
+  completeLogin(response: WireAuthResponse, meta?: LoginMeta): Promise<AuthResult>
+  /** Fill `{placeholders}` in a text. */
+  format(text: string, values: Record<string, string | number>): string
+  /** Report something the host developer should fix, without failing. */
+  warn(message: string): void
+}
+
+export interface PorticoPlugin<Id extends string = string> {
+  /** Kebab-case, equals the folder and the subpath (`portico/plugins/<id>`). */
+  id: Id
+  kind: PluginKind
+  setup(ctx: PluginContext): void | (() => void)
+}
+
+/** Identity helper for type inference; third parties use it the same way. */
+export function definePlugin<Id extends string>(plugin: PorticoPlugin<Id>): PorticoPlugin<Id> {
+  return plugin
+}
+
+const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+
+/** Check a list of plugins; throws `invalid_plugin` with a message that says what to fix. */
+export function validatePlugins(plugins: unknown): PorticoPlugin[] {
+  if (plugins === undefined) return []
+  if (!Array.isArray(plugins)) {
+    throw new PorticoError('invalid_plugin', 'config.plugins must be an array of plugins, e.g. plugins: [email()].')
+  }
+  const seen = new Set<string>()
+  return plugins.map((p, i) => {
+    const label = `Plugin #${i + 1}`
+    if (!p || typeof p !== 'object') {
+      throw new PorticoError(
+        'invalid_plugin',
+        `${label} is ${p === null ? 'null' : typeof p}, not a plugin object: did you pass the factory (email) instead of calling it (email())?`,
+      )
+    }
+    const { id, kind, setup } = p as Partial<PorticoPlugin>
+    const named = typeof id === 'string' && id ? `Plugin '${id}'` : label
+    if (typeof id !== 'string' || !id) {
+      throw new PorticoError('invalid_plugin', `${label} has no id: give it a kebab-case id such as 'my-login'.`)
+    }
+    if (!KEBAB.test(id)) {
+      throw new PorticoError('invalid_plugin', `${named} has an invalid id: use kebab-case (lower-case letters, digits and '-'), e.g. 'my-login'.`)
+    }
+    if (seen.has(id)) {
+      throw new PorticoError(
+        'invalid_plugin',
+        `Plugin '${id}' is added more than once: each plugin id may be used once; remove the duplicate from config.plugins.`,
+      )
+    }
+    if (!PLUGIN_KINDS.includes(kind as PluginKind)) {
+      throw new PorticoError('invalid_plugin', `${named} has kind '${String(kind)}': use one of ${PLUGIN_KINDS.join(', ')}.`)
+    }
+    if (typeof setup !== 'function') {
+      throw new PorticoError('invalid_plugin', `${named} has no setup(ctx) function.`)
+    }
+    seen.add(id)
+    return p as PorticoPlugin
+  })
+}

@@ -1,0 +1,106 @@
+/**
+ * The hook set, declared once and frozen. Plugins tap with their id as the tap name; only
+ * the kernel (and the UI it drives) calls them.
+ */
+import type { ResolvedConfig } from './config'
+import type { ErrorContext, ErrorView, PorticoError } from './errors'
+import {
+  createAsyncSeriesHook,
+  createAsyncSeriesWaterfallHook,
+  createSyncBailHook,
+  createSyncWaterfallHook,
+  type AsyncSeriesHook,
+  type AsyncSeriesWaterfallHook,
+  type SyncBailHook,
+  type SyncWaterfallHook,
+} from './hooks'
+import type { AuthResult, Session } from './session'
+import type { Intent, Navigator } from './screens'
+import type { ApiRequest } from './transport'
+import type { LinkedAccount, User } from './user'
+import type { WireLinkedAccountBase } from './wire'
+
+/** A landing entry a login plugin adds through `loginMethods`. */
+export interface LoginMethod {
+  /** The method id as config lists it: 'email', 'sms', 'wallet', 'guest', ... */
+  id: string
+  /** Display name (part 1 section 2, 'Login method display names'). */
+  label: string
+  group: 'web2' | 'web3'
+  /** An icon: a URL string or a component the UI renders. */
+  icon?: unknown
+  /** The screen to open when the row is chosen. */
+  screen?: string
+  params?: Record<string, unknown>
+  /** Or an action to run instead of opening a screen. */
+  start?: () => void | Promise<void>
+  /** A component drawn inline on the landing (the e-mail or phone input). */
+  input?: unknown
+}
+
+export interface LoginMethodsContext {
+  config: ResolvedConfig
+  /** The recent login method, if any. */
+  recent: string | null
+}
+
+export interface AuthContext extends AuthResult {
+  method?: string
+  intent: Intent
+  session: Session
+  screens: Navigator
+  config: ResolvedConfig
+}
+
+/** A signing, export or sending action MFA plugins may gate. */
+export interface ActionContext {
+  action: 'sign_message' | 'sign_typed_data' | 'sign_transaction' | 'send_transaction' | 'export_wallet' | (string & {})
+  user: User | null
+  details?: Record<string, unknown>
+}
+
+export interface WalletConnectorEntry {
+  id: string
+  name: string
+  chainType: 'ethereum' | 'solana'
+  icon?: unknown
+  [key: string]: unknown
+}
+
+export interface FundingMethodEntry {
+  id: string
+  label: string
+  [key: string]: unknown
+}
+
+export interface PorticoHooks {
+  configure: SyncWaterfallHook<[ResolvedConfig]>
+  request: AsyncSeriesWaterfallHook<[ApiRequest]>
+  loginMethods: SyncWaterfallHook<[LoginMethod[], LoginMethodsContext]>
+  linkedAccount: SyncBailHook<[WireLinkedAccountBase], LinkedAccount | undefined>
+  authenticated: AsyncSeriesHook<[AuthContext]>
+  sensitiveAction: AsyncSeriesHook<[ActionContext]>
+  errorView: SyncBailHook<[PorticoError, ErrorContext], ErrorView | undefined>
+  walletConnectors: SyncWaterfallHook<[WalletConnectorEntry[]]>
+  fundingMethods: SyncWaterfallHook<[FundingMethodEntry[]]>
+  logout: AsyncSeriesHook<[]>
+}
+
+type TapMethods = 'tap' | 'tapAsync' | 'tapPromise' | 'intercept' | 'isUsed' | 'name'
+/** What a plugin gets: the hooks, minus the call methods. */
+export type TapOnlyHooks = { readonly [K in keyof PorticoHooks]: Pick<PorticoHooks[K], Extract<keyof PorticoHooks[K], TapMethods>> }
+
+export function createHooks(): Readonly<PorticoHooks> {
+  return Object.freeze({
+    configure: createSyncWaterfallHook<[ResolvedConfig]>(['config'], 'configure'),
+    request: createAsyncSeriesWaterfallHook<[ApiRequest]>(['request'], 'request'),
+    loginMethods: createSyncWaterfallHook<[LoginMethod[], LoginMethodsContext]>(['methods', 'context'], 'loginMethods'),
+    linkedAccount: createSyncBailHook<[WireLinkedAccountBase], LinkedAccount | undefined>(['account'], 'linkedAccount'),
+    authenticated: createAsyncSeriesHook<[AuthContext]>(['context'], 'authenticated'),
+    sensitiveAction: createAsyncSeriesHook<[ActionContext]>(['context'], 'sensitiveAction'),
+    errorView: createSyncBailHook<[PorticoError, ErrorContext], ErrorView | undefined>(['error', 'context'], 'errorView'),
+    walletConnectors: createSyncWaterfallHook<[WalletConnectorEntry[]]>(['connectors'], 'walletConnectors'),
+    fundingMethods: createSyncWaterfallHook<[FundingMethodEntry[]]>(['methods'], 'fundingMethods'),
+    logout: createAsyncSeriesHook<[]>([], 'logout'),
+  }) as Readonly<PorticoHooks>
+}

@@ -1,0 +1,360 @@
+/**
+ * The session (part 1 sections 3, 4 and 7): tokens and their storage, refresh with
+ * `session_update_action`, the single-flight `getAccessToken()` (one refresh request however
+ * many callers, in this tab and across tabs), logout, fork and recover.
+ */
+import type { TokenStorage } from './config'
+import { PorticoError, isPorticoError, toPorticoError } from './errors'
+import type { PorticoEmitter } from './events'
+import type { Api } from './transport'
+import { toUser, type LinkedAccount, type User } from './user'
+import type { WireAuthResponse, WireForkResponse, WireLinkedAccountBase, WireUser } from './wire'
+
+/** The access token counts as inactive this long before it expires. */
+export const TOKEN_EXPIRY_MARGIN_S = 30
+/** The refresh-marker cookie lives 30 days. */
+export const REFRESH_MARKER_MAX_AGE_S = 30 * 24 * 60 * 60
+export const REFRESH_MARKER_COOKIE = 'portico-session'
+
+export interface LockManagerLike {
+  request<T>(name: string, callback: () => Promise<T>): Promise<T>
+}
+export interface ChannelLike {
+  postMessage(message: unknown): void
+  addEventListener(type: 'message', listener: (e: { data: unknown }) => void): void
+  close(): void
+}
+
+export interface SessionDeps {
+  appId: string
+  api: () => Api
+  events: PorticoEmitter
+  storage: TokenStorage
+  /** The `linkedAccount` hook's call. */
+  normaliseAccount: (raw: WireLinkedAccountBase) => LinkedAccount | undefined
+  /** The `logout` hook's call: plugins clear their state. */
+  onLogout: () => Promise<void>
+  /** Cross-tab lock manager; default `navigator.locks` when the browser has it. */
+  locks?: LockManagerLike | null
+  /** Cross-tab channel; default a `BroadcastChannel` when the platform has one. */
+  channel?: ChannelLike | null
+  now?: () => number
+}
+
+export interface AuthResult {
+  user: User
+  isNewUser: boolean
+}
+
+export interface Session {
+  /** True when a user is known and a session exists. */
+  readonly authenticated: boolean
+  readonly user: User | null
+  /** The access token, refreshed first when it is missing or within 30 s of expiry. */
+  getAccessToken(): Promise<string | null>
+  getIdentityToken(): string | null
+  /** Start-up: restore a stored session (one refresh request when a refresh token exists). */
+  restore(): Promise<User | null>
+  /** Refresh now (single-flight). Clears the session on `missing_or_invalid_token`. */
+  refresh(): Promise<User | null>
+  /** Apply a login, link or refresh response. Returns null when the action was 'clear'. */
+  apply(response: WireAuthResponse): AuthResult | null
+  /** Replace the user record from a `{ user }` response (link, unlink, accept terms). */
+  setUser(raw: WireUser): User
+  /** GET /users/me */
+  refreshUser(): Promise<User | null>
+  logout(): Promise<void>
+  /** POST /sessions/fork: returns the refresh token of the new, forked session. */
+  fork(): Promise<string>
+  /** POST /sessions/fork/recover: take over a forked session from its refresh token. */
+  recover(forkedRefreshToken: string): Promise<AuthResult>
+  /** Stop listening to other tabs. */
+  destroy(): void
+}
+
+/** Read `exp` (seconds) from a JWT without verifying it. */
+export function tokenExpiry(token: string): number | null {
+  const part = token.split('.')[1]
+  if (!part) return null
+  try {
+    const b64 = part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '=')
+    const payload = JSON.parse(atob(b64))
+    return typeof payload.exp === 'number' ? payload.exp : null
+  } catch {
+    return null
+  }
+}
+
+/** Active = has an expiry more than 30 s away. */
+export function isTokenActive(token: string | null, nowMs: number = Date.now()): boolean {
+  if (!token) return false
+  const exp = tokenExpiry(token)
+  return exp !== null && exp - TOKEN_EXPIRY_MARGIN_S > nowMs / 1000
+}
+
+export function memoryStorage(): TokenStorage {
+  const m = new Map<string, string>()
+  return {
+    getItem: (k) => m.get(k) ?? null,
+    setItem: (k, v) => void m.set(k, v),
+    removeItem: (k) => void m.delete(k),
+  }
+}
+
+/** localStorage when the browser has a working one, else memory. Never touches `window` at import. */
+export function defaultStorage(): TokenStorage {
+  try {
+    const ls = (globalThis as { localStorage?: Storage }).localStorage
+    if (ls) {
+      const probe = '__portico_probe__'
+      ls.setItem(probe, '1')
+      ls.removeItem(probe)
+      return ls
+    }
+  } catch {
+    /* storage disabled (private mode, sandboxed frame): fall through */
+  }
+  return memoryStorage()
+}
+
+function setMarkerCookie(on: boolean) {
+  const doc = (globalThis as { document?: Document }).document
+  if (!doc) return
+  const secure = globalThis.location?.protocol === 'https:' ? '; Secure' : ''
+  doc.cookie = on
+    ? `${REFRESH_MARKER_COOKIE}=t; Max-Age=${REFRESH_MARKER_MAX_AGE_S}; Path=/; SameSite=Lax${secure}`
+    : `${REFRESH_MARKER_COOKIE}=; Max-Age=0; Path=/; SameSite=Lax${secure}`
+}
+
+export function createSession(deps: SessionDeps): Session {
+  const keys = {
+    token: `portico:${deps.appId}:token`,
+    refresh: `portico:${deps.appId}:refresh_token`,
+    identity: `portico:${deps.appId}:identity_token`,
+  }
+  const now = deps.now ?? Date.now
+  const locks =
+    deps.locks !== undefined ? deps.locks : ((globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks ?? null)
+  let channel: ChannelLike | null = null
+  if (deps.channel !== undefined) channel = deps.channel
+  // Browsers only: in Node an open channel would keep the process alive.
+  else if (typeof BroadcastChannel !== 'undefined' && typeof document !== 'undefined') channel = new BroadcastChannel(`portico:${deps.appId}`) as ChannelLike
+
+  let user: User | null = null
+  let inFlight: Promise<User | null> | null = null
+
+  const read = (k: string) => {
+    try {
+      return deps.storage.getItem(k)
+    } catch {
+      return null
+    }
+  }
+  const write = (k: string, v: string | null | undefined) => {
+    try {
+      if (v) deps.storage.setItem(k, v)
+      else deps.storage.removeItem(k)
+    } catch (e) {
+      throw new PorticoError('session_storage_unavailable', 'The session could not be stored in this browser.', { cause: e })
+    }
+  }
+
+  const toUserRecord = (raw: WireUser) => toUser(raw, deps.normaliseAccount)
+  const broadcast = (type: 'login' | 'logout' | 'refresh') => {
+    try {
+      channel?.postMessage({ type })
+    } catch {
+      /* closed channel */
+    }
+  }
+
+  function setUserRecord(next: User | null) {
+    user = next
+    deps.events.emit('user', next)
+  }
+
+  function clearLocal(reason: 'logout' | 'cleared' | 'invalid_token' | 'other_tab', announce = true) {
+    const had = user !== null || read(keys.refresh) !== null
+    write(keys.token, null)
+    write(keys.refresh, null)
+    write(keys.identity, null)
+    setMarkerCookie(false)
+    if (user !== null) setUserRecord(null)
+    deps.events.emit('session', { authenticated: false })
+    if (had) deps.events.emit('logout', { reason })
+    if (announce) broadcast('logout')
+  }
+
+  function apply(res: WireAuthResponse): AuthResult | null {
+    if (!res || typeof res !== 'object' || !res.user || typeof res.user !== 'object') {
+      if (res?.session_update_action === 'clear') {
+        clearLocal('cleared')
+        return null
+      }
+      throw new PorticoError('invalid_response', 'The server sent a session without a user.', { kind: 'api_error' })
+    }
+    switch (res.session_update_action) {
+      case 'clear':
+        clearLocal('cleared')
+        return null
+      case 'ignore':
+        break
+      default: // 'set', and servers that omit it
+        if (res.token) write(keys.token, res.token)
+        if (res.refresh_token) write(keys.refresh, res.refresh_token)
+        if (res.identity_token) write(keys.identity, res.identity_token)
+        setMarkerCookie(true)
+    }
+    setUserRecord(toUserRecord(res.user))
+    deps.events.emit('session', { authenticated: true })
+    return { user: user!, isNewUser: res.is_new_user === true }
+  }
+
+  async function doRefresh(): Promise<User | null> {
+    const refreshToken = read(keys.refresh)
+    if (!refreshToken) {
+      if (user) clearLocal('invalid_token')
+      return null
+    }
+    const current = read(keys.token)
+    try {
+      const res = await deps.api().post<WireAuthResponse>(
+        '/sessions',
+        { refresh_token: refreshToken },
+        { auth: current ?? 'none' },
+      )
+      const result = apply(res)
+      broadcast('refresh')
+      return result?.user ?? null
+    } catch (e) {
+      const err = toPorticoError(e)
+      // Part 1 section 8: missing_or_invalid_token on refresh clears the session.
+      if (err.code === 'missing_or_invalid_token') clearLocal('invalid_token')
+      throw err
+    }
+  }
+
+  /** One refresh for any number of callers; across tabs, the lock and a re-read of storage. */
+  function refresh(): Promise<User | null> {
+    if (inFlight) return inFlight
+    const before = read(keys.token)
+    const run = async () => {
+      if (!locks) return doRefresh()
+      return locks.request(`portico:${deps.appId}:refresh`, async () => {
+        const stored = read(keys.token)
+        // Another tab refreshed while we waited for the lock: use its tokens.
+        if (stored && stored !== before && isTokenActive(stored, now())) {
+          if (!user) return refreshUser()
+          return user
+        }
+        return doRefresh()
+      })
+    }
+    inFlight = run().finally(() => {
+      inFlight = null
+    })
+    return inFlight
+  }
+
+  async function getAccessToken(): Promise<string | null> {
+    const token = read(keys.token)
+    if (isTokenActive(token, now())) return token
+    if (!read(keys.refresh)) return null
+    await refresh()
+    const fresh = read(keys.token)
+    return isTokenActive(fresh, now()) ? fresh : null
+  }
+
+  async function refreshUser(): Promise<User | null> {
+    if (!read(keys.refresh) && !read(keys.token)) return null
+    const res = await deps.api().get<{ user: WireUser }>('/users/me')
+    if (!res?.user) throw new PorticoError('invalid_response', 'The server sent no user.', { kind: 'api_error' })
+    setUserRecord(toUserRecord(res.user))
+    return user
+  }
+
+  channel?.addEventListener('message', (e) => {
+    const type = (e.data as { type?: string } | null)?.type
+    if (type === 'logout' && user) clearLocal('other_tab', false)
+    else if (type === 'login' && !user && read(keys.refresh)) {
+      refreshUser().then(
+        (u) => u && deps.events.emit('session', { authenticated: true }),
+        () => {},
+      )
+    }
+  })
+
+  return {
+    get authenticated() {
+      return user !== null
+    },
+    get user() {
+      return user
+    },
+    getAccessToken,
+    getIdentityToken: () => read(keys.identity),
+    async restore() {
+      if (!read(keys.refresh)) {
+        if (read(keys.token)) write(keys.token, null)
+        return null
+      }
+      try {
+        return await refresh()
+      } catch (e) {
+        if (isPorticoError(e, 'missing_or_invalid_token')) return null
+        // A network failure at start-up keeps the stored session for the next try.
+        deps.events.emit('warning', { message: `Could not restore the session: ${(e as Error).message}`, source: 'session' })
+        return null
+      }
+    },
+    refresh,
+    apply(res) {
+      const result = apply(res)
+      if (result) broadcast('login')
+      return result
+    },
+    setUser(raw) {
+      setUserRecord(toUserRecord(raw))
+      return user!
+    },
+    refreshUser,
+    async logout() {
+      const refreshToken = read(keys.refresh)
+      if (refreshToken) {
+        try {
+          await deps.api().post('/sessions/logout', { refresh_token: refreshToken })
+        } catch (e) {
+          deps.events.emit('warning', { message: `Logout request failed: ${(e as Error).message}`, source: 'session' })
+        }
+      }
+      try {
+        await deps.onLogout()
+      } finally {
+        clearLocal('logout')
+      }
+    },
+    async fork() {
+      const refreshToken = read(keys.refresh)
+      if (!refreshToken || !user) throw new PorticoError('must_be_authenticated', 'User must be authenticated to fork the session.')
+      const res = await deps.api().post<WireForkResponse>('/sessions/fork', { refresh_token: refreshToken })
+      if (!res?.new_session_refresh_token) {
+        throw new PorticoError('invalid_response', 'The server sent no forked session.', { kind: 'api_error' })
+      }
+      if (res.token) write(keys.token, res.token)
+      if (res.refresh_token) write(keys.refresh, res.refresh_token)
+      return res.new_session_refresh_token
+    },
+    async recover(forkedRefreshToken) {
+      const res = await deps
+        .api()
+        .post<WireAuthResponse>('/sessions/fork/recover', { refresh_token: forkedRefreshToken }, { auth: 'none' })
+      const result = apply(res)
+      if (!result) throw new PorticoError('missing_or_invalid_token', 'The forked session could not be recovered.')
+      broadcast('login')
+      return result
+    },
+    destroy() {
+      channel?.close()
+    },
+  }
+}
