@@ -1,0 +1,517 @@
+/**
+ * The account rules shared by every login kind: find-or-create on login, link with the
+ * one-per-type and transfer rules, update, unlink, transfer, sessions. Routes verify their
+ * credential (code, signature, JWT) and then call these with an AccountInput.
+ */
+import type {
+  WireAccountTransferData,
+  WireAuthResponse,
+  WireLinkedAccount,
+  WireUser,
+} from '../../../kernel/wire'
+import type { AppSettings } from './config'
+import { ApiError, MSG, errors } from './errors'
+import { isUniqueViolation, type Queryable, type Store } from './store'
+import {
+  REFRESH_TTL_S,
+  now,
+  randomToken,
+  sha256,
+  signAccessToken,
+  signIdentityToken,
+  type Signer,
+} from './tokens'
+
+export interface Deps {
+  store: Store
+  signer: Signer
+}
+
+/** A verified identifier about to be logged in with or linked. */
+export interface AccountInput {
+  /** Wire type: 'email' | 'phone' | 'wallet' | 'custom_auth' | ... */
+  type: string
+  /** Normalised unique key within (app, type), e.g. lower-case e-mail, E.164, 'ethereum:0xabc'. */
+  identifier: string
+  /** Wire fields of the account besides type and timestamps. */
+  data: Record<string, unknown>
+  /** Whether a conflict offers an account transfer (e-mail, SMS, Solana wallet ...). */
+  transferable: boolean
+  /** link_method of the transfer data: 'email' | 'sms' | 'siws' ... */
+  linkMethod: string
+  displayName: string
+}
+
+interface UserRow {
+  id: string
+  app_id: string
+  created_at: number
+  has_accepted_terms: boolean
+  is_guest: boolean
+  custom_metadata: Record<string, unknown> | null
+}
+interface AccountRow {
+  id: number
+  user_id: string
+  type: string
+  identifier: string
+  data: Record<string, unknown>
+  first_verified_at: number
+  latest_verified_at: number
+}
+
+export const newUserId = () => `did:portico:${randomToken(15).replace(/[-_]/g, 'x').toLowerCase()}`
+
+// ---------------------------------------------------------------- users
+
+export async function loadUser(q: Queryable, userId: string): Promise<WireUser | null> {
+  const users = await q.query<UserRow>('SELECT * FROM users WHERE id = $1', [userId])
+  if (!users.length) return null
+  const accounts = await q.query<AccountRow>('SELECT * FROM accounts WHERE user_id = $1 ORDER BY id', [userId])
+  const u = users[0]
+  const user: WireUser = {
+    id: u.id,
+    created_at: Number(u.created_at),
+    linked_accounts: accounts.map(accountToWire),
+    mfa_methods: [],
+    has_accepted_terms: u.has_accepted_terms,
+    is_guest: u.is_guest,
+  }
+  if (u.custom_metadata) user.custom_metadata = u.custom_metadata
+  return user
+}
+
+export function accountToWire(a: AccountRow): WireLinkedAccount {
+  return {
+    ...a.data,
+    type: a.type,
+    verified_at: Number(a.first_verified_at),
+    first_verified_at: Number(a.first_verified_at),
+    latest_verified_at: Number(a.latest_verified_at),
+  } as WireLinkedAccount
+}
+
+async function createUser(q: Queryable, app: AppSettings, opts: { isGuest?: boolean; guestHash?: string } = {}) {
+  const id = newUserId()
+  await q.query(
+    'INSERT INTO users (id, app_id, created_at, is_guest, guest_credential_hash) VALUES ($1, $2, $3, $4, $5)',
+    [id, app.id, now(), !!opts.isGuest, opts.guestHash ?? null],
+  )
+  return id
+}
+
+/** User limit and development-mode cap, checked under a per-app lock (new users only). */
+export async function enforceNewUserLimits(q: Queryable, app: AppSettings): Promise<void> {
+  if (app.userLimit == null && !app.developmentMode) return
+  await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`users:${app.id}`])
+  const [{ n }] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM users WHERE app_id = $1', [app.id])
+  if (app.developmentMode && n >= (app.developmentUserCap ?? 150)) throw errors.devMode()
+  if (app.userLimit != null && n >= app.userLimit) throw errors.maxAccounts()
+}
+
+async function insertAccount(q: Queryable, app: AppSettings, userId: string, a: AccountInput) {
+  const t = now()
+  await q.query(
+    `INSERT INTO accounts (user_id, app_id, type, identifier, data, first_verified_at, latest_verified_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $6, $6)`,
+    [userId, app.id, a.type, a.identifier, JSON.stringify(a.data), t],
+  )
+}
+
+async function findAccount(q: Queryable, app: AppSettings, type: string, identifier: string, lock = true) {
+  const rows = await q.query<AccountRow>(
+    `SELECT * FROM accounts WHERE app_id = $1 AND type = $2 AND identifier = $3${lock ? ' FOR UPDATE' : ''}`,
+    [app.id, type, identifier],
+  )
+  return rows[0]
+}
+
+// ---------------------------------------------------------------- sessions
+
+/** Creates a session (a new family unless given) and its first refresh token. */
+export async function createSession(
+  q: Queryable,
+  appId: string,
+  userId: string,
+  opts: { familyId?: string; kind?: 'session' | 'fork' } = {},
+): Promise<{ sessionId: string; refreshToken: string }> {
+  const sessionId = randomToken(16)
+  const t = now()
+  await q.query('INSERT INTO sessions (id, user_id, app_id, family_id, created_at) VALUES ($1, $2, $3, $4, $5)', [
+    sessionId,
+    userId,
+    appId,
+    opts.familyId ?? randomToken(16),
+    t,
+  ])
+  const refreshToken = await addRefreshToken(q, sessionId, opts.kind ?? 'session')
+  return { sessionId, refreshToken }
+}
+
+async function addRefreshToken(q: Queryable, sessionId: string, kind: 'session' | 'fork') {
+  const token = randomToken(32)
+  const t = now()
+  await q.query(
+    `INSERT INTO refresh_tokens (token_hash, session_id, state, kind, created_at, expires_at) VALUES ($1, $2, 'active', $3, $4, $5)`,
+    [sha256(token), sessionId, kind, t, t + REFRESH_TTL_S],
+  )
+  return token
+}
+
+export interface Rotated<X = unknown> {
+  userId: string
+  sessionId: string
+  familyId: string
+  refreshToken: string
+  /** Result of `then`, run in the same transaction. */
+  extra?: X
+}
+
+/**
+ * Rotates a refresh token. Reuse of an already rotated token revokes its whole family
+ * (committed) and answers 401 missing_or_invalid_token, like any unknown or revoked token.
+ */
+export async function rotateRefreshToken<X = unknown>(
+  store: Store,
+  appId: string,
+  token: string,
+  opts: {
+    kind?: 'session' | 'fork'
+    sessionId?: string
+    then?: (q: Queryable, r: Rotated) => Promise<X>
+  } = {},
+): Promise<Rotated<X>> {
+  const out = await store.transaction(async (q) => {
+    const rows = await q.query<{
+      state: string
+      kind: string
+      expires_at: number
+      session_id: string
+      user_id: string
+      family_id: string
+      app_id: string
+      revoked_at: number | null
+    }>(
+      `SELECT rt.state, rt.kind, rt.expires_at, rt.session_id, s.user_id, s.family_id, s.app_id, s.revoked_at
+       FROM refresh_tokens rt JOIN sessions s ON s.id = rt.session_id
+       WHERE rt.token_hash = $1 FOR UPDATE OF rt`,
+      [sha256(token)],
+    )
+    const r = rows[0]
+    if (!r || r.app_id !== appId) return null
+    if (r.state === 'rotated') {
+      const t = now()
+      await q.query('UPDATE sessions SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL', [r.family_id, t])
+      await q.query(
+        `UPDATE refresh_tokens SET state = 'revoked' WHERE state = 'active' AND session_id IN (SELECT id FROM sessions WHERE family_id = $1)`,
+        [r.family_id],
+      )
+      return 'reuse' as const
+    }
+    if (r.state !== 'active' || r.revoked_at != null || Number(r.expires_at) <= now()) return null
+    if (opts.kind && r.kind !== opts.kind) return null
+    if (opts.sessionId && r.session_id !== opts.sessionId) return null
+    await q.query(`UPDATE refresh_tokens SET state = 'rotated', used_at = $2 WHERE token_hash = $1`, [sha256(token), now()])
+    const refreshToken = await addRefreshToken(q, r.session_id, 'session')
+    const rotated: Rotated<X> = { userId: r.user_id, sessionId: r.session_id, familyId: r.family_id, refreshToken }
+    if (opts.then) rotated.extra = await opts.then(q, rotated)
+    return rotated
+  })
+  if (out === 'reuse') throw errors.invalidToken('Refresh token reuse detected; the session family was revoked')
+  if (!out) throw errors.invalidToken()
+  return out
+}
+
+/** Revokes the session of a refresh token (logout). Unknown tokens are ignored. */
+export async function revokeByRefreshToken(store: Store, appId: string, token: string): Promise<void> {
+  await store.transaction(async (q) => {
+    const rows = await q.query<{ session_id: string }>(
+      `SELECT rt.session_id FROM refresh_tokens rt JOIN sessions s ON s.id = rt.session_id WHERE rt.token_hash = $1 AND s.app_id = $2`,
+      [sha256(token), appId],
+    )
+    if (rows.length) await revokeSession(q, rows[0].session_id)
+  })
+}
+
+export async function revokeSession(q: Queryable, sessionId: string) {
+  await q.query('UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [sessionId, now()])
+  await q.query(`UPDATE refresh_tokens SET state = 'revoked' WHERE session_id = $1 AND state = 'active'`, [sessionId])
+}
+
+/** Is the session alive (not revoked, user not deleted)? */
+export async function sessionAlive(q: Queryable, sessionId: string, userId: string): Promise<boolean> {
+  const rows = await q.query('SELECT 1 FROM sessions WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL', [
+    sessionId,
+    userId,
+  ])
+  return rows.length === 1
+}
+
+// ---------------------------------------------------------------- responses
+
+export async function authResponse(
+  d: Deps,
+  appId: string,
+  user: WireUser,
+  session: { sessionId: string; refreshToken: string },
+  isNewUser: boolean,
+): Promise<WireAuthResponse> {
+  const token = await signAccessToken(d.signer, { userId: user.id, appId, sessionId: session.sessionId })
+  return {
+    user,
+    token,
+    privy_access_token: token,
+    refresh_token: session.refreshToken,
+    identity_token: await identityToken(d, appId, user),
+    session_update_action: 'set',
+    is_new_user: isNewUser,
+  }
+}
+
+/** Link, update, unlink and transfer answers: the user, a fresh identity token, tokens untouched. */
+export async function userResponse(d: Deps, appId: string, user: WireUser): Promise<WireAuthResponse> {
+  return {
+    user,
+    token: null,
+    privy_access_token: null,
+    refresh_token: null,
+    identity_token: await identityToken(d, appId, user),
+    session_update_action: 'ignore',
+    is_new_user: false,
+  }
+}
+
+export function identityToken(d: Deps, appId: string, user: WireUser) {
+  return signIdentityToken(d.signer, {
+    userId: user.id,
+    appId,
+    isGuest: user.is_guest,
+    createdAt: user.created_at,
+    linkedAccounts: user.linked_accounts.map(({ verified_at, first_verified_at, ...rest }) => rest),
+  })
+}
+
+// ---------------------------------------------------------------- flows
+
+/** Retries once on a unique violation (two first logins racing for one identifier). */
+async function retryUnique<T>(fn: () => Promise<T>): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await fn()
+    } catch (err) {
+      if (i < 2 && isUniqueViolation(err)) continue
+      throw err
+    }
+  }
+}
+
+/**
+ * Log in with a verified identifier: existing account → its user; otherwise sign up
+ * (unless mode is 'no-signup'), onto the current guest user when `guestUserId` is given.
+ */
+export async function loginWithAccount(
+  d: Deps,
+  app: AppSettings,
+  acct: AccountInput,
+  opts: { mode?: string; guestUserId?: string | null } = {},
+): Promise<WireAuthResponse> {
+  const r = await retryUnique(() =>
+    d.store.transaction(async (q) => {
+      const existing = await findAccount(q, app, acct.type, acct.identifier)
+      let userId: string
+      let isNew = false
+      if (existing) {
+        userId = existing.user_id
+        await q.query(
+          'UPDATE accounts SET latest_verified_at = $2, data = data || $3::jsonb WHERE id = $1',
+          [existing.id, now(), JSON.stringify(acct.data)],
+        )
+      } else {
+        if (opts.mode === 'no-signup') throw errors.userDoesNotExist()
+        const guest = opts.guestUserId
+          ? (await q.query<UserRow>('SELECT * FROM users WHERE id = $1 AND is_guest FOR UPDATE', [opts.guestUserId]))[0]
+          : undefined
+        if (guest) {
+          userId = guest.id
+          const mine = await q.query('SELECT 1 FROM accounts WHERE user_id = $1 AND type = $2', [userId, acct.type])
+          if (mine.length) throw errors.cannotLinkMore(acct.type)
+          await q.query('UPDATE users SET is_guest = false WHERE id = $1', [userId])
+        } else {
+          await enforceNewUserLimits(q, app)
+          userId = await createUser(q, app)
+          isNew = true
+        }
+        await insertAccount(q, app, userId, acct)
+      }
+      const session = await createSession(q, app.id, userId)
+      const user = (await loadUser(q, userId))!
+      return { user, session, isNew }
+    }),
+  )
+  return authResponse(d, app.id, r.user, r.session, r.isNew)
+}
+
+/** Link a verified identifier to the current user. */
+export async function linkAccount(d: Deps, app: AppSettings, userId: string, acct: AccountInput): Promise<WireAuthResponse> {
+  const r = await retryUnique(() =>
+    d.store.transaction(async (q) => {
+      const existing = await findAccount(q, app, acct.type, acct.identifier)
+      if (existing && existing.user_id === userId) {
+        await q.query('UPDATE accounts SET latest_verified_at = $2, data = data || $3::jsonb WHERE id = $1', [
+          existing.id,
+          now(),
+          JSON.stringify(acct.data),
+        ])
+        return { user: (await loadUser(q, userId))! }
+      }
+      const mine = await q.query('SELECT 1 FROM accounts WHERE user_id = $1 AND type = $2', [userId, acct.type])
+      if (mine.length) throw errors.cannotLinkMore(acct.type)
+      if (existing) {
+        if (!acct.transferable) throw errors.linkedToAnother()
+        // Committed before answering: the nonce authorises /transfer for 10 minutes.
+        const nonce = randomToken(24)
+        const t = now()
+        await q.query(
+          `INSERT INTO nonces (nonce, app_id, kind, subject, data, created_at, expires_at) VALUES ($1, $2, 'transfer', $3, $4, $5, $6)`,
+          [
+            nonce,
+            app.id,
+            `${acct.type}:${acct.identifier}`,
+            JSON.stringify({ target_user_id: userId, from_user_id: existing.user_id, data: acct.data }),
+            t,
+            t + 600,
+          ],
+        )
+        const transfer: WireAccountTransferData = {
+          nonce,
+          account: acct.displayName,
+          account_type: acct.type,
+          display_name: acct.displayName,
+          link_method: acct.linkMethod,
+          embedded_wallet_address: null,
+        }
+        return { transfer }
+      }
+      await insertAccount(q, app, userId, acct)
+      await q.query('UPDATE users SET is_guest = false WHERE id = $1', [userId])
+      return { user: (await loadUser(q, userId))! }
+    }),
+  )
+  if ('transfer' in r) {
+    throw new ApiError(400, 'account_transfer_required', MSG.linkedToAnother, r.transfer as unknown as Record<string, unknown>)
+  }
+  return userResponse(d, app.id, r.user)
+}
+
+/**
+ * Move an identifier from another user to the current one with a transfer nonce; the other
+ * user is deleted with all its accounts and sessions. One transaction.
+ */
+export async function transferAccount(
+  d: Deps,
+  app: AppSettings,
+  userId: string,
+  nonce: string,
+  type: string,
+  identifier: string,
+): Promise<WireAuthResponse> {
+  const user = await d.store.transaction(async (q) => {
+    const rows = await q.query<{ subject: string; data: { target_user_id: string } }>(
+      `UPDATE nonces SET used_at = $3 WHERE nonce = $1 AND app_id = $2 AND kind = 'transfer' AND used_at IS NULL AND expires_at > $3
+       RETURNING subject, data`,
+      [nonce, app.id, now()],
+    )
+    const n = rows[0]
+    if (!n || n.data.target_user_id !== userId || n.subject !== `${type}:${identifier}`) {
+      throw errors.invalidCredentials('Invalid or expired transfer nonce')
+    }
+    const acc = await findAccount(q, app, type, identifier)
+    if (!acc) throw errors.invalidData('The account to transfer no longer exists.')
+    if (acc.user_id !== userId) {
+      const mine = await q.query('SELECT 1 FROM accounts WHERE user_id = $1 AND type = $2', [userId, type])
+      if (mine.length) throw errors.cannotLinkMore(type)
+      await q.query('UPDATE accounts SET user_id = $2, latest_verified_at = $3 WHERE id = $1', [acc.id, userId, now()])
+      await q.query('DELETE FROM users WHERE id = $1', [acc.user_id])
+      await q.query('UPDATE users SET is_guest = false WHERE id = $1', [userId])
+    }
+    return (await loadUser(q, userId))!
+  })
+  return userResponse(d, app.id, user)
+}
+
+/** Replace the user's e-mail or phone (already verified new value). */
+export async function updateAccount(
+  d: Deps,
+  app: AppSettings,
+  userId: string,
+  type: 'email' | 'phone',
+  oldIdentifier: string,
+  acct: AccountInput,
+): Promise<WireAuthResponse> {
+  const user = await d.store.transaction(async (q) => {
+    const mine = (
+      await q.query<AccountRow>('SELECT * FROM accounts WHERE user_id = $1 AND type = $2 FOR UPDATE', [userId, type])
+    )[0]
+    if (!mine) throw errors.invalidData(type === 'email' ? MSG.needEmail : MSG.needPhone)
+    if (mine.identifier !== oldIdentifier) {
+      throw errors.invalidData(type === 'email' ? 'oldAddress does not match the linked email address.' : 'old_phone_number does not match the linked phone number.')
+    }
+    if (acct.identifier !== oldIdentifier) {
+      const taken = await findAccount(q, app, type, acct.identifier)
+      if (taken) throw errors.linkedToAnother()
+      const t = now()
+      await q.query(
+        'UPDATE accounts SET identifier = $2, data = $3, first_verified_at = $4, latest_verified_at = $4 WHERE id = $1',
+        [mine.id, acct.identifier, JSON.stringify(acct.data), t],
+      )
+    }
+    return (await loadUser(q, userId))!
+  })
+  return userResponse(d, app.id, user)
+}
+
+/** Pre-check for update: the user must already have an account of this type. */
+export async function requireAccountOfType(d: Deps, userId: string, type: 'email' | 'phone'): Promise<void> {
+  const rows = await d.store.query('SELECT 1 FROM accounts WHERE user_id = $1 AND type = $2', [userId, type])
+  if (!rows.length) throw errors.invalidData(type === 'email' ? MSG.needEmail : MSG.needPhone)
+}
+
+/** Unlink one of the user's accounts; the last login account of a non-guest user stays. */
+export async function unlinkAccount(
+  d: Deps,
+  app: AppSettings,
+  userId: string,
+  type: string,
+  identifier: string,
+): Promise<WireAuthResponse> {
+  const user = await d.store.transaction(async (q) => {
+    const acc = await findAccount(q, app, type, identifier)
+    if (!acc || acc.user_id !== userId) throw errors.invalidData(`No linked ${type} account ${identifier} on this user.`)
+    const [{ n }] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts WHERE user_id = $1', [userId])
+    const guest = await q.query('SELECT 1 FROM users WHERE id = $1 AND guest_credential_hash IS NOT NULL', [userId])
+    if (n <= 1 && !guest.length) throw errors.invalidData(MSG.lastAccount)
+    await q.query('DELETE FROM accounts WHERE id = $1', [acc.id])
+    return (await loadUser(q, userId))!
+  })
+  return userResponse(d, app.id, user)
+}
+
+/** Guest login: the same credential always gives the same user. */
+export async function guestLogin(d: Deps, app: AppSettings, credential: string): Promise<WireAuthResponse> {
+  const hash = sha256(`guest:${app.id}:${credential}`)
+  const r = await retryUnique(() =>
+    d.store.transaction(async (q) => {
+      const rows = await q.query<{ id: string }>('SELECT id FROM users WHERE guest_credential_hash = $1', [hash])
+      let userId = rows[0]?.id
+      let isNew = false
+      if (!userId) {
+        await enforceNewUserLimits(q, app)
+        userId = await createUser(q, app, { isGuest: true, guestHash: hash })
+        isNew = true
+      }
+      const session = await createSession(q, app.id, userId)
+      return { user: (await loadUser(q, userId))!, session, isNew }
+    }),
+  )
+  return authResponse(d, app.id, r.user, r.session, r.isNew)
+}

@@ -1,0 +1,17 @@
+import { toWireApp } from '../config'
+import type { Api, ServerCtx } from '../context'
+import { errors } from '../errors'
+
+/** GET /apps/{appId} (WireAppConfig, nothing secret) and its JWKS for verifying our tokens. */
+export function registerApps(api: Api, ctx: ServerCtx) {
+  const appFor = (id: string) => {
+    const a = ctx.apps.get(id)
+    if (!a) throw errors.invalidAppId(404, `Unknown app id ${id}`)
+    return a
+  }
+  api.get('/apps/:appId', (c) => c.json(toWireApp(appFor(c.req.param('appId')))))
+  api.get('/apps/:appId/jwks.json', (c) => {
+    appFor(c.req.param('appId'))
+    return c.json({ keys: [ctx.signer.publicJwk] })
+  })
+}

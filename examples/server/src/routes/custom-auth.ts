@@ -1,0 +1,58 @@
+import { createRemoteJWKSet, importJWK, jwtVerify, type JWTVerifyGetKey } from 'jose'
+import type { AppSettings } from '../config'
+import { methodEnabled } from '../config'
+import { currentGuest, type Api, type ServerCtx } from '../context'
+import { errors } from '../errors'
+import { loginWithAccount } from '../identity'
+import { body } from '../validate'
+
+// Key sources are caches only (the JWKS itself lives at the host's URL).
+const keyCache = new Map<string, JWTVerifyGetKey | CryptoKey | Uint8Array>()
+
+async function keyFor(app: AppSettings) {
+  const cached = keyCache.get(app.id)
+  if (cached) return cached
+  const ca = app.customAuth!
+  const key = ca.jwksUrl
+    ? createRemoteJWKSet(new URL(ca.jwksUrl))
+    : await importJWK(ca.publicJwk!, ca.publicJwk!.alg ?? 'ES256')
+  keyCache.set(app.id, key)
+  return key
+}
+
+/** Custom auth: a JWT issued by the host, verified against the app's JWKS URL or inline JWK. */
+export function registerCustomAuth(api: Api, ctx: ServerCtx) {
+  api.post('/custom_jwt_account/authenticate', async (c) => {
+    const b = await body(c, { token: 'string' })
+    const app = c.get('app')
+    if (!methodEnabled(app, 'custom_auth') || !app.customAuth) throw errors.disallowedMethod('custom_auth')
+    let sub: string | undefined
+    try {
+      const key = await keyFor(app)
+      const { payload } = await jwtVerify(b.token, key as any, {
+        issuer: app.customAuth.issuer,
+        audience: app.customAuth.audience,
+      })
+      sub = payload.sub
+    } catch {
+      throw errors.invalidCredentials('Invalid custom auth token')
+    }
+    if (!sub) throw errors.invalidCredentials('Custom auth token has no sub claim')
+    const guest = await currentGuest(c, ctx)
+    return c.json(
+      await loginWithAccount(
+        ctx,
+        app,
+        {
+          type: 'custom_auth',
+          identifier: sub,
+          data: { custom_user_id: sub },
+          transferable: false,
+          linkMethod: 'custom_auth',
+          displayName: sub,
+        },
+        { guestUserId: guest },
+      ),
+    )
+  })
+}

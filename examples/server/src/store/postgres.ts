@@ -1,0 +1,50 @@
+import pg from 'pg'
+import { runMigrations } from './migrate'
+import type { Queryable, Store } from './types'
+
+/** Real PostgreSQL through a `pg` pool. Several server processes may share one database. */
+export async function openPostgres(databaseUrl: string, opts: { max?: number } = {}): Promise<Store> {
+  const types = {
+    getTypeParser(oid: number, format?: any) {
+      // int8 and numeric-count results as JS numbers (all our int8 values are seconds or counts).
+      if (oid === 20) return (v: string) => Number(v)
+      return pg.types.getTypeParser(oid, format)
+    },
+  }
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: opts.max ?? 10, types: types as any })
+  pool.on('error', (err) => console.error('[portico] postgres pool error', err.message))
+  const store: Store = {
+    kind: 'postgres',
+    async query(sql, params) {
+      const r = await pool.query(sql, params as any[])
+      return r.rows
+    },
+    async transaction(fn) {
+      const client = await pool.connect()
+      try {
+        await client.query('BEGIN')
+        const q: Queryable = {
+          async query(sql, params) {
+            const r = await client.query(sql, params as any[])
+            return r.rows
+          },
+        }
+        const out = await fn(q)
+        await client.query('COMMIT')
+        return out
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {})
+        throw err
+      } finally {
+        client.release()
+      }
+    },
+    async migrate() {
+      await runMigrations(store)
+    },
+    async close() {
+      await pool.end()
+    },
+  }
+  return store
+}
