@@ -1,0 +1,67 @@
+/**
+ * portico/plugins/guest — guest accounts (part 1 sections 1, 3, 5, 7): a 32-byte credential
+ * kept per app, `POST /guest/authenticate`, a 'Continue as guest' landing entry and the
+ * headless `useGuestAccounts().createGuestAccount()`. A guest can later log in or link an
+ * e-mail and keeps the account (the server upgrades the guest user).
+ */
+import { definePlugin, type PorticoPlugin } from 'portico'
+import { CREDENTIAL_KEY, createGuestAccounts, registerGuestAccounts } from './flow'
+import { GUEST_TEXTS } from './strings'
+
+export { guestAccounts, type GuestAccounts, type GuestState, type GuestStatus } from './flow'
+export { useGuestAccounts } from './hooks'
+export { GUEST_TEXTS } from './strings'
+export { GUEST_CREDENTIAL_BYTES } from './credential'
+
+export interface GuestOptions {
+  /** Show the 'Continue as guest' landing entry when 'guest' is an enabled method (default true). */
+  landingEntry?: boolean
+}
+
+export function guest(options: GuestOptions = {}): PorticoPlugin<'guest'> {
+  return definePlugin({
+    id: 'guest',
+    kind: 'login',
+    setup(ctx) {
+      const accounts = createGuestAccounts(ctx)
+      const unregister = registerGuestAccounts(ctx.session, accounts)
+
+      if (options.landingEntry !== false) {
+        ctx.hooks.loginMethods.tap('guest', (methods, { config }) => {
+          if (!config.loginMethods.includes('guest')) return methods
+          return [
+            ...methods,
+            {
+              id: 'guest',
+              label: GUEST_TEXTS.continueAsGuest,
+              group: 'web2' as const,
+              start: async () => {
+                try {
+                  const result = await accounts.createGuestAccount()
+                  if (ctx.screens.getState().open) ctx.screens.close(result)
+                } catch (e) {
+                  ctx.screens.error(e, { method: 'guest' })
+                }
+              },
+            },
+          ]
+        })
+      }
+
+      // A guest who logs out loses the guest account; a guest who became a full user no longer needs it.
+      ctx.hooks.logout.tapPromise('guest', async () => {
+        if (ctx.session.user?.isGuest) ctx.storage.set(CREDENTIAL_KEY, null)
+      })
+      const onUser = (user: unknown) => {
+        const u = user as { isGuest?: boolean } | null
+        if (u && u.isGuest === false && ctx.storage.get(CREDENTIAL_KEY)) ctx.storage.set(CREDENTIAL_KEY, null)
+      }
+      ctx.events.on('user', onUser)
+
+      return () => {
+        unregister()
+        ctx.events.off('user', onUser)
+      }
+    },
+  })
+}
