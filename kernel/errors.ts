@@ -4,74 +4,68 @@
  */
 
 /** Identity codes, part 1 section 8. */
-export const IDENTITY_ERROR_CODES = [
-  'oauth_account_suspended',
-  'missing_or_invalid_privy_app_id',
-  'missing_or_invalid_privy_account_id',
-  'missing_or_invalid_token',
-  'invalid_data',
-  'invalid_captcha',
-  'linked_to_another_user',
-  'cannot_link_more_of_type',
-  'failed_to_link_account',
-  'failed_to_update_account',
-  'exited_update_flow',
-  'allowlist_rejected',
-  'oauth_user_denied',
-  'oauth_unexpected',
-  'unknown_auth_error',
-  'exited_auth_flow',
-  'exited_link_flow',
-  'user_exited_set_password_flow',
-  'must_be_authenticated',
-  'client_request_timeout',
-  'invalid_credentials',
-  'captcha_timeout',
-  'captcha_failure',
-  'captcha_disabled',
-  'session_storage_unavailable',
-  'too_many_requests',
-  'max_accounts_reached',
-  'disallowed_login_method',
-  'disallowed_plus_email',
-  'passkey_not_allowed',
-  'user_does_not_exist',
-  'account_transfer_required',
-  'not_supported',
-] as const
+export type IdentityErrorCode =
+  | 'oauth_account_suspended'
+  | 'missing_or_invalid_privy_app_id'
+  | 'missing_or_invalid_privy_account_id'
+  | 'missing_or_invalid_token'
+  | 'invalid_data'
+  | 'invalid_captcha'
+  | 'linked_to_another_user'
+  | 'cannot_link_more_of_type'
+  | 'failed_to_link_account'
+  | 'failed_to_update_account'
+  | 'exited_update_flow'
+  | 'allowlist_rejected'
+  | 'oauth_user_denied'
+  | 'oauth_unexpected'
+  | 'unknown_auth_error'
+  | 'exited_auth_flow'
+  | 'exited_link_flow'
+  | 'user_exited_set_password_flow'
+  | 'must_be_authenticated'
+  | 'client_request_timeout'
+  | 'invalid_credentials'
+  | 'captcha_timeout'
+  | 'captcha_failure'
+  | 'captcha_disabled'
+  | 'session_storage_unavailable'
+  | 'too_many_requests'
+  | 'max_accounts_reached'
+  | 'disallowed_login_method'
+  | 'disallowed_plus_email'
+  | 'passkey_not_allowed'
+  | 'user_does_not_exist'
+  | 'account_transfer_required'
+  | 'not_supported'
 
 /** Wallet codes, part 2 section 8 (reported through onError). */
-export const WALLET_ERROR_CODES = [
-  'MUST_BE_AUTHENTICATED',
-  'EMBEDDED_WALLET_NOT_FOUND',
-  'EMBEDDED_WALLET_ALREADY_EXISTS',
-  'EMBEDDED_WALLET_CREATE_ERROR',
-  'UNKNOWN_EMBEDDED_WALLET_ERROR',
-  'TRANSACTION_FAILURE',
-  'UNABLE_TO_SIGN',
-  'INVALID_MESSAGE',
-  'UNSUPPORTED_CHAIN_ID',
-  'INSUFFICIENT_BALANCE',
-  'MISSING_MFA_CREDENTIALS',
-] as const
+export type WalletErrorCode =
+  | 'MUST_BE_AUTHENTICATED'
+  | 'EMBEDDED_WALLET_NOT_FOUND'
+  | 'EMBEDDED_WALLET_ALREADY_EXISTS'
+  | 'EMBEDDED_WALLET_CREATE_ERROR'
+  | 'UNKNOWN_EMBEDDED_WALLET_ERROR'
+  | 'TRANSACTION_FAILURE'
+  | 'UNABLE_TO_SIGN'
+  | 'INVALID_MESSAGE'
+  | 'UNSUPPORTED_CHAIN_ID'
+  | 'INSUFFICIENT_BALANCE'
+  | 'MISSING_MFA_CREDENTIALS'
 
 /**
  * Codes the client raises that the spec does not name but a host developer must be able to
  * tell apart: an aborted request, a network failure, an unreadable response, bad config and
  * a bad plugin.
  */
-export const CLIENT_ERROR_CODES = [
-  'request_aborted',
-  'network_error',
-  'invalid_response',
-  'invalid_config',
-  'invalid_plugin',
-  'not_found',
-] as const
+export type ClientErrorCode =
+  | 'request_aborted'
+  | 'network_error'
+  | 'invalid_response'
+  | 'invalid_config'
+  | 'invalid_plugin'
+  | 'not_found'
 
-export type IdentityErrorCode = (typeof IDENTITY_ERROR_CODES)[number]
-export type WalletErrorCode = (typeof WALLET_ERROR_CODES)[number]
-export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number]
 /** Any code a `PorticoError` may carry. Unknown server codes are kept as strings. */
 export type PorticoErrorCode = IdentityErrorCode | WalletErrorCode | ClientErrorCode | (string & {})
 

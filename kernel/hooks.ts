@@ -7,7 +7,11 @@
  * and replace only its compile step with an interpreter: `compile()` returns a closure that
  * walks the taps. The semantics match tapable's generated code for the hook kinds we use.
  */
-import {
+// tapable's base class: tap registration, `stage` and `before` ordering, interceptors,
+// `isUsed`. Its subclasses only add a code generator (HookCodeFactory), which we replace
+// with the interpreter below, so we do not ship it (it was 70% of tapable's bytes).
+import Hook from 'tapable/lib/Hook.js'
+import type {
   AsyncParallelHook,
   AsyncSeriesBailHook,
   AsyncSeriesHook,
@@ -125,20 +129,35 @@ export function evalFree<H extends object>(hook: H, mode: Mode): H {
   return hook
 }
 
+function make<H>(args: string[], name: string | undefined, mode: Mode, sync: boolean, kind: string): H {
+  if (mode === 'waterfall' && args.length < 1) throw new Error('Waterfall hooks must have at least one argument')
+  const hook = evalFree(new Hook(args, name), mode) as Record<string, unknown>
+  if (sync) {
+    // As tapable's sync hooks: only `tap` is allowed.
+    hook.tapAsync = () => {
+      throw new Error(`tapAsync is not supported on a ${kind}`)
+    }
+    hook.tapPromise = () => {
+      throw new Error(`tapPromise is not supported on a ${kind}`)
+    }
+  }
+  return hook as H
+}
+
 export const createSyncHook = <T extends unknown[]>(args: string[], name?: string) =>
-  evalFree(new SyncHook<T>(args as never, name), 'series')
+  make<SyncHook<T>>(args, name, 'series', true, 'SyncHook')
 export const createSyncBailHook = <T extends unknown[], R>(args: string[], name?: string) =>
-  evalFree(new SyncBailHook<T, R>(args as never, name), 'bail')
+  make<SyncBailHook<T, R>>(args, name, 'bail', true, 'SyncBailHook')
 export const createSyncWaterfallHook = <T extends unknown[]>(args: string[], name?: string) =>
-  evalFree(new SyncWaterfallHook<T>(args as never, name), 'waterfall')
+  make<SyncWaterfallHook<T>>(args, name, 'waterfall', true, 'SyncWaterfallHook')
 export const createAsyncSeriesHook = <T extends unknown[]>(args: string[], name?: string) =>
-  evalFree(new AsyncSeriesHook<T>(args as never, name), 'series')
+  make<AsyncSeriesHook<T>>(args, name, 'series', false, 'AsyncSeriesHook')
 export const createAsyncSeriesBailHook = <T extends unknown[], R>(args: string[], name?: string) =>
-  evalFree(new AsyncSeriesBailHook<T, R>(args as never, name), 'bail')
+  make<AsyncSeriesBailHook<T, R>>(args, name, 'bail', false, 'AsyncSeriesBailHook')
 export const createAsyncSeriesWaterfallHook = <T extends unknown[]>(args: string[], name?: string) =>
-  evalFree(new AsyncSeriesWaterfallHook<T>(args as never, name), 'waterfall')
+  make<AsyncSeriesWaterfallHook<T>>(args, name, 'waterfall', false, 'AsyncSeriesWaterfallHook')
 export const createAsyncParallelHook = <T extends unknown[]>(args: string[], name?: string) =>
-  evalFree(new AsyncParallelHook<T>(args as never, name), 'parallel')
+  make<AsyncParallelHook<T>>(args, name, 'parallel', false, 'AsyncParallelHook')
 
 export type {
   AsyncParallelHook,

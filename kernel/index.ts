@@ -87,9 +87,6 @@ export {
   toPorticoError,
   defaultErrorView,
   ERROR_TEXTS,
-  IDENTITY_ERROR_CODES,
-  WALLET_ERROR_CODES,
-  CLIENT_ERROR_CODES,
 } from './errors'
-export type { PorticoErrorCode, ErrorKind, ErrorView, ErrorContext, PorticoErrorOptions } from './errors'
+export type { PorticoErrorCode, IdentityErrorCode, WalletErrorCode, ClientErrorCode, ErrorKind, ErrorView, ErrorContext, PorticoErrorOptions } from './errors'
 export type * from './wire'

@@ -40,6 +40,7 @@ export interface SmartWalletAccount extends BaseAccount {
 export interface CrossAppAccount extends BaseAccount {
   type: 'cross_app'
   subject: string
+  providerAppId: string
   providerApp: { id: string }
   embeddedWallets: { address: string }[]
   smartWallets: { address: string }[]
@@ -74,7 +75,7 @@ export interface FarcasterAccount extends BaseAccount {
   username: string | null
   displayName: string | null
   bio: string | null
-  pfp: string | null
+  profilePictureUrl: string | null
   signerPublicKey: string | null
 }
 export interface PasskeyAccount extends BaseAccount {
@@ -149,7 +150,6 @@ export function secondsToDate(s: unknown): Date | null {
   return typeof s === 'number' && Number.isFinite(s) ? new Date(s * 1000) : null
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null)
 const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())
 
 function base(raw: WireLinkedAccountBase): BaseAccount {
@@ -171,87 +171,57 @@ export function normaliseGeneric(raw: WireLinkedAccountBase): OtherAccount {
   return out
 }
 
-/** The kernel's normalisers for every linked-account type of part 1 section 3. */
+/**
+ * Field lists of every linked-account type of part 1 section 3: wire key, then its kind
+ * (s string-or-null, S string, b boolean, n number-or-null, N number, a array). The camelCase
+ * name is derived from the wire key.
+ */
+const SHAPES: Record<string, string> = {
+  email: 'address:S',
+  phone: 'number:S',
+  wallet:
+    'address:S chain_type:S chain_id:s wallet_client_type:s connector_type:s imported:b delegated:b recovery_method:s wallet_index:n',
+  smart_wallet: 'address:s smart_wallet_type:s',
+  cross_app: 'subject:S provider_app_id:S embedded_wallets:a smart_wallets:a',
+  custom_auth: 'custom_user_id:S',
+  farcaster: 'fid:N owner_address:S username:s display_name:s bio:s profile_picture_url:s signer_public_key:s',
+  passkey: 'credential_id:S authenticator_name:s created_with_browser:s created_with_os:s enrolled_in_mfa:b',
+  telegram: 'telegram_user_id:S first_name:s last_name:s username:s photo_url:s',
+  oauth: 'subject:S email:s name:s username:s',
+}
+
+function coerce(v: unknown, kind: string): unknown {
+  switch (kind) {
+    case 'S':
+      return v == null ? '' : String(v)
+    case 's':
+      return typeof v === 'string' ? v : null
+    case 'b':
+      return v === true
+    case 'n':
+      return typeof v === 'number' ? v : null
+    case 'N':
+      return Number(v)
+    default:
+      return Array.isArray(v) ? v : []
+  }
+}
+
+/** The kernel's normaliser for every linked-account type of part 1 section 3. */
 export function normaliseBuiltin(raw: WireLinkedAccountBase): LinkedAccount {
-  const r = raw as Record<string, any>
-  const b = base(raw)
-  switch (raw.type) {
-    case 'email':
-      return { ...b, type: 'email', address: String(r.address ?? '') }
-    case 'phone':
-      return { ...b, type: 'phone', number: String(r.number ?? r.phone_number ?? '') }
-    case 'wallet':
-      return {
-        ...b,
-        type: 'wallet',
-        address: String(r.address ?? ''),
-        chainType: r.chain_type === 'solana' ? 'solana' : 'ethereum',
-        chainId: str(r.chain_id),
-        walletClientType: str(r.wallet_client_type),
-        connectorType: str(r.connector_type),
-        imported: r.imported === true,
-        delegated: r.delegated === true,
-        recoveryMethod: str(r.recovery_method),
-        walletIndex: typeof r.wallet_index === 'number' ? r.wallet_index : null,
-      }
-    case 'smart_wallet':
-      return { ...b, type: 'smart_wallet', address: str(r.address), smartWalletType: str(r.smart_wallet_type) }
-    case 'cross_app':
-      return {
-        ...b,
-        type: 'cross_app',
-        subject: String(r.subject ?? ''),
-        providerApp: { id: String(r.provider_app_id ?? r.provider_app?.id ?? '') },
-        embeddedWallets: Array.isArray(r.embedded_wallets) ? r.embedded_wallets : [],
-        smartWallets: Array.isArray(r.smart_wallets) ? r.smart_wallets : [],
-      }
-    case 'custom_auth':
-      return { ...b, type: 'custom_auth', customUserId: String(r.custom_user_id ?? '') }
-    case 'farcaster':
-      return {
-        ...b,
-        type: 'farcaster',
-        fid: Number(r.fid),
-        ownerAddress: String(r.owner_address ?? ''),
-        username: str(r.username),
-        displayName: str(r.display_name),
-        bio: str(r.bio),
-        pfp: str(r.profile_picture_url ?? r.pfp),
-        signerPublicKey: str(r.signer_public_key),
-      }
-    case 'passkey':
-      return {
-        ...b,
-        type: 'passkey',
-        credentialId: String(r.credential_id ?? ''),
-        authenticatorName: str(r.authenticator_name),
-        createdWithBrowser: str(r.created_with_browser),
-        createdWithOs: str(r.created_with_os),
-        enrolledInMfa: r.enrolled_in_mfa === true,
-      }
-    case 'telegram':
-      return {
-        ...b,
-        type: 'telegram',
-        telegramUserId: String(r.telegram_user_id ?? ''),
-        firstName: str(r.first_name),
-        lastName: str(r.last_name),
-        username: str(r.username),
-        photoUrl: str(r.photo_url),
-      }
+  const r = raw as Record<string, unknown>
+  const provider = raw.type.endsWith('_oauth') ? raw.type.slice(0, -6) : ''
+  const shape = SHAPES[(OAUTH_PROVIDERS as readonly string[]).includes(provider) ? 'oauth' : raw.type]
+  if (!shape) return normaliseGeneric(raw)
+  const out: Record<string, unknown> = { ...base(raw) }
+  for (const field of shape.split(' ')) {
+    const [key, kind] = field.split(':')
+    out[camel(key)] = coerce(r[key], kind)
   }
-  const provider = raw.type.endsWith('_oauth') ? raw.type.slice(0, -'_oauth'.length) : null
-  if (provider && (OAUTH_PROVIDERS as readonly string[]).includes(provider)) {
-    return {
-      ...b,
-      type: raw.type as OAuthAccount['type'],
-      subject: String(r.subject ?? ''),
-      email: str(r.email),
-      name: str(r.name),
-      username: str(r.username),
-    }
-  }
-  return normaliseGeneric(raw)
+  if (raw.type === 'phone' && !out.number && typeof r.phone_number === 'string') out.number = r.phone_number
+  if (raw.type === 'wallet') out.chainType = r.chain_type === 'solana' ? 'solana' : 'ethereum'
+  if (raw.type === 'cross_app') out.providerApp = { id: out.providerAppId }
+  return out as unknown as LinkedAccount
 }
 
 /** 'Unknown device' unless the passkey says what made it (part 1 section 3). */

@@ -1,0 +1,58 @@
+// One entry per public module: kernel, ui, testing and every plugins/<id>/index.ts.
+// Dependencies, peers and the package's own subpaths stay external, so an app's bundler
+// tree-shakes per plugin and every entry shares one kernel instance.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { builtinModules } from 'node:module'
+import esbuild from 'rollup-plugin-esbuild'
+import { dts } from 'rollup-plugin-dts'
+
+const pkg = JSON.parse(readFileSync('./package.json', 'utf8'))
+const deps = [
+  ...Object.keys(pkg.dependencies ?? {}),
+  ...Object.keys(pkg.peerDependencies ?? {}),
+  ...Object.keys(pkg.devDependencies ?? {}),
+  ...builtinModules,
+]
+const external = (id) =>
+  id === 'portico' ||
+  id.startsWith('portico/') ||
+  id.startsWith('node:') ||
+  deps.some((d) => id === d || id.startsWith(`${d}/`))
+
+const input = { 'kernel/index': 'kernel/index.ts' }
+if (existsSync('ui/index.ts')) input['ui/index'] = 'ui/index.ts'
+if (existsSync('test/kit/index.ts')) input['testing/index'] = 'test/kit/testing.ts'
+for (const id of existsSync('plugins') ? readdirSync('plugins') : []) {
+  if (existsSync(`plugins/${id}/index.ts`)) input[`plugins/${id}/index`] = `plugins/${id}/index.ts`
+}
+if (!existsSync('test/kit/testing.ts')) delete input['testing/index']
+
+const copyCss = {
+  name: 'copy-css',
+  writeBundle() {
+    if (existsSync('ui/styles.css')) {
+      mkdirSync('dist/ui', { recursive: true })
+      copyFileSync('ui/styles.css', 'dist/ui/styles.css')
+    }
+  },
+}
+
+export default [
+  {
+    input,
+    external,
+    plugins: [esbuild({ target: 'es2022', jsx: 'automatic', tsconfig: 'tsconfig.json' }), copyCss],
+    output: {
+      dir: 'dist',
+      format: 'es',
+      entryFileNames: '[name].js',
+      chunkFileNames: 'chunks/[name]-[hash].js',
+    },
+  },
+  {
+    input,
+    external: (id) => external(id) || id.endsWith('.css'),
+    plugins: [dts({ tsconfig: 'tsconfig.json' })],
+    output: { dir: 'dist', format: 'es', entryFileNames: '[name].d.ts', chunkFileNames: 'chunks/[name]-[hash].d.ts' },
+  },
+]
