@@ -1,0 +1,162 @@
+/**
+ * The external-wallet connector shape shared by `siwe` (EIP-6963 / injected Ethereum
+ * wallets) and `siws` (wallet-standard Solana wallets), and the connection state machine
+ * of the awaiting-connection screen (spec part 1 section 4: connect, sign, retries).
+ *
+ * Connectors are published through the kernel's `walletConnectors` hook; the wallet list
+ * renders whatever is registered there, whichever plugin registered it.
+ */
+import type { AuthResult, LoginMeta, PorticoError, WalletConnectorEntry, WireAuthResponse } from 'portico'
+import { MAX_WALLET_RETRIES, canRetry, toWalletError, type WalletPhase } from './errors'
+
+export type WalletIntent = 'login' | 'link'
+
+export interface WalletLoginConnector extends WalletConnectorEntry {
+  /** Unique among connectors, e.g. 'eip6963:io.metamask', 'wallet-standard:Phantom'. */
+  id: string
+  /** The wallet's name as shown in the list. */
+  name: string
+  /** Icon URL or data URI. */
+  icon?: string
+  chainType: 'ethereum' | 'solana'
+  /** Spec part 1 section 3: injected, wallet_connect_v2, coinbase_wallet, phantom, solana_adapter. */
+  connectorType: 'injected' | 'wallet_connect_v2' | 'coinbase_wallet' | 'phantom' | 'solana_adapter'
+  /** 'metamask', 'phantom', 'rainbow', ... (remembered as the recent wallet). */
+  walletClientType: string
+  /** Marks this object as a login connector (other plugins may publish other entries). */
+  login: true
+  /** Ask the wallet for its account; resolves with the address. */
+  connect(signal?: AbortSignal): Promise<string>
+  /**
+   * Nonce, message, signature, then authenticate (or link). Resolves with the server's
+   * response and the login meta to hand to `completeLogin` (the caller finishes the login:
+   * the screen through `useCompleteLogin`, headless code through the kernel).
+   */
+  signIn(address: string, intent: WalletIntent, signal?: AbortSignal): Promise<WalletSignInResult>
+}
+
+export interface WalletSignInResult {
+  response: WireAuthResponse
+  meta: LoginMeta & { method: 'siwe' | 'siws'; walletClientType: string; chainType: 'ethereum' | 'solana'; intent: WalletIntent }
+}
+
+/** Finishes a login or link (the kernel's `completeLogin`, or the UI's `useCompleteLogin`). */
+export type CompleteFn = (response: WireAuthResponse, meta: WalletSignInResult['meta']) => Promise<AuthResult | null>
+
+export function isLoginConnector(entry: WalletConnectorEntry): entry is WalletLoginConnector {
+  return (
+    (entry as Partial<WalletLoginConnector>).login === true &&
+    typeof (entry as Partial<WalletLoginConnector>).connect === 'function' &&
+    typeof (entry as Partial<WalletLoginConnector>).signIn === 'function'
+  )
+}
+
+export type ConnectionStatus = 'connecting' | 'signing' | 'done' | 'error'
+
+export interface ConnectionState {
+  status: ConnectionStatus
+  /** Spec part 1 section 4 wallet connection states. */
+  connection: 'disconnected' | 'connecting' | 'connected'
+  address: string | null
+  /** Where the last error happened. */
+  phase: WalletPhase
+  error: PorticoError | null
+  /** Retries used so far (at most 2). */
+  retriesUsed: number
+  /** Retry is offered: the error is retryable and fewer than 2 retries were used. */
+  canRetry: boolean
+  /** The login result; null when the user left during the `authenticated` chain. */
+  result: AuthResult | null
+}
+
+export interface WalletConnection {
+  getState(): ConnectionState
+  subscribe(listener: (s: ConnectionState) => void): () => void
+  /** Connect then sign. Resolves when done or failed (never rejects). */
+  start(): Promise<void>
+  /** Try again from where it failed; refused (false) when retry is not offered. */
+  retry(): Promise<boolean>
+  /** Stop listening and abort what is pending (the screen was left). */
+  cancel(): void
+}
+
+/**
+ * Drive one connector through connect → sign for a login or link. The awaiting-connection
+ * screen renders its state; tests drive it directly.
+ */
+export function createWalletConnection(
+  connector: WalletLoginConnector,
+  intent: WalletIntent,
+  complete: CompleteFn,
+  hooks: { onError?: (e: PorticoError) => void } = {},
+): WalletConnection {
+  let state: ConnectionState = {
+    status: 'connecting',
+    connection: 'disconnected',
+    address: null,
+    phase: 'connect',
+    error: null,
+    retriesUsed: 0,
+    canRetry: false,
+    result: null,
+  }
+  const listeners = new Set<(s: ConnectionState) => void>()
+  let controller = new AbortController()
+  let running: Promise<void> | null = null
+  const set = (patch: Partial<ConnectionState>) => {
+    state = { ...state, ...patch }
+    state.canRetry = state.status === 'error' && !!state.error && canRetry(state.error, state.retriesUsed)
+    for (const l of [...listeners]) l(state)
+  }
+
+  const run = async () => {
+    const signal = controller.signal
+    let phase: WalletPhase = state.address ? 'sign' : 'connect'
+    try {
+      let address = state.address
+      if (!address) {
+        set({ status: 'connecting', connection: 'connecting', phase, error: null })
+        address = await connector.connect(signal)
+        if (signal.aborted) return
+      }
+      phase = 'sign'
+      set({ status: 'signing', connection: 'connected', address, phase, error: null })
+      const signed = await connector.signIn(address, intent, signal)
+      if (signal.aborted) return
+      const result = await complete(signed.response, signed.meta)
+      set({ status: 'done', result })
+    } catch (e) {
+      if (signal.aborted) return
+      const error = toWalletError(e, phase)
+      // A connector that reports no accounts is disconnected (spec part 1 section 4).
+      const patch: Partial<ConnectionState> =
+        phase === 'connect' ? { connection: 'disconnected', address: null } : {}
+      set({ status: 'error', phase, error, ...patch })
+      hooks.onError?.(error)
+    }
+  }
+
+  return {
+    getState: () => state,
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => void listeners.delete(listener)
+    },
+    start() {
+      running ??= run().finally(() => (running = null))
+      return running
+    },
+    async retry() {
+      if (running || !state.canRetry) return false
+      set({ retriesUsed: Math.min(state.retriesUsed + 1, MAX_WALLET_RETRIES) })
+      controller = new AbortController()
+      running = run().finally(() => (running = null))
+      await running
+      return true
+    },
+    cancel() {
+      controller.abort()
+      listeners.clear()
+    },
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * An EIP-1193 provider as a login connector: viem's wallet client over `custom(provider)`,
+ * eth_requestAccounts → POST /siwe/init → EIP-4361 message → personal_sign →
+ * POST /siwe/authenticate (or /siwe/link) → the kernel's completeLogin.
+ */
+import { createWalletClient, custom, type Address } from 'viem'
+import { PorticoError, type PluginContext } from 'portico'
+import { siweAuthenticate, siweInit, siweLink } from './calls'
+import type { WalletIntent, WalletLoginConnector, WalletSignInResult } from './connector'
+import type { DiscoveredProvider } from './eip6963'
+import { walletClientTypeOf } from './eip6963'
+import { WALLET_CONNECT_CODES, withWalletTimeout } from './errors'
+import { buildSiweMessage } from './message'
+import { WALLET_STRINGS } from './strings'
+
+export interface EthereumConnectorOptions {
+  /** 'no-signup' refuses new users. */
+  mode: () => 'login-or-sign-up' | 'no-signup'
+  /** Wallet request time-out in ms (default 120000). */
+  requestTimeoutMs?: number
+  /** Sign-in statement (default: the spec's wording). */
+  statement?: string
+}
+
+type Ctx = Pick<PluginContext, 'api'>
+
+export function createEthereumConnector(d: DiscoveredProvider, ctx: Ctx, options: EthereumConnectorOptions): WalletLoginConnector {
+  const walletClientType = walletClientTypeOf(d.info)
+  const client = createWalletClient({ transport: custom(d.provider, { retryCount: 0 }) })
+  const timeout = options.requestTimeoutMs
+
+  return {
+    id: d.source === 'eip6963' ? `eip6963:${d.info.rdns || d.info.uuid}` : 'injected',
+    name: d.info.name,
+    icon: d.info.icon || undefined,
+    chainType: 'ethereum',
+    connectorType: 'injected',
+    walletClientType,
+    login: true,
+    provider: d.provider,
+    rdns: d.info.rdns,
+    async connect(signal) {
+      const addresses = await withWalletTimeout(client.requestAddresses(), timeout, signal)
+      const address = addresses?.[0]
+      if (!address) {
+        throw new PorticoError(WALLET_CONNECT_CODES.noAddress, WALLET_STRINGS.unableToRetrieveAddress, {
+          kind: 'connector_error',
+          retryable: true,
+        })
+      }
+      return address
+    },
+    async signIn(address: string, intent: WalletIntent, signal?: AbortSignal): Promise<WalletSignInResult> {
+      const chainId = await withWalletTimeout(client.getChainId(), timeout, signal)
+      const { nonce } = await siweInit(ctx.api, { address }, signal)
+      const message = buildSiweMessage({ address, chainId, nonce, statement: options.statement })
+      const signature = await withWalletTimeout(
+        client.signMessage({ account: address as Address, message }),
+        timeout,
+        signal,
+      )
+      const body = {
+        message,
+        signature,
+        chainId: `eip155:${chainId}`,
+        walletClientType,
+        connectorType: 'injected',
+      }
+      const response =
+        intent === 'link'
+          ? await siweLink(ctx.api, body, signal)
+          : await siweAuthenticate(ctx.api, { ...body, mode: options.mode() }, signal)
+      return { response, meta: { method: 'siwe', walletClientType, chainType: 'ethereum', intent } }
+    },
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Awaiting connection (spec part 1 sections 2 and 4): ask the wallet for its account, then
+ * for the signature, then finish the login or link. On a failure the headline and hint
+ * say what happened; Retry shows while the error is retryable and fewer than 2 retries were
+ * used; after 2 retries the hint becomes 'Unable to connect wallet'.
+ */
+import { useEffect, useRef, useState } from 'react'
+import { Button, ScreenLayout, StatusIcon, useCompleteLogin, useKernel, useScreen } from 'portico/ui'
+import { formatText } from 'portico'
+import { createWalletConnection, isLoginConnector, type ConnectionState, type WalletConnection } from '../connector'
+import { SCREEN_ERRORS, walletErrorText } from '../errors'
+import { WALLET_STRINGS as S } from '../strings'
+
+export default function WalletConnectScreen() {
+  const kernel = useKernel()
+  const screen = useScreen<{ connectorId?: string }>()
+  const complete = useCompleteLogin()
+  const connectorId = screen.params.connectorId
+  const connector = kernel.hooks.walletConnectors
+    .call([])
+    .filter(isLoginConnector)
+    .find((c) => c.id === connectorId)
+  const intent = screen.intent === 'link' ? 'link' : 'login'
+  const [state, setState] = useState<ConnectionState | null>(null)
+  const conn = useRef<WalletConnection | null>(null)
+  const errorRef = useRef(screen.error)
+  errorRef.current = screen.error
+
+  useEffect(() => {
+    if (!connector) return
+    const c = createWalletConnection(connector, intent, (response, meta) => complete(response, meta), {
+      onError: (e) => {
+        if (SCREEN_ERRORS.has(String(e.code))) errorRef.current(e, { method: meta(connector.chainType) })
+      },
+    })
+    conn.current = c
+    setState(c.getState())
+    const unsubscribe = c.subscribe(setState)
+    void c.start()
+    return () => {
+      unsubscribe()
+      c.cancel()
+    }
+    // The connection is made once per screen; `complete` is stable.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [connector?.id, intent])
+
+  if (!connector) {
+    return (
+      <ScreenLayout title={S.couldNotLogIn} description={S.unsupportedWallet} icon={<StatusIcon status="error" />}>
+        <Button variant="secondary" onClick={() => screen.back()}>
+          {S.useDifferentWallet}
+        </Button>
+      </ScreenLayout>
+    )
+  }
+
+  const walletIcon = connector.icon ? <img src={connector.icon} alt="" width={32} height={32} /> : null
+  const s = state?.status ?? 'connecting'
+
+  if (s === 'error' && state?.error) {
+    const text = walletErrorText(state.error, state.phase, state.retriesUsed)
+    return (
+      <ScreenLayout title={text.title} description={text.hint} icon={<StatusIcon status="error">{walletIcon}</StatusIcon>}>
+        <div className="portico-stack" data-portico-wallet-status="error">
+          {state.canRetry ? (
+            <Button onClick={() => void conn.current?.retry()}>
+              {state.phase === 'sign' ? S.retry : S.tryConnectingAgain}
+            </Button>
+          ) : null}
+          <Button variant="secondary" onClick={() => screen.back()}>
+            {S.useDifferentWallet}
+          </Button>
+        </div>
+      </ScreenLayout>
+    )
+  }
+
+  if (s === 'done') {
+    return (
+      <ScreenLayout title={S.connected} icon={<StatusIcon status="success" />}>
+        <div data-portico-wallet-status="done" />
+      </ScreenLayout>
+    )
+  }
+
+  const title = s === 'signing' ? S.signWithWallet : formatText(S.waitingFor, { wallet: connector.name })
+  return (
+    <ScreenLayout title={title} description={S.checkOtherWindows} icon={<StatusIcon status="loading">{walletIcon}</StatusIcon>}>
+      <div className="portico-stack" data-portico-wallet-status={s}>
+        <Button variant="secondary" onClick={() => screen.back()}>
+          {S.useDifferentWallet}
+        </Button>
+      </div>
+    </ScreenLayout>
+  )
+}
+
+function meta(chainType: 'ethereum' | 'solana') {
+  return chainType === 'ethereum' ? 'siwe' : 'siws'
+}

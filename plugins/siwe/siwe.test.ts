@@ -1,0 +1,362 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { isHex, verifyMessage, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { parseSiweMessage } from 'viem/siwe'
+import { PorticoError } from 'portico'
+import { createTestKernel, wireUser, authResponse } from 'portico/testing'
+import { pluginContract } from '../../test/contract/index'
+import {
+  buildSiweMessage,
+  canRetry,
+  createEip6963Discovery,
+  createWalletConnection,
+  siwe,
+  toWalletError,
+  unlinkEthereumWallet,
+  walletClientTypeOf,
+  walletErrorText,
+  walletLoginConnectors,
+  WALLET_CONNECT_CODES,
+  WALLET_STRINGS as S,
+  type Eip1193Provider,
+  type WalletLoginConnector,
+} from './index'
+import { walletErrorView } from './errors'
+import { visibleWallets } from './screens/wallet-list'
+
+const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' as const
+const account = privateKeyToAccount(KEY)
+
+/** An EIP-1193 provider backed by a viem private-key account. */
+function testProvider(opts: { chainId?: number; reject?: () => boolean } = {}): Eip1193Provider & { calls: string[] } {
+  const calls: string[] = []
+  return {
+    calls,
+    isMetaMask: true,
+    async request({ method, params }) {
+      calls.push(method)
+      const p = (params ?? []) as unknown[]
+      switch (method) {
+        case 'eth_requestAccounts':
+        case 'eth_accounts':
+          if (method === 'eth_requestAccounts' && opts.reject?.()) throw Object.assign(new Error('User rejected the request.'), { code: 4001 })
+          return [account.address]
+        case 'eth_chainId':
+          return `0x${(opts.chainId ?? 1).toString(16)}`
+        case 'personal_sign': {
+          if (opts.reject?.()) throw Object.assign(new Error('User rejected the request.'), { code: 4001 })
+          const data = p[0] as Hex
+          return account.signMessage({ message: isHex(data) ? { raw: data } : String(data) })
+        }
+        default:
+          throw Object.assign(new Error(`unsupported ${method}`), { code: 4200 })
+      }
+    },
+  }
+}
+
+function announce(provider: Eip1193Provider, info: Partial<{ uuid: string; name: string; icon: string; rdns: string }> = {}) {
+  const detail = Object.freeze({
+    info: { uuid: 'uuid-mm', name: 'MetaMask', icon: 'data:image/svg+xml,<svg/>', rdns: 'io.metamask', ...info },
+    provider,
+  })
+  window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }))
+}
+
+/** A fresh event target so discovery tests do not see each other's wallets. */
+function isolatedTarget(): Window {
+  const t = new EventTarget() as unknown as Window
+  return t
+}
+
+beforeEach(() => {
+  ;(window as any).happyDOM?.setURL?.('http://localhost:5173/app')
+})
+
+pluginContract(() => siwe({ target: isolatedTarget() }), { loginMethods: ['wallet'] })
+
+describe('siwe: the EIP-4361 message', () => {
+  it('is built with the page host and origin, version 1, chain id, nonce, issued-at and the statement', () => {
+    const issuedAt = new Date('2026-01-02T03:04:05.000Z')
+    const text = buildSiweMessage({ address: account.address.toLowerCase(), chainId: 10, nonce: 'abcdef12345678', issuedAt })
+    expect(text.split('\n')[0]).toBe('localhost:5173 wants you to sign in with your Ethereum account:')
+    const m = parseSiweMessage(text)
+    expect(m).toMatchObject({
+      address: account.address, // checksummed
+      domain: 'localhost:5173',
+      uri: 'http://localhost:5173',
+      version: '1',
+      chainId: 10,
+      nonce: 'abcdef12345678',
+      statement: S.statement,
+    })
+    expect(m.issuedAt?.toISOString()).toBe('2026-01-02T03:04:05.000Z')
+    expect(S.statement).toBe(
+      'By signing, you are proving you own this wallet and logging in. This does not initiate a transaction or cost any fees.',
+    )
+  })
+})
+
+describe('siwe: wallet error mapping', () => {
+  const rejection = Object.assign(new Error('User rejected the request.'), { code: 4001 })
+
+  it('maps 4001 to a retryable rejection, also when wrapped by viem', () => {
+    const wrapped = Object.assign(new Error('viem wrapper'), { cause: rejection })
+    for (const e of [rejection, wrapped]) {
+      const err = toWalletError(e, 'sign')
+      expect(err.code).toBe(WALLET_CONNECT_CODES.rejected)
+      expect(err.retryable).toBe(true)
+      expect(walletErrorText(err, 'sign')).toEqual({ title: 'You rejected the request', hint: 'Signature rejected: Please try signing again.' })
+    }
+  })
+
+  it('maps server conflicts to their texts, without retry', () => {
+    const linked = toWalletError(new PorticoError('linked_to_another_user', 'x', { kind: 'api_error', status: 409 }), 'sign')
+    expect(linked.retryable).toBe(false)
+    expect(walletErrorText(linked, 'sign').hint).toBe('User already exists for this address')
+    const more = toWalletError(new PorticoError('cannot_link_more_of_type', 'x', { kind: 'api_error', status: 400 }), 'sign')
+    expect(walletErrorText(more, 'sign').hint).toBe("Unable to link: You've reached the maximum number of linked wallets.")
+    expect(canRetry(more, 0)).toBe(false)
+  })
+
+  it('maps a time-out and anything else', () => {
+    const timeout = new PorticoError(WALLET_CONNECT_CODES.timeout, S.timedOut, { kind: 'wallet_error', retryable: true })
+    expect(walletErrorText(toWalletError(timeout, 'connect'), 'connect').title).toBe('Wallet request timed out')
+    const other = toWalletError(new Error('boom'), 'connect')
+    expect(walletErrorText(other, 'connect')).toEqual({ title: 'Could not log in with wallet', hint: 'Unknown error during connection' })
+    expect(other.retryable).toBe(true)
+    // A provider's 'unsupported method' will not get better by trying again.
+    expect(toWalletError(Object.assign(new Error('nope'), { code: 4200 }), 'sign').retryable).toBe(false)
+  })
+
+  it('allows retry while retryable and fewer than 2 retries were used; then the hint changes', () => {
+    const err = toWalletError(rejection, 'sign')
+    expect([0, 1, 2].map((n) => canRetry(err, n))).toEqual([true, true, false])
+    expect(walletErrorText(err, 'sign', 2).hint).toBe('Unable to connect wallet')
+  })
+
+  it('gives the generic error screen a view only for its own codes', () => {
+    expect(walletErrorView(toWalletError(rejection, 'connect'))?.title).toBe('You rejected the request')
+    expect(walletErrorView(new PorticoError('invalid_credentials', 'x'))).toBeUndefined()
+  })
+})
+
+describe('siwe: EIP-6963 discovery', () => {
+  afterEach(() => {
+    delete (window as any).ethereum
+    vi.useRealTimers()
+  })
+
+  it('collects announcements, answers to its own request, dedupes, and maps rdns to the wallet client type', () => {
+    const mm = testProvider()
+    const rainbow = testProvider()
+    // A wallet that announces when asked.
+    const onRequest = () => announce(rainbow, { uuid: 'uuid-rb', name: 'Rainbow', rdns: 'me.rainbow' })
+    window.addEventListener('eip6963:requestProvider', onRequest)
+    const d = createEip6963Discovery(window)
+    window.removeEventListener('eip6963:requestProvider', onRequest)
+    announce(mm)
+    announce(mm) // again: no duplicate
+    announce({ request: 'not a function' } as any, { uuid: 'bad' }) // ignored
+    expect(d.providers().map((p) => p.info.name)).toEqual(['Rainbow', 'MetaMask'])
+    expect(d.settled).toBe(true)
+    expect(d.providers().map((p) => walletClientTypeOf(p.info))).toEqual(['rainbow', 'metamask'])
+    expect(walletClientTypeOf({ name: 'Coinbase Wallet', rdns: 'x.y' })).toBe('coinbase_wallet')
+    expect(walletClientTypeOf({ name: 'My Fancy Wallet!', rdns: '' })).toBe('my_fancy_wallet')
+    d.destroy()
+  })
+
+  it('falls back to window.ethereum when it was not announced, and settles after 3000 ms without wallets', () => {
+    vi.useFakeTimers()
+    const empty = createEip6963Discovery(window)
+    expect(empty.settled).toBe(false)
+    vi.advanceTimersByTime(2999)
+    expect(empty.settled).toBe(false)
+    vi.advanceTimersByTime(1)
+    expect(empty.settled).toBe(true)
+    expect(empty.providers()).toEqual([])
+    empty.destroy()
+
+    const injected = testProvider()
+    ;(window as any).ethereum = injected
+    const d = createEip6963Discovery(window)
+    expect(d.providers()).toMatchObject([{ source: 'window.ethereum', info: { name: 'MetaMask' } }])
+    announce(injected) // the same provider announced: listed once, as the announcement
+    expect(d.providers()).toMatchObject([{ source: 'eip6963', info: { rdns: 'io.metamask' } }])
+    d.destroy()
+  })
+})
+
+describe('siwe: login and link against the test server', () => {
+  afterEach(() => delete (window as any).ethereum)
+
+  async function setup(opts: { reject?: () => boolean; user?: ReturnType<typeof wireUser> } = {}) {
+    const target = isolatedTarget()
+    const t = await createTestKernel({
+      plugins: [siwe({ target })],
+      app: { login_methods: ['wallet'] },
+      user: opts.user,
+    })
+    const provider = testProvider({ chainId: 8453, reject: opts.reject })
+    const events: string[] = []
+    t.kernel.events.on('wallet-connectors:changed', () => events.push('changed'))
+    target.dispatchEvent(
+      new CustomEvent('eip6963:announceProvider', {
+        detail: { info: { uuid: 'u1', name: 'MetaMask', icon: 'data:,', rdns: 'io.metamask' }, provider },
+      }),
+    )
+    expect(events.length).toBeGreaterThan(0)
+    const nonces: string[] = []
+    t.net.on('POST', '/siwe/init', (call) => {
+      expect(call.body).toEqual({ address: account.address })
+      const nonce = `nonce${nonces.length}xyz123`
+      nonces.push(nonce)
+      return { nonce }
+    })
+    const verify = async (body: any) => {
+      const m = parseSiweMessage(body.message)
+      expect(m.nonce).toBe(nonces[nonces.length - 1])
+      expect(m.domain).toBe('localhost:5173')
+      expect(m.chainId).toBe(8453)
+      expect(await verifyMessage({ address: account.address, message: body.message, signature: body.signature })).toBe(true)
+    }
+    const walletAccount = {
+      type: 'wallet',
+      address: account.address,
+      chain_type: 'ethereum',
+      chain_id: 'eip155:8453',
+      wallet_client_type: 'metamask',
+      connector_type: 'injected',
+      verified_at: 1,
+      first_verified_at: 1,
+      latest_verified_at: 1,
+    }
+    t.net.on('POST', '/siwe/authenticate', async (call) => {
+      await verify(call.body)
+      return authResponse(wireUser({ accounts: [walletAccount as any] }), { is_new_user: true })
+    })
+    t.net.on('POST', '/siwe/link', async (call) => {
+      await verify(call.body)
+      const u = opts.user!
+      return authResponse({ ...u, linked_accounts: [...u.linked_accounts, walletAccount as any] }, { session_update_action: 'ignore', token: null, refresh_token: null })
+    })
+    const [connector] = walletLoginConnectors(t.kernel)
+    return { ...t, provider, connector: connector as WalletLoginConnector }
+  }
+
+  it('publishes the announced wallet as a connector', async () => {
+    const { connector } = await setup()
+    expect(connector).toMatchObject({ name: 'MetaMask', chainType: 'ethereum', connectorType: 'injected', walletClientType: 'metamask' })
+  })
+
+  it('logs in: eth_requestAccounts, /siwe/init, personal_sign, /siwe/authenticate, completeLogin', async () => {
+    const { kernel, net, connector, provider } = await setup()
+    const conn = createWalletConnection(connector, 'login', (res, meta) => kernel.completeLogin(res, meta))
+    const statuses: string[] = []
+    conn.subscribe((s) => statuses.push(s.status))
+    await conn.start()
+    expect(conn.getState()).toMatchObject({ status: 'done', connection: 'connected', address: account.address, error: null })
+    expect(statuses).toEqual(['connecting', 'signing', 'done'])
+    expect(provider.calls).toEqual(expect.arrayContaining(['eth_requestAccounts', 'eth_chainId', 'personal_sign']))
+    const [auth] = net.callsTo('POST', '/siwe/authenticate')
+    expect(Object.keys(auth.body).sort()).toEqual(['chainId', 'connectorType', 'message', 'mode', 'signature', 'walletClientType'])
+    expect(auth.body).toMatchObject({ chainId: 'eip155:8453', walletClientType: 'metamask', connectorType: 'injected', mode: 'login-or-sign-up' })
+    expect(kernel.session.user?.wallet?.address).toBe(account.address)
+    expect(kernel.recentLogin()).toEqual({ method: 'siwe', walletClientType: 'metamask', chainType: 'ethereum' })
+  })
+
+  it('a rejected signature shows the rejection, and Retry signs again with a fresh nonce', async () => {
+    let rejectNext = true
+    const { kernel, net, connector } = await setup({
+      reject: () => {
+        const r = rejectNext
+        return r
+      },
+    })
+    // Let the account request pass, reject the first signature.
+    const origConnect = connector.connect
+    connector.connect = async (signal) => {
+      rejectNext = false
+      const a = await origConnect(signal)
+      rejectNext = true
+      return a
+    }
+    const conn = createWalletConnection(connector, 'login', (res, meta) => kernel.completeLogin(res, meta))
+    await conn.start()
+    const s = conn.getState()
+    expect(s.status).toBe('error')
+    expect(s.phase).toBe('sign')
+    expect(s.canRetry).toBe(true)
+    expect(walletErrorText(s.error!, s.phase, s.retriesUsed)).toEqual({
+      title: 'You rejected the request',
+      hint: 'Signature rejected: Please try signing again.',
+    })
+    expect(net.callsTo('POST', '/siwe/authenticate')).toHaveLength(0)
+    rejectNext = false
+    expect(await conn.retry()).toBe(true)
+    expect(conn.getState()).toMatchObject({ status: 'done', retriesUsed: 1 })
+    expect(net.callsTo('POST', '/siwe/init')).toHaveLength(2)
+    expect(kernel.session.authenticated).toBe(true)
+  })
+
+  it('stops offering Retry after 2 retries', async () => {
+    const { kernel, connector } = await setup({ reject: () => true })
+    const conn = createWalletConnection(connector, 'login', (res, meta) => kernel.completeLogin(res, meta))
+    await conn.start()
+    expect(conn.getState()).toMatchObject({ status: 'error', phase: 'connect', canRetry: true })
+    expect(walletErrorText(conn.getState().error!, 'connect').title).toBe('You rejected the request')
+    expect(await conn.retry()).toBe(true)
+    expect(await conn.retry()).toBe(true)
+    expect(conn.getState()).toMatchObject({ status: 'error', retriesUsed: 2, canRetry: false })
+    expect(await conn.retry()).toBe(false)
+    const s = conn.getState()
+    expect(walletErrorText(s.error!, s.phase, s.retriesUsed).hint).toBe('Unable to connect wallet')
+  })
+
+  it('links with intent link (POST /siwe/link without mode) and unlinks', async () => {
+    const user = wireUser({ accounts: [{ type: 'email', address: 'a@example.com', verified_at: 1, first_verified_at: 1, latest_verified_at: 1 }] })
+    const { kernel, net, connector } = await setup({ user })
+    expect(kernel.session.authenticated).toBe(true)
+    const conn = createWalletConnection(connector, 'link', (res, meta) => kernel.completeLogin(res, meta))
+    await conn.start()
+    expect(conn.getState().status).toBe('done')
+    const [link] = net.callsTo('POST', '/siwe/link')
+    expect(link.body.mode).toBeUndefined()
+    expect(link.body).toMatchObject({ chainId: 'eip155:8453', connectorType: 'injected', walletClientType: 'metamask' })
+    expect(kernel.session.user?.wallet?.address).toBe(account.address)
+
+    net.on('POST', '/siwe/unlink', (call) => {
+      expect(call.body).toEqual({ address: account.address })
+      return authResponse(user, { session_update_action: 'ignore', token: null, refresh_token: null })
+    })
+    const after = await unlinkEthereumWallet(kernel, account.address)
+    expect(after.wallet).toBeUndefined()
+    expect(kernel.session.user?.wallet).toBeUndefined()
+  })
+
+  it('hides Ethereum wallets when the app is solana-only', async () => {
+    const t = await createTestKernel({
+      plugins: [siwe({ target: window })],
+      app: { login_methods: ['wallet'], wallet_chain_type: 'solana-only' },
+    })
+    ;(window as any).ethereum = testProvider()
+    expect(walletLoginConnectors(t.kernel)).toEqual([])
+    t.kernel.destroy()
+  })
+})
+
+describe('siwe: wallet list overflow', () => {
+  it('shows all of up to 4 wallets, else 3 and More wallets', () => {
+    expect(visibleWallets([1, 2, 3, 4], false)).toEqual({ shown: [1, 2, 3, 4], more: false })
+    expect(visibleWallets([1, 2, 3, 4, 5], false)).toEqual({ shown: [1, 2, 3], more: true })
+    expect(visibleWallets([1, 2, 3, 4, 5], true)).toEqual({ shown: [1, 2, 3, 4, 5], more: false })
+  })
+
+  it('has the no-wallet texts word for word', () => {
+    expect(S.noWalletsEthereum).toBe(
+      'No wallets available: Please download an external wallet provider, like Rainbow, Phantom, or Coinbase Wallet',
+    )
+  })
+})
+
