@@ -8,7 +8,7 @@ export default defineConfig({
     alias: [
       { find: /^portico$/, replacement: r('./kernel/index.ts') },
       { find: /^portico\/ui$/, replacement: r('./ui/index.ts') },
-      { find: /^portico\/testing$/, replacement: r('./test/kit/index.ts') },
+      { find: /^portico\/testing$/, replacement: r('./test/kit/testing.ts') },
       { find: /^portico\/plugins\/(.*)$/, replacement: r('./plugins/$1/index.ts') },
     ],
   },
