@@ -1,0 +1,195 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { createServer as netServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { serve } from '@hono/node-server'
+import type { WireAuthResponse } from '../../../kernel/wire'
+import { createServer, type ServerOptions } from '../src/app'
+import type { Store } from '../src/store'
+
+export const DEMO = 'portico-demo-app-00000001'
+export const TERMS = 'portico-test-terms-000001'
+export const ALLOW = 'portico-test-allow-000001'
+export const LIMIT = 'portico-test-limit-000001'
+export const DEVMODE = 'portico-test-devmode-0001'
+export const NOPLUS = 'portico-test-noplus-00001'
+export const EMAILONLY = 'portico-test-emailonly-01'
+export const ORIGIN = 'http://localhost:5173'
+export const APPS_FILE = new URL('../apps.json', import.meta.url).pathname
+
+export interface Res<T = any> {
+  status: number
+  body: T
+  headers: Headers
+}
+
+export interface TestServer {
+  url: string
+  call<T = any>(
+    path: string,
+    opts?: { body?: unknown; raw?: string; token?: string | null; appId?: string | null; method?: string; headers?: Record<string, string> },
+  ): Promise<Res<T>>
+  code(to: string): Promise<string>
+  emailLogin(email: string, opts?: { appId?: string; token?: string; mode?: string }): Promise<Res<WireAuthResponse>>
+  smsLogin(phone: string, opts?: { appId?: string; token?: string }): Promise<Res<WireAuthResponse>>
+  close(): Promise<void>
+}
+
+/** A real server on an ephemeral loopback port, built in-process from `store`. */
+export async function startTestServer(store: Store, opts: Partial<ServerOptions> = {}): Promise<TestServer> {
+  const app = await createServer({
+    store,
+    appsFile: APPS_FILE,
+    dev: true,
+    logCodes: false,
+    limits: { perIp: 100_000, perIdentifier: 1000, resendCooldownS: 0 },
+    ...opts,
+  })
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })
+  await new Promise<void>((r) => (server.listening ? r() : server.once('listening', () => r())))
+  const port = (server.address() as { port: number }).port
+  const url = `http://127.0.0.1:${port}`
+  const call: TestServer['call'] = async (path, o = {}) => {
+    const headers: Record<string, string> = { ...o.headers }
+    if (o.appId !== null) headers['privy-app-id'] = o.appId ?? DEMO
+    if (o.token) headers.authorization = `Bearer ${o.token}`
+    let body: string | undefined = o.raw
+    if (o.body !== undefined) body = JSON.stringify(o.body)
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    const res = await fetch(url + path, { method: o.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body })
+    const text = await res.text()
+    let parsed: any = text
+    try {
+      parsed = JSON.parse(text)
+    } catch {}
+    return { status: res.status, body: parsed, headers: res.headers }
+  }
+  const code = async (to: string) => {
+    const r = await call(`/dev/outbox?to=${encodeURIComponent(to)}`, { appId: null })
+    if (!r.body.length) throw new Error(`no code for ${to}`)
+    return r.body[0].code as string
+  }
+  return {
+    url,
+    call,
+    code,
+    async emailLogin(email, o = {}) {
+      const init = await call('/api/v1/passwordless/init', { body: { email }, appId: o.appId, token: o.token })
+      if (init.status !== 200) return init
+      return call('/api/v1/passwordless/authenticate', {
+        body: { email, code: await code(email), ...(o.mode ? { mode: o.mode } : {}) },
+        appId: o.appId,
+        token: o.token,
+      })
+    },
+    async smsLogin(phoneNumber, o = {}) {
+      const init = await call('/api/v1/passwordless_sms/init', { body: { phoneNumber }, appId: o.appId, token: o.token })
+      if (init.status !== 200) return init
+      return call('/api/v1/passwordless_sms/authenticate', {
+        body: { phoneNumber, code: await code(phoneNumber) },
+        appId: o.appId,
+        token: o.token,
+      })
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  }
+}
+
+let n = 0
+export const uniqueEmail = (tag = 'u') => `${tag}-${process.pid}-${Date.now().toString(36)}-${n++}@example.com`
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = netServer()
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port
+      s.close(() => resolve(p))
+    })
+    s.on('error', reject)
+  })
+}
+
+// ------------------------------------------------------------ real PostgreSQL for tests
+
+/** Finds Debian's postgres binaries: PATH, /usr/lib/postgresql/<newest>/bin. */
+export function findPgBin(): string | null {
+  const dirs = (process.env.PATH ?? '').split(':')
+  try {
+    const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a))
+    for (const v of versions) dirs.push(`/usr/lib/postgresql/${v}/bin`)
+  } catch {}
+  for (const d of dirs) {
+    if (d && existsSync(join(d, 'initdb')) && existsSync(join(d, 'postgres'))) return d
+  }
+  return null
+}
+
+export interface TempPostgres {
+  url: string
+  stop(): Promise<void>
+}
+
+/**
+ * Starts a throw-away PostgreSQL (initdb + postgres on a free port in a temp dir). initdb and
+ * postgres refuse to run as root: as root they run as the `postgres` user through runuser.
+ * Returns null (after a loud warning) only when no postgres binary exists.
+ */
+export async function startPostgres(): Promise<TempPostgres | null> {
+  const bin = findPgBin()
+  if (!bin) {
+    console.warn('\n\n!!!!! [portico] NO POSTGRES BINARY FOUND: PostgreSQL storage tests SKIPPED (apt-get install postgresql) !!!!!\n\n')
+    return null
+  }
+  const isRoot = process.getuid?.() === 0
+  const dir = mkdtempSync(join(tmpdir(), 'portico-pg-'))
+  const data = join(dir, 'data')
+  const asPg = (cmd: string, args: string[]): [string, string[]] =>
+    isRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]
+  if (isRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim())
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim())
+    chownSync(dir, uid, gid)
+  }
+  const [c1, a1] = asPg(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8'])
+  execFileSync(c1, a1, { stdio: 'pipe' })
+  const port = await freePort()
+  const [c2, a2] = asPg(join(bin, 'postgres'), [
+    '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
+    '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=100',
+  ])
+  const proc: ChildProcess = spawn(c2, a2, { stdio: ['ignore', 'ignore', 'pipe'] })
+  let log = ''
+  proc.stderr!.on('data', (d) => (log += d))
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`
+  const pg = (await import('pg')).default
+  for (let i = 0; ; i++) {
+    try {
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      await client.end()
+      break
+    } catch (err) {
+      if (i > 100 || proc.exitCode !== null) throw new Error(`postgres did not start: ${log}`)
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+  return {
+    url,
+    async stop() {
+      if (proc.exitCode === null) {
+        const exited = new Promise((r) => proc.once('exit', r))
+        // Signal the postmaster itself (runuser does not forward signals): fast shutdown.
+        try {
+          const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0])
+          process.kill(pid, 'SIGINT')
+        } catch {
+          proc.kill('SIGINT')
+        }
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))])
+        if (proc.exitCode === null) proc.kill('SIGKILL')
+      }
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
