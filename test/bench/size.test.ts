@@ -1,0 +1,30 @@
+/** The size budget: part of `npm test` because sizes are deterministic. */
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { budgets } from './budgets'
+import { ROOT, appSize, entries, entrySize } from './sizes'
+
+const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`
+
+describe('size budgets (gzip -9, minified, React excluded)', () => {
+  it(`kernel entry stays within ${kib(budgets.kernel)}`, async () => {
+    const s = await entrySize(entries().kernel)
+    expect(s.gzip, `kernel is ${kib(s.gzip)}`).toBeLessThanOrEqual(budgets.kernel)
+  })
+
+  for (const [name, file] of Object.entries(entries()).filter(([n]) => n.startsWith('plugins/'))) {
+    const id = name.slice('plugins/'.length)
+    const budget = budgets.plugins[id] ?? budgets.defaultPlugin
+    it(`${name} stays within ${kib(budget)}`, async () => {
+      const s = await entrySize(file)
+      expect(s.gzip, `${name} is ${kib(s.gzip)}`).toBeLessThanOrEqual(budget)
+    })
+  }
+
+  const minimal = ['main.tsx', 'main.ts'].map((f) => join(ROOT, 'examples/minimal/src', f)).find(existsSync)
+  it.runIf(minimal)(`examples/minimal initial load stays within ${kib(budgets.minimalInitial)}`, async () => {
+    const s = await appSize(minimal!)
+    expect(s.initial.gzip, `minimal initial load is ${kib(s.initial.gzip)}`).toBeLessThanOrEqual(budgets.minimalInitial)
+  })
+})
