@@ -5,6 +5,7 @@
  */
 import { getAddress } from 'viem'
 import { createSiweMessage } from 'viem/siwe'
+import { pageOrigin } from './page'
 import { WALLET_STRINGS } from './strings'
 
 export interface SiweMessageInput {
@@ -18,13 +19,6 @@ export interface SiweMessageInput {
   statement?: string
   issuedAt?: Date
   expirationTime?: Date
-}
-
-/** The page's host and origin (the SIWE domain and URI). */
-export function pageOrigin(): { host: string; origin: string } {
-  const loc = (globalThis as { location?: Location }).location
-  if (!loc?.host) throw new Error('Sign-in with a wallet needs a page location (domain and URI of the message).')
-  return { host: loc.host, origin: loc.origin }
 }
 
 export function buildSiweMessage(input: SiweMessageInput): string {

@@ -1,0 +1,234 @@
+// @vitest-environment happy-dom
+import { beforeEach, describe, expect, it } from 'vitest'
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { base58 } from '@scure/base'
+import { createTestKernel, wireUser, authResponse } from 'portico/testing'
+import { pluginContract } from '../../test/contract/index'
+import { parseSiwsMessage } from '../../examples/server/src/siws-message'
+import { createWalletConnection, siwe, walletLoginConnectors, walletErrorText } from '../siwe/index'
+import {
+  buildSiwsMessage,
+  createWalletStandardRegistry,
+  siws,
+  unlinkSolanaWallet,
+  type StandardWallet,
+  type StandardWalletAccount,
+} from './index'
+
+const secretKey = ed25519.utils.randomSecretKey()
+const publicKey = ed25519.getPublicKey(secretKey)
+const address = base58.encode(publicKey)
+
+/** A wallet-standard wallet backed by an ed25519 key pair. */
+function testWallet(opts: { name?: string; reject?: () => boolean } = {}): StandardWallet & { signed: string[] } {
+  const account: StandardWalletAccount = {
+    address,
+    publicKey,
+    chains: ['solana:mainnet'],
+    features: ['solana:signMessage'],
+  }
+  const signed: string[] = []
+  let accounts: StandardWalletAccount[] = []
+  const rejection = () => Object.assign(new Error('User rejected the request.'), { code: 4001 })
+  return {
+    signed,
+    version: '1.0.0',
+    name: opts.name ?? 'Phantom',
+    icon: 'data:image/svg+xml,<svg/>',
+    chains: ['solana:mainnet', 'solana:devnet'],
+    get accounts() {
+      return accounts
+    },
+    features: {
+      'standard:connect': {
+        version: '1.0.0',
+        async connect() {
+          accounts = [account]
+          return { accounts }
+        },
+      },
+      'solana:signMessage': {
+        version: '1.0.0',
+        async signMessage(...inputs: { account: StandardWalletAccount; message: Uint8Array }[]) {
+          if (opts.reject?.()) throw rejection()
+          return inputs.map(({ message }) => {
+            signed.push(new TextDecoder().decode(message))
+            return { signedMessage: message, signature: ed25519.sign(message, secretKey) }
+          })
+        },
+      },
+    },
+  }
+}
+
+/** Register a wallet as a wallet would: through the register-wallet event. */
+function registerWallet(target: EventTarget, wallet: StandardWallet) {
+  const callback = ({ register }: { register: (...w: StandardWallet[]) => () => void }) => register(wallet)
+  target.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: callback }))
+}
+
+const isolated = () => new EventTarget() as unknown as Window
+
+beforeEach(() => {
+  ;(window as any).happyDOM?.setURL?.('http://localhost:5173/app')
+})
+
+pluginContract(() => siws({ target: isolated() }), { loginMethods: ['wallet'] })
+
+describe('siws: wallet-standard registry', () => {
+  it('takes wallets that register after the app and wallets that were waiting for app-ready', () => {
+    const target = isolated()
+    const early = testWallet({ name: 'Early' })
+    // A wallet that loaded first listens for app-ready.
+    target.addEventListener('wallet-standard:app-ready', (e) => (e as CustomEvent).detail.register(early))
+    const registry = createWalletStandardRegistry(target)
+    let changes = 0
+    registry.subscribe(() => changes++)
+    const late = testWallet({ name: 'Late' })
+    registerWallet(target, late)
+    registerWallet(target, late) // twice: once in the list
+    expect(registry.get().map((w) => w.name)).toEqual(['Early', 'Late'])
+    expect(changes).toBe(1)
+    registry.destroy()
+    registerWallet(target, testWallet({ name: 'After destroy' }))
+    expect(registry.get().map((w) => w.name)).toEqual(['Early', 'Late'])
+  })
+})
+
+describe('siws: the message', () => {
+  it('is parsed by the reference server field for field', () => {
+    const issuedAt = new Date('2026-03-04T05:06:07.000Z')
+    const text = buildSiwsMessage({ address, nonce: 'n0nce123', chainId: 'mainnet', issuedAt })
+    expect(text.split('\n').slice(0, 2)).toEqual(['localhost:5173 wants you to sign in with your Solana account:', address])
+    expect(parseSiwsMessage(text)).toEqual({
+      domain: 'localhost:5173',
+      address,
+      statement:
+        'By signing, you are proving you own this wallet and logging in. This does not initiate a transaction or cost any fees.',
+      uri: 'http://localhost:5173',
+      version: '1',
+      chainId: 'mainnet',
+      nonce: 'n0nce123',
+      issuedAt: '2026-03-04T05:06:07.000Z',
+    })
+  })
+})
+
+describe('siws: login, link, unlink', () => {
+  async function setup(opts: { user?: ReturnType<typeof wireUser>; reject?: () => boolean; chainType?: 'solana-only' | 'ethereum-and-solana' } = {}) {
+    const target = isolated()
+    const t = await createTestKernel({
+      plugins: [siws({ target })],
+      app: { login_methods: ['wallet'], wallet_chain_type: opts.chainType ?? 'solana-only' },
+      user: opts.user,
+    })
+    const wallet = testWallet({ reject: opts.reject })
+    registerWallet(target, wallet)
+    const nonces: string[] = []
+    t.net.on('POST', '/siws/init', (call) => {
+      expect(call.body).toEqual({ address })
+      nonces.push(`nonce${nonces.length}abc`)
+      return { nonce: nonces[nonces.length - 1] }
+    })
+    const verify = (body: any) => {
+      const m = parseSiwsMessage(body.message)!
+      expect(m.nonce).toBe(nonces[nonces.length - 1])
+      expect(m.domain).toBe('localhost:5173')
+      const sig = Uint8Array.from(atob(body.signature), (c) => c.charCodeAt(0))
+      expect(ed25519.verify(sig, new TextEncoder().encode(body.message), base58.decode(m.address))).toBe(true)
+    }
+    const walletAccount = {
+      type: 'wallet',
+      address,
+      chain_type: 'solana',
+      wallet_client_type: 'phantom',
+      connector_type: 'solana_adapter',
+      verified_at: 1,
+      first_verified_at: 1,
+      latest_verified_at: 1,
+    }
+    t.net.on('POST', '/siws/authenticate', (call) => {
+      verify(call.body)
+      return authResponse(wireUser({ accounts: [walletAccount as any] }), { is_new_user: true })
+    })
+    t.net.on('POST', '/siws/link', (call) => {
+      verify(call.body)
+      const u = opts.user!
+      return authResponse({ ...u, linked_accounts: [...u.linked_accounts, walletAccount as any] }, { session_update_action: 'ignore', token: null, refresh_token: null })
+    })
+    return { ...t, wallet, target }
+  }
+
+  it('lists the wallet as a Solana-adapter connector', async () => {
+    const { kernel } = await setup()
+    expect(walletLoginConnectors(kernel)).toMatchObject([
+      { name: 'Phantom', chainType: 'solana', connectorType: 'solana_adapter', walletClientType: 'phantom' },
+    ])
+  })
+
+  it('logs in: standard:connect, /siws/init, solana:signMessage, /siws/authenticate', async () => {
+    const { kernel, net, wallet } = await setup()
+    const [connector] = walletLoginConnectors(kernel)
+    const conn = createWalletConnection(connector, 'login', (res, meta) => kernel.completeLogin(res, meta))
+    await conn.start()
+    expect(conn.getState()).toMatchObject({ status: 'done', address })
+    expect(wallet.signed).toHaveLength(1)
+    const [auth] = net.callsTo('POST', '/siws/authenticate')
+    expect(Object.keys(auth.body).sort()).toEqual(['connectorType', 'message', 'mode', 'signature', 'walletClientType'])
+    expect(auth.body).toMatchObject({ connectorType: 'solana_adapter', walletClientType: 'phantom', mode: 'login-or-sign-up' })
+    expect(kernel.session.user?.wallet).toMatchObject({ address, chainType: 'solana' })
+    expect(kernel.recentLogin()).toEqual({ method: 'siws', walletClientType: 'phantom', chainType: 'solana' })
+  })
+
+  it('a rejected signature is retryable and says so', async () => {
+    let reject = true
+    const { kernel } = await setup({ reject: () => reject })
+    const [connector] = walletLoginConnectors(kernel)
+    const conn = createWalletConnection(connector, 'login', (res, meta) => kernel.completeLogin(res, meta))
+    await conn.start()
+    const s = conn.getState()
+    expect(s).toMatchObject({ status: 'error', phase: 'sign', canRetry: true })
+    expect(walletErrorText(s.error!, s.phase).hint).toBe('Signature rejected: Please try signing again.')
+    reject = false
+    await conn.retry()
+    expect(conn.getState().status).toBe('done')
+  })
+
+  it('links without mode and unlinks', async () => {
+    const user = wireUser({ accounts: [{ type: 'email', address: 'b@example.com', verified_at: 1, first_verified_at: 1, latest_verified_at: 1 }] })
+    const { kernel, net } = await setup({ user })
+    const [connector] = walletLoginConnectors(kernel)
+    const conn = createWalletConnection(connector, 'link', (res, meta) => kernel.completeLogin(res, meta))
+    await conn.start()
+    expect(conn.getState().status).toBe('done')
+    const [link] = net.callsTo('POST', '/siws/link')
+    expect(link.body.mode).toBeUndefined()
+    expect(link.body.chainId).toBeUndefined()
+    expect(kernel.session.user?.wallet?.address).toBe(address)
+    net.on('POST', '/siws/unlink', (call) => {
+      expect(call.body).toEqual({ address })
+      return authResponse(user, { session_update_action: 'ignore', token: null, refresh_token: null })
+    })
+    expect((await unlinkSolanaWallet(kernel, address)).wallet).toBeUndefined()
+  })
+
+  it('hides Solana wallets when the app is ethereum-only', async () => {
+    const { kernel } = await setup({ chainType: 'ethereum-and-solana' })
+    expect(walletLoginConnectors(kernel)).toHaveLength(1)
+    const t = await createTestKernel({ plugins: [siws({ target: isolated() })], app: { login_methods: ['wallet'], wallet_chain_type: 'ethereum-only' } })
+    expect(walletLoginConnectors(t.kernel)).toEqual([])
+  })
+})
+
+describe('siwe + siws together', () => {
+  it('share one landing entry and one wallet list, in either order', async () => {
+    for (const plugins of [[siwe({ target: isolated() }), siws({ target: isolated() })], [siws({ target: isolated() }), siwe({ target: isolated() })]]) {
+      const { kernel } = await createTestKernel({ plugins, app: { login_methods: ['wallet'], wallet_chain_type: 'ethereum-and-solana' } })
+      const entries = kernel.hooks.loginMethods.call([], { config: kernel.config, recent: null })
+      expect(entries.filter((e) => e.id === 'wallet')).toHaveLength(1)
+      expect(kernel.screens.has('wallet-list')).toBe(true)
+      expect(kernel.screens.has('wallet-connect')).toBe(true)
+      kernel.destroy()
+    }
+  })
+})

@@ -1,0 +1,87 @@
+/**
+ * A wallet-standard Solana wallet as a login connector: standard:connect →
+ * POST /siws/init → Sign-In With Solana message → solana:signMessage →
+ * POST /siws/authenticate (or /siws/link).
+ */
+import { PorticoError, type PluginContext } from 'portico'
+import type { WalletIntent, WalletLoginConnector, WalletSignInResult } from '../siwe/connector'
+import { walletClientTypeOf } from '../siwe/eip6963'
+import { WALLET_CONNECT_CODES, withWalletTimeout } from '../siwe/errors'
+import { WALLET_STRINGS } from '../siwe/strings'
+import { siwsAuthenticate, siwsInit, siwsLink } from './calls'
+import { buildSiwsMessage } from './message'
+import type { SolanaSignMessageFeature, StandardConnectFeature, StandardWallet, StandardWalletAccount } from './wallet-standard'
+
+export interface SolanaConnectorOptions {
+  mode: () => 'login-or-sign-up' | 'no-signup'
+  requestTimeoutMs?: number
+  statement?: string
+}
+
+/** Base64 of bytes (no dependency; browsers and Node 20 have btoa). */
+export function toBase64(bytes: Uint8Array): string {
+  let s = ''
+  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i])
+  return btoa(s)
+}
+
+/** 'solana:mainnet' → 'mainnet'. */
+function chainName(account: StandardWalletAccount | undefined, wallet: StandardWallet): string | undefined {
+  const chain = [...(account?.chains ?? []), ...wallet.chains].find((c) => c.startsWith('solana:'))
+  return chain?.slice('solana:'.length)
+}
+
+export function createSolanaConnector(wallet: StandardWallet, ctx: Pick<PluginContext, 'api'>, options: SolanaConnectorOptions): WalletLoginConnector {
+  const walletClientType = walletClientTypeOf({ name: wallet.name, rdns: '' })
+  const timeout = options.requestTimeoutMs
+  const accounts = new Map<string, StandardWalletAccount>()
+  const connectFeature = wallet.features['standard:connect'] as StandardConnectFeature
+  const signFeature = wallet.features['solana:signMessage'] as SolanaSignMessageFeature
+
+  return {
+    id: `wallet-standard:${wallet.name}`,
+    name: wallet.name,
+    icon: wallet.icon || undefined,
+    chainType: 'solana',
+    connectorType: 'solana_adapter',
+    walletClientType,
+    login: true,
+    wallet,
+    async connect(signal) {
+      const { accounts: list } = await withWalletTimeout(connectFeature.connect(), timeout, signal)
+      const all = [...(list ?? []), ...wallet.accounts]
+      const account = all.find((a) => a.chains?.some((c) => c.startsWith('solana:'))) ?? all[0]
+      if (!account?.address) {
+        throw new PorticoError(WALLET_CONNECT_CODES.noAddress, WALLET_STRINGS.unableToRetrieveAddress, {
+          kind: 'connector_error',
+          retryable: true,
+        })
+      }
+      accounts.set(account.address, account)
+      return account.address
+    },
+    async signIn(address: string, intent: WalletIntent, signal?: AbortSignal): Promise<WalletSignInResult> {
+      const account = accounts.get(address) ?? wallet.accounts.find((a) => a.address === address)
+      if (!account) {
+        throw new PorticoError(WALLET_CONNECT_CODES.noAddress, WALLET_STRINGS.unableToRetrieveAddress, {
+          kind: 'connector_error',
+          retryable: true,
+        })
+      }
+      const { nonce } = await siwsInit(ctx.api, { address }, signal)
+      const message = buildSiwsMessage({ address, nonce, chainId: chainName(account, wallet), statement: options.statement })
+      const [signed] = await withWalletTimeout(
+        signFeature.signMessage({ account, message: new TextEncoder().encode(message) }),
+        timeout,
+        signal,
+      )
+      if (!signed?.signature) throw new Error('The wallet returned no signature.')
+      const body = { message, signature: toBase64(signed.signature), walletClientType, connectorType: 'solana_adapter' }
+      const response =
+        intent === 'link'
+          ? await siwsLink(ctx.api, body, signal)
+          : await siwsAuthenticate(ctx.api, { ...body, mode: options.mode() }, signal)
+      return { response, meta: { method: 'siws', walletClientType, chainType: 'solana', intent } }
+    },
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The app side of the wallet-standard registry, without dependencies: listen for
+ * `wallet-standard:register-wallet` (a wallet hands us a callback, we call it with our
+ * `register`), and announce ourselves with `wallet-standard:app-ready` so wallets that
+ * loaded before us register too. The protocol of @wallet-standard/app, in a few lines.
+ */
+
+/** A wallet-standard account (subset used here). */
+export interface StandardWalletAccount {
+  readonly address: string
+  readonly publicKey: Uint8Array
+  readonly chains: readonly string[]
+  readonly features: readonly string[]
+  readonly label?: string
+  readonly icon?: string
+}
+
+/** A wallet-standard wallet (subset used here). */
+export interface StandardWallet {
+  readonly version: '1.0.0'
+  readonly name: string
+  /** Data URI of the icon. */
+  readonly icon: string
+  readonly chains: readonly string[]
+  readonly features: Readonly<Record<string, unknown>>
+  readonly accounts: readonly StandardWalletAccount[]
+}
+
+export interface StandardConnectFeature {
+  version: string
+  connect(input?: { silent?: boolean }): Promise<{ accounts: readonly StandardWalletAccount[] }>
+}
+
+export interface SolanaSignMessageFeature {
+  version: string
+  signMessage(
+    ...inputs: { account: StandardWalletAccount; message: Uint8Array }[]
+  ): Promise<readonly { signedMessage: Uint8Array; signature: Uint8Array; signatureType?: 'ed25519' }[]>
+}
+
+export interface RegistryApi {
+  register(...wallets: StandardWallet[]): () => void
+}
+
+export interface WalletStandardRegistry {
+  get(): readonly StandardWallet[]
+  /** Called when wallets register or unregister. */
+  subscribe(listener: () => void): () => void
+  destroy(): void
+}
+
+type Target = Pick<Window, 'addEventListener' | 'removeEventListener' | 'dispatchEvent'>
+
+export const REGISTER_WALLET_EVENT = 'wallet-standard:register-wallet'
+export const APP_READY_EVENT = 'wallet-standard:app-ready'
+
+export function createWalletStandardRegistry(target: Target = globalThis as unknown as Target): WalletStandardRegistry {
+  const wallets = new Set<StandardWallet>()
+  const listeners = new Set<() => void>()
+  let live = true
+  const notify = () => {
+    for (const l of [...listeners]) l()
+  }
+  const api: RegistryApi = Object.freeze({
+    register(...added: StandardWallet[]) {
+      const fresh = added.filter((w) => w && typeof w === 'object' && !wallets.has(w))
+      for (const w of fresh) wallets.add(w)
+      if (fresh.length && live) notify()
+      return () => {
+        let removed = false
+        for (const w of fresh) removed = wallets.delete(w) || removed
+        if (removed && live) notify()
+      }
+    },
+  })
+
+  const onRegister = (event: Event) => {
+    const callback = (event as CustomEvent).detail
+    if (typeof callback !== 'function') return
+    try {
+      callback(api)
+    } catch (e) {
+      console.error('[portico] a wallet failed to register', e)
+    }
+  }
+  target.addEventListener(REGISTER_WALLET_EVENT, onRegister)
+  try {
+    target.dispatchEvent(new CustomEvent(APP_READY_EVENT, { detail: api }))
+  } catch (e) {
+    console.error('[portico] wallet-standard app-ready failed', e)
+  }
+
+  return {
+    get: () => [...wallets],
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => void listeners.delete(listener)
+    },
+    destroy() {
+      live = false
+      target.removeEventListener(REGISTER_WALLET_EVENT, onRegister)
+      listeners.clear()
+    },
+  }
+}
+
+/** A wallet that can sign in with Solana: a Solana chain, standard:connect and solana:signMessage. */
+export function isSolanaSignInWallet(w: StandardWallet): boolean {
+  return (
+    Array.isArray(w.chains) &&
+    w.chains.some((c) => typeof c === 'string' && c.startsWith('solana:')) &&
+    !!w.features?.['standard:connect'] &&
+    !!w.features?.['solana:signMessage']
+  )
+}
