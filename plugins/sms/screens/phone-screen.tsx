@@ -1,0 +1,21 @@
+/**
+ * The 'sms' screen: the phone form on its own screen, for the landing row (when another input
+ * is the inline one) and for linking or updating a phone number (intent 'link' / 'update').
+ */
+import { ScreenLayout, useKernel, useScreen } from 'portico/ui'
+import { SMS_TEXTS } from '../strings'
+import { PhoneForm } from './phone-form'
+
+export function SmsPhoneScreen() {
+  const kernel = useKernel()
+  const { intent, params } = useScreen<{ disableSignup?: boolean }>()
+  const title = intent === 'link' ? SMS_TEXTS.linkHeading : intent === 'update' ? SMS_TEXTS.updateHeading : SMS_TEXTS.loginHeading
+  const current = intent === 'update' ? kernel.session.user?.phone?.number : undefined
+  return (
+    <ScreenLayout title={title} description={current ?? undefined}>
+      <PhoneForm intent={intent} disableSignup={params.disableSignup === true} autoFocus />
+    </ScreenLayout>
+  )
+}
+
+export default SmsPhoneScreen

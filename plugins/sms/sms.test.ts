@@ -1,0 +1,211 @@
+import { describe, expect, it } from 'vitest'
+import { createTestKernel, wireUser, authResponse, emailAccount } from '../../test/kit/index'
+import { pluginContract } from '../../test/contract/index'
+import { PorticoError, type WireLinkedAccount, type WireUser } from '../../kernel/index'
+import { sms, smsFlow, toE164, normaliseCode, codeErrorMessage, smsErrorView, SMS_TEXTS } from './index'
+
+pluginContract(() => sms(), { loginMethods: ['sms'] })
+
+const phoneAccount = (number: string): WireLinkedAccount => ({
+  type: 'phone',
+  number,
+  verified_at: 1,
+  first_verified_at: 1,
+  latest_verified_at: 1,
+})
+
+async function setup(user?: WireUser, app: Record<string, unknown> = {}) {
+  const t = await createTestKernel({ plugins: [sms()], app: { login_methods: ['email', 'sms'], ...app }, user })
+  t.net.on('POST', '/passwordless_sms/init', { success: true })
+  return { ...t, flow: smsFlow(t.kernel) }
+}
+
+describe('sms calls', () => {
+  it('init {phoneNumber} in E.164, then authenticate {phoneNumber, code, mode} and remember sms', async () => {
+    const { kernel, net, flow } = await setup()
+    const newUser = wireUser({ accounts: [phoneAccount('+14155550100')] })
+    net.on('POST', '/passwordless_sms/authenticate', () => authResponse(newUser, { is_new_user: true }))
+    await flow.sendCode({ phoneNumber: '(415) 555-0100' })
+    expect(net.callsTo('POST', '/passwordless_sms/init')[0].body).toEqual({ phoneNumber: '+14155550100' })
+    expect(flow.getState()).toMatchObject({ status: 'awaiting-code-input', phoneNumber: '+14155550100' })
+    expect(flow.getState().codeSentAt).toBeGreaterThan(0)
+    const result = await flow.loginWithCode({ code: ' 123 456 ' })
+    expect(net.callsTo('POST', '/passwordless_sms/authenticate')[0].body).toEqual({
+      phoneNumber: '+14155550100',
+      code: '123456',
+      mode: 'login-or-sign-up',
+    })
+    expect(result).toMatchObject({ isNewUser: true })
+    expect(kernel.session.user?.phone?.number).toBe('+14155550100')
+    expect(kernel.recentLogin()?.method).toBe('sms')
+    expect(flow.getState().status).toBe('done')
+  })
+
+  it("sends the captcha token and 'no-signup' when asked", async () => {
+    const { net, flow } = await setup()
+    net.on('POST', '/passwordless_sms/authenticate', () => authResponse())
+    await flow.sendCode({ phoneNumber: '+442071838750', token: 'captcha-token' })
+    expect(net.callsTo('POST', '/passwordless_sms/init')[0].body).toEqual({ phoneNumber: '+442071838750', token: 'captcha-token' })
+    await flow.loginWithCode({ code: '000000', disableSignup: true })
+    expect(net.callsTo('POST', '/passwordless_sms/authenticate')[0].body.mode).toBe('no-signup')
+  })
+
+  it('reads national numbers in the default country (intl.defaultCountry)', async () => {
+    const t = await createTestKernel({ plugins: [sms()], app: { login_methods: ['sms'] }, config: { intl: { defaultCountry: 'GB' } } })
+    t.net.on('POST', '/passwordless_sms/init', { success: true })
+    await smsFlow(t.kernel).sendCode({ phoneNumber: '020 7183 8750' })
+    expect(t.net.callsTo('POST', '/passwordless_sms/init')[0].body.phoneNumber).toBe('+442071838750')
+  })
+
+  it('refuses an invalid number or a non-numeric code before any request', async () => {
+    const { net, flow } = await setup()
+    await expect(flow.sendCode({ phoneNumber: '123' })).rejects.toThrow(SMS_TEXTS.invalidPhone)
+    expect(net.callsTo('POST', '/passwordless_sms/init')).toHaveLength(0)
+    await flow.sendCode({ phoneNumber: '+14155550100' })
+    await expect(flow.loginWithCode({ code: '12a456' })).rejects.toThrow('Code should be numeric')
+    expect(net.callsTo('POST', '/passwordless_sms/authenticate')).toHaveLength(0)
+  })
+
+  it('a wrong code puts the flow in error with the server code', async () => {
+    const { net, flow, kernel } = await setup()
+    net.on('POST', '/passwordless_sms/authenticate', {
+      status: 401,
+      body: { code: 'invalid_credentials', error: 'Invalid or expired verification code' },
+    })
+    await flow.sendCode({ phoneNumber: '+14155550100' })
+    await expect(flow.loginWithCode({ code: '111111' })).rejects.toMatchObject({ code: 'invalid_credentials' })
+    expect(flow.getState()).toMatchObject({ status: 'error', error: { code: 'invalid_credentials' } })
+    expect(kernel.session.authenticated).toBe(false)
+  })
+
+  it('resendCode sends to the same number with the same intent', async () => {
+    const { net, flow } = await setup()
+    await flow.sendCode({ phoneNumber: '+14155550100' })
+    await flow.resendCode()
+    const calls = net.callsTo('POST', '/passwordless_sms/init')
+    expect(calls.map((c) => c.body.phoneNumber)).toEqual(['+14155550100', '+14155550100'])
+  })
+
+  it('refuses to log in (with a warning) while a non-guest is logged in', async () => {
+    const { net, flow, warnings } = await setup(wireUser({ accounts: [emailAccount('a@example.com')] }))
+    await flow.sendCode({ phoneNumber: '+14155550100' })
+    expect(net.callsTo('POST', '/passwordless_sms/init')).toHaveLength(0)
+    expect(warnings.join('\n')).toMatch(/already logged in/)
+  })
+
+  it('a guest may log in with SMS (the server keeps the account)', async () => {
+    const guestUser = wireUser({ is_guest: true })
+    const { net, flow, kernel } = await setup(guestUser)
+    net.on('POST', '/passwordless_sms/authenticate', () =>
+      authResponse({ ...guestUser, is_guest: false, linked_accounts: [phoneAccount('+14155550100')] }),
+    )
+    await flow.sendCode({ phoneNumber: '+14155550100' })
+    await flow.loginWithCode({ code: '123456' })
+    expect(kernel.session.user).toMatchObject({ id: guestUser.id, isGuest: false })
+  })
+})
+
+describe('sms account management', () => {
+  it('link {phoneNumber, code} updates the user without a new session', async () => {
+    const me = wireUser({ accounts: [emailAccount('a@example.com')] })
+    const { net, flow, kernel } = await setup(me)
+    net.on('POST', '/passwordless_sms/link', () => ({
+      ...authResponse({ ...me, linked_accounts: [...me.linked_accounts, phoneAccount('+14155550100')] }),
+      token: null,
+      refresh_token: null,
+      session_update_action: 'ignore',
+    }))
+    await flow.sendCode({ phoneNumber: '+14155550100', intent: 'link' })
+    const user = await flow.submitCode('123456')
+    expect(net.callsTo('POST', '/passwordless_sms/link')[0].body).toEqual({ phoneNumber: '+14155550100', code: '123456' })
+    expect(user.phone?.number).toBe('+14155550100')
+    expect(kernel.session.user?.phone?.number).toBe('+14155550100')
+    expect(kernel.recentLogin()).toBeNull()
+  })
+
+  it("linking needs a logged-in user: 'User must be authenticated before linking an account.'", async () => {
+    const { flow } = await setup()
+    await expect(flow.sendCode({ phoneNumber: '+14155550100', intent: 'link' })).rejects.toThrow(
+      'User must be authenticated before linking an account.',
+    )
+  })
+
+  it('update {old_phone_number, new_phone_number, code}; the code goes to the new number', async () => {
+    const me = wireUser({ accounts: [phoneAccount('+14155550100')] })
+    const { net, flow, kernel } = await setup(me)
+    net.on('POST', '/passwordless_sms/update', () => ({
+      ...authResponse({ ...me, linked_accounts: [phoneAccount('+14155550199')] }),
+      session_update_action: 'ignore',
+    }))
+    await flow.sendCode({ phoneNumber: '+1 415 555 0199', intent: 'update' })
+    expect(net.callsTo('POST', '/passwordless_sms/init')[0].body.phoneNumber).toBe('+14155550199')
+    await flow.submitCode('654321')
+    expect(net.callsTo('POST', '/passwordless_sms/update')[0].body).toEqual({
+      old_phone_number: '+14155550100',
+      new_phone_number: '+14155550199',
+      code: '654321',
+    })
+    expect(kernel.session.user?.phone?.number).toBe('+14155550199')
+  })
+
+  it("update without a phone: 'User is required to have a phone number to update it.'", async () => {
+    const { flow, net } = await setup(wireUser({ accounts: [emailAccount('a@example.com')] }))
+    await expect(flow.sendCode({ phoneNumber: '+14155550199', intent: 'update' })).rejects.toThrow(
+      'User is required to have a phone number to update it.',
+    )
+    expect(net.callsTo('POST', '/passwordless_sms/init')).toHaveLength(0)
+  })
+
+  it('unlink {phoneNumber} and transfer {nonce, phoneNumber}', async () => {
+    const me = wireUser({ accounts: [emailAccount('a@example.com'), phoneAccount('+14155550100')] })
+    const { net, flow, kernel } = await setup(me)
+    net.on('POST', '/passwordless_sms/unlink', () => ({ ...authResponse({ ...me, linked_accounts: [emailAccount('a@example.com')] }), session_update_action: 'ignore' }))
+    net.on('POST', '/passwordless_sms/transfer', () => ({ ...authResponse(me), session_update_action: 'ignore' }))
+    await flow.unlink('+14155550100')
+    expect(net.callsTo('POST', '/passwordless_sms/unlink')[0].body).toEqual({ phoneNumber: '+14155550100' })
+    expect(kernel.session.user?.phone).toBeUndefined()
+    await flow.transfer({ nonce: 'n-1', phoneNumber: '+14155550100' })
+    expect(net.callsTo('POST', '/passwordless_sms/transfer')[0].body).toEqual({ nonce: 'n-1', phoneNumber: '+14155550100' })
+    expect(kernel.session.user?.phone?.number).toBe('+14155550100')
+  })
+})
+
+describe('sms errors', () => {
+  it("maps not_supported to 'This region is not supported'", async () => {
+    const { kernel } = await setup()
+    const view = kernel.screens.resolveError(new PorticoError('not_supported', 'x', { status: 400 }))
+    expect(view).toMatchObject({
+      title: 'This region is not supported',
+      detail: 'SMS authentication from this region is not available',
+      cta: 'Try another method',
+    })
+    expect(smsErrorView(new PorticoError('invalid_credentials', 'x'))).toBeUndefined()
+  })
+
+  it('code messages: invalid, cannot link more (server message), anything else', () => {
+    expect(codeErrorMessage(new PorticoError('invalid_credentials', 'whatever'))).toBe('Invalid or expired verification code')
+    expect(codeErrorMessage(new PorticoError('cannot_link_more_of_type', 'User already has an account of type phone linked.'))).toBe(
+      'User already has an account of type phone linked.',
+    )
+    expect(codeErrorMessage(new PorticoError('network_error', 'offline'))).toBe('Issue verifying code')
+  })
+})
+
+describe('helpers', () => {
+  it('toE164 and normaliseCode', () => {
+    expect(toE164('415 555 0100')).toBe('+14155550100')
+    expect(() => toE164('415 555 0100', 'GB')).toThrow(SMS_TEXTS.invalidPhone)
+    expect(normaliseCode(' 12 34 56 ')).toBe('123456')
+    expect(() => normaliseCode('12345')).toThrow()
+  })
+
+  it('adds the SMS landing entry only when sms is enabled, with an inline input and a screen', async () => {
+    const { kernel } = await setup()
+    const [entry] = kernel.hooks.loginMethods.call([], { config: kernel.config, recent: null })
+    expect(entry).toMatchObject({ id: 'sms', label: 'SMS', group: 'web2', screen: 'sms' })
+    expect(typeof entry.input).toBe('function')
+    expect(kernel.screens.has('sms-code')).toBe(true)
+    const off = await createTestKernel({ plugins: [sms()], app: { login_methods: ['email'] } })
+    expect(off.kernel.hooks.loginMethods.call([], { config: off.kernel.config, recent: null })).toEqual([])
+  })
+})
