@@ -65,6 +65,7 @@ export async function issueCode(
     if (!(await hitLimit(q, `code-id:${p.appId}:${p.channel}:${p.identifier}`, limits.perIdentifier, limits.windowS))) {
       throw errors.tooMany()
     }
+    if (Math.random() < 0.01) await q.query('DELETE FROM otp_codes WHERE expires_at < $1', [t - 86400])
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0')
     const salt = randomToken(16)
     await q.query(

@@ -499,6 +499,24 @@ describe('sessions', () => {
     expect((await s.call('/api/v1/users/me')).status).toBe(401)
   })
 
+  it('JWT_PRIVATE_KEY (PKCS#8 PEM) replaces the stored key', async () => {
+    const { generateKeyPair, exportPKCS8 } = await import('jose')
+    const { privateKey } = await generateKeyPair('ES256', { extractable: true })
+    const pem = await exportPKCS8(privateKey)
+    const signer = await loadSigner(store, pem)
+    const stored = await loadSigner(store)
+    expect(signer.kid).not.toBe(stored.kid)
+    const srv = await startTestServer(store, { signer })
+    try {
+      const u = await srv.emailLogin(uniqueEmail())
+      expect(decodeProtectedHeader(u.body.token!).kid).toBe(signer.kid)
+      const jwks = await srv.call(`/api/v1/apps/${DEMO}/jwks.json`)
+      await jwtVerify(u.body.token!, createLocalJWKSet(jwks.body))
+    } finally {
+      await srv.close()
+    }
+  })
+
   it('logout revokes the session', async () => {
     const u = await s.emailLogin(uniqueEmail())
     const out = await s.call('/api/v1/sessions/logout', { body: { refresh_token: u.body.refresh_token }, token: auth(u) })

@@ -20,7 +20,8 @@ export const APPS_FILE = new URL('../apps.json', import.meta.url).pathname
 
 export interface Res<T = any> {
   status: number
-  body: T
+  /** The success shape, or a WireError on failure. */
+  body: T & { code?: string; error?: string; data?: any }
   headers: Headers
 }
 
