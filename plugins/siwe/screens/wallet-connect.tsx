@@ -62,7 +62,7 @@ export default function WalletConnectScreen() {
     const text = walletErrorText(state.error, state.phase, state.retriesUsed)
     return (
       <ScreenLayout title={text.title} description={text.hint} icon={<StatusIcon status="error">{walletIcon}</StatusIcon>}>
-        <div className="portico-stack" data-portico-wallet-status="error">
+        <div className="portico-actions" data-portico-wallet-status="error">
           {state.canRetry ? (
             <Button onClick={() => void conn.current?.retry()}>
               {state.phase === 'sign' ? S.retry : S.tryConnectingAgain}
@@ -87,7 +87,7 @@ export default function WalletConnectScreen() {
   const title = s === 'signing' ? S.signWithWallet : formatText(S.waitingFor, { wallet: connector.name })
   return (
     <ScreenLayout title={title} description={S.checkOtherWindows} icon={<StatusIcon status="loading">{walletIcon}</StatusIcon>}>
-      <div className="portico-stack" data-portico-wallet-status={s}>
+      <div className="portico-actions" data-portico-wallet-status={s}>
         <Button variant="secondary" onClick={() => screen.back()}>
           {S.useDifferentWallet}
         </Button>

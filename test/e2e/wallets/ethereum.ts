@@ -1,0 +1,126 @@
+/**
+ * A test Ethereum wallet for browser tests: an EIP-1193 provider in the page, announced by
+ * EIP-6963, whose accounts and signatures come from a viem private-key account in Node
+ * (through `page.exposeFunction`). Rejections (code 4001) can be scheduled from the test.
+ */
+import type { Page } from 'playwright-core'
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
+import type { Hex } from 'viem'
+
+export interface TestEthereumWalletOptions {
+  /** Default: a fixed test key (hardhat's account #1). */
+  privateKey?: Hex
+  chainId?: number
+  name?: string
+  rdns?: string
+  uuid?: string
+}
+
+export interface TestEthereumWallet {
+  account: PrivateKeyAccount
+  address: `0x${string}`
+  /** Reject the next `n` signature requests with code 4001. */
+  rejectSignatures(n?: number): void
+  /** Reject the next `n` account requests with code 4001. */
+  rejectConnections(n?: number): void
+  /** Methods the page asked for, in order. */
+  requests: string[]
+  /** Messages signed. */
+  signed: string[]
+}
+
+/** hardhat's second default account: a well-known test key, never a real one. */
+export const TEST_ETH_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'
+
+/** Page side: plain JavaScript (no imports, no transpiler helpers), run by addInitScript. */
+const PAGE_SCRIPT = String.raw`(function (o) {
+  var w = window;
+  function rpcError(e) {
+    var err = new Error(e.message);
+    err.code = e.code;
+    return err;
+  }
+  var provider = {
+    isPorticoTestWallet: true,
+    request: async function (args) {
+      var method = args && args.method;
+      var params = (args && args.params) || [];
+      var reply = await w[o.binding]({ method: method, params: params });
+      if (reply && reply.error) throw rpcError(reply.error);
+      return reply.result;
+    },
+    on: function () { return provider; },
+    removeListener: function () { return provider; },
+  };
+  var detail = Object.freeze({
+    info: Object.freeze({ uuid: o.uuid, name: o.name, icon: o.icon, rdns: o.rdns }),
+    provider: provider,
+  });
+  function announce() {
+    w.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: detail }));
+  }
+  w.addEventListener('eip6963:requestProvider', announce);
+  announce();
+})`
+
+const ICON =
+  'data:image/svg+xml;base64,' +
+  Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32"><rect width="32" height="32" rx="8" fill="#f6851b"/></svg>',
+  ).toString('base64')
+
+/** Install the wallet in `page` before its scripts run. Call before `page.goto`. */
+export async function installEthereumWallet(page: Page, options: TestEthereumWalletOptions = {}): Promise<TestEthereumWallet> {
+  const account = privateKeyToAccount(options.privateKey ?? TEST_ETH_KEY)
+  const chainId = options.chainId ?? 1
+  let rejectSign = 0
+  let rejectConnect = 0
+  const requests: string[] = []
+  const signed: string[] = []
+  const binding = '__porticoTestEthereumWallet'
+  const rejected = { error: { code: 4001, message: 'User rejected the request.' } }
+  await page.exposeFunction(binding, async ({ method, params }: { method: string; params: unknown[] }) => {
+    requests.push(method)
+    switch (method) {
+      case 'eth_requestAccounts':
+        if (rejectConnect > 0) {
+          rejectConnect--
+          return rejected
+        }
+        return { result: [account.address] }
+      case 'eth_accounts':
+        return { result: [account.address] }
+      case 'eth_chainId':
+        return { result: `0x${chainId.toString(16)}` }
+      case 'personal_sign': {
+        if (rejectSign > 0) {
+          rejectSign--
+          return rejected
+        }
+        const data = params[0] as Hex
+        const from = String(params[1] ?? '').toLowerCase()
+        if (from !== account.address.toLowerCase()) return { error: { code: 4100, message: 'Unknown account' } }
+        signed.push(Buffer.from(data.slice(2), 'hex').toString('utf8'))
+        return { result: await account.signMessage({ message: { raw: data } }) }
+      }
+      default:
+        return { error: { code: 4200, message: `The test wallet does not support ${method}` } }
+    }
+  })
+  const pageOptions = {
+    binding,
+    uuid: options.uuid ?? 'portico-test-wallet-1',
+    name: options.name ?? 'MetaMask',
+    rdns: options.rdns ?? 'io.metamask',
+    icon: ICON,
+  }
+  await page.addInitScript({ content: `${PAGE_SCRIPT}(${JSON.stringify(pageOptions)});` })
+  return {
+    account,
+    address: account.address,
+    rejectSignatures: (n = 1) => void (rejectSign += n),
+    rejectConnections: (n = 1) => void (rejectConnect += n),
+    requests,
+    signed,
+  }
+}
