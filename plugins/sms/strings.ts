@@ -25,7 +25,9 @@ export const SMS_TEXTS = {
   /** (ours) */
   codeHeading: 'Enter confirmation code',
   /** (ours) */
-  codeSentTo: 'Please check {phone} for an SMS',
+  codeSentToBefore: 'Please check',
+  /** (ours) */
+  codeSentToAfter: 'for an SMS and enter your code below.',
   codeSent: 'Code sent',
   resendCode: 'Resend code',
   /** (ours) help line under the code boxes. */

@@ -6,8 +6,8 @@
  * a screen of their own (link conflict, allowlist, region, ...) go there.
  */
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
-import { formatText, toPorticoError } from 'portico'
-import { Button, CodeInput, ScreenLayout, StatusIcon, useCompleteLogin, useKernel, useScreen, type CodeInputHandle } from 'portico/ui'
+import { toPorticoError } from 'portico'
+import { Button, CodeInput, ScreenLayout, StatusIcon, icons, useCompleteLogin, useKernel, useScreen, type CodeInputHandle } from 'portico/ui'
 import { codeErrorMessage, showsOwnScreen } from '../errors'
 import { smsFlow } from '../flow'
 import { SMS_TEXTS } from '../strings'
@@ -96,14 +96,23 @@ export function SmsCodeScreen() {
     }
   }
 
-  const secondsLeft = Math.max(0, Math.ceil((RESEND_COOLDOWN_MS - (now - sentAt)) / 1000))
   return (
     <ScreenLayout
       title={SMS_TEXTS.codeHeading}
-      icon={status === 'success' ? <StatusIcon status="success" label={SMS_TEXTS.success} /> : undefined}
-      description={shown ? formatText(SMS_TEXTS.codeSentTo, { phone: shown }) : undefined}
+      description={
+        shown ? (
+          <>
+            {SMS_TEXTS.codeSentToBefore} <span className="portico-emphasis">{shown}</span> {SMS_TEXTS.codeSentToAfter}
+          </>
+        ) : undefined
+      }
+      icon={
+        <StatusIcon status={status === 'success' ? 'success' : status === 'error' ? 'error' : 'loading'} label={status === 'success' ? SMS_TEXTS.success : status}>
+          <icons.PhoneIcon width={28} height={28} />
+        </StatusIcon>
+      }
     >
-      <div className="portico-code-screen" data-portico-sms-code="" data-status={status}>
+      <div data-portico-code-status={status} data-portico-sms-code="">
         <CodeInput
           ref={boxes}
           onComplete={(code) => void submit(code)}
@@ -111,26 +120,22 @@ export function SmsCodeScreen() {
           status={status === 'success' ? 'success' : status === 'error' ? 'error' : 'idle'}
           error={message}
         />
-        <div className="portico-code-help">
-          <span>{SMS_TEXTS.helpLine}</span>
-          {cooling ? (
-            <span className="portico-code-sent" data-portico-code-sent="" role="status">
-              {SMS_TEXTS.codeSent}
-            </span>
-          ) : null}
-          <Button
-            variant="ghost"
-            fullWidth={false}
-            disabled={cooling || status === 'submitting' || status === 'success'}
-            loading={resending}
-            onClick={() => void resend()}
-            data-portico-resend=""
-            title={cooling ? `${secondsLeft} s` : undefined}
-          >
-            {SMS_TEXTS.resendCode}
-          </Button>
-        </div>
       </div>
+      <p className="portico-help">
+        {cooling ? (
+          <span className="portico-indicator" data-portico-code-sent="" role="status">
+            <icons.CheckIcon width={16} height={16} />
+            {SMS_TEXTS.codeSent}
+          </span>
+        ) : (
+          <>
+            <span>{SMS_TEXTS.helpLine}</span>
+            <Button variant="ghost" fullWidth={false} onClick={() => void resend()} loading={resending} disabled={status === 'submitting' || status === 'success'}>
+              {SMS_TEXTS.resendCode}
+            </Button>
+          </>
+        )}
+      </p>
     </ScreenLayout>
   )
 }
