@@ -413,6 +413,7 @@ describe('passwordless SMS', () => {
     expect(init.body).toEqual({ success: true })
     const entry = (await s.call('/dev/outbox?to=%2B14155550106', { appId: null })).body[0]
     expect(entry).toMatchObject({ to: '+14155550106', channel: 'sms' })
+    expect((await s.call('/dev/outbox?to=+1 (415) 555-0106', { appId: null })).body[0].code).toBe(entry.code)
     const u = await s.call<WireAuthResponse>('/api/v1/passwordless_sms/authenticate', {
       body: { phoneNumber: '+1 415-555-0106', code: entry.code, mode: 'login-or-sign-up' },
     })

@@ -50,8 +50,11 @@ ${entries
   })
 }
 
-/** `?to=` accepts an address as typed (case, spaces); e-mails are stored lower-case. */
+/**
+ * `?to=` accepts an address as typed: e-mails are stored lower-case, phones as E.164 (an
+ * unencoded '+' arrives as a space, so phones are rebuilt as '+' and their digits).
+ */
 function normaliseTo(to: string) {
   const t = to.trim()
-  return t.includes('@') ? t.toLowerCase() : t.replace(/[\s()-]/g, '')
+  return t.includes('@') ? t.toLowerCase() : `+${t.replace(/\D/g, '')}`
 }
