@@ -64,8 +64,8 @@ export interface PorticoConfig {
   apiUrl?: string
   /** Enabled login methods, in order. Overrides the server's list. */
   loginMethods?: string[]
-  /** Single-list landing: primary rows and the 'More options' overflow. */
-  loginMethodsAndOrder?: { primary: string[]; overflow?: string[] }
+  /** Single-list landing: primary rows and the 'More options' overflow. `null`: grouped landing even when the server sets an order. */
+  loginMethodsAndOrder?: { primary: string[]; overflow?: string[] } | null
   appearance?: Appearance
   legal?: LegalConfig
   allowlistConfig?: AllowlistConfig
@@ -177,7 +177,7 @@ export function resolveConfig(
   const rawMethods = host.loginMethods ?? s.login_methods ?? []
   const loginMethods = dedupe(rawMethods.filter((m) => typeof m === 'string'), warn)
 
-  const order = host.loginMethodsAndOrder ?? s.login_methods_and_order ?? null
+  const order = host.loginMethodsAndOrder === null ? null : (host.loginMethodsAndOrder ?? s.login_methods_and_order ?? null)
   let loginMethodsAndOrder: ResolvedConfig['loginMethodsAndOrder'] = null
   if (order) {
     const primary = dedupe(order.primary ?? [], warn)

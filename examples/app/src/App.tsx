@@ -1,0 +1,77 @@
+import { useState } from 'react'
+import { useLinkAccount, useLogin, useLogout, usePortico, useUser, type LoginSuccess } from 'portico/ui'
+import { useUnlinkEmail, useUpdateEmail } from 'portico/plugins/email'
+import { useUnlinkWallet } from 'portico/plugins/siwe'
+import type { PorticoError } from 'portico'
+import { AccountExtras } from './account-extras'
+
+export function App({ appId }: { appId: string }) {
+  const { ready, authenticated, error } = usePortico()
+  const { user } = useUser()
+  const [result, setResult] = useState<string>('')
+  const onComplete = (r: LoginSuccess) => setResult(`complete: ${r.method ?? 'login'}${r.isNewUser ? ' (new user)' : ''}`)
+  const onError = (e: PorticoError) => setResult(`error: ${e.code}`)
+  const { login } = useLogin({ onComplete, onError })
+  const { link } = useLinkAccount({ onComplete: () => setResult('complete: link'), onError })
+  const { updateEmail } = useUpdateEmail({ onComplete: () => setResult('complete: update'), onError })
+  const { unlinkEmail } = useUnlinkEmail()
+  const { unlinkWallet } = useUnlinkWallet()
+  const { logout } = useLogout({ onSuccess: () => setResult('logged out') })
+
+  return (
+    <main className="demo">
+      <header className="demo-header">
+        <h1>Portico demo</h1>
+        <p className="demo-sub">
+          App <code>{appId}</code> · <span data-testid="status">{error ? `start-up failed: ${error.message}` : !ready ? 'loading' : authenticated ? 'logged in' : 'logged out'}</span>
+        </p>
+      </header>
+
+      <section className="demo-actions" aria-label="Actions">
+        {!authenticated || user?.isGuest ? (
+          <button className="demo-primary" onClick={() => void login()} disabled={!ready} data-testid="login">
+            Log in
+          </button>
+        ) : null}
+        {authenticated ? (
+          <>
+            <button onClick={() => void link('email')}>Link email</button>
+            <button onClick={() => void link('sms')}>Link phone</button>
+            <button onClick={() => void link('wallet')}>Link wallet</button>
+            <button onClick={() => void updateEmail()} disabled={!user?.email}>
+              Update email
+            </button>
+            <button
+              onClick={() => unlinkEmail().then(() => setResult('complete: unlink'), (e: PorticoError) => setResult(`error: ${e.code}`))}
+              disabled={!user?.email}
+            >
+              Unlink email
+            </button>
+            <button
+              onClick={() => unlinkWallet().then(() => setResult('complete: unlink wallet'), (e: PorticoError) => setResult(`error: ${e.code}`))}
+              disabled={!user?.wallet}
+            >
+              Unlink wallet
+            </button>
+            <button onClick={() => void logout()} data-testid="logout">
+              Log out
+            </button>
+          </>
+        ) : null}
+      </section>
+
+      <AccountExtras onResult={setResult} />
+
+      <p className="demo-result" data-testid="result" aria-live="polite">
+        {result}
+      </p>
+
+      <section aria-label="User">
+        <h2>User record</h2>
+        <pre className="demo-user" data-testid="user">
+          {user ? JSON.stringify(user, null, 2) : 'No user'}
+        </pre>
+      </section>
+    </main>
+  )
+}

@@ -1,0 +1,22 @@
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { createPortico } from 'portico'
+import { PorticoProvider } from 'portico/ui'
+import 'portico/ui/styles.css'
+import './app.css'
+import { App } from './App'
+import { demoPlugins } from './plugins'
+import { settingsFromUrl } from './settings'
+
+const { appId, config } = settingsFromUrl(window.location.search)
+const kernel = createPortico({ ...config, appId, plugins: demoPlugins() })
+// Tests read the kernel from the page.
+;(window as unknown as { portico: typeof kernel }).portico = kernel
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <PorticoProvider kernel={kernel}>
+      <App appId={appId} />
+    </PorticoProvider>
+  </StrictMode>,
+)

@@ -1,0 +1,27 @@
+/**
+ * Every plugin the demo turns on. Plugin authors: add yours here (one import, one entry).
+ *
+ * | plugin | login method ids | status |
+ * |---|---|---|
+ * | email | email | on |
+ * | sms | sms | on |
+ * | guest | guest | on |
+ * | custom-auth | custom_auth (no landing entry; host token) | on |
+ * | siwe | wallet (Ethereum) | on |
+ * | siws | wallet (Solana) | on |
+ * | account | link-conflict / check-assets screens | on |
+ * | oauth (google, ...), passkey, telegram, farcaster, cross-app | — | not built yet |
+ */
+import type { PorticoPlugin } from 'portico'
+import { email } from 'portico/plugins/email'
+import { sms } from 'portico/plugins/sms'
+import { guest } from 'portico/plugins/guest'
+import { customAuth } from 'portico/plugins/custom-auth'
+import { hostAuth } from './host-auth'
+import { siwe } from 'portico/plugins/siwe'
+import { siws } from 'portico/plugins/siws'
+import { account } from 'portico/plugins/account'
+
+export function demoPlugins(): PorticoPlugin[] {
+  return [email(), sms(), guest(), customAuth({ getCustomAccessToken: hostAuth.getCustomAccessToken }), siwe(), siws(), account()]
+}

@@ -1,0 +1,40 @@
+/**
+ * Demo settings from the page URL, so tests and people can try every configuration:
+ *   ?app=<25-char app id>      one of examples/server/apps.json (default: the demo app)
+ *   &api=http://127.0.0.1:8787 the reference server
+ *   &layout=list|groups        single list with 'More options', or web2/web3 groups
+ *   &theme=dark|light  &accent=%23e4572e  &header=...  &message=...  &hideInputs=1
+ *   &methods=email,sms,wallet  (enabled methods, in order)  &priority=web3-first
+ *   &chains=ethereum-only|solana-only  (external wallets; default ethereum-and-solana)
+ */
+import type { PorticoConfig } from 'portico'
+
+export const DEMO_APP_ID = 'portico-demo-app-00000001'
+export const DEFAULT_API = 'http://127.0.0.1:8787'
+
+export function settingsFromUrl(search: string): { appId: string; config: Omit<PorticoConfig, 'appId' | 'plugins'> } {
+  const q = new URLSearchParams(search)
+  const appearance: NonNullable<PorticoConfig['appearance']> = {}
+  const theme = q.get('theme')
+  if (theme === 'dark' || theme === 'light') appearance.theme = theme
+  if (q.get('accent')) appearance.accentColor = q.get('accent')!
+  if (q.get('header')) appearance.landingHeader = q.get('header')!
+  if (q.get('message')) appearance.loginMessage = q.get('message')!
+  if (q.get('logo')) appearance.logo = q.get('logo')!
+  if (q.get('hideInputs') === '1') appearance.hideDirectWeb2Inputs = true
+  // External wallets: both chains by default in the demo (siwe + siws); ?chains=ethereum-only|solana-only
+  const chains = q.get('chains')
+  appearance.walletChainType = chains === 'ethereum-only' || chains === 'solana-only' ? chains : 'ethereum-and-solana'
+  const priority = q.get('priority')
+  if (priority === 'web3-first' || priority === 'web2-first') appearance.loginGroupPriority = priority
+  const config: Omit<PorticoConfig, 'appId' | 'plugins'> = { apiUrl: q.get('api') ?? DEFAULT_API, appearance }
+  const methods = q.get('methods')?.split(',').filter(Boolean)
+  const layout = q.get('layout')
+  if (layout === 'list') {
+    const list = methods ?? ['email', 'sms', 'wallet', 'guest']
+    const primary = list.slice(0, Number(q.get('primary') ?? 3))
+    config.loginMethodsAndOrder = { primary, overflow: list.slice(primary.length) }
+  } else if (methods) config.loginMethods = methods
+  if (layout === 'groups') config.loginMethodsAndOrder = null
+  return { appId: q.get('app') ?? DEMO_APP_ID, config }
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: the reference server (port 8787) and the demo app (Vite, port 5173) together.
+ * No extra dependencies: two child processes, their output prefixed, both stopped on Ctrl-C.
+ */
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url))
+const API = 'http://127.0.0.1:8787'
+const APP = 'http://127.0.0.1:5173'
+
+const children = []
+function run(label, cmd, args, env = {}) {
+  const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const prefix = (stream, out) => {
+    let rest = ''
+    stream.on('data', (chunk) => {
+      const lines = (rest + chunk).split('\n')
+      rest = lines.pop()
+      for (const line of lines) out.write(`[${label}] ${line}\n`)
+    })
+  }
+  prefix(child.stdout, process.stdout)
+  prefix(child.stderr, process.stderr)
+  child.on('exit', (code, signal) => {
+    console.log(`[${label}] exited (${signal ?? code})`)
+    stop(code ?? 1)
+  })
+  children.push(child)
+  return child
+}
+
+let stopping = false
+function stop(code = 0) {
+  if (stopping) return
+  stopping = true
+  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM')
+  setTimeout(() => process.exit(code), 500).unref()
+}
+process.on('SIGINT', () => stop(0))
+process.on('SIGTERM', () => stop(0))
+
+run('server', bin('tsx'), ['examples/server/src/main.ts'], { PORT: '8787' })
+run('app', bin('vite'), ['--config', 'examples/app/vite.config.ts', '--host', '127.0.0.1', '--port', '5173', '--strictPort'])
+
+setTimeout(() => {
+  console.log(`
+  Portico demo
+    open the app:        ${APP}
+    API server:          ${API}/api/v1
+    login codes appear:  in the [server] lines above and at ${API}/dev/outbox
+    other configs:       ${APP}/?layout=groups&theme=dark&accent=%23e4572e (see examples/app/src/settings.ts)
+  Ctrl-C stops both.
+`)
+}, 2500)
