@@ -38,7 +38,7 @@ export function guest(options: GuestOptions = {}): PorticoPlugin<'guest'> {
               start: async () => {
                 try {
                   const result = await accounts.createGuestAccount()
-                  if (ctx.screens.getState().open) ctx.screens.close(result)
+                  if (ctx.screens.getState().open) ctx.screens.close({ ...result, method: 'guest' })
                 } catch (e) {
                   ctx.screens.error(e, { method: 'guest' })
                 }
