@@ -83,6 +83,7 @@ export function walletLoginConnectors(kernel: Pick<Portico, 'hooks'>): WalletLog
   return kernel.hooks.walletConnectors.call([]).filter(isLoginConnector)
 }
 
+export { unlinkWallet, useUnlinkWallet } from './hooks'
 export { buildSiweMessage } from './message'
 export type { SiweMessageInput } from './message'
 export { createEip6963Discovery, walletClientTypeOf } from './eip6963'

@@ -14,6 +14,7 @@ import {
   siwe,
   toWalletError,
   unlinkEthereumWallet,
+  unlinkWallet,
   walletClientTypeOf,
   walletErrorText,
   walletLoginConnectors,
@@ -333,6 +334,26 @@ describe('siwe: login and link against the test server', () => {
     const after = await unlinkEthereumWallet(kernel, account.address)
     expect(after.wallet).toBeUndefined()
     expect(kernel.session.user?.wallet).toBeUndefined()
+  })
+
+  it('unlinkWallet picks the route by the wallet\'s chain type', async () => {
+    const now = 1
+    const base = { verified_at: now, first_verified_at: now, latest_verified_at: now }
+    const user = wireUser({
+      accounts: [
+        { type: 'wallet', address: '0xAbC0000000000000000000000000000000000001', chain_type: 'ethereum', connector_type: 'injected', ...base } as any,
+        { type: 'wallet', address: 'So1ana1111111111111111111111111111111111111', chain_type: 'solana', connector_type: 'solana_adapter', ...base } as any,
+      ],
+    })
+    const t = await createTestKernel({ plugins: [siwe({ target: isolatedTarget() })], app: { login_methods: ['wallet'] }, user })
+    const reply = authResponse(user, { session_update_action: 'ignore', token: null, refresh_token: null })
+    t.net.on('POST', '/siwe/unlink', reply).on('POST', '/siws/unlink', reply)
+    await unlinkWallet(t.kernel, 'So1ana1111111111111111111111111111111111111')
+    await unlinkWallet(t.kernel, '0xabc0000000000000000000000000000000000001')
+    expect(t.net.callsTo('POST', '/siws/unlink').map((c) => c.body)).toEqual([{ address: 'So1ana1111111111111111111111111111111111111' }])
+    expect(t.net.callsTo('POST', '/siwe/unlink').map((c) => c.body)).toEqual([{ address: '0xAbC0000000000000000000000000000000000001' }])
+    await expect(unlinkWallet(t.kernel, '0xdead')).rejects.toThrow('No linked wallet has the address 0xdead.')
+    t.kernel.destroy()
   })
 
   it('hides Ethereum wallets when the app is solana-only', async () => {

@@ -1,0 +1,31 @@
+/** React hooks of the external-wallet plugins (need `<PorticoProvider>`). */
+import { useCallback } from 'react'
+import { PorticoError, type Portico, type User, type WalletAccount } from 'portico'
+import { useKernel } from 'portico/ui'
+import { siwsUnlink } from '../siws/calls'
+import { siweUnlink } from './calls'
+
+/**
+ * Unlink an external wallet of the logged-in user: POST /siwe/unlink or /siws/unlink by the
+ * wallet's chain type, then update the user record. Without an address: the user's first
+ * external wallet.
+ */
+export async function unlinkWallet(kernel: Pick<Portico, 'api' | 'session'>, address?: string): Promise<User> {
+  const user = kernel.session.user
+  if (!user) throw new PorticoError('must_be_authenticated', 'User must be authenticated to unlink a wallet.')
+  const wallets = user.linkedAccounts.filter((a): a is WalletAccount => a.type === 'wallet' && a.connectorType !== 'embedded')
+  const wallet = address ? wallets.find((w) => w.address.toLowerCase() === address.toLowerCase()) : wallets[0]
+  if (!wallet) throw new PorticoError('invalid_data', address ? `No linked wallet has the address ${address}.` : 'No wallet is linked.')
+  const res =
+    wallet.chainType === 'solana'
+      ? await siwsUnlink(kernel.api, { address: wallet.address })
+      : await siweUnlink(kernel.api, { address: wallet.address })
+  return kernel.session.setUser(res.user)
+}
+
+/** `unlinkWallet(address?)` bound to the provider's kernel (stable). */
+export function useUnlinkWallet() {
+  const kernel = useKernel()
+  const unlink = useCallback((address?: string) => unlinkWallet(kernel, address), [kernel])
+  return { unlinkWallet: unlink }
+}
