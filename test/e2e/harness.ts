@@ -1,0 +1,325 @@
+/**
+ * The browser-test harness, shared by every `test/e2e/*.spec.ts`.
+ *
+ * - the reference server in-process (examples/server `createServer`, in-memory PGlite, dev
+ *   mode: /dev/outbox), its apps from examples/server/apps.json plus `extraApps`, each
+ *   allowing the static server's origin;
+ * - a PRODUCTION build of examples/app (vite build, cached in .tmp/e2e-app, rebuilt when a
+ *   source file changes) served by a small static server that sends
+ *   `Content-Security-Policy: default-src 'self'; connect-src 'self' http://127.0.0.1:<apiPort>`;
+ * - Debian's Chromium through playwright-core (never a downloaded browser).
+ *
+ * ```ts
+ * const h = await startHarness()
+ * const page = await h.openPage({ app: 'portico-test-terms-000001', layout: 'groups' })
+ * await h.openModal(page)
+ * const code = await h.readOutboxCode('ana@example.com')
+ * await h.screenshot(page, 'terms-consent')
+ * await h.close()
+ * ```
+ */
+import { createServer as createHttpServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createReadStream, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, extname, join, normalize, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createHash } from 'node:crypto'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+export const ARTIFACTS = join(ROOT, 'test', 'artifacts')
+const BUILD_DIR = join(ROOT, '.tmp', 'e2e-app')
+const LOCK_DIR = join(ROOT, '.tmp', 'e2e-app.lock')
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+/** App ids in examples/server/apps.json. */
+export const APPS = {
+  demo: 'portico-demo-app-00000001',
+  terms: 'portico-test-terms-000001',
+  allowlist: 'portico-test-allow-000001',
+  userLimit: 'portico-test-limit-000001',
+  devMode: 'portico-test-devmode-0001',
+  noPlus: 'portico-test-noplus-00001',
+  emailOnly: 'portico-test-emailonly-01',
+} as const
+
+export interface HarnessOptions {
+  /** More apps (AppSettings of examples/server) for this spec file. */
+  extraApps?: Record<string, unknown>[]
+  /** Server code limits, e.g. `{ resendCooldownMs: 0 }` (see examples/server/src/codes.ts). */
+  limits?: Record<string, unknown>
+}
+
+export interface OpenPageOptions {
+  viewport?: { width: number; height: number }
+  /** Skip the page's CSP (axe injection). Default false. */
+  bypassCSP?: boolean
+  /** Wait until the kernel is ready (status is not 'loading'). Default true. */
+  waitReady?: boolean
+}
+
+export interface Harness {
+  /** http://127.0.0.1:<port> of the API server (append /api/v1, /dev/outbox). */
+  apiUrl: string
+  /** http://127.0.0.1:<port> of the static server with the built demo app. */
+  appUrl: string
+  browser: Browser
+  /** The CSP header the static server sends. */
+  csp: string
+  /** Open the demo app with URL settings (see examples/app/src/settings.ts); `api` is added. */
+  openPage(query?: Record<string, string> | string, options?: OpenPageOptions): Promise<Page>
+  /** Console errors, page errors and CSP violations seen on a page opened by `openPage`. */
+  consoleErrors(page: Page): string[]
+  /** Click 'Log in' and wait for the dialog. Returns ms from the click to a visible landing. */
+  openModal(page: Page): Promise<number>
+  /** The newest code sent to an address or phone number, after `since` (ms epoch). Polls up to 10 s. */
+  readOutboxCode(to: string, since?: number): Promise<string>
+  /** Save test/artifacts/<name>.png (git-ignored). */
+  screenshot(page: Page, name: string): Promise<string>
+  /** Run axe-core on the page; returns serious and critical violations. */
+  axe(page: Page, context?: string): Promise<AxeViolation[]>
+  close(): Promise<void>
+}
+
+export interface AxeViolation {
+  id: string
+  impact: string | null
+  help: string
+  nodes: string[]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Build (once, cached)
+
+function sourceStamp(): string {
+  const h = createHash('sha1')
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return
+    for (const name of readdirSync(dir).sort()) {
+      if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue
+      const p = join(dir, name)
+      const st = statSync(p)
+      if (st.isDirectory()) walk(p)
+      else if (/\.(tsx?|css|html|json)$/.test(name) && !/\.(test|spec)\.tsx?$/.test(name)) h.update(`${p}:${st.size}:${st.mtimeMs}`)
+    }
+  }
+  for (const d of ['kernel', 'ui', 'plugins', 'examples/app']) walk(join(ROOT, d))
+  return h.digest('hex')
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * Build examples/app for production into .tmp/e2e-app/<source stamp>/ unless that build
+ * exists. Each stamp gets its own folder, so a rebuild (someone edited a source meanwhile)
+ * never empties a folder another test file is serving; folders older than an hour go.
+ */
+export async function buildDemoApp(): Promise<string> {
+  const stamp = sourceStamp().slice(0, 16)
+  const out = join(BUILD_DIR, stamp)
+  const doneFile = join(out, '.done')
+  if (existsSync(doneFile)) return out
+  mkdirSync(BUILD_DIR, { recursive: true })
+  const lock = `${LOCK_DIR}-${stamp}`
+  // One builder per stamp across test workers; the others wait for its marker.
+  for (let i = 0; ; i++) {
+    try {
+      mkdirSync(lock)
+      break
+    } catch {
+      if (existsSync(doneFile)) return out
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 180_000) rmSync(lock, { recursive: true, force: true })
+      } catch {
+        /* gone meanwhile */
+      }
+      if (i > 600) throw new Error('Timed out waiting for another worker to build examples/app')
+      await sleep(250)
+    }
+  }
+  try {
+    if (existsSync(doneFile)) return out
+    const { build } = await import('vite')
+    await build({
+      configFile: join(ROOT, 'examples/app/vite.config.ts'),
+      logLevel: 'warn',
+      build: { outDir: out, emptyOutDir: true, sourcemap: false },
+    })
+    writeFileSync(doneFile, new Date().toISOString())
+    for (const name of readdirSync(BUILD_DIR)) {
+      const p = join(BUILD_DIR, name)
+      if (name !== stamp && Date.now() - statSync(p).mtimeMs > 3_600_000) rmSync(p, { recursive: true, force: true })
+    }
+    return out
+  } finally {
+    rmSync(lock, { recursive: true, force: true })
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Servers
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.map': 'application/json',
+}
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port))
+  })
+}
+
+function staticServer(dir: string, csp: () => string): Server {
+  return createHttpServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    let file = normalize(join(dir, decodeURIComponent(url.pathname)))
+    if (!file.startsWith(dir + sep) && file !== dir) {
+      res.writeHead(403).end()
+      return
+    }
+    if (!existsSync(file) || statSync(file).isDirectory()) file = join(dir, 'index.html')
+    if (!existsSync(file)) {
+      res.writeHead(404).end()
+      return
+    }
+    res.writeHead(200, {
+      'content-type': MIME[extname(file)] ?? 'application/octet-stream',
+      'content-security-policy': csp(),
+      'cache-control': 'no-store',
+    })
+    createReadStream(file)
+      .on('error', () => res.destroy())
+      .pipe(res)
+  })
+}
+
+async function apiServer(appOrigin: string, options: HarnessOptions) {
+  const { createServer } = await import('../../examples/server/src/app')
+  const { openStore } = await import('../../examples/server/src/store')
+  const { serve } = await import('@hono/node-server')
+  const file = JSON.parse(readFileSync(join(ROOT, 'examples/server/apps.json'), 'utf8')) as { apps: Record<string, unknown>[] }
+  const apps = [...file.apps, ...(options.extraApps ?? [])].map((a) => ({
+    ...a,
+    allowedOrigins: [...((a.allowedOrigins as string[] | undefined) ?? []), appOrigin],
+  }))
+  const store = await openStore({})
+  const app = await createServer({ store, apps: apps as never, dev: true, logCodes: false, limits: options.limits as never })
+  const server = await new Promise<Server>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as unknown as Server)) as unknown as Server
+  })
+  return { server, port: (server.address() as AddressInfo).port, store }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const dir = await buildDemoApp()
+  let apiPort = 0
+  const csp = () => `default-src 'self'; connect-src 'self' http://127.0.0.1:${apiPort}`
+  const web = staticServer(dir, csp)
+  const webPort = await listen(web)
+  const appUrl = `http://127.0.0.1:${webPort}`
+  const api = await apiServer(appUrl, options)
+  apiPort = api.port
+  const apiUrl = `http://127.0.0.1:${apiPort}`
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
+  const contexts = new Set<BrowserContext>()
+  const errors = new WeakMap<Page, string[]>()
+  mkdirSync(ARTIFACTS, { recursive: true })
+
+  const harness: Harness = {
+    apiUrl,
+    appUrl,
+    browser,
+    get csp() {
+      return csp()
+    },
+    async openPage(query = {}, opts = {}) {
+      const context = await browser.newContext({
+        viewport: opts.viewport ?? { width: 1280, height: 800 },
+        bypassCSP: opts.bypassCSP ?? false,
+        reducedMotion: 'reduce',
+      })
+      contexts.add(context)
+      const page = await context.newPage()
+      const seen: string[] = []
+      errors.set(page, seen)
+      page.on('console', (m) => {
+        if (m.type() === 'error') seen.push(m.text())
+      })
+      page.on('pageerror', (e) => seen.push(`pageerror: ${e.message}`))
+      const q = new URLSearchParams(typeof query === 'string' ? query : query)
+      if (!q.has('api')) q.set('api', apiUrl)
+      await page.goto(`${appUrl}/?${q}`)
+      if (opts.waitReady !== false) {
+        await page.waitForFunction(() => {
+          const s = document.querySelector('[data-testid=status]')?.textContent
+          return !!s && s !== 'loading'
+        })
+      }
+      return page
+    },
+    consoleErrors: (page) => errors.get(page) ?? [],
+    async openModal(page) {
+      const t0 = Date.now()
+      await page.click('[data-testid=login]')
+      await page.waitForSelector('[role=dialog][data-screen=landing] .portico-title', { state: 'visible' })
+      return Date.now() - t0
+    },
+    async readOutboxCode(to, since = 0) {
+      const deadline = Date.now() + 10_000
+      for (;;) {
+        const res = await fetch(`${apiUrl}/dev/outbox?to=${encodeURIComponent(to)}`, { headers: { accept: 'application/json' } })
+        const list = (await res.json()) as { to: string; code: string; sent_at: number }[]
+        const hit = list.find((e) => e.sent_at * 1000 >= since - 1000)
+        if (hit) return hit.code
+        if (Date.now() > deadline) throw new Error(`No code for ${to} in the dev outbox`)
+        await sleep(150)
+      }
+    },
+    async screenshot(page, name) {
+      const path = join(ARTIFACTS, `${name}.png`)
+      await page.screenshot({ path })
+      return path
+    },
+    async axe(page, context = '.portico-root') {
+      await page.addScriptTag({ path: join(ROOT, 'node_modules/axe-core/axe.min.js') })
+      const violations = await page.evaluate(async (ctx) => {
+        const axe = (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: any[] }> } }).axe
+        const r = await axe.run(document.querySelector(ctx) ? ctx : document, { resultTypes: ['violations'] })
+        return r.violations.map((v) => ({
+          id: v.id as string,
+          impact: v.impact as string | null,
+          help: v.help as string,
+          nodes: (v.nodes as { target: string[] }[]).map((n) => n.target.join(' ')),
+        }))
+      }, context)
+      return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    },
+    async close() {
+      for (const c of contexts) await c.close().catch(() => {})
+      await browser.close().catch(() => {})
+      await new Promise((r) => web.close(r))
+      await new Promise((r) => api.server.close(r))
+      await api.store.close().catch(() => {})
+    },
+  }
+  return harness
+}
