@@ -30,7 +30,8 @@ export interface RenderedScreen extends RenderResult {
 
 /**
  * Open `screenId` with `params` on the kernel's navigator, render the provider and modal, and
- * resolve once the dialog shows (lazy screens loaded). The screen must be registered.
+ * resolve once the dialog shows. The screen must be registered (a plugin's, or a generic
+ * one such as 'landing').
  */
 export async function renderScreen(
   kernel: Portico,
@@ -38,12 +39,14 @@ export async function renderScreen(
   params: Record<string, unknown> = {},
   options: RenderScreenOptions = {},
 ): Promise<RenderedScreen> {
+  // The provider attaches the UI, which registers the generic screens ('landing', 'error' ...).
+  const view = render(<PorticoProvider kernel={kernel} ui={options.ui ?? { sleep: async () => {} }} />)
   if (!kernel.screens.has(screenId)) {
+    view.unmount()
     throw new Error(
       `renderScreen: no screen named '${screenId}' is registered. Registered: ${kernel.screens.ids.join(', ') || '(none)'}.`,
     )
   }
-  const view = render(<PorticoProvider kernel={kernel} ui={options.ui ?? { sleep: async () => {} }} />)
   let flow!: Promise<FlowResult>
   act(() => {
     flow = kernel.screens.open(screenId, params, { intent: options.intent ?? 'login' })

@@ -1,0 +1,131 @@
+/**
+ * The authorization step in a popup window. `authorizeInPopup()` must be called from a click
+ * handler: it opens the window synchronously (browsers block pop-ups opened later), then
+ * points it at Acme ID's /authorize with `state` and the S256 `code_challenge`.
+ *
+ * The answer comes back by `postMessage` (never in a URL). A message counts only when
+ * it comes from our popup window (`event.source`), and then:
+ * - from another origin than Acme ID's: 'Origins between parent and child windows do not match.'
+ * - with another state: 'Unexpected auth flow. This may be a phishing attempt.'
+ * - `error: 'access_denied'`, or the window closed (checked every 300 ms): 'User rejected request'
+ * - nothing within 2 minutes: 'Authorization request timed out after 2 minutes.'
+ */
+import { acmeIdError } from './errors'
+import { challengeOf, createState, createVerifier } from './pkce'
+import { ACME_ID_TEXTS as T } from './strings'
+
+/** The message type Acme ID's result page posts. */
+export const RESPONSE_TYPE = 'acme-id:authorization_response'
+export const POPUP_POLL_MS = 300
+export const AUTHORIZE_TIMEOUT_MS = 120_000
+
+/** What the flow needs from the browser window (a fake in unit tests). */
+export interface PopupHost {
+  open(url: string, target: string, features: string): PopupWindow | null
+  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void
+  removeEventListener(type: 'message', listener: (event: MessageEvent) => void): void
+  location: { origin: string }
+}
+
+export interface PopupWindow {
+  closed: boolean
+  close(): void
+  location: { href: string } | Location
+}
+
+export interface AuthorizeOptions {
+  /** Acme ID's origin, e.g. 'http://127.0.0.1:8791'. */
+  issuer: string
+  clientId: string
+  host?: PopupHost
+  timeoutMs?: number
+  pollMs?: number
+}
+
+/** What the token exchange needs. */
+export interface AuthorizationGrant {
+  code: string
+  verifier: string
+  redirectUri: string
+}
+
+export interface Authorization {
+  /** Resolves with the code, or rejects with a PorticoError (see above). */
+  readonly result: Promise<AuthorizationGrant>
+  /** Close the popup and reject with 'User rejected request' (no-op once settled). */
+  cancel(): void
+  /** Claim the result once (a screen that remounts must not run the same grant twice). */
+  claim(): boolean
+  readonly claimed: boolean
+}
+
+export function authorizeInPopup(options: AuthorizeOptions): Authorization {
+  const host = options.host ?? (window as unknown as PopupHost)
+  const idpOrigin = new URL(options.issuer).origin
+  const redirectUri = host.location.origin
+  const verifier = createVerifier()
+  const state = createState()
+  let claimed = false
+  let settled = false
+  let cancel = () => {}
+
+  // Synchronously, inside the click: an empty window we point at Acme ID once the challenge is ready.
+  const popup = host.open('', 'acme-id', 'popup,width=440,height=640')
+
+  const result = new Promise<AuthorizationGrant>((resolve, reject) => {
+    if (!popup) return reject(acmeIdError('acme_id_popup_blocked', T.popupBlocked))
+    const finish = (error: unknown, grant?: AuthorizationGrant) => {
+      if (settled) return
+      settled = true
+      host.removeEventListener('message', onMessage)
+      clearInterval(poll)
+      clearTimeout(timer)
+      if (!popup.closed) popup.close()
+      if (grant) resolve(grant)
+      else reject(error)
+    }
+    const onMessage = (event: MessageEvent) => {
+      if (event.source !== (popup as unknown)) return // another window or frame: not ours to judge
+      if (event.origin !== idpOrigin) return finish(acmeIdError('oauth_unexpected', T.originMismatch))
+      const data = event.data as { type?: unknown; state?: unknown; code?: unknown; error?: unknown } | null
+      if (!data || data.type !== RESPONSE_TYPE) return
+      if (data.state !== state) return finish(acmeIdError('oauth_unexpected', T.unexpectedFlow))
+      if (data.error === 'access_denied') return finish(acmeIdError('oauth_user_denied', T.userRejected))
+      if (typeof data.code !== 'string' || !data.code) {
+        return finish(acmeIdError('oauth_unexpected', T.unexpectedFlow, undefined, { error: String(data.error ?? 'no code') }))
+      }
+      finish(null, { code: data.code, verifier, redirectUri })
+    }
+    host.addEventListener('message', onMessage)
+    const poll = setInterval(() => {
+      if (popup.closed) finish(acmeIdError('oauth_user_denied', T.userRejected))
+    }, options.pollMs ?? POPUP_POLL_MS)
+    const timer = setTimeout(() => finish(acmeIdError('client_request_timeout', T.timedOut)), options.timeoutMs ?? AUTHORIZE_TIMEOUT_MS)
+    cancel = () => finish(acmeIdError('oauth_user_denied', T.userRejected))
+
+    challengeOf(verifier).then((challenge) => {
+      if (settled) return
+      const url = new URL('/authorize', idpOrigin)
+      url.search = new URLSearchParams({
+        response_type: 'code',
+        response_mode: 'web_message',
+        client_id: options.clientId,
+        redirect_uri: redirectUri,
+        state,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }).toString()
+      popup.location.href = url.href
+    }, (e) => finish(acmeIdError('oauth_unexpected', T.unexpectedFlow, e)))
+  })
+  result.catch(() => {}) // handled by whoever awaits it; never an unhandled rejection
+
+  return {
+    result,
+    cancel: () => cancel(),
+    claim: () => (claimed ? false : (claimed = true)),
+    get claimed() {
+      return claimed
+    },
+  }
+}
