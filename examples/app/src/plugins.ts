@@ -21,7 +21,8 @@ import { hostAuth } from './host-auth'
 import { siwe } from 'portico/plugins/siwe'
 import { siws } from 'portico/plugins/siws'
 import { account } from 'portico/plugins/account'
+import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
 
 export function demoPlugins(): PorticoPlugin[] {
-  return [email(), sms(), guest(), customAuth({ getCustomAccessToken: hostAuth.getCustomAccessToken }), siwe(), siws(), account()]
+  return [email(), sms(), guest(), customAuth({ getCustomAccessToken: hostAuth.getCustomAccessToken }), siwe(), siws(), account(), acmeId()]
 }
