@@ -5,6 +5,7 @@
  * connectors through the `walletConnectors` hook. The screens are loaded lazily.
  */
 import type { PluginContext } from 'portico'
+import { icons } from 'portico/ui'
 import { walletErrorView } from './errors'
 import { WALLET_STRINGS } from './strings'
 
@@ -39,7 +40,7 @@ export function setupWalletShell(ctx: PluginContext): () => void {
     if (methods.some((m) => m.id === WALLET_METHOD)) return methods
     return [
       ...methods,
-      { id: WALLET_METHOD, label: WALLET_STRINGS.methodLabel, group: 'web3' as const, screen: WALLET_LIST_SCREEN },
+      { id: WALLET_METHOD, label: WALLET_STRINGS.methodLabel, group: 'web3' as const, screen: WALLET_LIST_SCREEN, icon: icons.WalletIcon },
     ]
   })
   ctx.hooks.errorView.tap(ctx.id, (error) => walletErrorView(error))

@@ -10,6 +10,7 @@ import { formatText } from 'portico'
 import { createWalletConnection, isLoginConnector, type ConnectionState, type WalletConnection } from '../connector'
 import { SCREEN_ERRORS, walletErrorText } from '../errors'
 import { WALLET_STRINGS as S } from '../strings'
+import { WalletLogo } from './wallet-logo'
 
 export default function WalletConnectScreen() {
   const kernel = useKernel()
@@ -55,7 +56,7 @@ export default function WalletConnectScreen() {
     )
   }
 
-  const walletIcon = connector.icon ? <img src={connector.icon} alt="" width={32} height={32} /> : null
+  const walletIcon = <WalletLogo src={connector.icon} size={32} />
   const s = state?.status ?? 'connecting'
 
   if (s === 'error' && state?.error) {

@@ -10,6 +10,7 @@ import { isLoginConnector, type WalletLoginConnector } from '../connector'
 import { PROVIDER_DETECTION_TIMEOUT_MS } from '../errors'
 import { CONNECTORS_CHANGED, WALLET_CONNECT_SCREEN, walletChains } from '../shared'
 import { WALLET_STRINGS as S } from '../strings'
+import { WalletLogo } from './wallet-logo'
 
 /** Wallets shown before 'More wallets' when there are more than `OVERFLOW_AT`. */
 export const OVERFLOW_VISIBLE = 3
@@ -68,7 +69,7 @@ export default function WalletListScreen() {
         {shown.map(({ c, recent: isRecent }) => (
           <li key={c.id}>
             <ListButton
-              icon={c.icon}
+              icon={<WalletLogo src={c.icon} />}
               label={c.name}
               method={`wallet:${c.id}`}
               onClick={() => screen.open(WALLET_CONNECT_SCREEN, { connectorId: c.id })}
