@@ -5,6 +5,7 @@
  * e-mail and keeps the account (the server upgrades the guest user).
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
+import { icons } from 'portico/ui'
 import { CREDENTIAL_KEY, createGuestAccounts, registerGuestAccounts } from './flow'
 import { GUEST_TEXTS } from './strings'
 
@@ -35,6 +36,7 @@ export function guest(options: GuestOptions = {}): PorticoPlugin<'guest'> {
               id: 'guest',
               label: GUEST_TEXTS.continueAsGuest,
               group: 'web2' as const,
+              icon: icons.UserIcon,
               start: async () => {
                 try {
                   const result = await accounts.createGuestAccount()

@@ -6,6 +6,7 @@
  * with a 30 s cooldown, reset 1.4 s after a failed code). Headless: `useLoginWithSms()`.
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
+import { icons } from 'portico/ui'
 import { smsErrorView } from './errors'
 import { createSmsFlow, registerSmsFlow } from './flow'
 import { SmsLoginInput } from './screens/login-input'
@@ -53,6 +54,7 @@ export function sms(options: SmsOptions = {}): PorticoPlugin<'sms'> {
             id: 'sms',
             label: SMS_TEXTS.displayName,
             group: 'web2' as const,
+            icon: icons.PhoneIcon,
             screen: SMS_SCREENS.phone,
             params: { disableSignup: options.disableSignup === true },
             input: SmsLoginInput,

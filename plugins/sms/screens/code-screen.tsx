@@ -6,6 +6,7 @@
  * a screen of their own (link conflict, allowlist, region, ...) go there.
  */
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { parsePhoneNumberFromString } from 'libphonenumber-js'
 import { toPorticoError } from 'portico'
 import { Button, CodeInput, ScreenLayout, StatusIcon, icons, useCompleteLogin, useKernel, useScreen, type CodeInputHandle } from 'portico/ui'
 import { codeErrorMessage, showsOwnScreen } from '../errors'
@@ -16,10 +17,7 @@ const RESEND_COOLDOWN_MS = 30_000
 const CODE_RESET_MS = 1400
 
 /** Formats an E.164 number for display ('+1 415 555 0100'). */
-async function pretty(number: string): Promise<string> {
-  const { parsePhoneNumberFromString } = await import('libphonenumber-js')
-  return parsePhoneNumberFromString(number)?.formatInternational() ?? number
-}
+const pretty = (number: string) => parsePhoneNumberFromString(number)?.formatInternational() ?? number
 
 export function SmsCodeScreen() {
   const kernel = useKernel()
@@ -31,12 +29,9 @@ export function SmsCodeScreen() {
   const [status, setStatus] = useState<'idle' | 'submitting' | 'success' | 'error'>('idle')
   const [message, setMessage] = useState<string | null>(null)
   const [now, setNow] = useState(() => Date.now())
-  const [shown, setShown] = useState(state.phoneNumber ?? '')
   const [resending, setResending] = useState(false)
 
-  useEffect(() => {
-    if (state.phoneNumber) void pretty(state.phoneNumber).then(setShown)
-  }, [state.phoneNumber])
+  const shown = state.phoneNumber ? pretty(state.phoneNumber) : ''
 
   const sentAt = state.codeSentAt ?? 0
   const cooling = now - sentAt < RESEND_COOLDOWN_MS

@@ -69,7 +69,7 @@ export function PhoneForm({ intent, disableSignup, autoFocus }: PhoneFormProps) 
           </Button>
         }
       />
-      <p className="portico-hint portico-sms-consent" data-portico-sms-consent="">
+      <p className="portico-field-hint portico-sms-consent" data-portico-sms-consent="">
         {formatText(SMS_TEXTS.consent, { app: kernel.config.name })}
       </p>
     </form>
