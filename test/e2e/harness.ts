@@ -83,6 +83,8 @@ export interface Harness {
   openModal(page: Page): Promise<number>
   /** The newest code sent to an address or phone number, after `since` (ms epoch). Polls up to 10 s. */
   readOutboxCode(to: string, since?: number): Promise<string>
+  /** Create a user through the API (e-mail code flow), e.g. to fill an app's user limit. */
+  loginViaApi(appId: string, email: string): Promise<{ status: number; body: any }>
   /** Save test/artifacts/<name>.png (git-ignored). */
   screenshot(page: Page, name: string): Promise<string>
   /** Run axe-core on the page; returns serious and critical violations. */
@@ -293,6 +295,20 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         if (Date.now() > deadline) throw new Error(`No code for ${to} in the dev outbox`)
         await sleep(150)
       }
+    },
+    async loginViaApi(appId, email) {
+      const post = (path: string, body: unknown) =>
+        fetch(`${apiUrl}/api/v1${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'privy-app-id': appId },
+          body: JSON.stringify(body),
+        })
+      const since = Date.now()
+      const init = await post('/passwordless/init', { email })
+      if (!init.ok) return { status: init.status, body: await init.json() }
+      const code = await harness.readOutboxCode(email, since)
+      const res = await post('/passwordless/authenticate', { email, code, mode: 'login-or-sign-up' })
+      return { status: res.status, body: await res.json() }
     },
     async screenshot(page, name) {
       const path = join(ARTIFACTS, `${name}.png`)

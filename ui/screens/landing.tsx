@@ -118,13 +118,14 @@ function Logo({ logo, name }: { logo: unknown; name: string }) {
   return null
 }
 
-function EntryIcon({ icon }: { icon: unknown }) {
+function EntryIcon({ icon, label }: { icon: unknown; label: string }) {
   if (typeof icon === 'string') return <img src={icon} alt="" width={20} height={20} />
-  if (typeof icon === 'function') {
+  if (typeof icon === 'function' || (icon && typeof icon === 'object' && '$$typeof' in icon)) {
     const Icon = icon as ComponentType
     return <Icon />
   }
-  return null
+  // No icon given: the label's initial.
+  return <span className="portico-list-initial">{label.trim().charAt(0).toUpperCase()}</span>
 }
 
 export function LegalLine({ kernel }: { kernel: Portico }) {
@@ -172,7 +173,7 @@ export function Landing() {
     <li key={e.id}>
       <ListButton
         method={e.id}
-        icon={<EntryIcon icon={e.icon} />}
+        icon={<EntryIcon icon={e.icon} label={e.label} />}
         label={e.label}
         chip={e.id === recent ? <Chip tone="accent">{UI_TEXTS.recent}</Chip> : undefined}
         onClick={() => choose(e)}
