@@ -23,7 +23,7 @@ import {
   type Eip1193Provider,
   type WalletLoginConnector,
 } from './index'
-import { walletErrorView } from './errors'
+import { walletErrorView, withWalletTimeout } from './errors'
 import { visibleWallets } from './screens/wallet-list'
 
 const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' as const
@@ -364,6 +364,35 @@ describe('siwe: login and link against the test server', () => {
     ;(window as any).ethereum = testProvider()
     expect(walletLoginConnectors(t.kernel)).toEqual([])
     t.kernel.destroy()
+  })
+})
+
+describe('siwe: wallet request time-out', () => {
+  afterEach(() => vi.useRealTimers())
+
+  it('gives up on a wallet that does not answer within 120000 ms, with a retryable time-out', async () => {
+    vi.useFakeTimers()
+    const silent: WalletLoginConnector = {
+      id: 'silent',
+      name: 'Silent',
+      chainType: 'ethereum',
+      connectorType: 'injected',
+      walletClientType: 'silent',
+      login: true,
+      connect: (signal) => withWalletTimeout(new Promise<string>(() => {}), undefined, signal),
+      signIn: async () => {
+        throw new Error('not reached')
+      },
+    }
+    const conn = createWalletConnection(silent, 'login', async () => null)
+    const done = conn.start()
+    await vi.advanceTimersByTimeAsync(119_999)
+    expect(conn.getState().status).toBe('connecting')
+    await vi.advanceTimersByTimeAsync(1)
+    await done
+    const s = conn.getState()
+    expect(s).toMatchObject({ status: 'error', canRetry: true })
+    expect(walletErrorText(s.error!, s.phase).title).toBe('Wallet request timed out')
   })
 })
 
