@@ -28,15 +28,7 @@ const KNOWN: Record<string, string[]> = {
   'plugins/custom-auth/custom-auth.test.ts': ['../../test/kit/index', '../../test/contract/index', '../../kernel/index'],
   'plugins/email/email.test.tsx': ['../../test/contract/index'],
   'plugins/guest/guest.test.ts': ['../../kernel/index', '../../test/kit/index', '../../test/contract/index'],
-  'plugins/siwe/siwe.test.ts': ['../../test/contract/index'],
-  'plugins/siwe/siwe.ui.test.tsx': ['../../test/kit/render'],
   'plugins/sms/sms.test.ts': ['../../test/kit/index', '../../test/contract/index', '../../kernel/index'],
-  // siwe and siws share each other's internals: export them from `portico/plugins/siwe` (or a shared module).
-  'plugins/siwe/hooks.ts': ['../siws/calls'],
-  'plugins/siws/index.ts': ['../siwe/connector', '../siwe/shared'],
-  'plugins/siws/message.ts': ['../siwe/page', '../siwe/strings'],
-  'plugins/siws/siws.test.ts': ['../../test/contract/index', '../../examples/server/src/siws-message', '../siwe/index'],
-  'plugins/siws/solana.ts': ['../siwe/connector', '../siwe/eip6963', '../siwe/errors', '../siwe/strings'],
 }
 
 /** The folder a file may import relatively from: its plugin folder or the example's root. */

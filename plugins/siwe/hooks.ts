@@ -1,8 +1,7 @@
 /** React hooks of the external-wallet plugins (need `<PorticoProvider>`). */
 import { useCallback } from 'react'
-import { PorticoError, type Portico, type User, type WalletAccount } from 'portico'
+import { PorticoError, type Portico, type User, type WalletAccount, type WireAuthResponse } from 'portico'
 import { useKernel } from 'portico/ui'
-import { siwsUnlink } from '../siws/calls'
 import { siweUnlink } from './calls'
 
 /**
@@ -18,7 +17,7 @@ export async function unlinkWallet(kernel: Pick<Portico, 'api' | 'session'>, add
   if (!wallet) throw new PorticoError('invalid_data', address ? `No linked wallet has the address ${address}.` : 'No wallet is linked.')
   const res =
     wallet.chainType === 'solana'
-      ? await siwsUnlink(kernel.api, { address: wallet.address })
+      ? await kernel.api.post<WireAuthResponse>('/siws/unlink', { address: wallet.address }, { fromUi: true })
       : await siweUnlink(kernel.api, { address: wallet.address })
   return kernel.session.setUser(res.user)
 }

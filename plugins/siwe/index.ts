@@ -99,5 +99,21 @@ export {
   PROVIDER_DETECTION_TIMEOUT_MS,
   WALLET_CONNECT_CODES,
   STANDARD_WALLET_ERRORS,
+  withWalletTimeout,
+  providerError,
+  SCREEN_ERRORS,
 } from './errors'
+export type { WalletPhase, WalletErrorText } from './errors'
+export type { CompleteFn, ConnectionStatus } from './connector'
+// The wallet shell other wallet plugins (siws, third parties) build on: the 'wallet' landing
+// entry, the wallet list and awaiting-connection screens, the chains the app shows.
+export {
+  setupWalletShell,
+  walletChains,
+  CONNECTORS_CHANGED,
+  WALLET_METHOD,
+  WALLET_LIST_SCREEN,
+  WALLET_CONNECT_SCREEN,
+} from './shared'
+export { pageOrigin } from './page'
 export { WALLET_STRINGS } from './strings'

@@ -4,8 +4,7 @@ import { isHex, verifyMessage, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { parseSiweMessage } from 'viem/siwe'
 import { PorticoError } from 'portico'
-import { createTestKernel, wireUser, authResponse } from 'portico/testing'
-import { pluginContract } from '../../test/contract/index'
+import { createTestKernel, wireUser, authResponse, pluginContract } from 'portico/testing'
 import {
   buildSiweMessage,
   canRetry,

@@ -3,8 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { isHex, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { authResponse, createTestKernel, wireUser } from 'portico/testing'
-import { renderScreen } from '../../test/kit/render'
+import { authResponse, createTestKernel, wireUser, renderScreen } from 'portico/testing'
 import { siwe, type Eip1193Provider } from './index'
 
 const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')

@@ -12,8 +12,7 @@
  * sets up first registers them, and the list renders every connector of both.
  */
 import { definePlugin, type Portico, type PorticoPlugin, type User, type WalletConnectorEntry } from 'portico'
-import type { WalletLoginConnector } from '../siwe/connector'
-import { CONNECTORS_CHANGED, setupWalletShell, walletChains } from '../siwe/shared'
+import { CONNECTORS_CHANGED, setupWalletShell, walletChains, type WalletLoginConnector } from 'portico/plugins/siwe'
 import { siwsUnlink } from './calls'
 import { createSolanaConnector } from './solana'
 import { createWalletStandardRegistry, isSolanaSignInWallet, type StandardWallet, type WalletStandardRegistry } from './wallet-standard'

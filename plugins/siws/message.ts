@@ -13,8 +13,7 @@
  *   Nonce: {nonce}
  *   Issued At: {ISO 8601}
  */
-import { pageOrigin } from '../siwe/page'
-import { WALLET_STRINGS } from '../siwe/strings'
+import { pageOrigin, WALLET_STRINGS } from 'portico/plugins/siwe'
 
 export interface SiwsMessageInput {
   address: string

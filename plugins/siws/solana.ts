@@ -4,10 +4,15 @@
  * POST /siws/authenticate (or /siws/link).
  */
 import { PorticoError, type PluginContext } from 'portico'
-import type { WalletIntent, WalletLoginConnector, WalletSignInResult } from '../siwe/connector'
-import { walletClientTypeOf } from '../siwe/eip6963'
-import { WALLET_CONNECT_CODES, withWalletTimeout } from '../siwe/errors'
-import { WALLET_STRINGS } from '../siwe/strings'
+import {
+  walletClientTypeOf,
+  withWalletTimeout,
+  WALLET_CONNECT_CODES,
+  WALLET_STRINGS,
+  type WalletIntent,
+  type WalletLoginConnector,
+  type WalletSignInResult,
+} from 'portico/plugins/siwe'
 import { siwsAuthenticate, siwsInit, siwsLink } from './calls'
 import { buildSiwsMessage } from './message'
 import type { SolanaSignMessageFeature, StandardConnectFeature, StandardWallet, StandardWalletAccount } from './wallet-standard'
