@@ -41,7 +41,7 @@ async function typeCode(page: Page, code: string) {
   await page.keyboard.type(code, { delay: 20 })
 }
 
-describe('e-mail login', () => {
+describe('e-mail login', { timeout: 60_000 }, () => {
   it('logs in end to end with the code from the dev outbox', async () => {
     const page = await open()
     await h.openModal(page)
@@ -122,7 +122,7 @@ describe('e-mail login', () => {
   })
 })
 
-describe('terms consent', () => {
+describe('terms consent', { timeout: 60_000 }, () => {
   it("'One last step' cannot be closed; Accept records acceptance and closes", async () => {
     const page = await open({ app: APPS.terms })
     await h.openModal(page)
@@ -160,7 +160,7 @@ describe('terms consent', () => {
   })
 })
 
-describe('rejection and error screens', () => {
+describe('rejection and error screens', { timeout: 60_000 }, () => {
   it('allowlist rejection shows the configured texts and link', async () => {
     const page = await open({ app: APPS.allowlist })
     await h.openModal(page)
@@ -222,7 +222,7 @@ describe('rejection and error screens', () => {
   })
 })
 
-describe('accessibility of the landing variants', () => {
+describe('accessibility of the landing variants', { timeout: 60_000 }, () => {
   it('groups, dark, overflow and the mobile sheet have no serious or critical violation', async () => {
     const variants: [string, Record<string, string>, { width: number; height: number }?][] = [
       ['groups', { layout: 'groups' }],

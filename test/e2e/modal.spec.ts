@@ -34,7 +34,7 @@ function groupsApp() {
   }
 }
 
-describe('modal shell', () => {
+describe('modal shell', { timeout: 60_000 }, () => {
   it('opens from the button, shows the landing, and closes with the close button, Escape and the backdrop; focus returns', async () => {
     const page = await h.openPage({})
     const ms = await h.openModal(page)

@@ -1,5 +1,5 @@
 /** The screen layout every screen uses: header (back, close), title, body, footer. */
-import { createContext, useContext, useId, type ReactNode } from 'react'
+import { createContext, useContext, useEffect, useId, useRef, type ReactNode } from 'react'
 import { useOptionalKernel } from './optional-kernel'
 import { BackIcon, CloseIcon } from './icons'
 
@@ -39,8 +39,21 @@ export function ScreenLayout({ title, description, icon, back, close, titleHidde
   const showBack = back === undefined ? depth > 0 : !!back
   const onBack = typeof back === 'function' ? back : () => nav?.back()
   const showClose = close ?? (nav ? nav.canClose : false)
+  const rootRef = useRef<HTMLDivElement>(null)
+  // A lazily loaded screen mounts after the dialog placed focus: move it into the screen.
+  useEffect(() => {
+    const root = rootRef.current
+    const dialog = root?.closest<HTMLElement>('[role=dialog]')
+    if (!root || !dialog) return
+    const active = document.activeElement
+    if (active && active !== dialog && dialog.contains(active)) return
+    const target =
+      root.querySelector<HTMLElement>('[autofocus], [data-autofocus]') ??
+      root.querySelector<HTMLElement>('.portico-body input:not([disabled]), .portico-body button:not([disabled]), .portico-body a[href]')
+    target?.focus()
+  }, [])
   return (
-    <div className={`portico-screen${className ? ` ${className}` : ''}`}>
+    <div ref={rootRef} className={`portico-screen${className ? ` ${className}` : ''}`}>
       <div className="portico-header">
         {showBack ? (
           <button type="button" className="portico-icon-button" aria-label="Back" onClick={onBack} data-portico-back>

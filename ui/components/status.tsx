@@ -20,14 +20,15 @@ export function Spinner({ size = 'medium', label = 'Loading' }: SpinnerProps) {
 }
 
 export interface StatusIconProps {
-  status: 'loading' | 'success' | 'error'
+  /** 'idle' (static ring, waiting for the user), 'loading' (spinning), 'success', 'error'. */
+  status: 'idle' | 'loading' | 'success' | 'error'
   /** Accessible label; default from the status. */
   label?: string
   /** Optional content in the centre (a method icon). */
   children?: React.ReactNode
 }
 
-/** A large round status badge: spinner ring, success check or error mark. */
+/** A large round status badge: still or spinning ring, success check or error mark. */
 export function StatusIcon({ status, label, children }: StatusIconProps) {
   return (
     <span className="portico-status" data-status={status} role="img" aria-label={label ?? status}>

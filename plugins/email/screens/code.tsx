@@ -107,7 +107,7 @@ export default function EmailCodeScreen({ params }: ScreenProps<{ email: string 
       }
       icon={
         <StatusIcon
-          status={status === 'success' ? 'success' : status === 'submitting' ? 'loading' : status === 'error' ? 'error' : 'loading'}
+          status={status === 'success' ? 'success' : status === 'submitting' ? 'loading' : status === 'error' ? 'error' : 'idle'}
           label={status}
         >
           <icons.MailIcon width={28} height={28} />
