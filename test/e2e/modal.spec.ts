@@ -62,6 +62,17 @@ describe('modal shell', { timeout: 60_000 }, () => {
     expect(h.consoleErrors(page)).toEqual([])
   })
 
+  it('the first open loads only the landing: plugin and generic screens load when shown', async () => {
+    const page = await h.openPage({})
+    await h.openModal(page)
+    const scripts = () => page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name.split('/').pop()!).filter((n) => n.endsWith('.js')))
+    const before = await scripts()
+    expect(before.filter((n) => /^(generic|code|form)-/.test(n))).toEqual([])
+    await page.evaluate(() => (window as any).portico.screens.error(new Error('x')))
+    await page.waitForSelector('[role=dialog][data-screen=error] .portico-title')
+    expect((await scripts()).some((n) => n.startsWith('generic-'))).toBe(true)
+  })
+
   it('keeps Tab inside the dialog', async () => {
     const page = await h.openPage({})
     await h.openModal(page)

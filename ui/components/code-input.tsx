@@ -41,10 +41,11 @@ export const CodeInput = forwardRef<CodeInputHandle, CodeInputProps>(function Co
   const completed = useRef(false)
   const msgId = useId()
 
-  const focusBox = (i: number) => {
+  const focusBox = (i: number, select = true) => {
     const el = boxes.current[Math.max(0, Math.min(length - 1, i))]
     el?.focus()
-    el?.select()
+    if (select) el?.select()
+    else el?.setSelectionRange(el.value.length, el.value.length)
   }
 
   const commit = useCallback(
@@ -98,7 +99,7 @@ export const CodeInput = forwardRef<CodeInputHandle, CodeInputProps>(function Co
       next[i++] = ch
     }
     commit(next)
-    focusBox(i >= length ? length - 1 : i)
+    focusBox(i >= length ? length - 1 : i, i < length)
   }
 
   const onInput = (i: number, value: string) => {
