@@ -119,4 +119,39 @@ describe('siws in the browser', () => {
       'No wallets available: Please download an external wallet provider, like Rainbow, Phantom, or Coinbase Wallet',
     )
   })
+
+  it('a second wallet cannot be linked: the limit text', async () => {
+    const { page } = await openWithWallets({ chains: 'ethereum-and-solana' }, true)
+    await h.openModal(page)
+    await page.click('[data-method="wallet"]')
+    await page.click(PHANTOM)
+    await page.waitForSelector('[role=dialog]', { state: 'detached', timeout: 15_000 })
+    await page.getByRole('button', { name: 'Link wallet', exact: true }).click()
+    await page.click(METAMASK)
+    await page.waitForSelector('[data-portico-wallet-status=error]')
+    expect(await page.locator('[role=dialog]').textContent()).toContain(
+      "Unable to link: You've reached the maximum number of linked wallets.",
+    )
+    expect(await page.getByRole('button', { name: 'Retry' }).count()).toBe(0)
+  })
+
+  it('linking a Solana wallet of another user offers the account transfer', async () => {
+    const { page, sol } = await openWithWallets({ chains: 'solana-only' })
+    await h.openModal(page)
+    await page.click('[data-method="wallet"]')
+    await page.click(PHANTOM)
+    await page.waitForSelector('[role=dialog]', { state: 'detached', timeout: 15_000 })
+    await page.click('[data-testid=logout]')
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'logged out')
+    await h.openModal(page)
+    await page.click('[data-method="more-options"]')
+    await page.click('[data-method="guest"]')
+    await page.waitForSelector('[role=dialog]', { state: 'detached', timeout: 15_000 })
+    await page.getByRole('button', { name: 'Link wallet', exact: true }).click()
+    await page.click(PHANTOM)
+    await page.waitForSelector('[role=dialog][data-screen=link-conflict]', { timeout: 15_000 })
+    expect(await page.locator('[role=dialog] .portico-title').textContent()).toBe('Wallet address is associated with another account')
+    await h.screenshot(page, 'siws-link-conflict')
+    expect(sol.signed).toHaveLength(2)
+  })
 })
