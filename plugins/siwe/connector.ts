@@ -25,6 +25,8 @@ export interface WalletLoginConnector extends WalletConnectorEntry {
   walletClientType: string
   /** Marks this object as a login connector (other plugins may publish other entries). */
   login: true
+  /** Ask for the signature only after the user presses 'Sign with your wallet'. */
+  confirmSign?: boolean
   /** Ask the wallet for its account; resolves with the address. */
   connect(signal?: AbortSignal): Promise<string>
   /**
@@ -43,6 +45,19 @@ export interface WalletSignInResult {
 /** Finishes a login or link (the kernel's `completeLogin`, or the UI's `useCompleteLogin`). */
 export type CompleteFn = (response: WireAuthResponse, meta: WalletSignInResult['meta']) => Promise<AuthResult | null>
 
+/**
+ * When to wait for the user before asking for the signature: 'auto' never, 'button' always,
+ * 'mobile' (default) on mobile browsers, where some wallets open only from a user gesture.
+ */
+export type SignPrompt = 'auto' | 'button' | 'mobile'
+
+export function needsSignButton(prompt: SignPrompt = 'mobile', userAgent?: string): boolean {
+  if (prompt === 'button') return true
+  if (prompt === 'auto') return false
+  const ua = userAgent ?? (typeof navigator !== 'undefined' ? navigator.userAgent : '')
+  return /Android|iPhone|iPad|iPod|Mobile/i.test(ua)
+}
+
 export function isLoginConnector(entry: WalletConnectorEntry): entry is WalletLoginConnector {
   return (
     (entry as Partial<WalletLoginConnector>).login === true &&
@@ -51,7 +66,8 @@ export function isLoginConnector(entry: WalletConnectorEntry): entry is WalletLo
   )
 }
 
-export type ConnectionStatus = 'connecting' | 'signing' | 'done' | 'error'
+/** 'ready': connected, waiting for the user to press 'Sign with your wallet' (`confirmSign`). */
+export type ConnectionStatus = 'connecting' | 'ready' | 'signing' | 'done' | 'error'
 
 export interface ConnectionState {
   status: ConnectionStatus
@@ -74,6 +90,8 @@ export interface WalletConnection {
   subscribe(listener: (s: ConnectionState) => void): () => void
   /** Connect then sign. Resolves when done or failed (never rejects). */
   start(): Promise<void>
+  /** After `confirmSign`: the user pressed 'Sign with your wallet'. False unless status is 'ready'. */
+  sign(): Promise<boolean>
   /** Try again from where it failed; refused (false) when retry is not offered. */
   retry(): Promise<boolean>
   /** Stop listening and abort what is pending (the screen was left). */
@@ -88,7 +106,14 @@ export function createWalletConnection(
   connector: WalletLoginConnector,
   intent: WalletIntent,
   complete: CompleteFn,
-  hooks: { onError?: (e: PorticoError) => void } = {},
+  hooks: {
+    onError?: (e: PorticoError) => void
+    /**
+     * Wait for `sign()` after connecting instead of prompting for the signature at once (spec
+     * part 1 section 4: on mobile some wallets need the user to press a button).
+     */
+    confirmSign?: boolean
+  } = {},
 ): WalletConnection {
   let state: ConnectionState = {
     status: 'connecting',
@@ -109,7 +134,7 @@ export function createWalletConnection(
     for (const l of [...listeners]) l(state)
   }
 
-  const run = async () => {
+  const run = async (gesture: boolean) => {
     const signal = controller.signal
     let phase: WalletPhase = state.address ? 'sign' : 'connect'
     try {
@@ -118,6 +143,10 @@ export function createWalletConnection(
         set({ status: 'connecting', connection: 'connecting', phase, error: null })
         address = await connector.connect(signal)
         if (signal.aborted) return
+      }
+      if (hooks.confirmSign && !gesture) {
+        set({ status: 'ready', connection: 'connected', address, phase: 'sign', error: null })
+        return
       }
       phase = 'sign'
       set({ status: 'signing', connection: 'connected', address, phase, error: null })
@@ -143,14 +172,21 @@ export function createWalletConnection(
       return () => void listeners.delete(listener)
     },
     start() {
-      running ??= run().finally(() => (running = null))
+      running ??= run(false).finally(() => (running = null))
       return running
+    },
+    async sign() {
+      if (running || state.status !== 'ready') return false
+      running = run(true).finally(() => (running = null))
+      await running
+      return true
     },
     async retry() {
       if (running || !state.canRetry) return false
       set({ retriesUsed: Math.min(state.retriesUsed + 1, MAX_WALLET_RETRIES) })
       controller = new AbortController()
-      running = run().finally(() => (running = null))
+      // Pressing Retry is the user's gesture: sign at once.
+      running = run(true).finally(() => (running = null))
       await running
       return true
     },

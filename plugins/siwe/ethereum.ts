@@ -20,6 +20,7 @@ export interface EthereumConnectorOptions {
   requestTimeoutMs?: number
   /** Sign-in statement (default: the spec's wording). */
   statement?: string
+  confirmSign?: boolean
 }
 
 type Ctx = Pick<PluginContext, 'api'>
@@ -37,6 +38,7 @@ export function createEthereumConnector(d: DiscoveredProvider, ctx: Ctx, options
     connectorType: 'injected',
     walletClientType,
     login: true,
+    confirmSign: options.confirmSign,
     provider: d.provider,
     rdns: d.info.rdns,
     async connect(signal) {

@@ -13,12 +13,14 @@
  */
 import { definePlugin, type Portico, type PorticoPlugin, type User, type WalletConnectorEntry } from 'portico'
 import { siweUnlink } from './calls'
-import { isLoginConnector, type WalletLoginConnector } from './connector'
+import { isLoginConnector, needsSignButton, type SignPrompt, type WalletLoginConnector } from './connector'
 import { createEip6963Discovery, type Eip1193Provider, type Eip6963Discovery } from './eip6963'
 import { createEthereumConnector } from './ethereum'
 import { CONNECTORS_CHANGED, setupWalletShell, walletChains } from './shared'
 
 export interface SiweOptions {
+  /** When to wait for 'Sign with your wallet' before the signature: 'auto', 'button', 'mobile' (default). */
+  signPrompt?: SignPrompt
   /** Refuse new users (mode 'no-signup'). Default false. */
   disableSignup?: boolean
   /** Wallet request time-out in ms. Default 120000 (spec part 1 section 9). */
@@ -53,6 +55,7 @@ export function siwe(options: SiweOptions = {}): PorticoPlugin<'siwe'> {
               mode: () => (options.disableSignup ? 'no-signup' : 'login-or-sign-up'),
               requestTimeoutMs: options.requestTimeoutMs,
               statement: options.statement,
+              confirmSign: needsSignButton(options.signPrompt),
             })
             connectors.set(d.provider, c)
           }
@@ -88,8 +91,8 @@ export { buildSiweMessage } from './message'
 export type { SiweMessageInput } from './message'
 export { createEip6963Discovery, walletClientTypeOf } from './eip6963'
 export type { Eip1193Provider, Eip6963ProviderInfo, Eip6963Discovery, DiscoveredProvider } from './eip6963'
-export { createWalletConnection, isLoginConnector } from './connector'
-export type { WalletLoginConnector, WalletConnection, ConnectionState, WalletIntent, WalletSignInResult } from './connector'
+export { createWalletConnection, isLoginConnector, needsSignButton } from './connector'
+export type { WalletLoginConnector, WalletConnection, ConnectionState, WalletIntent, WalletSignInResult, SignPrompt } from './connector'
 export {
   toWalletError,
   walletErrorText,

@@ -10,6 +10,7 @@ import {
   canRetry,
   createEip6963Discovery,
   createWalletConnection,
+  needsSignButton,
   siwe,
   toWalletError,
   unlinkEthereumWallet,
@@ -312,6 +313,21 @@ describe('siwe: login and link against the test server', () => {
     expect(await conn.retry()).toBe(false)
     const s = conn.getState()
     expect(walletErrorText(s.error!, s.phase, s.retriesUsed).hint).toBe('Unable to connect wallet')
+  })
+
+  it('waits for the Sign with your wallet press when confirmSign is on (mobile)', async () => {
+    const { kernel, net, connector } = await setup()
+    const conn = createWalletConnection(connector, 'login', (res, meta) => kernel.completeLogin(res, meta), { confirmSign: true })
+    await conn.start()
+    expect(conn.getState()).toMatchObject({ status: 'ready', connection: 'connected', address: account.address })
+    expect(net.callsTo('POST', '/siwe/init')).toHaveLength(0)
+    expect(await conn.sign()).toBe(true)
+    expect(conn.getState().status).toBe('done')
+    expect(await conn.sign()).toBe(false)
+    expect(needsSignButton('mobile', 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148')).toBe(true)
+    expect(needsSignButton('mobile', 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0')).toBe(false)
+    expect(needsSignButton('button', '')).toBe(true)
+    expect(needsSignButton('auto', 'Android Mobile')).toBe(false)
   })
 
   it('links with intent link (POST /siwe/link without mode) and unlinks', async () => {

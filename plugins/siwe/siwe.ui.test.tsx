@@ -104,6 +104,19 @@ describe('awaiting-connection screen', () => {
     expect(t.net.callsTo('POST', '/siwe/authenticate')).toHaveLength(1)
   })
 
+  it("with signPrompt 'button', signs only after 'Sign with your wallet'", async () => {
+    const target = new EventTarget()
+    const t = await createTestKernel({ plugins: [siwe({ target: target as Window, signPrompt: 'button' })], app: { login_methods: ['wallet'] } })
+    announce(target, provider({ rejectSign: 0 }), 1, 'MetaMask', 'io.metamask')
+    t.net.on('POST', '/siwe/init', { nonce: 'nonce12345678' })
+    t.net.on('POST', '/siwe/authenticate', authResponse(wireUser(), { is_new_user: true }))
+    const view = await renderScreen(t.kernel, 'wallet-connect', { connectorId: 'eip6963:io.metamask' })
+    const button = await screen.findByRole('button', { name: 'Sign with your wallet' })
+    expect(t.net.callsTo('POST', '/siwe/init')).toHaveLength(0)
+    fireEvent.click(button)
+    expect(await view.flow).toMatchObject({ ok: true })
+  })
+
   it('hides Retry after 2 retries and says Unable to connect wallet', async () => {
     const target = new EventTarget()
     const t = await kernelWith(target)

@@ -12,12 +12,14 @@
  * sets up first registers them, and the list renders every connector of both.
  */
 import { definePlugin, type Portico, type PorticoPlugin, type User, type WalletConnectorEntry } from 'portico'
-import { CONNECTORS_CHANGED, setupWalletShell, walletChains, type WalletLoginConnector } from 'portico/plugins/siwe'
+import { CONNECTORS_CHANGED, needsSignButton, setupWalletShell, walletChains, type SignPrompt, type WalletLoginConnector } from 'portico/plugins/siwe'
 import { siwsUnlink } from './calls'
 import { createSolanaConnector } from './solana'
 import { createWalletStandardRegistry, isSolanaSignInWallet, type StandardWallet, type WalletStandardRegistry } from './wallet-standard'
 
 export interface SiwsOptions {
+  /** When to wait for 'Sign with your wallet' before the signature: 'auto', 'button', 'mobile' (default). */
+  signPrompt?: SignPrompt
   /** Refuse new users (mode 'no-signup'). Default false. */
   disableSignup?: boolean
   /** Wallet request time-out in ms. Default 120000. */
@@ -53,6 +55,7 @@ export function siws(options: SiwsOptions = {}): PorticoPlugin<'siws'> {
                 mode: () => (options.disableSignup ? 'no-signup' : 'login-or-sign-up'),
                 requestTimeoutMs: options.requestTimeoutMs,
                 statement: options.statement,
+                confirmSign: needsSignButton(options.signPrompt),
               })
               connectors.set(w, c)
             }

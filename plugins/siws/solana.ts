@@ -21,6 +21,7 @@ export interface SolanaConnectorOptions {
   mode: () => 'login-or-sign-up' | 'no-signup'
   requestTimeoutMs?: number
   statement?: string
+  confirmSign?: boolean
 }
 
 /** Base64 of bytes (no dependency; browsers and Node 20 have btoa). */
@@ -51,6 +52,7 @@ export function createSolanaConnector(wallet: StandardWallet, ctx: Pick<PluginCo
     connectorType: 'solana_adapter',
     walletClientType,
     login: true,
+    confirmSign: options.confirmSign,
     wallet,
     async connect(signal) {
       const { accounts: list } = await withWalletTimeout(connectFeature.connect(), timeout, signal)

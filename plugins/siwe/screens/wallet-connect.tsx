@@ -30,6 +30,7 @@ export default function WalletConnectScreen() {
   useEffect(() => {
     if (!connector) return
     const c = createWalletConnection(connector, intent, (response, meta) => complete(response, meta), {
+      confirmSign: connector.confirmSign,
       onError: (e) => {
         if (SCREEN_ERRORS.has(String(e.code))) errorRef.current(e, { method: meta(connector.chainType) })
       },
@@ -81,6 +82,19 @@ export default function WalletConnectScreen() {
     return (
       <ScreenLayout title={S.connected} icon={<StatusIcon status="success" />}>
         <div data-portico-wallet-status="done" />
+      </ScreenLayout>
+    )
+  }
+
+  if (s === 'ready') {
+    return (
+      <ScreenLayout title={connector.name} icon={<StatusIcon status="loading">{walletIcon}</StatusIcon>}>
+        <div className="portico-actions" data-portico-wallet-status="ready">
+          <Button onClick={() => void conn.current?.sign()}>{S.signWithWallet}</Button>
+          <Button variant="secondary" onClick={() => screen.back()}>
+            {S.useDifferentWallet}
+          </Button>
+        </div>
       </ScreenLayout>
     )
   }
