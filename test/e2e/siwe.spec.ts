@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { generatePrivateKey } from 'viem/accounts'
-import { startHarness, type Harness } from './harness'
-import { installEthereumWallet, type TestEthereumWallet } from './wallets/ethereum'
+import { APPS, startHarness, type Harness } from './harness'
+import { installEthereumWallet, TEST_ETH_KEY, type TestEthereumWallet } from './wallets/ethereum'
 
 let h: Harness
 beforeAll(async () => {
@@ -129,6 +129,28 @@ describe('siwe in the browser', () => {
       return u.linkedAccounts.filter((a: any) => a.type === 'wallet').length
     })
     expect(fresh).toBe(0)
+  })
+
+  it('an allowlist admits the listed wallet and shows the rejection screen to others', async () => {
+    // Not listed: the allowlist screen replaces the awaiting-connection screen.
+    const { page } = await openWithWallet({ app: APPS.allowlist })
+    await h.openModal(page)
+    await page.click('[data-method="wallet"]')
+    await page.click(METAMASK)
+    await page.waitForSelector('[role=dialog][data-screen=allowlist-rejection]', { timeout: 15_000 })
+    expect(await page.locator('[role=dialog] .portico-title').textContent()).toBe("You don't have access to this app")
+
+    // Listed (0x7099...79C8 is in examples/server/apps.json): logs in.
+    const listed = await h.openPage({ app: APPS.allowlist })
+    const wallet = await installEthereumWallet(listed, { privateKey: TEST_ETH_KEY })
+    await listed.reload()
+    await listed.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'logged out')
+    await h.openModal(listed)
+    await listed.click('[data-method="wallet"]')
+    await listed.click(METAMASK)
+    await listed.waitForSelector('[role=dialog]', { state: 'detached', timeout: 15_000 })
+    expect((await userRecord(listed)).wallet.address).toBe(wallet.address)
+    expect(wallet.address).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8')
   })
 
   it('linking a wallet that belongs to another user says so, without Retry', async () => {
