@@ -34,8 +34,16 @@ export interface WalletLoginConnector extends WalletConnectorEntry {
    * response and the login meta to hand to `completeLogin` (the caller finishes the login:
    * the screen through `useCompleteLogin`, headless code through the kernel).
    */
-  signIn(address: string, intent: WalletIntent, signal?: AbortSignal): Promise<WalletSignInResult>
+  signIn(
+    address: string,
+    intent: WalletIntent,
+    signal?: AbortSignal,
+    progress?: (connection: ConnectionProgress) => void,
+  ): Promise<WalletSignInResult>
 }
+
+/** Connection states a connector reports while signing in (spec part 1 section 4). */
+export type ConnectionProgress = 'switching_to_supported_chain' | 'connected'
 
 export interface WalletSignInResult {
   response: WireAuthResponse
@@ -72,7 +80,7 @@ export type ConnectionStatus = 'connecting' | 'ready' | 'signing' | 'done' | 'er
 export interface ConnectionState {
   status: ConnectionStatus
   /** Spec part 1 section 4 wallet connection states. */
-  connection: 'disconnected' | 'connecting' | 'connected'
+  connection: 'disconnected' | 'connecting' | 'switching_to_supported_chain' | 'connected'
   address: string | null
   /** Where the last error happened. */
   phase: WalletPhase
@@ -150,7 +158,9 @@ export function createWalletConnection(
       }
       phase = 'sign'
       set({ status: 'signing', connection: 'connected', address, phase, error: null })
-      const signed = await connector.signIn(address, intent, signal)
+      const signed = await connector.signIn(address, intent, signal, (connection) => {
+        if (!signal.aborted) set({ connection })
+      })
       if (signal.aborted) return
       const result = await complete(signed.response, signed.meta)
       set({ status: 'done', result })

@@ -6,7 +6,7 @@
 import { createWalletClient, custom, type Address } from 'viem'
 import { PorticoError, type PluginContext } from 'portico'
 import { siweAuthenticate, siweInit, siweLink } from './calls'
-import type { WalletIntent, WalletLoginConnector, WalletSignInResult } from './connector'
+import type { ConnectionProgress, WalletIntent, WalletLoginConnector, WalletSignInResult } from './connector'
 import type { DiscoveredProvider } from './eip6963'
 import { walletClientTypeOf } from './eip6963'
 import { WALLET_CONNECT_CODES, withWalletTimeout } from './errors'
@@ -21,6 +21,8 @@ export interface EthereumConnectorOptions {
   /** Sign-in statement (default: the spec's wording). */
   statement?: string
   confirmSign?: boolean
+  /** The app's chains: a wallet on another chain is asked to switch to the default one. */
+  chains?: () => { supported: number[]; defaultId: number }
 }
 
 type Ctx = Pick<PluginContext, 'api'>
@@ -52,8 +54,21 @@ export function createEthereumConnector(d: DiscoveredProvider, ctx: Ctx, options
       }
       return address
     },
-    async signIn(address: string, intent: WalletIntent, signal?: AbortSignal): Promise<WalletSignInResult> {
-      const chainId = await withWalletTimeout(client.getChainId(), timeout, signal)
+    async signIn(address: string, intent: WalletIntent, signal?: AbortSignal, progress?: (c: ConnectionProgress) => void): Promise<WalletSignInResult> {
+      let chainId = await withWalletTimeout(client.getChainId(), timeout, signal)
+      const chains = options.chains?.()
+      if (chains && !chains.supported.includes(chainId)) {
+        // Spec part 1 section 4: switching_to_supported_chain. A wallet that cannot or will not
+        // switch still signs in on its own chain: the signature does not depend on it.
+        progress?.('switching_to_supported_chain')
+        try {
+          await withWalletTimeout(client.switchChain({ id: chains.defaultId }), timeout, signal)
+          chainId = await withWalletTimeout(client.getChainId(), timeout, signal)
+        } catch (e) {
+          if (signal?.aborted) throw e
+        }
+        progress?.('connected')
+      }
       const { nonce } = await siweInit(ctx.api, { address }, signal)
       const message = buildSiweMessage({ address, chainId, nonce, statement: options.statement })
       const signature = await withWalletTimeout(

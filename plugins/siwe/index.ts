@@ -56,6 +56,10 @@ export function siwe(options: SiweOptions = {}): PorticoPlugin<'siwe'> {
               requestTimeoutMs: options.requestTimeoutMs,
               statement: options.statement,
               confirmSign: needsSignButton(options.signPrompt),
+              chains: () => ({
+                supported: ctx.config.supportedChains.map((c) => c.id),
+                defaultId: ctx.config.defaultChain.id,
+              }),
             })
             connectors.set(d.provider, c)
           }
@@ -92,7 +96,7 @@ export type { SiweMessageInput } from './message'
 export { createEip6963Discovery, walletClientTypeOf } from './eip6963'
 export type { Eip1193Provider, Eip6963ProviderInfo, Eip6963Discovery, DiscoveredProvider } from './eip6963'
 export { createWalletConnection, isLoginConnector, needsSignButton } from './connector'
-export type { WalletLoginConnector, WalletConnection, ConnectionState, WalletIntent, WalletSignInResult, SignPrompt } from './connector'
+export type { WalletLoginConnector, WalletConnection, ConnectionState, ConnectionProgress, WalletIntent, WalletSignInResult, SignPrompt } from './connector'
 export {
   toWalletError,
   walletErrorText,

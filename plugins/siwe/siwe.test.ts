@@ -30,8 +30,9 @@ const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'
 const account = privateKeyToAccount(KEY)
 
 /** An EIP-1193 provider backed by a viem private-key account. */
-function testProvider(opts: { chainId?: number; reject?: () => boolean } = {}): Eip1193Provider & { calls: string[] } {
+function testProvider(opts: { chainId?: number; reject?: () => boolean; canSwitch?: boolean } = {}): Eip1193Provider & { calls: string[] } {
   const calls: string[] = []
+  let chainId = opts.chainId ?? 1
   return {
     calls,
     isMetaMask: true,
@@ -44,7 +45,11 @@ function testProvider(opts: { chainId?: number; reject?: () => boolean } = {}): 
           if (method === 'eth_requestAccounts' && opts.reject?.()) throw Object.assign(new Error('User rejected the request.'), { code: 4001 })
           return [account.address]
         case 'eth_chainId':
-          return `0x${(opts.chainId ?? 1).toString(16)}`
+          return `0x${chainId.toString(16)}`
+        case 'wallet_switchEthereumChain':
+          if (!opts.canSwitch) throw Object.assign(new Error('Unrecognized chain'), { code: 4902 })
+          chainId = parseInt((p[0] as { chainId: string }).chainId, 16)
+          return null
         case 'personal_sign': {
           if (opts.reject?.()) throw Object.assign(new Error('User rejected the request.'), { code: 4001 })
           const data = p[0] as Hex
@@ -192,14 +197,14 @@ describe('siwe: EIP-6963 discovery', () => {
 describe('siwe: login and link against the test server', () => {
   afterEach(() => delete (window as any).ethereum)
 
-  async function setup(opts: { reject?: () => boolean; user?: ReturnType<typeof wireUser> } = {}) {
+  async function setup(opts: { reject?: () => boolean; user?: ReturnType<typeof wireUser>; canSwitch?: boolean } = {}) {
     const target = isolatedTarget()
     const t = await createTestKernel({
       plugins: [siwe({ target })],
       app: { login_methods: ['wallet'] },
       user: opts.user,
     })
-    const provider = testProvider({ chainId: 8453, reject: opts.reject })
+    const provider = testProvider({ chainId: 8453, reject: opts.reject, canSwitch: opts.canSwitch })
     const events: string[] = []
     t.kernel.events.on('wallet-connectors:changed', () => events.push('changed'))
     target.dispatchEvent(
@@ -219,7 +224,7 @@ describe('siwe: login and link against the test server', () => {
       const m = parseSiweMessage(body.message)
       expect(m.nonce).toBe(nonces[nonces.length - 1])
       expect(m.domain).toBe('localhost:5173')
-      expect(m.chainId).toBe(8453)
+      expect(m.chainId).toBe(opts.canSwitch ? 1 : 8453)
       expect(await verifyMessage({ address: account.address, message: body.message, signature: body.signature })).toBe(true)
     }
     const walletAccount = {
@@ -258,13 +263,34 @@ describe('siwe: login and link against the test server', () => {
     conn.subscribe((s) => statuses.push(s.status))
     await conn.start()
     expect(conn.getState()).toMatchObject({ status: 'done', connection: 'connected', address: account.address, error: null })
-    expect(statuses).toEqual(['connecting', 'signing', 'done'])
+    expect(statuses.filter((s, i) => s !== statuses[i - 1])).toEqual(['connecting', 'signing', 'done'])
     expect(provider.calls).toEqual(expect.arrayContaining(['eth_requestAccounts', 'eth_chainId', 'personal_sign']))
     const [auth] = net.callsTo('POST', '/siwe/authenticate')
     expect(Object.keys(auth.body).sort()).toEqual(['chainId', 'connectorType', 'message', 'mode', 'signature', 'walletClientType'])
     expect(auth.body).toMatchObject({ chainId: 'eip155:8453', walletClientType: 'metamask', connectorType: 'injected', mode: 'login-or-sign-up' })
     expect(kernel.session.user?.wallet?.address).toBe(account.address)
     expect(kernel.recentLogin()).toEqual({ method: 'siwe', walletClientType: 'metamask', chainType: 'ethereum' })
+  })
+
+  it('asks a wallet on an unsupported chain to switch to the default chain first', async () => {
+    const { kernel, net, connector, provider } = await setup({ canSwitch: true })
+    const conn = createWalletConnection(connector, 'login', (res, meta) => kernel.completeLogin(res, meta))
+    const states: string[] = []
+    conn.subscribe((s) => states.push(s.connection))
+    await conn.start()
+    expect(conn.getState().status).toBe('done')
+    expect(states).toContain('switching_to_supported_chain')
+    expect(provider.calls).toContain('wallet_switchEthereumChain')
+    expect(net.callsTo('POST', '/siwe/authenticate')[0].body.chainId).toBe('eip155:1')
+  })
+
+  it('signs in on its own chain when the wallet cannot switch', async () => {
+    const { kernel, net, connector, provider } = await setup()
+    const conn = createWalletConnection(connector, 'login', (res, meta) => kernel.completeLogin(res, meta))
+    await conn.start()
+    expect(conn.getState()).toMatchObject({ status: 'done', connection: 'connected' })
+    expect(provider.calls).toContain('wallet_switchEthereumChain')
+    expect(net.callsTo('POST', '/siwe/authenticate')[0].body.chainId).toBe('eip155:8453')
   })
 
   it('a rejected signature shows the rejection, and Retry signs again with a fresh nonce', async () => {

@@ -99,7 +99,7 @@ export default function WalletConnectScreen() {
     )
   }
 
-  const title = s === 'signing' ? S.signWithWallet : formatText(S.waitingFor, { wallet: connector.name })
+  const title = s === 'signing' && state?.connection !== 'switching_to_supported_chain' ? S.signWithWallet : formatText(S.waitingFor, { wallet: connector.name })
   return (
     <ScreenLayout title={title} description={S.checkOtherWindows} icon={<StatusIcon status="loading">{walletIcon}</StatusIcon>}>
       <div className="portico-actions" data-portico-wallet-status={s}>
