@@ -71,7 +71,8 @@ const PAGE_HEADERS = {
   'Content-Security-Policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
+  // Not 'no-referrer': with it, browsers send 'Origin: null' on the consent form post and the CSRF check refuses it.
+  'Referrer-Policy': 'same-origin',
   'Cache-Control': 'no-store',
 }
 
@@ -89,10 +90,14 @@ const CSS = `body{font:16px system-ui,sans-serif;background:#f4f1ea;margin:0}mai
 .brand{font-weight:700;color:#c2410c;margin:0 0 8px}label{display:block;margin:16px 0}input{display:block;width:100%;box-sizing:border-box;padding:8px;margin-top:4px;font:inherit}
 .row{display:flex;gap:8px}button{flex:1;padding:10px;font:inherit;border-radius:8px;border:1px solid #c2410c;background:#fff;cursor:pointer}button[value=allow]{background:#c2410c;color:#fff}`
 
-/** Reads the result from the page and hands it to the opener, at the registered origin only. */
+/**
+ * Reads the result from the page and hands it to the opener, at the registered origin only.
+ * The page does not close itself: the opener closes it once the message is in. (Closing here
+ * races the message: the opener could see `closed` before the message and report a rejection.)
+ */
 const RETURN_JS = `(function(){var el=document.getElementById('acme-result');if(!el)return;
 var target=el.getAttribute('data-origin');var payload=JSON.parse(el.getAttribute('data-payload'));
-if(window.opener){window.opener.postMessage(payload,target);window.close();}
+if(window.opener){window.opener.postMessage(payload,target);}
 else{el.textContent='You can close this window.';}})();`
 
 export async function createAcmeIdp(options: AcmeIdpOptions): Promise<AcmeIdp> {
@@ -104,7 +109,6 @@ export async function createAcmeIdp(options: AcmeIdpOptions): Promise<AcmeIdp> {
   const kid = `acme-${randomUUID()}`
   const publicJwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' }
   const codes = new Map<string, PendingCode>()
-  const allOrigins = new Set(Object.values(options.clients).flatMap((c) => c.origins))
 
   type Params = { clientId: string; client: AcmeClient; redirectUri: string; state: string; challenge: string }
   /** Check the authorization request; the error text says which parameter is wrong. */
@@ -179,7 +183,8 @@ ${hidden('response_type', 'code')}${hidden('client_id', p.clientId)}${hidden('re
   })
 
   // The app's page calls /token from the browser: CORS for registered origins only.
-  app.use('/token', cors({ origin: (o) => (allOrigins.has(o) ? o : null), allowMethods: ['POST'], maxAge: 600 }))
+  const registered = (o: string) => Object.values(options.clients).some((c) => c.origins.includes(o))
+  app.use('/token', cors({ origin: (o) => (registered(o) ? o : null), allowMethods: ['POST'], maxAge: 600 }))
   app.post('/token', async (c) => {
     const type = c.req.header('content-type') ?? ''
     const raw = type.includes('application/json') ? await c.req.json().catch(() => ({})) : await c.req.parseBody()
