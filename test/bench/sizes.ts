@@ -2,7 +2,7 @@
  * Bundle sizes, measured the way the issue fixes it: esbuild, minified, `gzip -9`, React and
  * react-dom excluded. Shared by `npm run bench` and the size budget test.
  */
-import { build, type Metafile } from 'esbuild'
+import { build, type Metafile, type Plugin } from 'esbuild'
 import { existsSync, readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -18,6 +18,18 @@ export const aliases: Record<string, string> = {
 }
 for (const id of existsSync(join(ROOT, 'plugins')) ? readdirSync(join(ROOT, 'plugins')) : []) {
   if (existsSync(join(ROOT, 'plugins', id, 'index.ts'))) aliases[`portico/plugins/${id}`] = join(ROOT, 'plugins', id, 'index.ts')
+}
+
+/** Resolve `portico`, `portico/ui`, `portico/plugins/<id>` exactly; `portico/ui/styles.css` to the file. */
+const resolvePortico: Plugin = {
+  name: 'portico-sources',
+  setup(b) {
+    b.onResolve({ filter: /^portico(\/.*)?$/ }, (args) => {
+      if (aliases[args.path]) return { path: aliases[args.path] }
+      if (args.path === 'portico/ui/styles.css') return { path: join(ROOT, 'ui/styles.css') }
+      return undefined
+    })
+  },
 }
 
 export interface Size {
@@ -73,7 +85,7 @@ export async function appSize(entryFile: string): Promise<{ initial: Size; total
     metafile: true,
     logLevel: 'silent',
     jsx: 'automatic',
-    alias: aliases,
+    plugins: [resolvePortico],
     external: [...REACT],
     loader: { '.css': 'empty', '.svg': 'dataurl', '.png': 'dataurl' },
     define: { 'process.env.NODE_ENV': '"production"' },

@@ -1,0 +1,61 @@
+/**
+ * `npm run bench`: a benchmark, not a test. Prints a table and writes
+ * test/bench/results.json (git-ignored):
+ *  - bundle sizes of every entry, of examples/minimal and examples/app (initial load and all
+ *    chunks, React excluded) and what each dependency weighs in minimal's initial load;
+ *  - modal open time in Chromium (click to visible landing; first and warm opens, 20 runs);
+ *  - API requests per e-mail login, from page load to authenticated;
+ *  - server throughput (`bench:server`), when `--server` is passed or BENCH_SERVER=1.
+ */
+import { existsSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { budgets } from './budgets'
+import { ROOT, appSize, entries, entrySize } from './sizes'
+import { benchBrowser } from './browser'
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`
+const pad = (s: string | number, n: number) => String(s).padEnd(n)
+const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version }
+
+async function sizes() {
+  console.log('\nBundle sizes (esbuild, minified, gzip -9, React excluded)')
+  console.log(`${pad('entry', 24)}${pad('min', 12)}${pad('gzip', 12)}${pad('lazy min', 12)}budget`)
+  const out: Record<string, unknown> = {}
+  for (const [name, file] of Object.entries(entries())) {
+    const s = await entrySize(file)
+    const id = name.replace('plugins/', '')
+    const budget = name === 'kernel' ? budgets.kernel : name === 'ui' ? null : (budgets.plugins[id] ?? budgets.defaultPlugin)
+    out[name] = { min: s.min, gzip: s.gzip, lazyMin: s.lazy, budget }
+    console.log(`${pad(name, 24)}${pad(kb(s.min), 12)}${pad(kb(s.gzip), 12)}${pad(kb(s.lazy), 12)}${budget ? kb(budget) : '-'}`)
+  }
+  for (const app of ['minimal', 'app']) {
+    const entry = ['main.tsx', 'main.ts'].map((f) => join(ROOT, 'examples', app, 'src', f)).find(existsSync)
+    if (!entry) continue
+    const s = await appSize(entry)
+    out[`examples/${app}`] = s
+    console.log(
+      `${pad(`examples/${app}`, 24)}initial ${kb(s.initial.gzip)} gzip (${kb(s.initial.min)} min), all chunks ${kb(s.total.gzip)} gzip`,
+    )
+    const top = Object.entries(s.deps).sort((a, b) => b[1] - a[1])
+    console.log(`  initial load by source (min bytes): ${top.map(([k, v]) => `${k} ${kb(v)}`).join(', ')}`)
+  }
+  results.sizes = out
+}
+
+async function main() {
+  await sizes()
+  if (!process.argv.includes('--sizes-only')) results.browser = await benchBrowser()
+  if (process.argv.includes('--server') || process.env.BENCH_SERVER === '1') {
+    const { execFileSync } = await import('node:child_process')
+    const out = execFileSync('npm', ['run', '--silent', 'bench:server'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+    console.log(out)
+    results.server = out
+  }
+  writeFileSync(join(ROOT, 'test/bench/results.json'), JSON.stringify(results, null, 2))
+  console.log('\nwrote test/bench/results.json')
+}
+
+main().catch((e) => {
+  console.error(e)
+  process.exit(1)
+})
