@@ -111,8 +111,12 @@ describe('link conflict screens', () => {
     expect(screen.getByText(/Your other account will be deleted\./)).toBeTruthy()
     expect(screen.queryByText('Continue')).toBeNull()
     expect(screen.getByText('No thanks')).toBeTruthy()
+    // The spent code screen is not a way back.
+    expect(document.querySelector('[data-portico-back]')).toBeNull()
     fireEvent.click(screen.getByText('Transfer and delete account'))
     await screen.findByText('Success!')
+    expect(screen.getByText('No thanks').closest('button')!.disabled).toBe(true)
+    expect(document.querySelector('[data-portico-close]')).toBeNull()
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
     expect(t.net.callsTo('POST', '/passwordless_sms/transfer')[0].body).toEqual({ nonce: 'nonce-1', phoneNumber: '+14155550100' })
     expect(screen.getByText('in +14155550100')).toBeTruthy()

@@ -18,11 +18,15 @@ function useTransferData(): WireAccountTransferData | null {
 }
 
 /** The transfer button: loading, then 'Success!', then the flow closes (1400 ms). */
-function TransferButton({ data }: { data: WireAccountTransferData }) {
+function TransferButton({ data, onState }: { data: WireAccountTransferData; onState: (s: 'idle' | 'loading' | 'success') => void }) {
   const kernel = useKernel()
   const { error } = useScreen()
   const complete = useCompleteLogin()
-  const [state, setState] = useState<'idle' | 'loading' | 'success'>('idle')
+  const [state, setLocal] = useState<'idle' | 'loading' | 'success'>('idle')
+  const setState = (s: 'idle' | 'loading' | 'success') => {
+    setLocal(s)
+    onState(s)
+  }
   const run = async () => {
     setState('loading')
     try {
@@ -61,10 +65,14 @@ function Missing() {
 export function LinkConflictScreen() {
   const data = useTransferData()
   const { open, dismiss } = useScreen()
+  const [busy, setBusy] = useState(false)
   if (!data) return <Missing />
   const method = methodLabel(data.link_method)
   return (
     <ScreenLayout
+      // The code behind this screen is spent: no way back to it; no closing while transferring.
+      back={false}
+      close={!busy}
       title={formatText(ACCOUNT_TEXTS.conflictTitle, { method })}
       description={formatText(ACCOUNT_TEXTS.conflictBody, { account: data.display_name || data.account })}
     >
@@ -74,9 +82,9 @@ export function LinkConflictScreen() {
             {ACCOUNT_TEXTS.continue}
           </Button>
         ) : (
-          <TransferButton data={data} />
+          <TransferButton data={data} onState={(st) => setBusy(st !== 'idle')} />
         )}
-        <Button variant="secondary" onClick={dismiss}>
+        <Button variant="secondary" onClick={dismiss} disabled={busy}>
           {ACCOUNT_TEXTS.noThanks}
         </Button>
       </div>
@@ -86,10 +94,11 @@ export function LinkConflictScreen() {
 
 export function CheckAssetsScreen() {
   const data = useTransferData()
+  const [busy, setBusy] = useState(false)
   if (!data) return <Missing />
   const address = data.embedded_wallet_address
   return (
-    <ScreenLayout title={ACCOUNT_TEXTS.checkAssetsTitle} description={ACCOUNT_TEXTS.checkAssetsBody}>
+    <ScreenLayout title={ACCOUNT_TEXTS.checkAssetsTitle} description={ACCOUNT_TEXTS.checkAssetsBody} back={!busy} close={!busy}>
       <div className="portico-actions" data-portico-check-assets="">
         {address ? (
           <div className="portico-field">
@@ -100,7 +109,7 @@ export function CheckAssetsScreen() {
             </p>
           </div>
         ) : null}
-        <TransferButton data={data} />
+        <TransferButton data={data} onState={(st) => setBusy(st !== 'idle')} />
       </div>
     </ScreenLayout>
   )
