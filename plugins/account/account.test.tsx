@@ -74,7 +74,7 @@ function App() {
 }
 
 /** Logged in with e-mail, linking a phone that belongs to another account. */
-async function conflictFlow(data: WireAccountTransferData): Promise<TestKernel> {
+async function conflictFlow(data: WireAccountTransferData, ui: { sleep: (ms: number) => Promise<void> } = instant): Promise<TestKernel> {
   const me = wireUser({ accounts: [emailAccount('me@example.com')] })
   const t = await createTestKernel({ plugins: [sms(), account()], app: { login_methods: ['email', 'sms'] }, user: me })
   t.net.on('POST', '/passwordless_sms/init', { success: true })
@@ -89,13 +89,13 @@ async function conflictFlow(data: WireAccountTransferData): Promise<TestKernel> 
     session_update_action: 'ignore',
   })
   render(
-    <PorticoProvider kernel={t.kernel} ui={instant}>
+    <PorticoProvider kernel={t.kernel} ui={ui}>
       <App />
     </PorticoProvider>,
   )
   await waitFor(() => expect(t.kernel.isReady).toBe(true))
   fireEvent.click(screen.getByText('link phone'))
-  const input = (await screen.findByRole('textbox', { name: 'Phone number' })) as HTMLInputElement
+  const input = (await screen.findByRole('textbox', { name: 'Phone number' }, { timeout: 5000 })) as HTMLInputElement
   fireEvent.change(input, { target: { value: '4155550100' } })
   fireEvent.submit(input.closest('form')!)
   await screen.findByText('Enter confirmation code')
@@ -106,7 +106,9 @@ async function conflictFlow(data: WireAccountTransferData): Promise<TestKernel> 
 
 describe('link conflict screens', () => {
   it("prompt without an embedded wallet: 'Transfer and delete account' transfers, shows 'Success!', closes", async () => {
-    const t = await conflictFlow(conflict())
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    const t = await conflictFlow(conflict(), { sleep: () => gate })
     await screen.findByText('Phone number is associated with another account')
     expect(screen.getByText(/Your other account will be deleted\./)).toBeTruthy()
     expect(screen.queryByText('Continue')).toBeNull()
@@ -117,6 +119,7 @@ describe('link conflict screens', () => {
     await screen.findByText('Success!')
     expect(screen.getByText('No thanks').closest('button')!.disabled).toBe(true)
     expect(document.querySelector('[data-portico-close]')).toBeNull()
+    release()
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
     expect(t.net.callsTo('POST', '/passwordless_sms/transfer')[0].body).toEqual({ nonce: 'nonce-1', phoneNumber: '+14155550100' })
     expect(screen.getByText('in +14155550100')).toBeTruthy()

@@ -38,7 +38,7 @@ async function mount(t: TestKernel) {
 async function openLanding(t: TestKernel) {
   await mount(t)
   fireEvent.click(screen.getByText('open'))
-  return (await screen.findByRole('textbox', { name: 'Phone number' })) as HTMLInputElement
+  return (await screen.findByRole('textbox', { name: 'Phone number' }, { timeout: 5000 })) as HTMLInputElement
 }
 
 const typeCode = (code: string) => {
