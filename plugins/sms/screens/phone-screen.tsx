@@ -2,6 +2,7 @@
  * The 'sms' screen: the phone form on its own screen, for the landing row (when another input
  * is the inline one) and for linking or updating a phone number (intent 'link' / 'update').
  */
+import { parsePhoneNumberFromString } from 'libphonenumber-js'
 import { ScreenLayout, useKernel, useScreen } from 'portico/ui'
 import { SMS_TEXTS } from '../strings'
 import { PhoneForm } from './phone-form'
@@ -10,7 +11,8 @@ export function SmsPhoneScreen() {
   const kernel = useKernel()
   const { intent, params } = useScreen<{ disableSignup?: boolean }>()
   const title = intent === 'link' ? SMS_TEXTS.linkHeading : intent === 'update' ? SMS_TEXTS.updateHeading : SMS_TEXTS.loginHeading
-  const current = intent === 'update' ? kernel.session.user?.phone?.number : undefined
+  const number = intent === 'update' ? kernel.session.user?.phone?.number : undefined
+  const current = number ? (parsePhoneNumberFromString(number)?.formatInternational() ?? number) : undefined
   return (
     <ScreenLayout title={title} description={current ?? undefined}>
       <PhoneForm intent={intent} disableSignup={params.disableSignup === true} autoFocus />
