@@ -63,6 +63,12 @@ describe('e-mail login', { timeout: 60_000 }, () => {
     expect(await page.textContent('[data-testid=user]')).toContain(email)
     await h.screenshot(page, 'demo-logged-in')
     expect(h.consoleErrors(page)).toEqual([])
+    // The method is remembered: after logging out, the e-mail input carries the 'Recent' chip.
+    await page.click('[data-testid=logout]')
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'logged out')
+    await h.openModal(page)
+    expect(await page.textContent('.portico-landing-input[data-method=email] .portico-chip')).toBe('Recent')
+    await h.screenshot(page, 'landing-recent')
   })
 
   it('a wrong code shows the inline error and clears the boxes after 1.4 s', async () => {

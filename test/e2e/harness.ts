@@ -111,7 +111,7 @@ function sourceStamp(): string {
       const p = join(dir, name)
       const st = statSync(p)
       if (st.isDirectory()) walk(p)
-      else if (/\.(tsx?|css|html|json)$/.test(name) && !/\.(test|spec)\.tsx?$/.test(name)) h.update(`${p}:${st.size}:${st.mtimeMs}`)
+      else if (/\.(tsx?|css|html|json|svg|png)$/.test(name) && !/\.(test|spec)\.tsx?$/.test(name)) h.update(`${p}:${st.size}:${st.mtimeMs}`)
     }
   }
   for (const d of ['kernel', 'ui', 'plugins', 'examples/app']) walk(join(ROOT, d))

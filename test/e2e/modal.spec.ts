@@ -73,6 +73,17 @@ describe('modal shell', { timeout: 60_000 }, () => {
     expect((await scripts()).some((n) => n.startsWith('generic-'))).toBe(true)
   })
 
+  it('shows the logo, a custom header and the login message', async () => {
+    const page = await h.openPage({ logo: '/logo.svg', header: 'Welcome to Acme', message: 'Sign in to sync your notes.' })
+    await h.openModal(page)
+    expect(await page.textContent('.portico-title')).toBe('Welcome to Acme')
+    expect(await page.textContent('.portico-description')).toBe('Sign in to sync your notes.')
+    await page.waitForFunction(() => (document.querySelector('img.portico-logo') as HTMLImageElement | null)?.naturalWidth! > 0)
+    expect(await page.getAttribute('img.portico-logo', 'alt')).toBe('Portico Demo logo')
+    await h.screenshot(page, 'landing-logo-message')
+    expect(h.consoleErrors(page)).toEqual([])
+  })
+
   it('keeps Tab inside the dialog', async () => {
     const page = await h.openPage({})
     await h.openModal(page)
