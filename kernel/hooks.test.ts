@@ -1,5 +1,8 @@
 import * as tapable from 'tapable'
 import { describe, expect, it, vi } from 'vitest'
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the same taps on tapable's and our hooks */
+type Any = any
 import {
   createAsyncParallelHook,
   createAsyncSeriesBailHook,
@@ -14,21 +17,21 @@ import {
 // results must match, so our interpreter keeps tapable's semantics.
 describe('eval-free hooks behave like tapable', () => {
   it('SyncWaterfallHook: passes the value along, skips undefined, extra args stay', () => {
-    for (const hook of [new tapable.SyncWaterfallHook<[number, number]>(['v', 'k']), createSyncWaterfallHook<[number, number]>(['v', 'k'])]) {
-      hook.tap('a', (v, k) => v + k)
+    for (const hook of [new tapable.SyncWaterfallHook<[number, number]>(['v', 'k']), createSyncWaterfallHook<[number, number]>(['v', 'k'])] as Any[]) {
+      hook.tap('a', (v: number, k: number) => v + k)
       hook.tap('b', () => undefined)
-      hook.tap({ name: 'c', stage: -1 }, (v) => v * 10)
+      hook.tap({ name: 'c', stage: -1 }, (v: number) => v * 10)
       expect(hook.call(1, 2)).toBe(12)
     }
   })
 
   it('SyncBailHook: stops at the first non-undefined result, honours before', () => {
-    for (const hook of [new tapable.SyncBailHook<[string], string>(['x']), createSyncBailHook<[string], string>(['x'])]) {
+    for (const hook of [new tapable.SyncBailHook<[string], string>(['x']), createSyncBailHook<[string], string>(['x'])] as Any[]) {
       const late = vi.fn(() => 'late')
       hook.tap('none', () => undefined)
-      hook.tap('first', (x) => (x === 'hit' ? 'first' : undefined))
+      hook.tap('first', (x: string) => (x === 'hit' ? 'first' : undefined))
       hook.tap('late', late)
-      hook.tap({ name: 'early', before: 'first' }, (x) => (x === 'early' ? 'early' : undefined))
+      hook.tap({ name: 'early', before: 'first' }, (x: string) => (x === 'early' ? 'early' : undefined))
       expect(hook.call('hit')).toBe('first')
       expect(hook.call('early')).toBe('early')
       expect(hook.call('miss')).toBe('late')
@@ -37,9 +40,9 @@ describe('eval-free hooks behave like tapable', () => {
   })
 
   it('SyncHook: runs every tap in stage order; errors propagate', () => {
-    for (const hook of [new tapable.SyncHook<[string[]]>(['log']), createSyncHook<[string[]]>(['log'])]) {
-      hook.tap({ name: 'b', stage: 10 }, (log) => void log.push('b'))
-      hook.tap('a', (log) => void log.push('a'))
+    for (const hook of [new tapable.SyncHook<[string[]]>(['log']), createSyncHook<[string[]]>(['log'])] as Any[]) {
+      hook.tap({ name: 'b', stage: 10 }, (log: string[]) => void log.push('b'))
+      hook.tap('a', (log: string[]) => void log.push('a'))
       const log: string[] = []
       expect(hook.call(log)).toBeUndefined()
       expect(log).toEqual(['a', 'b'])
@@ -82,8 +85,8 @@ describe('eval-free hooks behave like tapable', () => {
       hook.tapAsync('c', (n, cb) => cb(null, n + 3))
       expect(await hook.promise(1)).toBe(7)
     }
-    for (const hook of [new tapable.AsyncSeriesBailHook<[number], string>(['n']), createAsyncSeriesBailHook<[number], string>(['n'])]) {
-      hook.tapPromise('a', async (n) => (n > 1 ? 'big' : undefined))
+    for (const hook of [new tapable.AsyncSeriesBailHook<[number], string>(['n']), createAsyncSeriesBailHook<[number], string>(['n'])] as Any[]) {
+      hook.tapPromise('a', async (n: number) => (n > 1 ? 'big' : undefined))
       hook.tap('b', () => 'small')
       expect(await hook.promise(5)).toBe('big')
       expect(await hook.promise(0)).toBe('small')

@@ -76,7 +76,7 @@ describe('transport: errors', () => {
       status: 400,
       body: { code: 'account_transfer_required', error: 'Transfer needed', data: { nonce: 'n1' } },
     })
-    const err = await api.post('/passwordless/link', {}).catch((e) => e)
+    const err = (await api.post('/passwordless/link', {}).catch((e: PorticoError) => e)) as PorticoError
     expect(err).toBeInstanceOf(PorticoError)
     expect(err).toMatchObject({ code: 'account_transfer_required', message: 'Transfer needed', status: 400, kind: 'api_error' })
     expect(err.data).toEqual({ nonce: 'n1' })
@@ -110,7 +110,7 @@ describe('transport: errors', () => {
         throw new TypeError('fetch failed')
       }) as typeof fetch,
     })
-    const err = await api.get('/x').catch((e) => e)
+    const err = (await api.get('/x').catch((e: PorticoError) => e)) as PorticoError
     expect(err).toMatchObject({ code: 'network_error', kind: 'api_error' })
     expect(err.cause).toBeInstanceOf(TypeError)
     expect(n).toBe(1)
