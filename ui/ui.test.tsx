@@ -290,3 +290,68 @@ describe('PhoneInput', () => {
     expect(onChange.mock.calls.at(-1)![0].valid).toBe(false)
   })
 })
+
+describe('more components and hooks', () => {
+  it("CopyButton shows 'Copied' for the configured time", async () => {
+    const { CopyButton } = await import('portico/ui')
+    vi.useFakeTimers()
+    try {
+      Object.defineProperty(navigator, 'clipboard', { value: { writeText: vi.fn(async () => {}) }, configurable: true })
+      render(<CopyButton value="0xabc" resetAfterMs={2000} />)
+      await act(async () => void fireEvent.click(screen.getByRole('button')))
+      expect(screen.getByRole('button').textContent).toBe('Copied')
+      expect(navigator.clipboard.writeText).toHaveBeenCalledWith('0xabc')
+      await act(async () => void vi.advanceTimersByTime(1500))
+      expect(screen.getByRole('button').textContent).toBe('Copied')
+      await act(async () => void vi.advanceTimersByTime(600))
+      expect(screen.getByRole('button').textContent).toBe('Copy')
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('useModalStatus follows the navigator; closing a link flow reports exited_link_flow', async () => {
+    const { useModalStatus, useLinkAccount } = await import('portico/ui')
+    const me = wireUser()
+    const t = await createTestKernel({ plugins: [fakeLogin('alpha')], app: { login_methods: ['alpha'] }, user: me })
+    const onError = vi.fn()
+    function Status() {
+      const { isOpen, screen: current, intent } = useModalStatus()
+      const { link } = useLinkAccount({ onError })
+      return (
+        <>
+          <p>{isOpen ? `open:${current}:${intent}` : 'closed'}</p>
+          <button onClick={() => void link('alpha')}>link alpha</button>
+        </>
+      )
+    }
+    render(
+      <PorticoProvider kernel={t.kernel} ui={instant}>
+        <Status />
+      </PorticoProvider>,
+    )
+    await waitFor(() => expect(t.kernel.session.authenticated).toBe(true))
+    expect(screen.getByText('closed')).toBeTruthy()
+    fireEvent.click(screen.getByText('link alpha'))
+    await screen.findByText('open:alpha-screen:link')
+    fireEvent.click(screen.getByLabelText('Close'))
+    await screen.findByText('closed')
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'exited_link_flow' }))
+  })
+
+  it('renders the in-app browser, account-not-found and development-mode screens with the spec texts', async () => {
+    const t = await createTestKernel({ plugins: [fakeLogin('alpha')], app: { login_methods: ['alpha'] } })
+    await setup(t)
+    fireEvent.click(screen.getByText('open'))
+    await screen.findByText('Label alpha')
+    act(() => void t.kernel.screens.open('in-app-browser'))
+    await screen.findByText('Could not log in with provider')
+    expect(screen.getByText("It looks like you're using an in-app browser. To log in, please try again using an external browser.")).toBeTruthy()
+    const { PorticoError } = await import('portico')
+    act(() => void t.kernel.screens.error(new PorticoError('user_does_not_exist', 'No account for ana@example.com')))
+    await screen.findByText('Account not found')
+    act(() => void t.kernel.screens.error(new PorticoError('max_accounts_reached', 'dev', { data: { reason: 'development_mode' } })))
+    await screen.findByText('This application is in development mode and must be upgraded to production to log in new users.')
+    expect(screen.getByRole('dialog').getAttribute('data-screen')).toBe('development-mode')
+  })
+})
