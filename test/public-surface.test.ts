@@ -24,11 +24,7 @@ const PUBLIC = /^portico(?:\/ui|\/ui\/styles\.css|\/testing|\/plugins\/[a-z0-9]+
  */
 const KNOWN: Record<string, string[]> = {
   // Test files reaching into the test kit and kernel: use `portico/testing` and `portico`.
-  'plugins/account/account.test.tsx': ['../../test/contract/index', '../sms/index'],
-  'plugins/custom-auth/custom-auth.test.ts': ['../../test/kit/index', '../../test/contract/index', '../../kernel/index'],
   'plugins/email/email.test.tsx': ['../../test/contract/index'],
-  'plugins/guest/guest.test.ts': ['../../kernel/index', '../../test/kit/index', '../../test/contract/index'],
-  'plugins/sms/sms.test.ts': ['../../test/kit/index', '../../test/contract/index', '../../kernel/index'],
 }
 
 /** The folder a file may import relatively from: its plugin folder or the example's root. */

@@ -4,8 +4,8 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { PorticoProvider, useLinkAccount, usePortico } from 'portico/ui'
 import { authResponse, createTestKernel, emailAccount, wireUser, type TestKernel } from 'portico/testing'
 import type { WireAccountTransferData, WireLinkedAccount } from 'portico'
-import { pluginContract } from '../../test/contract/index'
-import { sms } from '../sms/index'
+import { pluginContract } from 'portico/testing'
+import { sms } from 'portico/plugins/sms'
 import { account, methodLabel, transfer, transferData, ACCOUNT_TEXTS } from './index'
 
 pluginContract(() => account())

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createTestKernel, wireUser, authResponse, fakeJwt, emailAccount } from '../../test/kit/index'
-import { pluginContract } from '../../test/contract/index'
-import type { WireUser } from '../../kernel/index'
+import { createTestKernel, wireUser, authResponse, fakeJwt, emailAccount } from 'portico/testing'
+import { pluginContract } from 'portico/testing'
+import type { WireUser } from 'portico'
 import { customAuth, customAuthOf, jwtSubject, CUSTOM_AUTH_TEXTS } from './index'
 
 pluginContract(() => customAuth({ getCustomAccessToken: async () => null }))

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { memoryStorage } from '../../kernel/index'
-import { createTestKernel, wireUser, authResponse, emailAccount, TEST_APP_ID } from '../../test/kit/index'
-import { pluginContract } from '../../test/contract/index'
+import { memoryStorage } from 'portico'
+import { createTestKernel, wireUser, authResponse, emailAccount, TEST_APP_ID } from 'portico/testing'
+import { pluginContract } from 'portico/testing'
 import { guest, guestAccounts, GUEST_TEXTS } from './index'
 import { base64url, newGuestCredential } from './credential'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createTestKernel, wireUser, authResponse, emailAccount } from '../../test/kit/index'
-import { pluginContract } from '../../test/contract/index'
-import { PorticoError, type WireLinkedAccount, type WireUser } from '../../kernel/index'
+import { createTestKernel, wireUser, authResponse, emailAccount } from 'portico/testing'
+import { pluginContract } from 'portico/testing'
+import { PorticoError, type WireLinkedAccount, type WireUser } from 'portico'
 import { sms, smsFlow, toE164, normaliseCode, codeErrorMessage, smsErrorView, SMS_TEXTS } from './index'
 
 pluginContract(() => sms(), { loginMethods: ['sms'] })
