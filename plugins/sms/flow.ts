@@ -136,7 +136,9 @@ export function createSmsFlow(ctx: Pick<PluginContext, 'api' | 'session' | 'comp
       }
       if (intent === 'update') {
         if (!requireUser().phone) throw new PorticoError('invalid_data', SMS_TEXTS.needPhoneToUpdate)
-      } else if (intent === 'link') requireUser()
+      } else if (intent === 'link' && requireUser().phone) {
+        throw new PorticoError('cannot_link_more_of_type', SMS_TEXTS.cannotLinkMore)
+      }
       const number = toE164(phoneNumber, country ?? ctx.config.intl.defaultCountry)
       set({ status: 'sending-code', phoneNumber: number, intent, error: null })
       try {

@@ -130,6 +130,15 @@ describe('sms account management', () => {
     )
   })
 
+  it("one phone per user: 'User already has an account of type phone linked.' before any request", async () => {
+    const { flow, net } = await setup(wireUser({ accounts: [phoneAccount('+14155550100')] }))
+    await expect(flow.sendCode({ phoneNumber: '+14155550199', intent: 'link' })).rejects.toMatchObject({
+      code: 'cannot_link_more_of_type',
+      message: 'User already has an account of type phone linked.',
+    })
+    expect(net.callsTo('POST', '/passwordless_sms/init')).toHaveLength(0)
+  })
+
   it('update {old_phone_number, new_phone_number, code}; the code goes to the new number', async () => {
     const me = wireUser({ accounts: [phoneAccount('+14155550100')] })
     const { net, flow, kernel } = await setup(me)

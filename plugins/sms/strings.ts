@@ -38,6 +38,8 @@ export const SMS_TEXTS = {
   issueVerifyingCode: 'Issue verifying code',
   codeNumeric: 'Code should be numeric',
   needPhoneToUpdate: 'User is required to have a phone number to update it.',
+  /** Part 1 section 5: 'User already has an account of type {type} linked.' */
+  cannotLinkMore: 'User already has an account of type phone linked.',
   mustBeAuthenticated: ERROR_TEXTS.mustBeAuthenticatedToLink,
   regionNotSupported: ERROR_TEXTS.regionNotSupported,
   smsRegionNotAvailable: ERROR_TEXTS.smsRegionNotAvailable,

@@ -34,7 +34,7 @@ export function PhoneForm({ intent, disableSignup, autoFocus }: PhoneFormProps) 
     } catch (e) {
       const err = toPorticoError(e)
       // Checks made before any request (no phone to update, not a valid number) stay inline.
-      if (err.code === 'invalid_data' && err.status === undefined) return setError(err.message)
+      if ((err.code === 'invalid_data' || err.code === 'cannot_link_more_of_type') && err.status === undefined) return setError(err.message)
       const view = kernel.screens.error(err, { method: 'sms' })
       if (view.inline || !kernel.screens.getState().open) setError(view.title)
     } finally {
