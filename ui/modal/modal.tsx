@@ -71,10 +71,22 @@ function Dialog({ kernel }: { kernel: Portico }) {
   const config = kernel.config
   const canClose = nav.canClose
 
-  // Remember the opener; give focus back when the dialog goes away.
+  // Remember the opener; give focus back when the dialog goes away. Lock the page's scroll
+  // (a class, not a style attribute: CSP) and keep focus inside while open.
   useLayoutEffect(() => {
     opener.current = document.activeElement
+    const html = document.documentElement
+    html.classList.add('portico-scroll-lock')
+    const onFocusIn = (e: FocusEvent) => {
+      const dialog = dialogRef.current
+      if (dialog && e.target instanceof Node && !rootRef.current?.contains(e.target)) {
+        ;(dialog.querySelector<HTMLElement>(FOCUSABLE) ?? dialog).focus()
+      }
+    }
+    document.addEventListener('focusin', onFocusIn)
     return () => {
+      document.removeEventListener('focusin', onFocusIn)
+      html.classList.remove('portico-scroll-lock')
       const el = opener.current as HTMLElement | null
       if (el && typeof el.focus === 'function' && el.isConnected) el.focus()
     }
@@ -145,6 +157,7 @@ function Dialog({ kernel }: { kernel: Portico }) {
         className="portico-backdrop"
         data-portico-backdrop=""
         aria-hidden="true"
+        onMouseDown={(e) => e.preventDefault()}
         onClick={() => {
           if (nav.canClose) nav.dismiss()
         }}
