@@ -23,8 +23,6 @@ const PUBLIC = /^portico(?:\/ui|\/ui\/styles\.css|\/testing|\/plugins\/[a-z0-9]+
  * `portico/testing`, `../../kernel/index` by `portico`).
  */
 const KNOWN: Record<string, string[]> = {
-  // Test files reaching into the test kit and kernel: use `portico/testing` and `portico`.
-  'plugins/email/email.test.tsx': ['../../test/contract/index'],
 }
 
 /** The folder a file may import relatively from: its plugin folder or the example's root. */

@@ -4,7 +4,7 @@ import { act, cleanup, fireEvent, render, renderHook, screen, waitFor } from '@t
 import type { ReactNode } from 'react'
 import { PorticoProvider, usePortico, useLinkAccount } from 'portico/ui'
 import { authResponse, createTestKernel, emailAccount, wireUser, type TestKernel } from 'portico/testing'
-import { pluginContract } from '../../test/contract/index'
+import { pluginContract } from 'portico/testing'
 import { checkEmail, codeErrorMessage, email, useLoginWithEmail } from 'portico/plugins/email'
 import { PorticoError } from 'portico'
 
