@@ -224,6 +224,15 @@ describe('landing plan', () => {
     expect(planLanding(entries.slice(0, 5), cfg(), null).overflow).toHaveLength(0)
   })
 
+  it('names the overflow view after the group that overflowed', () => {
+    const web2Only = ['a', 'b', 'c', 'd', 'e', 'f'].map((id) => entry(id, 'web2'))
+    expect(planLanding(web2Only, cfg(), null).overflowView).toBe('web2-overflow')
+    const web3Heavy = [entry('a', 'web2'), ...['w1', 'w2', 'w3', 'w4', 'w5'].map((id) => entry(id, 'web3'))]
+    const p = planLanding(web3Heavy, cfg(), null)
+    expect(p.overflowView).toBe('web3-overflow')
+    expect(p.groups.flatMap((g) => g.rows.map((r) => r.id))).toEqual(['a', 'w1', 'w2', 'w3'])
+  })
+
   it('single list: primary rows then More options for the overflow', () => {
     const entries = [entry('email', 'web2', true), entry('sms', 'web2', true), entry('wallet', 'web3'), entry('guest', 'web2')]
     const p = planLanding(entries, cfg({ loginMethodsAndOrder: { primary: ['email', 'sms', 'wallet'], overflow: ['guest'] } }), null)
