@@ -113,6 +113,28 @@ describe('modal flow', () => {
     }
   })
 
+  it("offers 'Resend code' only after the 30 s cooldown, and resends", async () => {
+    const t = await createTestKernel({ plugins: [email()] })
+    t.net.on('POST', '/passwordless/init', { success: true })
+    const input = await open(t)
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    try {
+      fireEvent.change(input, { target: { value: 'ana@example.com' } })
+      fireEvent.submit(input.closest('form')!)
+      await screen.findByText('Enter confirmation code')
+      expect(screen.getByText('Code sent')).toBeTruthy()
+      expect(screen.queryByText('Resend code')).toBeNull()
+      await act(async () => void vi.advanceTimersByTime(29_000))
+      expect(screen.queryByText('Resend code')).toBeNull()
+      await act(async () => void vi.advanceTimersByTime(2_000))
+      fireEvent.click(await screen.findByText('Resend code'))
+      await screen.findByText('Code sent')
+      expect(t.net.callsTo('POST', '/passwordless/init')).toHaveLength(2)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('an allowlist rejection goes to the allowlist screen', async () => {
     const t = await createTestKernel({ plugins: [email()] })
     t.net.on('POST', '/passwordless/init', { success: true })
