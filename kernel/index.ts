@@ -6,7 +6,7 @@ export { createPortico, formatText } from './portico'
 export type { Portico, RecentLogin, KernelInternals } from './portico'
 export { definePlugin, validatePlugins, PLUGIN_KINDS } from './plugin'
 export type { PorticoPlugin, PluginContext, PluginKind, PluginStorage, LoginMeta } from './plugin'
-export { createHooks } from './portico-hooks'
+export { createHooks, isRecentEntry } from './portico-hooks'
 export type {
   PorticoHooks,
   TapOnlyHooks,

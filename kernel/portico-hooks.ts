@@ -36,6 +36,16 @@ export interface LoginMethod {
   start?: () => void | Promise<void>
   /** A component drawn inline on the landing (the e-mail or phone input). */
   input?: unknown
+  /**
+   * Other login-method ids this entry stands for, so the 'Recent' chip finds it: the
+   * 'wallet' entry covers 'siwe' and 'siws'.
+   */
+  covers?: string[]
+}
+
+/** Whether `recent` (a remembered method id) is this landing entry. */
+export function isRecentEntry(entry: Pick<LoginMethod, 'id' | 'covers'>, recent: string | null): boolean {
+  return recent !== null && (entry.id === recent || (entry.covers ?? []).includes(recent))
 }
 
 export interface LoginMethodsContext {

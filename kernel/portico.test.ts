@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { TEST_APP_ID, createTestKernel } from '../test/kit/index'
 import { authResponse, emailAccount, wireUser } from '../test/kit/fixtures'
 import { createFetchDouble } from '../test/kit/fetch-double'
-import { createPortico, definePlugin, memoryStorage, PorticoError, type PorticoPlugin } from './index'
+import { createPortico, definePlugin, isRecentEntry, memoryStorage, PorticoError, type PorticoPlugin } from './index'
 
 const noop = (id: string, kind: PorticoPlugin['kind'] = 'login') => definePlugin({ id, kind, setup() {} })
 const create = (plugins: unknown) => () =>
@@ -149,5 +149,14 @@ describe('plugin context', () => {
     kernel.destroy()
     expect(teardown).toHaveBeenCalledTimes(1)
     expect(kernel.screens.has('ctx-screen')).toBe(false)
+  })
+})
+
+describe('isRecentEntry', () => {
+  it('matches the entry id or a method the entry covers', () => {
+    expect(isRecentEntry({ id: 'email' }, 'email')).toBe(true)
+    expect(isRecentEntry({ id: 'wallet', covers: ['siwe', 'siws'] }, 'siws')).toBe(true)
+    expect(isRecentEntry({ id: 'wallet', covers: ['siwe'] }, 'email')).toBe(false)
+    expect(isRecentEntry({ id: 'email' }, null)).toBe(false)
   })
 })

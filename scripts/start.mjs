@@ -43,6 +43,8 @@ process.on('SIGINT', () => stop(0))
 process.on('SIGTERM', () => stop(0))
 
 run('server', bin('tsx'), ['examples/server/src/main.ts'], { PORT: '8787' })
+// The third-party plugin example's identity provider (Acme ID), for ?app=portico-test-acmeid-00001.
+run('acme-id', bin('tsx'), ['examples/custom-plugin/idp/main.ts'])
 run('app', bin('vite'), ['--config', 'examples/app/vite.config.ts', '--host', '127.0.0.1', '--port', '5173', '--strictPort'])
 
 setTimeout(() => {
@@ -52,6 +54,7 @@ setTimeout(() => {
     API server:          ${API}/api/v1
     login codes appear:  in the [server] lines above and at ${API}/dev/outbox
     other configs:       ${APP}/?layout=groups&theme=dark&accent=%23e4572e (see examples/app/src/settings.ts)
-  Ctrl-C stops both.
+    third-party plugin:  ${APP}/?app=portico-test-acmeid-00001 (Acme ID on http://127.0.0.1:8791)
+  Ctrl-C stops them all.
 `)
 }, 2500)

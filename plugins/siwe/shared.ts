@@ -40,7 +40,7 @@ export function setupWalletShell(ctx: PluginContext): () => void {
     if (methods.some((m) => m.id === WALLET_METHOD)) return methods
     return [
       ...methods,
-      { id: WALLET_METHOD, label: WALLET_STRINGS.methodLabel, group: 'web3' as const, screen: WALLET_LIST_SCREEN, icon: icons.WalletIcon },
+      { id: WALLET_METHOD, label: WALLET_STRINGS.methodLabel, group: 'web3' as const, screen: WALLET_LIST_SCREEN, icon: icons.WalletIcon, covers: ['siwe', 'siws'] },
     ]
   })
   ctx.hooks.errorView.tap(ctx.id, (error) => walletErrorView(error))

@@ -114,7 +114,7 @@ function sourceStamp(): string {
       else if (/\.(tsx?|css|html|json|svg|png)$/.test(name) && !/\.(test|spec)\.tsx?$/.test(name)) h.update(`${p}:${st.size}:${st.mtimeMs}`)
     }
   }
-  for (const d of ['kernel', 'ui', 'plugins', 'examples/app']) walk(join(ROOT, d))
+  for (const d of ['kernel', 'ui', 'plugins', 'examples/app', 'examples/custom-plugin/src']) walk(join(ROOT, d))
   return h.digest('hex')
 }
 

@@ -76,6 +76,8 @@ describe('siwe in the browser', () => {
     await page.click('[data-testid=logout]')
     await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'logged out')
     await h.openModal(page)
+    // The landing's 'wallet' row covers siwe: it carries the 'Recent' chip.
+    expect(await page.textContent('[data-method="wallet"]')).toContain('Recent')
     await page.click('[data-method="wallet"]')
     await page.waitForSelector(METAMASK)
     expect(await page.textContent(METAMASK)).toContain('Recent')

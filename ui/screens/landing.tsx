@@ -5,6 +5,7 @@
  */
 import { useLayoutEffect, useMemo, useRef, useState, type ComponentType } from 'react'
 import type { LoginMethod, Portico, ScreenDefinition } from 'portico'
+import { isRecentEntry } from 'portico'
 import { Chip } from '../components/chip'
 import { ListButton } from '../components/list-button'
 import { ScreenLayout } from '../components/layout'
@@ -45,7 +46,7 @@ export function planLanding(entries: LoginMethod[], kernel: Pick<Portico, 'confi
   const pickInput = (list: LoginMethod[]) => {
     if (hideInputs) return null
     const withInput = list.filter((e) => e.input)
-    return withInput.find((e) => e.id === recent) ?? withInput[0] ?? null
+    return withInput.find((e) => isRecentEntry(e, recent)) ?? withInput[0] ?? null
   }
   const rowsOf = (list: LoginMethod[], input: LoginMethod | null) => list.filter((e) => e !== input && (e.screen || e.start))
 
@@ -175,7 +176,7 @@ export function Landing() {
         method={e.id}
         icon={<EntryIcon icon={e.icon} label={e.label} />}
         label={e.label}
-        chip={e.id === recent ? <Chip tone="accent">{UI_TEXTS.recent}</Chip> : undefined}
+        chip={isRecentEntry(e, recent) ? <Chip tone="accent">{UI_TEXTS.recent}</Chip> : undefined}
         onClick={() => choose(e)}
       />
     </li>
@@ -210,7 +211,7 @@ export function Landing() {
                 <div className="portico-landing-input" data-method={g.input.id}>
                   {(() => {
                     const Input = g.input.input as ComponentType<LoginInputProps>
-                    return <Input entry={g.input} recent={g.input.id === recent} />
+                    return <Input entry={g.input} recent={isRecentEntry(g.input, recent)} />
                   })()}
                 </div>
               ) : null}
