@@ -24,6 +24,4 @@ export const EMAIL_TEXTS = {
 } as const
 
 /** Constants of part 1 sections 4 and 9. */
-export const CODE_LENGTH = 6
-export const RESEND_COOLDOWN_MS = 30_000
-export const CODE_RESET_MS = 1_400
+export { CODE_LENGTH, RESEND_COOLDOWN_MS, CODE_RESET_MS } from 'portico/ui'

@@ -21,10 +21,8 @@ export * as smsCalls from './calls'
 /** Screen ids this plugin registers. */
 export const SMS_SCREENS = { phone: 'sms', code: 'sms-code' } as const
 
-/** Resend cooldown (part 1 sections 4 and 9). */
-export const RESEND_COOLDOWN_MS = 30_000
-/** Code boxes reset this long after a failed code (part 1 section 9). */
-export const CODE_RESET_MS = 1400
+/** Resend cooldown and code-box reset (part 1 sections 4 and 9), shared by every code screen. */
+export { RESEND_COOLDOWN_MS, CODE_RESET_MS } from 'portico/ui'
 
 export interface SmsOptions {
   /** Login only, no sign-up ('no-signup' mode). Default false. */
