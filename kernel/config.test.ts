@@ -42,6 +42,10 @@ describe('config: login methods', () => {
     expect(e.code).toBe('invalid_config')
     expect(fails(() => resolve({}, server({ login_methods: [] }))).message).toBe('You must enable at least one login method')
   })
+  it('can defer the login-method check until the server config is merged (kernel start-up)', () => {
+    const config = resolveConfig({ appId } as PorticoConfig, null, undefined, { requireLoginMethod: false })
+    expect(config.loginMethods).toEqual([])
+  })
   it('ignores duplicates with a warning', () => {
     const { config, warnings } = resolve({ loginMethods: ['email', 'sms', 'email'] })
     expect(config.loginMethods).toEqual(['email', 'sms'])

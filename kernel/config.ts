@@ -169,6 +169,7 @@ export function resolveConfig(
   host: PorticoConfig,
   server: WireAppConfig | null,
   warn: (message: string) => void = () => {},
+  { requireLoginMethod = true }: { requireLoginMethod?: boolean } = {},
 ): ResolvedConfig {
   const appId = validateAppId(host.appId)
   const s = server ?? ({} as Partial<WireAppConfig>)
@@ -188,7 +189,7 @@ export function resolveConfig(
   const enabled = loginMethodsAndOrder
     ? [...loginMethodsAndOrder.primary, ...loginMethodsAndOrder.overflow]
     : loginMethods
-  if (enabled.length === 0) throw invalid(CONFIG_TEXTS.noLoginMethod)
+  if (requireLoginMethod && enabled.length === 0) throw invalid(CONFIG_TEXTS.noLoginMethod)
 
   let loginMessage = a.loginMessage ?? s.login_message ?? undefined
   if (typeof loginMessage === 'string' && loginMessage.length > LOGIN_MESSAGE_MAX) {

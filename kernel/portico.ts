@@ -73,19 +73,11 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     else console.warn(`[portico] ${message}`)
   }
 
-  // Before the server answers, validate what the host gave (app id, chains, logo) and accept
-  // an empty method list: the server's list may fill it.
-  const preliminary = () => {
-    try {
-      return resolveConfig(hostConfig, null)
-    } catch (e) {
-      if ((e as Error).message === 'You must enable at least one login method') {
-        return resolveConfig({ ...hostConfig, loginMethods: ['__pending__'] }, null)
-      }
-      throw e
-    }
-  }
-  let config: ResolvedConfig = hostConfig.skipServerConfig ? resolveConfig(hostConfig, null, warn) : preliminary()
+  // Before the server answers, validate what the host gave (app id, chains, logo); the
+  // method list may still come from the server, so it is checked once that is merged.
+  let config: ResolvedConfig = hostConfig.skipServerConfig
+    ? resolveConfig(hostConfig, null, warn)
+    : resolveConfig(hostConfig, null, undefined, { requireLoginMethod: false })
 
   const analyticsKey = `portico:ca-id`
   const analyticsId = () => {
