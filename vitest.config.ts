@@ -1,17 +1,8 @@
 import { defineConfig } from 'vitest/config'
-import { fileURLToPath } from 'node:url'
-
-const r = (p: string) => fileURLToPath(new URL(p, import.meta.url))
+import { sourceAliases } from './source-aliases'
 
 export default defineConfig({
-  resolve: {
-    alias: [
-      { find: /^portico$/, replacement: r('./kernel/index.ts') },
-      { find: /^portico\/ui$/, replacement: r('./ui/index.ts') },
-      { find: /^portico\/testing$/, replacement: r('./test/kit/testing.ts') },
-      { find: /^portico\/plugins\/(.*)$/, replacement: r('./plugins/$1/index.ts') },
-    ],
-  },
+  resolve: { alias: sourceAliases },
   test: {
     include: ['**/*.test.{ts,tsx}', 'test/e2e/**/*.spec.ts'],
     exclude: ['**/node_modules/**', '**/dist/**', '.data/**'],

@@ -1,0 +1,15 @@
+/**
+ * Inside this repository `portico`, `portico/ui`, `portico/testing` and `portico/plugins/*`
+ * resolve to the sources, for vitest and the example apps' Vite configs alike.
+ */
+import { fileURLToPath } from 'node:url'
+
+const r = (p: string) => fileURLToPath(new URL(p, import.meta.url))
+
+export const sourceAliases = [
+  { find: /^portico$/, replacement: r('./kernel/index.ts') },
+  { find: /^portico\/ui\/styles\.css$/, replacement: r('./ui/styles.css') },
+  { find: /^portico\/ui$/, replacement: r('./ui/index.ts') },
+  { find: /^portico\/testing$/, replacement: r('./test/kit/testing.ts') },
+  { find: /^portico\/plugins\/(.*)$/, replacement: r('./plugins/$1/index.ts') },
+]
