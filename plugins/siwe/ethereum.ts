@@ -3,7 +3,7 @@
  * eth_requestAccounts → POST /siwe/init → EIP-4361 message → personal_sign →
  * POST /siwe/authenticate (or /siwe/link) → the kernel's completeLogin.
  */
-import { createWalletClient, custom, type Address } from 'viem'
+import type { Address } from 'viem'
 import { PorticoError, type PluginContext } from 'portico'
 import { siweAuthenticate, siweInit, siweLink } from './calls'
 import type { ConnectionProgress, WalletIntent, WalletLoginConnector, WalletSignInResult } from './connector'
@@ -12,6 +12,7 @@ import { walletClientTypeOf } from './eip6963'
 import { WALLET_CONNECT_CODES, withWalletTimeout } from './errors'
 import { buildSiweMessage } from './message'
 import { WALLET_STRINGS } from './strings'
+import type { WalletClientLike } from './wallet-client'
 
 export interface EthereumConnectorOptions {
   /** 'no-signup' refuses new users. */
@@ -29,7 +30,9 @@ type Ctx = Pick<PluginContext, 'api'>
 
 export function createEthereumConnector(d: DiscoveredProvider, ctx: Ctx, options: EthereumConnectorOptions): WalletLoginConnector {
   const walletClientType = walletClientTypeOf(d.info)
-  const client = createWalletClient({ transport: custom(d.provider, { retryCount: 0 }) })
+  // viem's client is made when the user picks this wallet, not when it is announced.
+  let pending: Promise<WalletClientLike> | null = null
+  const walletClient = () => (pending ??= import('./wallet-client').then((m) => m.makeWalletClient(d.provider)))
   const timeout = options.requestTimeoutMs
 
   return {
@@ -44,6 +47,7 @@ export function createEthereumConnector(d: DiscoveredProvider, ctx: Ctx, options
     provider: d.provider,
     rdns: d.info.rdns,
     async connect(signal) {
+      const client = await walletClient()
       const addresses = await withWalletTimeout(client.requestAddresses(), timeout, signal)
       const address = addresses?.[0]
       if (!address) {
@@ -55,6 +59,7 @@ export function createEthereumConnector(d: DiscoveredProvider, ctx: Ctx, options
       return address
     },
     async signIn(address: string, intent: WalletIntent, signal?: AbortSignal, progress?: (c: ConnectionProgress) => void): Promise<WalletSignInResult> {
+      const client = await walletClient()
       let chainId = await withWalletTimeout(client.getChainId(), timeout, signal)
       const chains = options.chains?.()
       if (chains && !chains.supported.includes(chainId)) {

@@ -3,7 +3,7 @@
  * The reference server parses it with viem's `parseSiweMessage` and checks the domain
  * against the app's allowed origins, the nonce, the times and the signature.
  */
-import { getAddress } from 'viem'
+import { getAddress } from 'viem/utils'
 import { createSiweMessage } from 'viem/siwe'
 import { pageOrigin } from './page'
 import { WALLET_STRINGS } from './strings'

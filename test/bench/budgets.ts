@@ -16,7 +16,7 @@ export const budgets = {
     guest: 3 * KIB,
     'custom-auth': 3 * KIB,
     sms: 50 * KIB, // libphonenumber-js metadata
-    siwe: 64 * KIB, // viem
+    siwe: 52 * KIB, // viem (its wallet client loads lazily)
     siws: 20 * KIB,
   } as Record<string, number>,
   /** A plugin not listed above. */
