@@ -4,6 +4,7 @@
  * Errors throw a `PorticoError('invalid_config')`; soft problems become warnings.
  */
 import { PorticoError } from './errors'
+import type { TextOverrides } from './texts'
 import type { WireAppConfig } from './wire'
 
 export const APP_ID_LENGTH = 25
@@ -26,7 +27,8 @@ export interface Appearance {
   logo?: Logo
   landingHeader?: string
   loginMessage?: string
-  theme?: 'light' | 'dark'
+  /** 'system' follows the OS (prefers-color-scheme) and its changes. */
+  theme?: 'light' | 'dark' | 'system'
   accentColor?: string
   walletList?: string[]
   walletChainType?: 'ethereum-only' | 'solana-only' | 'ethereum-and-solana'
@@ -80,7 +82,12 @@ export interface PorticoConfig {
   /** Options for plugins, keyed by plugin id. */
   [pluginOption: string]: unknown
   storage?: TokenStorage
+  /** `fetch` for every request (the API and plugins' calls to other hosts). */
   fetch?: typeof fetch
+  /** Text overrides keyed by plugin id (`'ui'` the generic screens, `'kernel'` the error views). */
+  texts?: TextOverrides
+  /** Send login-flow analytics events (`POST /analytics_events`). Default true. */
+  analytics?: boolean
 }
 
 export interface ResolvedConfig {
@@ -106,6 +113,8 @@ export interface ResolvedConfig {
   embeddedWallets: { createOnLogin: 'off' | 'users-without-wallets' | 'all-users'; [k: string]: unknown }
   /** The server's app config as received, for plugins that need more. */
   server: WireAppConfig | null
+  texts: TextOverrides
+  analytics: boolean
   /** Plugin options and anything else the host passed. */
   extra: Record<string, unknown>
 }
@@ -113,7 +122,7 @@ export interface ResolvedConfig {
 const KNOWN_KEYS = new Set([
   'appId', 'clientId', 'apiUrl', 'loginMethods', 'loginMethodsAndOrder', 'appearance', 'legal', 'allowlistConfig',
   'intl', 'supportedChains', 'defaultChain', 'disablePlusEmails', 'captchaEnabled', 'plugins', 'skipServerConfig',
-  'storage', 'fetch',
+  'storage', 'fetch', 'texts', 'analytics',
 ])
 
 export const CONFIG_TEXTS = {
@@ -260,6 +269,8 @@ export function resolveConfig(
       createOnLogin: s.embedded_wallet_config?.create_on_login ?? 'off',
     },
     server: server ?? null,
+    texts: host.texts && typeof host.texts === 'object' ? host.texts : {},
+    analytics: host.analytics !== false,
     extra,
   }
 }

@@ -55,8 +55,9 @@ export type WalletErrorCode =
 
 /**
  * Codes the client raises that the spec does not name but a host developer must be able to
- * tell apart: an aborted request, a network failure, an unreadable response, bad config and
- * a bad plugin.
+ * tell apart: an aborted request, a network failure, an unreadable response, bad config,
+ * a bad plugin, and `method_not_supported` — the neutral "this method cannot do that" any
+ * plugin raises when it refuses something (its message is shown).
  */
 export type ClientErrorCode =
   | 'request_aborted'
@@ -65,6 +66,8 @@ export type ClientErrorCode =
   | 'invalid_config'
   | 'invalid_plugin'
   | 'not_found'
+  | 'method_not_supported'
+  | 'api_unreachable'
 
 /** Any code a `PorticoError` may carry. Unknown server codes are kept as strings. */
 export type PorticoErrorCode = IdentityErrorCode | WalletErrorCode | ClientErrorCode | (string & {})
@@ -105,6 +108,20 @@ export class PorticoError extends Error {
     this.retryable = options.retryable ?? false
   }
 
+  /** This error, then its causes (`cause` chain, at most 8 deep): replaces hand-written loops. */
+  walk(): Generator<unknown> {
+    return PorticoError.walk(this)
+  }
+
+  /** Any error, then its causes: wallets and libraries wrap the error that matters. */
+  static *walk(error: unknown): Generator<unknown> {
+    let cur: unknown = error
+    for (let depth = 0; cur != null && depth < 8; depth++) {
+      yield cur
+      cur = (cur as { cause?: unknown }).cause
+    }
+  }
+
   toJSON(): Record<string, unknown> {
     return { name: this.name, code: this.code, kind: this.kind, message: this.message, status: this.status }
   }
@@ -139,7 +156,12 @@ export interface ErrorView {
   action?: 'back' | 'retry' | 'landing' | 'close' | 'link'
   /** Link for `action: 'link'`. */
   href?: string
-  /** A dedicated screen replaces the generic error screen (allowlist, user limit, ...). */
+  /**
+   * The one rule for "this error has its own screen": a view with `screen` leaves the screen
+   * it happened on — for a dedicated screen (allowlist, user limit, a plugin's screen) or for
+   * the generic error screen (`ERROR_SCREEN`). A view without it is for the current screen
+   * to show inline where it can (a code screen's message) and the error screen otherwise.
+   */
   screen?: string
   /** Show the message inline on the previous screen instead of an error screen. */
   inline?: boolean
@@ -167,8 +189,7 @@ export const ERROR_TEXTS = {
   captchaTimeout: 'Something went wrong! Please try again later.',
   authenticationFailed: 'Authentication failed',
   linkedToAnotherUser: 'This account has already been linked to another user.',
-  regionNotSupported: 'This region is not supported',
-  smsRegionNotAvailable: 'SMS authentication from this region is not available',
+  notSupported: 'Not supported',
   requestFailed: 'Request failed',
   tooManyAttempts: 'Too many attempts.',
   insufficientBalance: 'Insufficient balance',
@@ -179,16 +200,26 @@ export const ERROR_TEXTS = {
   mustBeAuthenticatedToLink: 'User must be authenticated before linking an account.',
   developmentMode:
     'This application is in development mode and must be upgraded to production to log in new users.',
+  unableToSignIn: 'Unable to sign in',
+  accountNotFound: 'Account not found',
+  allowlistTitle: "You don't have access to this app",
+  apiUnreachable: 'Could not reach the server. Check your connection; we keep trying.',
   inAppBrowser:
     "It looks like you're using an in-app browser. To log in, please try again using an external browser.",
 } as const
 
+/** The generic error screen's id (registered by the UI). */
+export const ERROR_SCREEN = 'error'
+
 /**
  * The kernel's own mapping, used when no plugin's `errorView` tap claimed the error.
- * Part 1 section 8 "Screen mapping" and part 2 section 8 "Error screen mapping".
+ * Part 1 section 8 "Screen mapping" and part 2 section 8 "Error screen mapping", minus what
+ * belongs to one method (the plugins declare those: SMS's region refusal, the account
+ * plugin's transfer screen). Method-neutral by rule: a test fails if it names a method.
  */
-export function defaultErrorView(error: PorticoError, _ctx: ErrorContext = {}): ErrorView {
-  const t = ERROR_TEXTS
+export function defaultErrorView(error: PorticoError, _ctx: ErrorContext = {}, texts: ErrorTexts = ERROR_TEXTS): ErrorView {
+  const t = texts
+  const leave = (v: ErrorView): ErrorView => ({ screen: ERROR_SCREEN, ...v })
   switch (error.code) {
     case 'client_request_timeout':
       return { title: t.timedOut, detail: error.message, cta: t.tryAgain, action: 'back' }
@@ -199,26 +230,29 @@ export function defaultErrorView(error: PorticoError, _ctx: ErrorContext = {}): 
     case 'captcha_timeout':
       return { title: t.captchaTimeout, cta: t.tryAgain, action: 'back' }
     case 'disallowed_login_method':
-      return { title: t.notAllowed, detail: error.message, cta: t.tryAnotherMethod, action: 'landing' }
+      return leave({ title: t.notAllowed, detail: error.message, cta: t.tryAnotherMethod, action: 'landing' })
     case 'allowlist_rejected':
-      return { title: "You don't have access to this app", screen: 'allowlist-rejection' }
+      return { title: t.allowlistTitle, screen: 'allowlist-rejection' }
     case 'linked_to_another_user':
-      return { title: t.authenticationFailed, detail: t.linkedToAnotherUser, cta: t.tryAgain, action: 'back' }
+      return leave({ title: t.authenticationFailed, detail: t.linkedToAnotherUser, cta: t.tryAgain, action: 'back' })
     case 'not_supported':
-      return { title: t.regionNotSupported, detail: t.smsRegionNotAvailable, cta: t.tryAnotherMethod, action: 'landing' }
+    case 'method_not_supported':
+      return leave({ title: t.notSupported, detail: error.message, cta: t.tryAnotherMethod, action: 'landing' })
     case 'too_many_requests':
-      return { title: t.requestFailed, detail: t.tooManyAttempts, cta: t.tryAgainLater, action: 'back' }
+      return leave({ title: t.requestFailed, detail: t.tooManyAttempts, cta: t.tryAgainLater, action: 'back' })
+    case 'must_be_authenticated':
+      return leave({ title: t.somethingWentWrong, detail: error.message, cta: t.tryAgain, action: 'back' })
     case 'max_accounts_reached':
       if (error.data?.reason === 'development_mode') {
-        return { title: 'Unable to sign in', detail: t.developmentMode, screen: 'development-mode' }
+        return { title: t.unableToSignIn, detail: t.developmentMode, screen: 'development-mode' }
       }
-      return { title: 'Unable to sign in', screen: 'user-limit' }
+      return { title: t.unableToSignIn, screen: 'user-limit' }
     case 'user_does_not_exist':
-      return { title: 'Account not found', screen: 'account-not-found' }
-    case 'account_transfer_required':
-      return { title: 'Account transfer', screen: 'link-conflict' }
+      return { title: t.accountNotFound, screen: 'account-not-found' }
     case 'disallowed_plus_email':
       return { title: error.message, inline: true, action: 'back' }
+    case 'api_unreachable':
+      return { title: t.somethingWentWrong, detail: t.apiUnreachable, cta: t.tryAgain, action: 'retry' }
     case 'INSUFFICIENT_BALANCE':
       return { title: t.insufficientBalance, detail: error.message, cta: t.tryAgain, action: 'back' }
     case 'TRANSACTION_FAILURE':
@@ -228,4 +262,32 @@ export function defaultErrorView(error: PorticoError, _ctx: ErrorContext = {}): 
     return { title: t.somethingWentWrong, detail: error.message, cta: t.tryAgain, action: 'back' }
   }
   return { title: t.somethingWentWrong, detail: t.tryAgainLater, cta: t.tryAgain, action: 'back' }
+}
+
+export type ErrorTexts = { readonly [K in keyof typeof ERROR_TEXTS]: string }
+
+/**
+ * One plugin's error declarations, in one place: code -> the view it shows (fixed, or made
+ * from the error and its context; `undefined` leaves it to others). `ctx.declareErrors(map)`
+ * taps `errorView` with it.
+ */
+export type ErrorDeclarations = Record<
+  string,
+  ErrorView | ((error: PorticoError, context: ErrorContext) => ErrorView | undefined)
+>
+
+/** Identity helper for typing a plugin's `errors.ts`. */
+export function defineErrors<T extends ErrorDeclarations>(declarations: T): T {
+  return declarations
+}
+
+/** Look an error up in declarations (the tap `declareErrors` installs). */
+export function viewFromDeclarations(
+  declarations: ErrorDeclarations,
+  error: PorticoError,
+  context: ErrorContext,
+): ErrorView | undefined {
+  if (!Object.prototype.hasOwnProperty.call(declarations, error.code)) return undefined
+  const d = declarations[error.code]
+  return typeof d === 'function' ? d(error, context) : d
 }

@@ -1,170 +1,134 @@
 /**
- * The kernel's typed tapable hooks, made eval-free.
- *
- * tapable compiles each hook's call function with `new Function`, which a page under a
- * strict Content-Security-Policy (`script-src 'self'`, no `unsafe-eval`) refuses. We keep
- * tapable for what it is good at (tap ordering by stage and `before`, interceptors, types)
- * and replace only its compile step with an interpreter: `compile()` returns a closure that
- * walks the taps. The semantics match tapable's generated code for the hook kinds we use.
+ * The hook set, declared once and frozen. Plugins tap with their id as the tap name; only
+ * the kernel (and the UI it drives) calls them.
  */
-// tapable's base class: tap registration, `stage` and `before` ordering, interceptors,
-// `isUsed`. Its subclasses only add a code generator (HookCodeFactory), which we replace
-// with the interpreter below, so we do not ship it (it was 70% of tapable's bytes).
-import Hook from 'tapable/lib/Hook.js'
-import type {
-  AsyncParallelHook,
-  AsyncSeriesBailHook,
-  AsyncSeriesHook,
-  AsyncSeriesWaterfallHook,
-  SyncBailHook,
-  SyncHook,
-  SyncWaterfallHook,
-} from 'tapable'
+import type { ResolvedConfig } from './config'
+import type { ErrorContext, ErrorView, PorticoError } from './errors'
+import {
+  createAsyncSeriesHook,
+  createAsyncSeriesWaterfallHook,
+  createSyncBailHook,
+  createSyncWaterfallHook,
+  type AsyncSeriesHook,
+  type AsyncSeriesWaterfallHook,
+  type SyncBailHook,
+  type SyncWaterfallHook,
+} from './tapable'
+import type { AuthResult, Session } from './session'
+import type { Intent, Navigator } from './screens'
+import type { ApiRequest } from './transport'
+import type { User } from './user'
 
-type Mode = 'series' | 'bail' | 'waterfall' | 'parallel'
-type AnyFn = (...args: any[]) => any
+/** A landing entry a login plugin adds through `loginMethods`. */
+export interface LoginMethod {
+  /** The method id as config lists it. */
+  id: string
+  /** Display name (part 1 section 2, 'Login method display names'). */
+  label: string
+  group: 'web2' | 'web3'
+  /** An icon: a URL string or a component the UI renders. */
+  icon?: unknown
+  /** The screen to open when the row is chosen. */
+  screen?: string
+  params?: Record<string, unknown>
+  /** Or an action to run instead of opening a screen. */
+  start?: () => void | Promise<void>
+  /** A component drawn inline on the landing (the e-mail or phone input). */
+  input?: unknown
+  /**
+   * Other login-method ids this entry stands for, so the 'Recent' chip finds it (a wallet
+   * entry covering the signature methods behind it).
+   */
+  covers?: string[]
+}
 
-interface FullTap {
+/** Whether `recent` (a remembered method id) is this landing entry. */
+export function isRecentEntry(entry: Pick<LoginMethod, 'id' | 'covers'>, recent: string | null): boolean {
+  return recent !== null && (entry.id === recent || (entry.covers ?? []).includes(recent))
+}
+
+export interface LoginMethodsContext {
+  config: ResolvedConfig
+  /** The recent login method, if any. */
+  recent: string | null
+}
+
+export interface AuthContext extends AuthResult {
+  method?: string
+  intent: Intent
+  session: Session
+  screens: Navigator
+  config: ResolvedConfig
+}
+
+/** A signing, export or sending action MFA plugins may gate. */
+export interface ActionContext {
+  action: 'sign_message' | 'sign_typed_data' | 'sign_transaction' | 'send_transaction' | 'export_wallet' | (string & {})
+  user: User | null
+  details?: Record<string, unknown>
+}
+
+/** What the kernel offers at start-up: the page address (part of contract v2's return path). */
+export interface ReturnPathContext {
+  url: URL
+  config: ResolvedConfig
+}
+
+/**
+ * A plugin's claim on the page address: the query (and hash) parameters it owns, removed from
+ * the address by the kernel before `finish` runs, so a reload never replays them.
+ */
+export interface ReturnClaim {
+  /** Search parameter names to strip (`['code', 'state']`). */
+  params: string[]
+  /** Hash parameter names to strip (`#tgWebAppData=...`). */
+  hashParams?: string[]
+  /** Finish the flow (exchange the code, log in ...). Runs after `ready()`; errors reach the 'error' event. */
+  finish(): void | Promise<unknown>
+}
+
+export interface WalletConnectorEntry {
+  id: string
   name: string
-  type: 'sync' | 'async' | 'promise'
-  fn: AnyFn
-}
-interface Interceptor {
-  call?: AnyFn
-  tap?: AnyFn
-  error?: AnyFn
-  result?: AnyFn
-  done?: AnyFn
-}
-interface CompileOptions {
-  taps: FullTap[]
-  interceptors: Interceptor[]
-  args: readonly string[]
-  type: 'sync' | 'async' | 'promise'
+  chainType: 'ethereum' | 'solana'
+  icon?: unknown
+  [key: string]: unknown
 }
 
-function callTapAsync(tap: FullTap, args: unknown[]): Promise<unknown> {
-  switch (tap.type) {
-    case 'sync':
-      return Promise.resolve().then(() => tap.fn(...args))
-    case 'promise':
-      return Promise.resolve().then(() => {
-        const r = tap.fn(...args)
-        if (!r || typeof r.then !== 'function') {
-          throw new Error(`Tap function (tapPromise) did not return promise (returned ${String(r)})`)
-        }
-        return r
-      })
-    default:
-      return new Promise((resolve, reject) => {
-        tap.fn(...args, (err: unknown, result: unknown) => (err ? reject(err) : resolve(result)))
-      })
-  }
+export interface FundingMethodEntry {
+  id: string
+  label: string
+  [key: string]: unknown
 }
 
-/** Build the call function for one hook kind without generating code. */
-function interpret(mode: Mode, { taps, interceptors, args: names, type }: CompileOptions): AnyFn {
-  const arity = names.length
-  const each = (key: keyof Interceptor, ...a: unknown[]) => {
-    for (const i of interceptors) i[key]?.(...a)
-  }
-  const finish = (result: unknown) => {
-    if (mode !== 'series' && mode !== 'parallel') each('result', result)
-    each('done')
-    return result
-  }
-
-  const runSync = (args: unknown[]) => {
-    each('call', ...args)
-    let acc = args[0]
-    try {
-      for (const tap of taps) {
-        each('tap', tap)
-        const r = tap.fn(...(mode === 'waterfall' ? [acc, ...args.slice(1)] : args))
-        if (mode === 'bail' && r !== undefined) return finish(r)
-        if (mode === 'waterfall' && r !== undefined) acc = r
-      }
-    } catch (e) {
-      each('error', e)
-      throw e
-    }
-    return finish(mode === 'waterfall' ? acc : undefined)
-  }
-
-  const runAsync = async (args: unknown[]) => {
-    each('call', ...args)
-    let acc = args[0]
-    try {
-      if (mode === 'parallel') {
-        await Promise.all(taps.map((tap) => (each('tap', tap), callTapAsync(tap, args))))
-        return finish(undefined)
-      }
-      for (const tap of taps) {
-        each('tap', tap)
-        const r = await callTapAsync(tap, mode === 'waterfall' ? [acc, ...args.slice(1)] : args)
-        if (mode === 'bail' && r !== undefined) return finish(r)
-        if (mode === 'waterfall' && r !== undefined) acc = r
-      }
-    } catch (e) {
-      each('error', e)
-      throw e
-    }
-    return finish(mode === 'waterfall' ? acc : undefined)
-  }
-
-  if (type === 'sync') return (...a: unknown[]) => runSync(a.slice(0, arity))
-  if (type === 'promise') return (...a: unknown[]) => runAsync(a.slice(0, arity))
-  return (...a: unknown[]) => {
-    const callback = a[a.length - 1] as (err: unknown, result?: unknown) => void
-    runAsync(a.slice(0, arity)).then(
-      (r) => callback(null, r),
-      (e) => callback(e),
-    )
-  }
+export interface PorticoHooks {
+  configure: SyncWaterfallHook<[ResolvedConfig]>
+  request: AsyncSeriesWaterfallHook<[ApiRequest]>
+  loginMethods: SyncWaterfallHook<[LoginMethod[], LoginMethodsContext]>
+  returnPath: SyncBailHook<[ReturnPathContext], ReturnClaim | undefined>
+  authenticated: AsyncSeriesHook<[AuthContext]>
+  sensitiveAction: AsyncSeriesHook<[ActionContext]>
+  errorView: SyncBailHook<[PorticoError, ErrorContext], ErrorView | undefined>
+  walletConnectors: SyncWaterfallHook<[WalletConnectorEntry[]]>
+  fundingMethods: SyncWaterfallHook<[FundingMethodEntry[]]>
+  logout: AsyncSeriesHook<[]>
 }
 
-/** Replace a tapable hook's code generation with the interpreter. */
-export function evalFree<H extends object>(hook: H, mode: Mode): H {
-  ;(hook as unknown as { compile: (o: CompileOptions) => AnyFn }).compile = (options) => interpret(mode, options)
-  return hook
-}
+type TapMethods = 'tap' | 'tapAsync' | 'tapPromise' | 'intercept' | 'isUsed' | 'name'
+/** What a plugin gets: the hooks, minus the call methods. */
+export type TapOnlyHooks = { readonly [K in keyof PorticoHooks]: Pick<PorticoHooks[K], Extract<keyof PorticoHooks[K], TapMethods>> }
 
-function make<H>(args: string[], name: string | undefined, mode: Mode, sync: boolean, kind: string): H {
-  if (mode === 'waterfall' && args.length < 1) throw new Error('Waterfall hooks must have at least one argument')
-  const hook = evalFree(new Hook(args, name), mode) as Record<string, unknown>
-  if (sync) {
-    // As tapable's sync hooks: only `tap` is allowed.
-    hook.tapAsync = () => {
-      throw new Error(`tapAsync is not supported on a ${kind}`)
-    }
-    hook.tapPromise = () => {
-      throw new Error(`tapPromise is not supported on a ${kind}`)
-    }
-  }
-  return hook as H
-}
-
-export const createSyncHook = <T extends unknown[]>(args: string[], name?: string) =>
-  make<SyncHook<T>>(args, name, 'series', true, 'SyncHook')
-export const createSyncBailHook = <T extends unknown[], R>(args: string[], name?: string) =>
-  make<SyncBailHook<T, R>>(args, name, 'bail', true, 'SyncBailHook')
-export const createSyncWaterfallHook = <T extends unknown[]>(args: string[], name?: string) =>
-  make<SyncWaterfallHook<T>>(args, name, 'waterfall', true, 'SyncWaterfallHook')
-export const createAsyncSeriesHook = <T extends unknown[]>(args: string[], name?: string) =>
-  make<AsyncSeriesHook<T>>(args, name, 'series', false, 'AsyncSeriesHook')
-export const createAsyncSeriesBailHook = <T extends unknown[], R>(args: string[], name?: string) =>
-  make<AsyncSeriesBailHook<T, R>>(args, name, 'bail', false, 'AsyncSeriesBailHook')
-export const createAsyncSeriesWaterfallHook = <T extends unknown[]>(args: string[], name?: string) =>
-  make<AsyncSeriesWaterfallHook<T>>(args, name, 'waterfall', false, 'AsyncSeriesWaterfallHook')
-export const createAsyncParallelHook = <T extends unknown[]>(args: string[], name?: string) =>
-  make<AsyncParallelHook<T>>(args, name, 'parallel', false, 'AsyncParallelHook')
-
-export type {
-  AsyncParallelHook,
-  AsyncSeriesBailHook,
-  AsyncSeriesHook,
-  AsyncSeriesWaterfallHook,
-  SyncBailHook,
-  SyncHook,
-  SyncWaterfallHook,
+export function createHooks(): Readonly<PorticoHooks> {
+  return Object.freeze({
+    configure: createSyncWaterfallHook<[ResolvedConfig]>(['config'], 'configure'),
+    request: createAsyncSeriesWaterfallHook<[ApiRequest]>(['request'], 'request'),
+    loginMethods: createSyncWaterfallHook<[LoginMethod[], LoginMethodsContext]>(['methods', 'context'], 'loginMethods'),
+    returnPath: createSyncBailHook<[ReturnPathContext], ReturnClaim | undefined>(['context'], 'returnPath'),
+    authenticated: createAsyncSeriesHook<[AuthContext]>(['context'], 'authenticated'),
+    sensitiveAction: createAsyncSeriesHook<[ActionContext]>(['context'], 'sensitiveAction'),
+    errorView: createSyncBailHook<[PorticoError, ErrorContext], ErrorView | undefined>(['error', 'context'], 'errorView'),
+    walletConnectors: createSyncWaterfallHook<[WalletConnectorEntry[]]>(['connectors'], 'walletConnectors'),
+    fundingMethods: createSyncWaterfallHook<[FundingMethodEntry[]]>(['methods'], 'fundingMethods'),
+    logout: createAsyncSeriesHook<[]>([], 'logout'),
+  }) as Readonly<PorticoHooks>
 }

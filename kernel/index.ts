@@ -1,12 +1,16 @@
 /**
  * portico — the framework-free kernel. No React, no plugin, no `ui` import; safe to import
  * during server rendering (nothing touches `window` or `document` at module load).
+ *
+ * This entry is what hosts and plugin authors use. The kernel's building blocks (hook
+ * factories, transport, session, config resolution ...) live behind `portico/internal`,
+ * which carries no compatibility promise.
  */
 export { createPortico, formatText } from './portico'
-export type { Portico, RecentLogin, KernelInternals } from './portico'
-export { definePlugin, validatePlugins, PLUGIN_KINDS } from './plugin'
-export type { PorticoPlugin, PluginContext, PluginKind, PluginStorage, LoginMeta } from './plugin'
-export { createHooks, isRecentEntry } from './portico-hooks'
+export type { Portico, RecentLogin, ReadyStatus, KernelInternals } from './portico'
+export { definePlugin } from './plugin'
+export type { PorticoPlugin, PluginContext, PluginKind, PluginStorage, PluginApis, LoginMeta } from './plugin'
+export { isRecentEntry } from './hooks'
 export type {
   PorticoHooks,
   TapOnlyHooks,
@@ -14,52 +18,22 @@ export type {
   LoginMethodsContext,
   AuthContext,
   ActionContext,
+  ReturnPathContext,
+  ReturnClaim,
   WalletConnectorEntry,
   FundingMethodEntry,
-} from './portico-hooks'
-export { evalFree } from './hooks'
-export { createEvents } from './events'
+} from './hooks'
+export type { MethodDescriptor } from './methods'
+export { createStore } from './store'
+export type { Store } from './store'
+export type { TextOverrides, TextsOverride } from './texts'
 export type { PorticoEvents, PorticoEmitter } from './events'
-export {
-  resolveConfig,
-  validateAppId,
-  APP_ID_LENGTH,
-  LOGIN_MESSAGE_MAX,
-  RECOMMENDED_PRIMARY_METHODS,
-  CLIENT_VERSION,
-  CONFIG_TEXTS,
-  MAINNET,
-} from './config'
-export type {
-  PorticoConfig,
-  ResolvedConfig,
-  Appearance,
-  LegalConfig,
-  AllowlistConfig,
-  Chain,
-  Logo,
-  TokenStorage,
-} from './config'
-export {
-  createTransport,
-  API_PREFIX,
-  REQUEST_TIMEOUT_MS,
-  RETRY_STATUSES,
-  RETRIES,
-  retryDelay,
-} from './transport'
+export { MAINNET } from './config'
+export type { PorticoConfig, ResolvedConfig, Appearance, LegalConfig, AllowlistConfig, Chain, Logo, TokenStorage } from './config'
 export type { Api, ApiRequest, RequestOptions, HttpMethod } from './transport'
-export {
-  createSession,
-  isTokenActive,
-  tokenExpiry,
-  memoryStorage,
-  TOKEN_EXPIRY_MARGIN_S,
-  REFRESH_MARKER_COOKIE,
-  REFRESH_MARKER_MAX_AGE_S,
-} from './session'
-export type { Session, AuthResult, LockManagerLike, ChannelLike } from './session'
-export { toUser, normaliseBuiltin, normaliseGeneric, passkeyTitle, secondsToDate, OAUTH_PROVIDERS } from './user'
+export { memoryStorage } from './session'
+export type { Session, AuthResult } from './session'
+export { normaliseFields, secondsToDate } from './user'
 export type {
   User,
   LinkedAccount,
@@ -78,15 +52,19 @@ export type {
   OtherAccount,
   MfaMethod,
 } from './user'
-export { createNavigator, ERROR_SCREEN } from './screens'
+export { ERROR_SCREEN } from './screens'
 export type { Navigator, NavigatorState, ScreenDefinition, ScreenEntry, FlowResult, Intent } from './screens'
-export {
-  PorticoError,
-  PorticoAbortError,
-  isPorticoError,
-  toPorticoError,
-  defaultErrorView,
-  ERROR_TEXTS,
+export { PorticoError, PorticoAbortError, isPorticoError, toPorticoError, defineErrors, ERROR_TEXTS } from './errors'
+export type {
+  PorticoErrorCode,
+  IdentityErrorCode,
+  WalletErrorCode,
+  ClientErrorCode,
+  ErrorKind,
+  ErrorView,
+  ErrorContext,
+  ErrorDeclarations,
+  ErrorTexts,
+  PorticoErrorOptions,
 } from './errors'
-export type { PorticoErrorCode, IdentityErrorCode, WalletErrorCode, ClientErrorCode, ErrorKind, ErrorView, ErrorContext, PorticoErrorOptions } from './errors'
 export type * from './wire'

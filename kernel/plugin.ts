@@ -4,19 +4,34 @@
  * teardown. Third parties use exactly this and nothing private.
  */
 import type { ResolvedConfig } from './config'
-import { PorticoError } from './errors'
+import { PorticoError, type ErrorDeclarations } from './errors'
 import type { PorticoEmitter } from './events'
-import type { TapOnlyHooks } from './portico-hooks'
+import type { TapOnlyHooks } from './hooks'
+import type { MethodRegistry } from './methods'
 import type { AuthResult, Session } from './session'
 import type { Navigator } from './screens'
+import type { Store } from './store'
 import type { Api } from './transport'
 import type { WireAuthResponse } from './wire'
 
 export const PLUGIN_KINDS = ['login', 'wallet', 'mfa', 'funding', 'captcha', 'recovery', 'feature'] as const
 export type PluginKind = (typeof PLUGIN_KINDS)[number]
 
+/**
+ * The APIs plugins hand out through the kernel (`kernel.plugin(id)`, `usePlugin(id)`), typed
+ * by declaration merging — each plugin adds its own entry:
+ *
+ * ```ts
+ * declare module 'portico' {
+ *   interface PluginApis { 'my-login': MyLoginApi }
+ * }
+ * ```
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface PluginApis {}
+
 export interface LoginMeta {
-  /** The login method id ('email', 'sms', 'siwe', ...), remembered as the recent method. */
+  /** The login method id, remembered as the recent method unless its descriptor says not. */
   method?: string
   /** Extra keys of the recent-method record (wallet client type, chain type). */
   walletClientType?: string
@@ -35,15 +50,31 @@ export interface PluginContext {
   readonly id: string
   /** The resolved config (merged with the server's after `ready()`). */
   readonly config: ResolvedConfig
-  /** The kernel's hooks: tap only, the kernel calls them. */
+  /** The kernel's hooks: tap only (with this plugin's id as the name), the kernel calls them. */
   readonly hooks: TapOnlyHooks
   readonly events: PorticoEmitter
+  /** The Portico API (`/api/v1`). */
   readonly api: Api
+  /** `fetch` for every other host (a provider, a chain's RPC): the host's `fetch` option, so test doubles see it. */
+  readonly fetch: typeof fetch
   readonly session: Session
+  /** Screens: `register` here is undone with the plugin's teardown. */
   readonly screens: Navigator
+  /** Login-method descriptors: `declare` here is undone with the plugin's teardown. */
+  readonly methods: MethodRegistry
   readonly storage: PluginStorage
+  /** This plugin's state, held by the kernel (one store per plugin; React: `usePluginState(id)`). */
+  store<S>(initial: S): Store<S>
+  /** Hand out this plugin's API: `kernel.plugin(id)` and `usePlugin(id)` return it. */
+  provide<A>(api: A): void
+  /** Declare this plugin's error codes and the views they show, in one place (taps `errorView`). */
+  declareErrors(declarations: ErrorDeclarations): void
+  /** This plugin's texts with the app's overrides (`config.texts[<id>]`). */
+  texts<T extends object>(defaults: T): T
   /** Finish a login or link: store the session, remember the method, run the `authenticated` chain. */
   completeLogin(response: WireAuthResponse, meta?: LoginMeta): Promise<AuthResult>
+  /** Record a login-flow event (`POST /analytics_events`), unless the host turned analytics off. */
+  analytics(eventName: string, payload?: Record<string, unknown>): void
   /** Fill `{placeholders}` in a text. */
   format(text: string, values: Record<string, string | number>): string
   /** Report something the host developer should fix, without failing. */

@@ -3,7 +3,7 @@
  * kernel: a screen is a name plus whatever the UI renders for it (a component, or a lazy
  * loader so the first open ships only the landing).
  */
-import { PorticoError, defaultErrorView, toPorticoError, type ErrorContext, type ErrorView } from './errors'
+import { ERROR_SCREEN, PorticoError, defaultErrorView, toPorticoError, type ErrorContext, type ErrorView } from './errors'
 
 export type Intent = 'login' | 'link' | 'update'
 
@@ -56,6 +56,8 @@ export interface Navigator {
   error(error: unknown, context?: ErrorContext): ErrorView
   /** Resolve an error to its view: plugins' `errorView` taps first, then the kernel's fallback. */
   resolveError(error: unknown, context?: ErrorContext): ErrorView
+  /** The one rule for "this error has its own screen": its view names a `screen`. */
+  hasOwnScreen(error: unknown, context?: ErrorContext): boolean
   /** End the flow with success and close the modal. */
   close(value?: unknown): void
   /** The user closed the modal: the flow ends with exited_{auth,link,update}_flow. */
@@ -72,10 +74,12 @@ const EXIT_CODES: Record<Intent, { code: string; message: string }> = {
 
 export interface NavigatorDeps {
   errorView: (error: PorticoError, context: ErrorContext) => ErrorView | undefined
+  /** The kernel's method-neutral fallback (with the app's texts). */
+  fallbackView?: (error: PorticoError, context: ErrorContext) => ErrorView
   onOpenChange?: (open: boolean) => void
 }
 
-export const ERROR_SCREEN = 'error'
+export { ERROR_SCREEN }
 
 export function createNavigator(deps: NavigatorDeps): Navigator {
   const registry = new Map<string, ScreenDefinition>()
@@ -102,7 +106,7 @@ export function createNavigator(deps: NavigatorDeps): Navigator {
   const resolveError = (error: unknown, context: ErrorContext = {}): ErrorView => {
     const err = toPorticoError(error)
     const ctx = { screen: state.current?.id, intent: state.intent, ...context }
-    return deps.errorView(err, ctx) ?? defaultErrorView(err, ctx)
+    return deps.errorView(err, ctx) ?? (deps.fallbackView ?? defaultErrorView)(err, ctx)
   }
 
   const nav: Navigator = {
@@ -156,6 +160,7 @@ export function createNavigator(deps: NavigatorDeps): Navigator {
       set({ ...state, stack: state.stack.slice(0, -1) })
     },
     resolveError,
+    hasOwnScreen: (error, context) => !!resolveError(error, context).screen,
     error(error, context = {}) {
       const err = toPorticoError(error)
       const view = resolveError(err, context)

@@ -14,7 +14,7 @@ it('sets the 30-day refresh-marker cookie on login and removes it on clear; uses
     },
     events: createEvents(),
     storage,
-    normaliseAccount: () => undefined,
+    methods: { forAccountType: () => undefined, list: () => [] },
     onLogout: async () => {},
     locks: null,
     channel: null,

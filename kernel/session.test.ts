@@ -48,7 +48,7 @@ function make(opts: { net?: FetchDouble; storage?: TokenStorage; locks?: LockMan
     api: () => api,
     events,
     storage,
-    normaliseAccount: () => undefined,
+    methods: { forAccountType: () => undefined, list: () => [] },
     onLogout: logoutHook,
     locks: opts.locks ?? null,
     channel: opts.channel ?? null,

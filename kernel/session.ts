@@ -7,8 +7,8 @@ import type { TokenStorage } from './config'
 import { PorticoError, isPorticoError, toPorticoError } from './errors'
 import type { PorticoEmitter } from './events'
 import type { Api } from './transport'
-import { toUser, type LinkedAccount, type User } from './user'
-import type { WireAuthResponse, WireForkResponse, WireLinkedAccountBase, WireUser } from './wire'
+import { toUser, type AccountTypes, type User } from './user'
+import type { WireAuthResponse, WireForkResponse, WireOAuthTokens, WireUser } from './wire'
 
 /** The access token counts as inactive this long before it expires. */
 export const TOKEN_EXPIRY_MARGIN_S = 30
@@ -30,8 +30,8 @@ export interface SessionDeps {
   api: () => Api
   events: PorticoEmitter
   storage: TokenStorage
-  /** The `linkedAccount` hook's call. */
-  normaliseAccount: (raw: WireLinkedAccountBase) => LinkedAccount | undefined
+  /** The declared login methods: they normalise their account types and fill the user record. */
+  methods: AccountTypes
   /** The `logout` hook's call: plugins clear their state. */
   onLogout: () => Promise<void>
   /** Cross-tab lock manager; default `navigator.locks` when the browser has it. */
@@ -44,6 +44,11 @@ export interface SessionDeps {
 export interface AuthResult {
   user: User
   isNewUser: boolean
+  /**
+   * The provider's tokens an OAuth login returned (part 1 section 3), handed to the app once
+   * (the 'login' event, the OAuth plugin's hook) and never stored by Portico.
+   */
+  oauthTokens?: WireOAuthTokens | null
 }
 
 export interface Session {
@@ -53,6 +58,8 @@ export interface Session {
   /** The access token, refreshed first when it is missing or within 30 s of expiry. */
   getAccessToken(): Promise<string | null>
   getIdentityToken(): string | null
+  /** The provider access token (`privy_access_token`) of the last login or refresh, if the server sent one. */
+  getProviderAccessToken(): string | null
   /** Start-up: restore a stored session (one refresh request when a refresh token exists). */
   restore(): Promise<User | null>
   /** Refresh now (single-flight). Clears the session on `missing_or_invalid_token`. */
@@ -68,6 +75,8 @@ export interface Session {
   fork(): Promise<string>
   /** POST /sessions/fork/recover: take over a forked session from its refresh token. */
   recover(forkedRefreshToken: string): Promise<AuthResult>
+  /** Listen to other tabs (the kernel calls it when it starts; nothing opens before). */
+  connect(): void
   /** Stop listening to other tabs. */
   destroy(): void
 }
@@ -131,14 +140,20 @@ export function createSession(deps: SessionDeps): Session {
     token: `portico:${deps.appId}:token`,
     refresh: `portico:${deps.appId}:refresh_token`,
     identity: `portico:${deps.appId}:identity_token`,
+    provider: `portico:${deps.appId}:provider_token`,
   }
   const now = deps.now ?? Date.now
   const locks =
     deps.locks !== undefined ? deps.locks : ((globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks ?? null)
   let channel: ChannelLike | null = null
-  if (deps.channel !== undefined) channel = deps.channel
-  // Browsers only: in Node an open channel would keep the process alive.
-  else if (typeof BroadcastChannel !== 'undefined' && typeof document !== 'undefined') channel = new BroadcastChannel(`portico:${deps.appId}`) as ChannelLike
+  const openChannel = (): ChannelLike | null => {
+    if (deps.channel !== undefined) return deps.channel
+    // Browsers only: in Node an open channel would keep the process alive.
+    if (typeof BroadcastChannel !== 'undefined' && typeof document !== 'undefined') {
+      return new BroadcastChannel(`portico:${deps.appId}`) as ChannelLike
+    }
+    return null
+  }
 
   let user: User | null = null
   let inFlight: Promise<User | null> | null = null
@@ -159,7 +174,7 @@ export function createSession(deps: SessionDeps): Session {
     }
   }
 
-  const toUserRecord = (raw: WireUser) => toUser(raw, deps.normaliseAccount)
+  const toUserRecord = (raw: WireUser) => toUser(raw, deps.methods)
   const broadcast = (type: 'login' | 'logout' | 'refresh') => {
     try {
       channel?.postMessage({ type })
@@ -178,6 +193,7 @@ export function createSession(deps: SessionDeps): Session {
     write(keys.token, null)
     write(keys.refresh, null)
     write(keys.identity, null)
+    write(keys.provider, null)
     setMarkerCookie(false)
     if (user !== null) setUserRecord(null)
     deps.events.emit('session', { authenticated: false })
@@ -203,11 +219,14 @@ export function createSession(deps: SessionDeps): Session {
         if (res.token) write(keys.token, res.token)
         if (res.refresh_token) write(keys.refresh, res.refresh_token)
         if (res.identity_token) write(keys.identity, res.identity_token)
+        if (res.privy_access_token) write(keys.provider, res.privy_access_token)
         setMarkerCookie(true)
     }
     setUserRecord(toUserRecord(res.user))
     deps.events.emit('session', { authenticated: true })
-    return { user: user!, isNewUser: res.is_new_user === true }
+    const result: AuthResult = { user: user!, isNewUser: res.is_new_user === true }
+    if (res.oauth_tokens) result.oauthTokens = res.oauth_tokens
+    return result
   }
 
   async function doRefresh(): Promise<User | null> {
@@ -273,7 +292,7 @@ export function createSession(deps: SessionDeps): Session {
     return user
   }
 
-  channel?.addEventListener('message', (e) => {
+  const onMessage = (e: { data: unknown }) => {
     const type = (e.data as { type?: string } | null)?.type
     if (type === 'logout' && user) clearLocal('other_tab', false)
     else if (type === 'login' && !user && read(keys.refresh)) {
@@ -282,7 +301,7 @@ export function createSession(deps: SessionDeps): Session {
         () => {},
       )
     }
-  })
+  }
 
   return {
     get authenticated() {
@@ -293,6 +312,7 @@ export function createSession(deps: SessionDeps): Session {
     },
     getAccessToken,
     getIdentityToken: () => read(keys.identity),
+    getProviderAccessToken: () => read(keys.provider),
     async restore() {
       if (!read(keys.refresh)) {
         if (read(keys.token)) write(keys.token, null)
@@ -353,8 +373,14 @@ export function createSession(deps: SessionDeps): Session {
       broadcast('login')
       return result
     },
+    connect() {
+      if (channel) return
+      channel = openChannel()
+      channel?.addEventListener('message', onMessage)
+    },
     destroy() {
       channel?.close()
+      channel = null
     },
   }
 }

@@ -1,9 +1,10 @@
 /**
  * The user record (part 1 section 3): linked accounts normalised from the wire format
  * (snake_case, seconds) into camelCase with `Date`s, and the derived single accessors.
- * Plugins add or override account types through the `linkedAccount` hook; the kernel knows
- * every type the spec lists.
+ * The types below describe the spec's record; the plugin that declares a method normalises
+ * its account types (`MethodDescriptor.normalise`), the kernel only camelCases unknown ones.
  */
+import type { MethodDescriptor } from './methods'
 import type { WireLinkedAccountBase, WireMfaMethod, WireUser } from './wire'
 
 export interface BaseAccount {
@@ -45,18 +46,8 @@ export interface CrossAppAccount extends BaseAccount {
   embeddedWallets: { address: string }[]
   smartWallets: { address: string }[]
 }
-export const OAUTH_PROVIDERS = [
-  'google',
-  'spotify',
-  'discord',
-  'github',
-  'apple',
-  'linkedin',
-  'twitter',
-  'tiktok',
-  'instagram',
-] as const
-export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number]
+/** The spec's OAuth providers (a wire type; the oauth plugins declare the methods). */
+export type OAuthProvider = 'google' | 'spotify' | 'discord' | 'github' | 'apple' | 'linkedin' | 'twitter' | 'tiktok' | 'instagram'
 export interface OAuthAccount extends BaseAccount {
   type: `${OAuthProvider}_oauth`
   subject: string
@@ -172,56 +163,25 @@ export function normaliseGeneric(raw: WireLinkedAccountBase): OtherAccount {
 }
 
 /**
- * Field lists of every linked-account type of part 1 section 3: wire key, then its kind
- * (s string-or-null, S string, b boolean, n number-or-null, N number, a array). The camelCase
- * name is derived from the wire key.
+ * Normalise a linked account by a field list: wire key, then its kind (s string-or-null,
+ * S string, b boolean, n number-or-null, N number, a array); the camelCase name is derived.
+ * Methods use it in their descriptor: `normalise: (raw) => normaliseFields(raw, 'address:S')`.
  */
-const SHAPES: Record<string, string> = {
-  email: 'address:S',
-  phone: 'number:S',
-  wallet:
-    'address:S chain_type:S chain_id:s wallet_client_type:s connector_type:s imported:b delegated:b recovery_method:s wallet_index:n',
-  smart_wallet: 'address:s smart_wallet_type:s',
-  cross_app: 'subject:S provider_app_id:S embedded_wallets:a smart_wallets:a',
-  custom_auth: 'custom_user_id:S',
-  farcaster: 'fid:N owner_address:S username:s display_name:s bio:s profile_picture_url:s signer_public_key:s',
-  passkey: 'credential_id:S authenticator_name:s created_with_browser:s created_with_os:s enrolled_in_mfa:b',
-  telegram: 'telegram_user_id:S first_name:s last_name:s username:s photo_url:s',
-  oauth: 'subject:S email:s name:s username:s',
-}
-
-function coerce(v: unknown, kind: string): unknown {
-  switch (kind) {
-    case 'S':
-      return v == null ? '' : String(v)
-    case 's':
-      return typeof v === 'string' ? v : null
-    case 'b':
-      return v === true
-    case 'n':
-      return typeof v === 'number' ? v : null
-    case 'N':
-      return Number(v)
-    default:
-      return Array.isArray(v) ? v : []
-  }
-}
-
-/** The kernel's normaliser for every linked-account type of part 1 section 3. */
-export function normaliseBuiltin(raw: WireLinkedAccountBase): LinkedAccount {
+export function normaliseFields<T extends LinkedAccount = LinkedAccount>(raw: WireLinkedAccountBase, fields: string): T {
   const r = raw as Record<string, unknown>
-  const provider = raw.type.endsWith('_oauth') ? raw.type.slice(0, -6) : ''
-  const shape = SHAPES[(OAUTH_PROVIDERS as readonly string[]).includes(provider) ? 'oauth' : raw.type]
-  if (!shape) return normaliseGeneric(raw)
   const out: Record<string, unknown> = { ...base(raw) }
-  for (const field of shape.split(' ')) {
+  for (const field of fields.split(' ').filter(Boolean)) {
     const [key, kind] = field.split(':')
-    out[camel(key)] = coerce(r[key], kind)
+    const v = r[key]
+    out[camel(key)] =
+      kind === 'S' ? (v == null ? '' : String(v))
+      : kind === 's' ? (typeof v === 'string' ? v : null)
+      : kind === 'b' ? v === true
+      : kind === 'n' ? (typeof v === 'number' ? v : null)
+      : kind === 'N' ? Number(v)
+      : Array.isArray(v) ? v : []
   }
-  if (raw.type === 'phone' && !out.number && typeof r.phone_number === 'string') out.number = r.phone_number
-  if (raw.type === 'wallet') out.chainType = r.chain_type === 'solana' ? 'solana' : 'ethereum'
-  if (raw.type === 'cross_app') out.providerApp = { id: out.providerAppId }
-  return out as unknown as LinkedAccount
+  return out as unknown as T
 }
 
 /** 'Unknown device' unless the passkey says what made it (part 1 section 3). */
@@ -232,31 +192,26 @@ export function passkeyTitle(p: Pick<PasskeyAccount, 'authenticatorName' | 'crea
   return 'Unknown device'
 }
 
+/** What `toUser` needs of the method registry. */
+export interface AccountTypes {
+  forAccountType(type: string): Pick<MethodDescriptor, 'normalise' | 'userField' | 'accountTypes'> | undefined
+  list(): Pick<MethodDescriptor, 'userField' | 'accountTypes' | 'derive'>[]
+}
+
 /**
- * Turn a wire user into the user record. `normalise` is the `linkedAccount` hook's call
- * (plugins first); the kernel's built-in normaliser is the fallback.
+ * Turn a wire user into the user record. Each linked account is normalised by the method that
+ * declared its type (generic camelCase otherwise); each method fills its user-record field
+ * (`user.email`, `user.google` ...) and may derive more (`user.wallet`).
  */
-export function toUser(
-  raw: WireUser,
-  normalise: (account: WireLinkedAccountBase) => LinkedAccount | undefined = () => undefined,
-): User {
+export function toUser(raw: WireUser, methods: AccountTypes = { forAccountType: () => undefined, list: () => [] }): User {
   const accounts = (Array.isArray(raw.linked_accounts) ? raw.linked_accounts : [])
     .filter((a): a is WireLinkedAccountBase => !!a && typeof a === 'object' && typeof a.type === 'string')
-    .map((a) => normalise(a) ?? normaliseBuiltin(a))
-  const first = <T extends LinkedAccount>(type: string) => accounts.find((a) => a.type === type) as T | undefined
-  const wallets = accounts.filter((a): a is WalletAccount => a.type === 'wallet')
+    .map((a) => methods.forAccountType(a.type)?.normalise?.(a) ?? normaliseGeneric(a))
   const user: User = {
     id: String(raw.id),
     createdAt: secondsToDate(raw.created_at) ?? new Date(0),
     linkedAccounts: accounts,
-    email: first<EmailAccount>('email'),
-    phone: first<PhoneAccount>('phone'),
-    wallet: wallets[0],
-    smartWallet: first<SmartWalletAccount>('smart_wallet'),
-    farcaster: first<FarcasterAccount>('farcaster'),
-    telegram: first<TelegramAccount>('telegram'),
-    customAuth: first<CustomAuthAccount>('custom_auth'),
-    delegatedWallets: wallets.filter((w) => w.delegated),
+    delegatedWallets: [],
     mfaMethods: (Array.isArray(raw.mfa_methods) ? raw.mfa_methods : []).map((m: WireMfaMethod) => ({
       type: m.type,
       verifiedAt: secondsToDate(m.verified_at) ?? new Date(0),
@@ -265,9 +220,13 @@ export function toUser(
     isGuest: raw.is_guest === true,
     customMetadata: raw.custom_metadata && typeof raw.custom_metadata === 'object' ? raw.custom_metadata : {},
   }
-  for (const p of OAUTH_PROVIDERS) {
-    const acc = first<OAuthAccount>(`${p}_oauth`)
-    if (acc) user[p] = acc
+  for (const m of methods.list()) {
+    const types = m.accountTypes ?? []
+    if (m.userField && !(m.userField in user)) {
+      const acc = accounts.find((a) => types.includes(a.type))
+      if (acc) (user as unknown as Record<string, unknown>)[m.userField] = acc
+    }
   }
+  for (const m of methods.list()) m.derive?.(user)
   return user
 }

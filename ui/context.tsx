@@ -21,12 +21,14 @@ import {
   type FlowResult,
   type Intent,
   type LoginMethod,
+  type PluginApis,
   type Portico,
   type PorticoConfig,
   type PorticoPlugin,
+  type Store,
   type User,
 } from 'portico'
-import { attachUi, SERVER_SNAPSHOT, type AttachOptions, type UiAttachment, type UiSnapshot } from './internal/attach'
+import { attachUi, type AttachOptions, type UiAttachment, type UiSnapshot } from './internal/attach'
 import { Modal } from './modal/modal'
 import { KernelContext } from './components/optional-kernel'
 
@@ -43,17 +45,26 @@ export type PorticoProviderProps =
       kernel?: undefined
     })
 
-/** Wrap the app once. Pass a kernel from `createPortico()`, or `appId` (+ `config`, `plugins`). */
+/**
+ * Wrap the app once. Pass a kernel from `createPortico()` (you own its lifecycle), or `appId`
+ * (+ `config`, `plugins`): the provider then builds the kernel, sets its plugins up when it
+ * mounts and tears them down when it unmounts (StrictMode's double mount leaks nothing), and
+ * later `config` props (appearance, texts, legal ...) apply without a remount.
+ */
 export function PorticoProvider(props: PorticoProviderProps) {
-  const [value] = useState<PorticoContextValue>(() => {
+  const [value] = useState<PorticoContextValue & { owned: boolean }>(() => {
+    const owned = !props.kernel
+    // Side-effect free until started: StrictMode may build this twice and keep one.
     const kernel =
-      props.kernel ?? createPortico({ ...(props.config ?? {}), appId: props.appId!, plugins: props.plugins ?? [] })
-    return { kernel, ui: attachUi(kernel, props.ui) }
+      props.kernel ??
+      createPortico({ ...(props.config ?? {}), appId: props.appId!, plugins: props.plugins ?? [] }, { deferStart: true })
+    return { kernel, ui: attachUi(kernel, props.ui), owned }
   })
-  const { kernel, ui } = value
+  const { kernel, owned } = value
 
   useEffect(() => {
     let alive = true
+    if (owned) kernel.start()
     kernel.ready().then(
       () => {
         // Users who have not accepted required terms are logged out (part 1 section 4).
@@ -68,8 +79,20 @@ export function PorticoProvider(props: PorticoProviderProps) {
     )
     return () => {
       alive = false
+      if (owned) kernel.destroy()
     }
-  }, [kernel])
+  }, [kernel, owned])
+
+  // Later config props apply (appearance, texts ...); the first render already used them.
+  const config = props.kernel ? undefined : props.config
+  const first = useRef(true)
+  useEffect(() => {
+    if (first.current) {
+      first.current = false
+      return
+    }
+    if (owned && config) kernel.setConfig(config)
+  }, [kernel, owned, config])
 
   return (
     <PorticoContext.Provider value={value}>
@@ -99,7 +122,7 @@ export function useUiAttachment(): UiAttachment {
 
 function useSnapshot(): UiSnapshot {
   const { ui } = useCtx()
-  return useSyncExternalStore(ui.subscribe, ui.getSnapshot, () => SERVER_SNAPSHOT)
+  return useSyncExternalStore(ui.subscribe, ui.getSnapshot, ui.getSnapshot)
 }
 
 /** What `login()` and the flows resolve with when they complete. */
@@ -109,14 +132,33 @@ export interface LoginSuccess {
   method?: string
 }
 
-/** Start a flow on the landing screen; waits for `ready()` first. */
+/** The screen that shows while start-up is still running (or retrying) when a flow starts. */
+export const LOADING_SCREEN = 'loading'
+
+/**
+ * Start a flow. Before `ready()` the modal opens at once on the loading screen (a spinner; an
+ * error with Retry while the API is unreachable) and moves on to `screen` when start-up ends.
+ */
 async function startFlow(kernel: Portico, intent: Intent, screen = 'landing', params: Record<string, unknown> = {}): Promise<FlowResult> {
-  try {
-    await kernel.ready()
-  } catch (e) {
-    return { ok: false, error: toPorticoError(e) }
+  if (kernel.isReady) return kernel.screens.open(screen, params, { intent })
+  if (!kernel.screens.has(LOADING_SCREEN)) {
+    try {
+      await kernel.ready()
+    } catch (e) {
+      return { ok: false, error: toPorticoError(e) }
+    }
+    return kernel.screens.open(screen, params, { intent })
   }
-  return kernel.screens.open(screen, params, { intent })
+  const flow = kernel.screens.open(LOADING_SCREEN, {}, { intent })
+  kernel.ready().then(
+    () => {
+      if (kernel.screens.getState().current?.id === LOADING_SCREEN) kernel.screens.replace(screen, params)
+    },
+    (e) => {
+      if (kernel.screens.getState().current?.id === LOADING_SCREEN) kernel.screens.error(e)
+    },
+  )
+  return flow
 }
 
 function refuseLogin(kernel: Portico): FlowResult | null {
@@ -139,13 +181,18 @@ export function usePortico() {
   const login = useCallback(async (): Promise<FlowResult> => refuseLogin(kernel) ?? startFlow(kernel, 'login'), [kernel])
   const logout = useCallback(() => kernel.session.logout(), [kernel])
   const getAccessToken = useCallback(() => kernel.session.getAccessToken(), [kernel])
+  const retryReady = useCallback(() => kernel.retryReady(), [kernel])
   return {
     /** True once the app config and the session are known. */
     ready: snap.ready,
+    /** Start-up: 'loading', 'retrying' (API unreachable, trying again), 'ready', 'failed'. */
+    status: snap.status,
     authenticated: snap.authenticated,
     user: snap.user,
-    /** Start-up failed (app id, network). */
+    /** Start-up failed (app id) or is failing (network; it keeps retrying). */
     error: snap.error,
+    /** Try start-up again now (after `error`). */
+    retry: retryReady,
     login,
     logout,
     getAccessToken,
@@ -245,4 +292,31 @@ export function useModalStatus() {
   const { kernel } = useCtx()
   const state = useSyncExternalStore(kernel.screens.subscribe, kernel.screens.getState, kernel.screens.getState)
   return useMemo(() => ({ isOpen: state.open, screen: state.current?.id ?? null, intent: state.intent }), [state])
+}
+
+/** Read any kernel store (a plugin's state, your own) in React. */
+export function useStore<S>(store: Store<S>): S {
+  return useSyncExternalStore(store.subscribe, store.get, store.get)
+}
+
+const NO_STATE: Store<undefined> = { get: () => undefined, set: () => {}, subscribe: () => () => {}, reset: () => {} }
+
+/** A plugin's API (what it handed out with `ctx.provide`), typed through `PluginApis`. */
+export function usePlugin<K extends keyof PluginApis>(id: K): PluginApis[K]
+export function usePlugin<A = unknown>(id: string): A
+export function usePlugin(id: string): unknown {
+  return useCtx().kernel.plugin(id)
+}
+
+/** A plugin's state (its `ctx.store`), re-rendering on change; undefined when it keeps none. */
+export function usePluginState<S = unknown>(id: string): S | undefined {
+  const { kernel } = useCtx()
+  return useStore((kernel.pluginState<S>(id) ?? NO_STATE) as Store<S | undefined>)
+}
+
+/** Texts of a namespace with the app's overrides (`config.texts`); follows `setConfig`. */
+export function useTexts<T extends object>(namespace: string, defaults: T): T {
+  const { kernel } = useCtx()
+  const snap = useSnapshot()
+  return useMemo(() => kernel.texts(namespace, defaults), [kernel, namespace, defaults, snap.config])
 }

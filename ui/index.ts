@@ -14,6 +14,11 @@ export {
   useModalStatus,
   useKernel,
   loginEntries,
+  useStore,
+  usePlugin,
+  usePluginState,
+  useTexts,
+  LOADING_SCREEN,
 } from './context'
 export type { PorticoProviderProps, LoginSuccess, FlowCallbacks } from './context'
 
@@ -27,7 +32,7 @@ export type { AttachOptions, UiSnapshot } from './internal/attach'
 export { Modal, screenComponent } from './modal/modal'
 export { Landing, planLanding, LegalLine, MAX_ROWS, MAX_ROWS_WITH_OVERFLOW } from './screens/landing'
 export type { LoginInputProps, LandingPlan, LandingView } from './screens/landing'
-export { UI_TEXTS, METHOD_DISPLAY_NAMES } from './strings'
+export { UI_TEXTS } from './strings'
 
 // Shared components for plugin screens
 export { ScreenLayout } from './components/layout'

@@ -27,27 +27,7 @@ export const UI_TEXTS = {
   // Wallet slot (part 1 section 2)
   noWalletsEthereum: 'No wallets available: Please download an external wallet provider, like Rainbow, Phantom, or Coinbase Wallet',
   noWalletsSolana: 'Phantom or Solflare',
+  // Start-up (ours): the modal opened before the app config arrived
+  loading: 'Loading',
+  retryNow: 'Retry now',
 } as const
-
-/** Login method display names (part 1 section 2). */
-export const METHOD_DISPLAY_NAMES: Record<string, string> = {
-  apple: 'Apple',
-  custom_auth: 'custom',
-  discord: 'Discord',
-  email: 'e-mail',
-  farcaster: 'Farcaster',
-  github: 'GitHub',
-  google: 'Google',
-  instagram: 'Instagram',
-  linkedin: 'LinkedIn',
-  passkey: 'passkey',
-  sms: 'SMS',
-  spotify: 'Spotify',
-  telegram: 'Telegram',
-  tiktok: 'TikTok',
-  twitter: 'Twitter',
-  wallet: 'wallet',
-  smart_wallet: 'smart wallet',
-  cross_app: 'cross-app',
-  guest: 'guest',
-}

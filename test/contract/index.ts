@@ -7,7 +7,8 @@
  * ```
  */
 import { describe, expect, it } from 'vitest'
-import { PLUGIN_KINDS, PorticoError, type PorticoPlugin } from '../../kernel/index'
+import { PorticoError, type PorticoPlugin } from '../../kernel/index'
+import { PLUGIN_KINDS } from '../../kernel/internal'
 import { createTestKernel } from '../kit/index'
 
 export interface ContractOptions {

@@ -20,6 +20,8 @@ export interface TestKernelOptions {
   user?: WireUser
   /** Call `ready()` before returning (default true). */
   ready?: boolean
+  /** The page address `ready()` offers to the `returnPath` hook (default: none). */
+  url?: string
 }
 
 export interface TestKernel {
@@ -29,6 +31,8 @@ export interface TestKernel {
   /** Make the next login call answer with this user (helper for plugin flows). */
   loginAs(user?: WireUser): WireAuthResponse
   warnings: string[]
+  /** The page address after the kernel stripped what a plugin claimed (`url` option). */
+  location: { href: string }
 }
 
 export async function createTestKernel(options: TestKernelOptions = {}): Promise<TestKernel> {
@@ -45,6 +49,12 @@ export async function createTestKernel(options: TestKernelOptions = {}): Promise
   } else {
     net.on('POST', '/sessions', { status: 401, body: { code: 'missing_or_invalid_token', error: 'Invalid refresh token' } })
   }
+  const location = {
+    href: options.url ?? '',
+    replace(url: string) {
+      location.href = new URL(url, location.href).href
+    },
+  }
   const kernel = createPortico(
     {
       appId: TEST_APP_ID,
@@ -54,7 +64,14 @@ export async function createTestKernel(options: TestKernelOptions = {}): Promise
       ...options.config,
       plugins: options.plugins ?? [],
     },
-    { locks: null, channel: null, analyticsId: 'test-analytics-id', sleep: async () => {} },
+    {
+      locks: null,
+      channel: null,
+      analyticsId: 'test-analytics-id',
+      sleep: async () => {},
+      location: options.url ? location : null,
+      wakeTarget: null,
+    },
   )
   kernel.events.on('warning', (w) => warnings.push(w.message))
   if (options.ready !== false) await kernel.ready()
@@ -62,6 +79,7 @@ export async function createTestKernel(options: TestKernelOptions = {}): Promise
     kernel,
     net,
     warnings,
+    location,
     loginAs(user = wireUser()) {
       return authResponse(user, { is_new_user: true })
     },

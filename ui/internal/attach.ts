@@ -3,7 +3,7 @@
  * screens registered once, and the UI's tap on the `authenticated` hook (terms consent).
  * Nothing here touches `window` or `document` at module load.
  */
-import { PorticoError, type AuthContext, type Portico, type User } from 'portico'
+import { PorticoError, createStore, type AuthContext, type Portico, type ReadyStatus, type ResolvedConfig, type Store, type User } from 'portico'
 import { landingScreen } from '../screens/landing'
 import { GENERIC_SCREENS } from '../screens/registry'
 
@@ -13,10 +13,14 @@ export const CLOSE_DELAY_MS = 1400
 
 export interface UiSnapshot {
   ready: boolean
+  /** Start-up: loading, retrying (API unreachable), ready, failed. */
+  status: ReadyStatus
   authenticated: boolean
   user: User | null
-  /** Set when `ready()` failed (bad app id, server down). */
+  /** Set while start-up fails (bad app id; server down while it retries). */
   error: PorticoError | null
+  /** The resolved config (changes with `kernel.setConfig`, e.g. new appearance props). */
+  config: ResolvedConfig
 }
 
 export interface UiAttachment {
@@ -28,7 +32,6 @@ export interface UiAttachment {
   sleep(ms: number): Promise<void>
 }
 
-export const SERVER_SNAPSHOT: UiSnapshot = Object.freeze({ ready: false, authenticated: false, user: null, error: null })
 
 const attachments = new WeakMap<Portico, UiAttachment>()
 
@@ -42,35 +45,24 @@ export function attachUi(kernel: Portico, options: AttachOptions = {}): UiAttach
   const existing = attachments.get(kernel)
   if (existing) return existing
 
-  const listeners = new Set<() => void>()
-  let snapshot: UiSnapshot = {
+  const store: Store<UiSnapshot> = createStore<UiSnapshot>({
     ready: kernel.isReady,
+    status: kernel.status,
     authenticated: kernel.session.authenticated,
     user: kernel.session.user,
-    error: null,
-  }
-  const update = (patch: Partial<UiSnapshot> = {}) => {
-    const next: UiSnapshot = {
+    error: kernel.lastError,
+    config: kernel.config,
+  })
+  const update = () =>
+    store.set({
       ready: kernel.isReady,
+      status: kernel.status,
       authenticated: kernel.session.authenticated,
       user: kernel.session.user,
-      error: snapshot.error,
-      ...patch,
-    }
-    if (
-      next.ready === snapshot.ready &&
-      next.authenticated === snapshot.authenticated &&
-      next.user === snapshot.user &&
-      next.error === snapshot.error
-    )
-      return
-    snapshot = next
-    for (const l of [...listeners]) l()
-  }
-  for (const ev of ['ready', 'login', 'logout', 'user', 'session'] as const) kernel.events.on(ev, () => update())
-  kernel.events.on('error', (e) => {
-    if (!kernel.isReady) update({ error: e as PorticoError })
-  })
+      error: kernel.isReady ? null : kernel.lastError,
+      config: kernel.config,
+    })
+  for (const ev of ['ready', 'login', 'logout', 'user', 'session', 'status', 'config', 'error'] as const) kernel.events.on(ev, update)
 
   // Generic screens; a host may have registered its own under the same id first.
   for (const def of [landingScreen, ...GENERIC_SCREENS]) {
@@ -94,11 +86,8 @@ export function attachUi(kernel: Portico, options: AttachOptions = {}): UiAttach
   })
 
   const attachment: UiAttachment = {
-    getSnapshot: () => snapshot,
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => void listeners.delete(listener)
-    },
+    getSnapshot: store.get,
+    subscribe: (listener) => store.subscribe(() => listener()),
     settleConsent(accepted) {
       const c = consent
       consent = null

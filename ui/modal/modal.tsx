@@ -49,6 +49,23 @@ function accentForeground(color: string, el: HTMLElement): string | null {
   return l > 0.4 ? '#111217' : '#ffffff'
 }
 
+const DARK_QUERY = '(prefers-color-scheme: dark)'
+
+/** 'light' | 'dark' | 'system' to the theme in force; 'system' follows the OS and its changes. */
+export function useColorScheme(theme: 'light' | 'dark' | 'system'): 'light' | 'dark' {
+  const system = useSyncExternalStore(
+    (l) => {
+      if (theme !== 'system' || typeof matchMedia === 'undefined') return () => {}
+      const mq = matchMedia(DARK_QUERY)
+      mq.addEventListener('change', l)
+      return () => mq.removeEventListener('change', l)
+    },
+    () => (theme === 'system' && typeof matchMedia !== 'undefined' && matchMedia(DARK_QUERY).matches ? 'dark' : 'light'),
+    () => 'light' as const,
+  )
+  return theme === 'system' ? system : theme === 'dark' ? 'dark' : 'light'
+}
+
 export function Modal({ kernel }: { kernel: Portico }) {
   const nav = kernel.screens
   const state = useSyncExternalStore(nav.subscribe, nav.getState, nav.getState)
@@ -68,7 +85,13 @@ function Dialog({ kernel }: { kernel: Portico }) {
   const current = state.current!
   const def = nav.get(current.id)
   const Component = def ? screenComponent(def) : null
-  const config = kernel.config
+  // The config follows `kernel.setConfig` (new appearance props) through the 'config' event.
+  const config = useSyncExternalStore(
+    (l) => kernel.events.on('config', l) ?? (() => kernel.events.off('config', l)),
+    () => kernel.config,
+    () => kernel.config,
+  )
+  const resolvedTheme = useColorScheme(config.appearance.theme)
   const canClose = nav.canClose
 
   // Remember the opener; give focus back when the dialog goes away. Lock the page's scroll
@@ -150,7 +173,7 @@ function Dialog({ kernel }: { kernel: Portico }) {
     <div
       ref={rootRef}
       className="portico-root"
-      data-theme={config.appearance.theme === 'dark' ? 'dark' : 'light'}
+      data-theme={resolvedTheme}
       data-portico-modal=""
     >
       <div

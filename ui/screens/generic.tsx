@@ -2,12 +2,13 @@
  * Error, rejection and consent screens (part 1 sections 2 and 8). Each takes the error and
  * its resolved view from the navigator (`screens.error(err)` pushes `{ error, view }`).
  */
-import { useState } from 'react'
+import { useState, useSyncExternalStore } from 'react'
 import { ERROR_TEXTS, type ErrorView, type PorticoError, type WireUser } from 'portico'
 import { Button } from '../components/button'
 import { ScreenLayout } from '../components/layout'
+import { Spinner } from '../components/status'
 import { AlertIcon, DocumentIcon, GlobeIcon, LockIcon, UserIcon } from '../components/icons'
-import { useKernel, useUiAttachment } from '../context'
+import { useKernel, useTexts, useUiAttachment } from '../context'
 import { useScreen, type ScreenProps } from '../screen-context'
 import { UI_TEXTS } from '../strings'
 
@@ -59,6 +60,43 @@ export function ErrorScreen({ params }: ScreenProps<ErrorParams>) {
           {view.cta ?? ERROR_TEXTS.tryAgain}
         </Button>
       </div>
+    </ScreenLayout>
+  )
+}
+
+/**
+ * Start-up is still running when a flow starts: a spinner, then — while the API cannot be
+ * reached and the kernel keeps retrying — the error with 'Retry now'. The flow moves on by
+ * itself once start-up ends (see `startFlow`).
+ */
+export function LoadingScreen() {
+  const kernel = useKernel()
+  const ui = useUiAttachment()
+  const snap = useSyncExternalStore(ui.subscribe, ui.getSnapshot, ui.getSnapshot)
+  const texts = useTexts('ui', UI_TEXTS)
+  if (snap.status === 'retrying' && snap.error) {
+    const view = kernel.screens.resolveError(snap.error)
+    return (
+      <ScreenLayout
+        title={view.title}
+        description={view.detail}
+        icon={
+          <Badge>
+            <AlertIcon width={28} height={28} />
+          </Badge>
+        }
+      >
+        <div className="portico-actions" data-portico-startup="retrying">
+          <Button onClick={() => kernel.retryReady()} data-autofocus="">
+            {texts.retryNow}
+          </Button>
+        </div>
+      </ScreenLayout>
+    )
+  }
+  return (
+    <ScreenLayout title={texts.loading} icon={<Spinner />}>
+      <div data-portico-startup="loading" />
     </ScreenLayout>
   )
 }

@@ -10,5 +10,6 @@ export const GENERIC_SCREENS: ScreenDefinition[] = [
   { id: 'account-not-found', load: () => generic().then((m) => m.AccountNotFound), compact: true },
   { id: 'user-limit', load: () => generic().then((m) => m.UserLimit), compact: true },
   { id: 'development-mode', load: () => generic().then((m) => m.DevelopmentMode), compact: true },
+  { id: 'loading', load: () => generic().then((m) => m.LoadingScreen), compact: true },
   { id: 'in-app-browser', load: () => generic().then((m) => m.InAppBrowser), compact: true },
 ]

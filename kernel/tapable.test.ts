@@ -11,7 +11,7 @@ import {
   createSyncBailHook,
   createSyncHook,
   createSyncWaterfallHook,
-} from './hooks'
+} from './tapable'
 
 // Each case runs the same taps on tapable's own (code-generating) hook and on ours: the
 // results must match, so our interpreter keeps tapable's semantics.

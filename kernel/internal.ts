@@ -1,0 +1,36 @@
+/**
+ * portico/internal — the kernel's building blocks, for the UI package, the test kit and
+ * embedders who assemble their own kernel. No compatibility promise: names here may change in
+ * any release. Hosts and plugins use `portico`.
+ */
+export { isTransient } from './portico'
+export { validatePlugins, PLUGIN_KINDS } from './plugin'
+export { createHooks } from './hooks'
+export { evalFree, untap, TAPABLE_VERSION } from './tapable'
+export { createEvents } from './events'
+export { createMethodRegistry } from './methods'
+export type { MethodRegistry } from './methods'
+export { mergeTexts } from './texts'
+export {
+  resolveConfig,
+  validateAppId,
+  APP_ID_LENGTH,
+  LOGIN_MESSAGE_MAX,
+  RECOMMENDED_PRIMARY_METHODS,
+  CLIENT_VERSION,
+  CONFIG_TEXTS,
+} from './config'
+export { createTransport, API_PREFIX, REQUEST_TIMEOUT_MS, RETRY_STATUSES, RETRIES, retryDelay } from './transport'
+export {
+  createSession,
+  isTokenActive,
+  tokenExpiry,
+  TOKEN_EXPIRY_MARGIN_S,
+  REFRESH_MARKER_COOKIE,
+  REFRESH_MARKER_MAX_AGE_S,
+} from './session'
+export type { LockManagerLike, ChannelLike } from './session'
+export { toUser, normaliseGeneric, passkeyTitle } from './user'
+export type { AccountTypes } from './user'
+export { createNavigator } from './screens'
+export { defaultErrorView, viewFromDeclarations } from './errors'

@@ -1,0 +1,75 @@
+/**
+ * Login-method descriptors. Each login plugin declares its method once (`ctx.methods.declare`)
+ * — account types and how to normalise them, display name, transfer label and call, unlink,
+ * whether it is remembered as the recent method — as an Auth.js provider declares its profile
+ * mapping. The kernel, `ui` and the account plugin read descriptors; none of them lists
+ * method names.
+ */
+import { PorticoError } from './errors'
+import type { Api } from './transport'
+import type { LinkedAccount, User } from './user'
+import type { WireAccountTransferData, WireAuthResponse, WireLinkedAccountBase, WireUser } from './wire'
+
+export interface MethodDescriptor {
+  /** The login-method id as config lists it and as it is remembered: 'email', 'sms', 'siwe'. */
+  id: string
+  /** Display name (part 1 section 2, 'Login method display names'): 'e-mail', 'SMS', 'Google'. */
+  displayName: string
+  /** Wire account types this method links: ['email'], ['google_oauth']. */
+  accountTypes?: readonly string[]
+  /** The user-record field the first account of those types fills: 'email', 'google'. */
+  userField?: string
+  /** Normalise one raw linked account of `accountTypes` (default: camelCase keys, seconds to dates). */
+  normalise?(raw: WireLinkedAccountBase): LinkedAccount
+  /** Add derived fields to the user record (e.g. the wallet base: `wallet`, `delegatedWallets`). */
+  derive?(user: User): void
+  /** The transfer prompt's label (part 1 section 2, 'Method labels'): 'Email address', 'Google profile'. */
+  transferLabel?: string
+  /** `link_method` values of `account_transfer_required` this method answers (default: its id). */
+  linkMethods?: readonly string[]
+  /** Move the identifier from another user onto the logged-in one. Absent: not transferable. */
+  transfer?(api: Api, data: WireAccountTransferData): Promise<WireAuthResponse | { user: WireUser }>
+  /** Unlink one of its accounts. Absent: not unlinkable from generic UI. */
+  unlink?(api: Api, account: LinkedAccount): Promise<{ user: WireUser }>
+  /** Remembered as the recent login method (default true; passkeys and cross-app are not). */
+  remembered?: boolean
+}
+
+export interface MethodRegistry {
+  /** Declare a method; returns the undo (plugins return it from their teardown). */
+  declare(descriptor: MethodDescriptor): () => void
+  get(id: string): MethodDescriptor | undefined
+  /** The method that declared this wire account type. */
+  forAccountType(type: string): MethodDescriptor | undefined
+  /** The method that answers this `link_method` of an account transfer. */
+  forLinkMethod(linkMethod: string): MethodDescriptor | undefined
+  list(): MethodDescriptor[]
+}
+
+export function createMethodRegistry(onChange: () => void = () => {}): MethodRegistry {
+  const byId = new Map<string, MethodDescriptor>()
+  const find = (pred: (d: MethodDescriptor) => boolean) => [...byId.values()].find(pred)
+  return {
+    declare(d) {
+      if (!d || typeof d.id !== 'string' || !d.id || typeof d.displayName !== 'string') {
+        throw new PorticoError('invalid_plugin', 'A login method needs a string id and a displayName.')
+      }
+      if (byId.has(d.id)) {
+        throw new PorticoError('invalid_plugin', `Login method '${d.id}' is declared twice; each method is declared by one plugin.`)
+      }
+      const frozen = Object.freeze({ ...d })
+      byId.set(d.id, frozen)
+      onChange()
+      return () => {
+        if (byId.get(d.id) === frozen) {
+          byId.delete(d.id)
+          onChange()
+        }
+      }
+    },
+    get: (id) => byId.get(id),
+    forAccountType: (type) => find((d) => (d.accountTypes ?? []).includes(type)),
+    forLinkMethod: (m) => find((d) => (d.linkMethods ?? [d.id]).includes(m)),
+    list: () => [...byId.values()],
+  }
+}
