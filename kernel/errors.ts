@@ -68,6 +68,7 @@ export type ClientErrorCode =
   | 'not_found'
   | 'method_not_supported'
   | 'api_unreachable'
+  | 'already_logged_in'
 
 /** Any code a `PorticoError` may carry. Unknown server codes are kept as strings. */
 export type PorticoErrorCode = IdentityErrorCode | WalletErrorCode | ClientErrorCode | (string & {})
@@ -204,6 +205,7 @@ export const ERROR_TEXTS = {
   accountNotFound: 'Account not found',
   allowlistTitle: "You don't have access to this app",
   apiUnreachable: 'Could not reach the server. Check your connection; we keep trying.',
+  alreadyLoggedIn: 'Attempted to log in, but the user is already logged in. Use a link method instead.',
   inAppBrowser:
     "It looks like you're using an in-app browser. To log in, please try again using an external browser.",
 } as const
@@ -240,6 +242,7 @@ export function defaultErrorView(error: PorticoError, _ctx: ErrorContext = {}, t
       return leave({ title: t.notSupported, detail: error.message, cta: t.tryAnotherMethod, action: 'landing' })
     case 'too_many_requests':
       return leave({ title: t.requestFailed, detail: t.tooManyAttempts, cta: t.tryAgainLater, action: 'back' })
+    case 'already_logged_in':
     case 'must_be_authenticated':
       return leave({ title: t.somethingWentWrong, detail: error.message, cta: t.tryAgain, action: 'back' })
     case 'max_accounts_reached':

@@ -71,6 +71,11 @@ export interface PluginContext {
   declareErrors(declarations: ErrorDeclarations): void
   /** This plugin's texts with the app's overrides (`config.texts[<id>]`). */
   texts<T extends object>(defaults: T): T
+  /**
+   * Refuse a login while a non-guest user is logged in: warns the host and throws
+   * `already_logged_in` (the one code every method uses for it). Guests may log in (upgrade).
+   */
+  assertLoggedOut(): void
   /** Finish a login or link: store the session, remember the method, run the `authenticated` chain. */
   completeLogin(response: WireAuthResponse, meta?: LoginMeta): Promise<AuthResult>
   /** Record a login-flow event (`POST /analytics_events`), unless the host turned analytics off. */

@@ -78,6 +78,8 @@ export interface Portico {
   setConfig(patch: Partial<Omit<PorticoConfig, 'appId' | 'plugins'>>): void
   /** Store a login response, remember the method, run the `authenticated` chain. */
   completeLogin(response: WireAuthResponse, meta?: LoginMeta): Promise<AuthResult>
+  /** Throw `already_logged_in` (and warn) while a non-guest user is logged in. */
+  assertLoggedOut(source?: string): void
   /** The last-used login method for this app, per browser. */
   recentLogin(): RecentLogin | null
   /** Record a login-flow event (`POST /analytics_events`), unless analytics are off. Never throws. */
@@ -242,6 +244,15 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     })
   }
 
+  function assertLoggedOut(source: string) {
+    const user = session.user
+    if (session.authenticated && user && !user.isGuest) {
+      const message = texts('kernel', ERROR_TEXTS).alreadyLoggedIn
+      warn(message, source)
+      throw new PorticoError('already_logged_in', message)
+    }
+  }
+
   async function completeLogin(response: WireAuthResponse, meta: LoginMeta = {}): Promise<AuthResult> {
     const result = session.apply(response)
     if (!result) throw new PorticoError('missing_or_invalid_token', 'The server ended the session instead of starting one.')
@@ -326,6 +337,7 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
         )
       },
       texts: (defaults) => texts(plugin.id, defaults),
+      assertLoggedOut: () => assertLoggedOut(plugin.id),
       completeLogin,
       analytics,
       format: formatText,
@@ -538,6 +550,7 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
       events.emit('config', config)
     },
     completeLogin,
+    assertLoggedOut: (source = 'ui') => assertLoggedOut(source),
     recentLogin() {
       const method = safeGet(recentKeys.method)
       return method

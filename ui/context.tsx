@@ -162,13 +162,12 @@ async function startFlow(kernel: Portico, intent: Intent, screen = 'landing', pa
 }
 
 function refuseLogin(kernel: Portico): FlowResult | null {
-  const user = kernel.session.user
-  if (user && !user.isGuest) {
-    const message = 'Attempted to log in, but the user is already logged in. Use a link method instead.'
-    kernel.events.emit('warning', { message, source: 'ui' })
-    return { ok: false, error: new PorticoError('must_be_authenticated', message) }
+  try {
+    kernel.assertLoggedOut('ui')
+    return null
+  } catch (e) {
+    return { ok: false, error: toPorticoError(e) }
   }
-  return null
 }
 
 /**
