@@ -1,3 +1,4 @@
+import { normaliseFields } from './user'
 import { describe, expect, it, vi } from 'vitest'
 import { TEST_APP_ID, createTestKernel } from '../test/kit/index'
 import { authResponse, emailAccount, wireUser } from '../test/kit/fixtures'
@@ -88,6 +89,7 @@ describe('completeLogin', () => {
       id: 'chain',
       kind: 'feature',
       setup(ctx) {
+        ctx.methods.declare({ id: 'email', displayName: 'e-mail', accountTypes: ['email'], userField: 'email', normalise: (raw) => normaliseFields(raw, 'address:S') })
         ctx.hooks.authenticated.tapPromise({ name: 'chain', stage: 0 }, async () => void order.push('wallet'))
         ctx.hooks.authenticated.tapPromise({ name: 'chain', stage: -10 }, async (c) => void order.push(`consent:${c.method}:${c.intent}`))
       },
@@ -104,13 +106,19 @@ describe('completeLogin', () => {
     expect(kernel.recentLogin()).toEqual({ method: 'email', walletClientType: null, chainType: null })
   })
 
-  it('does not remember passkey, cross-app or the embedded wallet', async () => {
-    const { kernel } = await createTestKernel()
-    await kernel.completeLogin(authResponse(), { method: 'siwe', walletClientType: 'metamask', chainType: 'ethereum' })
-    for (const meta of [{ method: 'passkey' }, { method: 'cross_app' }, { method: 'siwe', walletClientType: 'privy' }]) {
-      await kernel.completeLogin(authResponse(), meta)
-    }
-    expect(kernel.recentLogin()).toEqual({ method: 'siwe', walletClientType: 'metamask', chainType: 'ethereum' })
+  it('does not remember a method whose descriptor says remembered: false (passkey, cross-app, the embedded wallet)', async () => {
+    const methods = definePlugin({
+      id: 'methods',
+      kind: 'feature',
+      setup(ctx) {
+        ctx.methods.declare({ id: 'signed', displayName: 'wallet' })
+        for (const id of ['key', 'other-app', 'embedded']) ctx.methods.declare({ id, displayName: id, remembered: false })
+      },
+    })
+    const { kernel } = await createTestKernel({ plugins: [methods] })
+    await kernel.completeLogin(authResponse(), { method: 'signed', walletClientType: 'metamask', chainType: 'ethereum' })
+    for (const method of ['key', 'other-app', 'embedded']) await kernel.completeLogin(authResponse(), { method })
+    expect(kernel.recentLogin()).toEqual({ method: 'signed', walletClientType: 'metamask', chainType: 'ethereum' })
   })
 
   it("refuses a 'clear' response as a login", async () => {

@@ -122,16 +122,15 @@ describe('default error views (part 1 section 8)', () => {
       title: 'Authentication failed',
       detail: 'This account has already been linked to another user.',
     })
-    expect(v('not_supported')).toMatchObject({
-      title: 'This region is not supported',
-      detail: 'SMS authentication from this region is not available',
-      cta: 'Try another method',
-    })
+    // Method-neutral: the SMS plugin declares the spec's region text for its refusal.
+    expect(v('not_supported')).toMatchObject({ title: 'Not supported', detail: 'server says', cta: 'Try another method', screen: 'error' })
+    expect(v('method_not_supported')).toMatchObject({ title: 'Not supported', detail: 'server says', screen: 'error' })
     expect(v('too_many_requests')).toMatchObject({ title: 'Request failed', detail: 'Too many attempts.', cta: 'Try again later' })
     expect(v('max_accounts_reached')).toMatchObject({ screen: 'user-limit' })
     expect(v('max_accounts_reached', { data: { reason: 'development_mode' } })).toMatchObject({ screen: 'development-mode' })
     expect(v('user_does_not_exist')).toMatchObject({ screen: 'account-not-found' })
-    expect(v('account_transfer_required', { data: { nonce: 'n' } })).toMatchObject({ screen: 'link-conflict' })
+    // The account plugin declares the transfer screen; the kernel has none.
+    expect(v('account_transfer_required', { data: { nonce: 'n' } }).screen).toBeUndefined()
     expect(v('disallowed_plus_email')).toMatchObject({ inline: true })
     expect(v('INSUFFICIENT_BALANCE')).toMatchObject({ title: 'Insufficient balance' })
     expect(v('TRANSACTION_FAILURE')).toMatchObject({ title: 'Transaction failure' })

@@ -1,3 +1,5 @@
+import { createMethodRegistry } from './methods'
+import { normaliseFields } from './user'
 import { describe, expect, it, vi } from 'vitest'
 import { authResponse, fakeJwt, wireUser, emailAccount } from '../test/kit/fixtures'
 import { createFetchDouble, type FetchDouble } from '../test/kit/fetch-double'
@@ -38,6 +40,13 @@ function channelGroup() {
   }
 }
 
+/** The e-mail method as its plugin declares it (the kernel knows no account type). */
+function emailMethod() {
+  const registry = createMethodRegistry()
+  registry.declare({ id: 'email', displayName: 'e-mail', accountTypes: ['email'], userField: 'email', normalise: (raw) => normaliseFields(raw, 'address:S') })
+  return registry
+}
+
 function make(opts: { net?: FetchDouble; storage?: TokenStorage; locks?: LockManagerLike | null; channel?: ChannelLike | null } = {}) {
   const net = opts.net ?? createFetchDouble()
   const storage = opts.storage ?? memoryStorage()
@@ -48,7 +57,7 @@ function make(opts: { net?: FetchDouble; storage?: TokenStorage; locks?: LockMan
     api: () => api,
     events,
     storage,
-    methods: { forAccountType: () => undefined, list: () => [] },
+    methods: emailMethod(),
     onLogout: logoutHook,
     locks: opts.locks ?? null,
     channel: opts.channel ?? null,
@@ -63,6 +72,7 @@ function make(opts: { net?: FetchDouble; storage?: TokenStorage; locks?: LockMan
     fetch: net.fetch,
     sleep: async () => {},
   })
+  session.connect()
   return { net, storage, events, session, logoutHook }
 }
 

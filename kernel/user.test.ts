@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { passkeyTitle, toUser } from './user'
+import { createMethodRegistry } from './methods'
+import { normaliseFields, passkeyTitle, toUser, type WalletAccount } from './user'
 import type { WireUser } from './wire'
 
 const T = 1_700_000_000
@@ -35,8 +36,28 @@ const raw: WireUser = {
   ],
 }
 
+/** Descriptors as the plugins declare them: the kernel itself knows no account type. */
+function methods() {
+  const r = createMethodRegistry()
+  r.declare({ id: 'email', displayName: 'e-mail', accountTypes: ['email'], userField: 'email', normalise: (a) => normaliseFields(a, 'address:S') })
+  r.declare({
+    id: 'signed',
+    displayName: 'wallet',
+    accountTypes: ['wallet'],
+    normalise: (a) => normaliseFields(a, 'address:S chain_type:S chain_id:s wallet_client_type:s imported:b delegated:b wallet_index:n'),
+    derive(user) {
+      const wallets = user.linkedAccounts.filter((x): x is WalletAccount => x.type === 'wallet')
+      user.wallet = wallets[0]
+      user.delegatedWallets = wallets.filter((w) => w.delegated)
+    },
+  })
+  r.declare({ id: 'g', displayName: 'Google', accountTypes: ['google_oauth'], userField: 'google', normalise: (a) => normaliseFields(a, 'subject:S email:s name:s username:s') })
+  r.declare({ id: 'f', displayName: 'Farcaster', accountTypes: ['farcaster'], userField: 'farcaster', normalise: (a) => normaliseFields(a, 'fid:N owner_address:S username:s signer_public_key:s') })
+  return r
+}
+
 describe('user record', () => {
-  const user = toUser(raw)
+  const user = toUser(raw, methods())
   it('turns seconds into dates', () => {
     expect(user.createdAt).toEqual(new Date(T * 1000))
     expect(user.linkedAccounts[0].verifiedAt).toEqual(new Date(T * 1000))
@@ -44,29 +65,29 @@ describe('user record', () => {
     expect(user.linkedAccounts[0].latestVerifiedAt).toEqual(new Date((T + 100) * 1000))
     expect(user.mfaMethods).toEqual([{ type: 'totp', verifiedAt: new Date(T * 1000) }])
   })
-  it('derives the single accessors', () => {
+  it('fills the fields the declared methods name, and what they derive', () => {
     expect(user.email?.address).toBe('a@b.co')
-    expect(user.phone?.number).toBe('+15555550100')
     expect(user.wallet).toMatchObject({ address: '0xabc', chainType: 'ethereum', chainId: 'eip155:1', walletClientType: 'metamask', walletIndex: 0, imported: false })
     expect(user.delegatedWallets.map((w) => w.address)).toEqual(['So1'])
-    expect(user.smartWallet).toMatchObject({ address: '0xsmart', smartWalletType: 'safe' })
     expect(user.google).toMatchObject({ subject: 'g1', email: 'g@x.co', name: 'G', username: null })
-    expect(user.twitter?.username).toBe('tw')
-    expect(user.customAuth?.customUserId).toBe('cu1')
     expect(user.farcaster).toMatchObject({ fid: 42, ownerAddress: '0xf', username: 'fc', signerPublicKey: 'pk' })
-    expect(user.telegram).toMatchObject({ telegramUserId: '77', firstName: 'T', photoUrl: 'https://p' })
     expect(user.hasAcceptedTerms).toBe(true)
     expect(user.isGuest).toBe(false)
     expect(user.customMetadata).toEqual({ plan: 'pro' })
   })
-  it('normalises the cross-app and passkey accounts', () => {
-    expect(user.linkedAccounts.find((a) => a.type === 'cross_app')).toMatchObject({ providerApp: { id: 'app2' }, embeddedWallets: [{ address: '0x1' }], smartWallets: [] })
-    expect(user.linkedAccounts.find((a) => a.type === 'passkey')).toMatchObject({ credentialId: 'cred', enrolledInMfa: true, createdWithOs: null })
-  })
-  it('camel-cases unknown types and lets a plugin normaliser win', () => {
+  it('camel-cases the types no method declared, with dates, and names no field for them', () => {
+    expect(user.linkedAccounts.find((a) => a.type === 'phone')).toMatchObject({ number: '+15555550100' })
+    expect(user.linkedAccounts.find((a) => a.type === 'passkey')).toMatchObject({ credentialId: 'cred', enrolledInMfa: true })
     expect(user.linkedAccounts.at(-1)).toMatchObject({ type: 'plugin_thing', someField: 'v', happenedAt: new Date(T * 1000) })
-    const custom = toUser(raw, (a) => (a.type === 'email' ? { type: 'email', address: 'OVERRIDE', verifiedAt: null, firstVerifiedAt: null, latestVerifiedAt: null } : undefined))
-    expect(custom.email?.address).toBe('OVERRIDE')
+    expect(user.phone).toBeUndefined()
+    expect(user.twitter).toBeUndefined()
+    const bare = toUser(raw)
+    expect(bare.email).toBeUndefined()
+    expect(bare.delegatedWallets).toEqual([])
+  })
+  it('normaliseFields coerces each kind', () => {
+    const a = normaliseFields(acc('x', { s: 3, S: null, b: 'yes', n: '1', N: '42', a: 'no' }), 's:s S:S b:b n:n N:N a:a')
+    expect(a).toMatchObject({ s: null, S: '', b: false, n: null, N: 42, a: [] })
   })
   it('defaults what the server left out', () => {
     const u = toUser({ id: 'x', created_at: T } as WireUser)

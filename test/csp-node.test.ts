@@ -26,7 +26,7 @@ beforeAll(async () => {
   await bundle.close()
 }, 60_000)
 
-const SYNC = ['configure', 'loginMethods', 'linkedAccount', 'errorView', 'walletConnectors', 'fundingMethods']
+const SYNC = ['configure', 'loginMethods', 'returnPath', 'errorView', 'walletConnectors', 'fundingMethods']
 const ASYNC = ['request', 'authenticated', 'sensitiveAction', 'logout']
 
 const probe = `
@@ -39,7 +39,7 @@ delete globalThis.document
 const calls = []
 const SYNC = ${JSON.stringify(SYNC)}, ASYNC = ${JSON.stringify(ASYNC)}
 const plugin = k.definePlugin({ id: 'probe', kind: 'feature', setup(ctx) {
-  for (const name of SYNC) ctx.hooks[name].tap('probe', (a) => { calls.push(name); return name === 'linkedAccount' || name === 'errorView' ? { tapped: name } : a })
+  for (const name of SYNC) ctx.hooks[name].tap('probe', (a) => { calls.push(name); return name === 'returnPath' || name === 'errorView' ? { tapped: name } : a })
   for (const name of ASYNC) ctx.hooks[name].tapPromise('probe', async (a) => { calls.push(name); return a })
   ctx.hooks.logout.tapAsync('probe', (cb) => { calls.push('logout:async'); cb() })
 }})
@@ -76,7 +76,7 @@ describe('kernel under --disallow-code-generation-from-strings', () => {
     expect(hooks).toEqual([...SYNC, ...ASYNC].sort())
     for (const name of [...SYNC, ...ASYNC]) expect(calls).toContain(name)
     expect(calls).toContain('logout:async')
-    expect(results.linkedAccount).toEqual({ tapped: 'linkedAccount' })
+    expect(results.returnPath).toEqual({ tapped: 'returnPath' })
     expect(results.errorView).toEqual({ tapped: 'errorView' })
     expect(results.loginMethods).toEqual([])
     expect(results.request).toEqual({ ok: 'request' })

@@ -71,9 +71,12 @@ export async function createTestKernel(options: TestKernelOptions = {}): Promise
       sleep: async () => {},
       location: options.url ? location : null,
       wakeTarget: null,
+      deferStart: true,
     },
   )
+  // Listen before the plugins set up, so their warnings are caught too.
   kernel.events.on('warning', (w) => warnings.push(w.message))
+  kernel.start()
   if (options.ready !== false) await kernel.ready()
   return {
     kernel,
