@@ -19,7 +19,7 @@ const external = (id) =>
   id.startsWith('node:') ||
   deps.some((d) => id === d || id.startsWith(`${d}/`))
 
-const input = { 'kernel/index': 'kernel/index.ts' }
+const input = { 'kernel/index': 'kernel/index.ts', 'kernel/internal': 'kernel/internal.ts' }
 if (existsSync('ui/index.ts')) input['ui/index'] = 'ui/index.ts'
 if (existsSync('test/kit/index.ts')) input['testing/index'] = 'test/kit/testing.ts'
 for (const id of existsSync('plugins') ? readdirSync('plugins') : []) {

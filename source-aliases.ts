@@ -8,6 +8,7 @@ const r = (p: string) => fileURLToPath(new URL(p, import.meta.url))
 
 export const sourceAliases = [
   { find: /^portico$/, replacement: r('./kernel/index.ts') },
+  { find: /^portico\/internal$/, replacement: r('./kernel/internal.ts') },
   { find: /^portico\/ui\/styles\.css$/, replacement: r('./ui/styles.css') },
   { find: /^portico\/ui$/, replacement: r('./ui/index.ts') },
   { find: /^portico\/testing$/, replacement: r('./test/kit/testing.ts') },

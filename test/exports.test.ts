@@ -16,6 +16,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
 const entries: Record<string, string> = {
   portico: 'kernel/index.ts',
+  'portico/internal': 'kernel/internal.ts',
   'portico/ui': 'ui/index.ts',
   'portico/testing': 'test/kit/testing.ts',
 }
