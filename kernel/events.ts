@@ -21,6 +21,8 @@ export interface PorticoEvents {
   login: { user: User; isNewUser: boolean; method?: string; oauthTokens?: WireOAuthTokens | null }
   /** Start-up state changed (loading, retrying while the API is unreachable, ready, failed). */
   status: { status: 'idle' | 'loading' | 'retrying' | 'ready' | 'failed' }
+  /** Plugins were set up (`start`) or torn down (`destroy`): their APIs and stores are new. */
+  plugins: { started: boolean }
   /** The host changed config after creation (`kernel.setConfig`). */
   config: ResolvedConfig
   /** The session ended (logout, 'clear' update action, unrecoverable refresh failure). */

@@ -527,20 +527,25 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
       wake?.()
     },
     plugin(id: string) {
+      // A plugin API asked for before start (the React provider starts in an effect): start now.
+      if (!started) kernel.start()
       const rt = runtimes.get(id)
       if (!rt || rt.api === undefined) {
         const known = plugins.some((p) => p.id === id)
         throw new PorticoError(
           'invalid_plugin',
           known
-            ? `Plugin '${id}' hands out no API${started ? '' : ' yet: the kernel has not started (call ready())'}.`
+            ? `Plugin '${id}' hands out no API.`
             : `The ${id} plugin is not set up: add ${id.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())}() to config.plugins (import it from 'portico/plugins/${id}').`,
         )
       }
       return rt.api as never
     },
     hasPlugin: (id) => runtimes.has(id),
-    pluginState: <S,>(id: string) => runtimes.get(id)?.store as Store<S> | undefined,
+    pluginState: <S,>(id: string) => {
+      if (!started) kernel.start()
+      return runtimes.get(id)?.store as Store<S> | undefined
+    },
     texts,
     setConfig(patch) {
       host = { ...host, ...patch, appId: host.appId, plugins: host.plugins }
@@ -571,13 +576,14 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
         started = false
         throw e
       }
+      events.emit('plugins', { started: true })
     },
     destroy() {
       if (!started) return
       started = false
       teardownPlugins()
-      wake?.()
       session.destroy()
+      events.emit('plugins', { started: false })
     },
   }
 

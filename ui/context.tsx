@@ -304,13 +304,17 @@ const NO_STATE: Store<undefined> = { get: () => undefined, set: () => {}, subscr
 export function usePlugin<K extends keyof PluginApis>(id: K): PluginApis[K]
 export function usePlugin<A = unknown>(id: string): A
 export function usePlugin(id: string): unknown {
-  return useCtx().kernel.plugin(id)
+  const { kernel } = useCtx()
+  const { pluginsGeneration } = useSnapshot()
+  return useMemo(() => kernel.plugin(id), [kernel, id, pluginsGeneration])
 }
 
 /** A plugin's state (its `ctx.store`), re-rendering on change; undefined when it keeps none. */
 export function usePluginState<S = unknown>(id: string): S | undefined {
   const { kernel } = useCtx()
-  return useStore((kernel.pluginState<S>(id) ?? NO_STATE) as Store<S | undefined>)
+  const { pluginsGeneration } = useSnapshot()
+  const store = useMemo(() => kernel.pluginState<S>(id) ?? NO_STATE, [kernel, id, pluginsGeneration])
+  return useStore(store as Store<S | undefined>)
 }
 
 /** Texts of a namespace with the app's overrides (`config.texts`); follows `setConfig`. */

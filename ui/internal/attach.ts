@@ -21,6 +21,8 @@ export interface UiSnapshot {
   error: PorticoError | null
   /** The resolved config (changes with `kernel.setConfig`, e.g. new appearance props). */
   config: ResolvedConfig
+  /** Counts plugin (re)starts: plugin APIs and stores are new after each. */
+  pluginsGeneration: number
 }
 
 export interface UiAttachment {
@@ -52,6 +54,7 @@ export function attachUi(kernel: Portico, options: AttachOptions = {}): UiAttach
     user: kernel.session.user,
     error: kernel.lastError,
     config: kernel.config,
+    pluginsGeneration: 0,
   })
   const update = () =>
     store.set({
@@ -63,6 +66,7 @@ export function attachUi(kernel: Portico, options: AttachOptions = {}): UiAttach
       config: kernel.config,
     })
   for (const ev of ['ready', 'login', 'logout', 'user', 'session', 'status', 'config', 'error'] as const) kernel.events.on(ev, update)
+  kernel.events.on('plugins', () => store.set((s) => ({ ...s, pluginsGeneration: s.pluginsGeneration + 1 })))
 
   // Generic screens; a host may have registered its own under the same id first.
   for (const def of [landingScreen, ...GENERIC_SCREENS]) {

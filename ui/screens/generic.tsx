@@ -42,6 +42,7 @@ function useAction() {
 
 /** The generic error screen: title, detail and call to action by error type (section 8). */
 export function ErrorScreen({ params }: ScreenProps<ErrorParams>) {
+  const errorTexts = useTexts('kernel', ERROR_TEXTS)
   const kernel = useKernel()
   const run = useAction()
   const view = params.view ?? kernel.screens.resolveError(params.error)
@@ -57,7 +58,7 @@ export function ErrorScreen({ params }: ScreenProps<ErrorParams>) {
     >
       <div className="portico-actions">
         <Button onClick={() => run(view)} data-autofocus="">
-          {view.cta ?? ERROR_TEXTS.tryAgain}
+          {view.cta ?? errorTexts.tryAgain}
         </Button>
       </div>
     </ScreenLayout>
@@ -103,14 +104,15 @@ export function LoadingScreen() {
 
 /** Allowlist rejection with the app's texts and link (allowlistConfig). */
 export function AllowlistRejection() {
+  const uiTexts = useTexts('ui', UI_TEXTS)
   const kernel = useKernel()
   const screen = useScreen()
   const a = kernel.config.allowlistConfig
   const link = a.errorCtaLink
   return (
     <ScreenLayout
-      title={a.errorTitle || UI_TEXTS.allowlistTitle}
-      description={a.errorDetail || UI_TEXTS.allowlistDetail}
+      title={a.errorTitle || uiTexts.allowlistTitle}
+      description={a.errorDetail || uiTexts.allowlistDetail}
       icon={
         <Badge>
           <LockIcon width={28} height={28} />
@@ -120,11 +122,11 @@ export function AllowlistRejection() {
       <div className="portico-actions">
         {link ? (
           <a className="portico-button" data-variant="primary" data-full="" href={link} data-autofocus="">
-            <span className="portico-button-label">{a.errorCtaText || UI_TEXTS.allowlistCta}</span>
+            <span className="portico-button-label">{a.errorCtaText || uiTexts.allowlistCta}</span>
           </a>
         ) : (
           <Button onClick={screen.landing} data-autofocus="">
-            {a.errorCtaText || UI_TEXTS.allowlistCta}
+            {a.errorCtaText || uiTexts.allowlistCta}
           </Button>
         )}
       </div>
@@ -133,12 +135,13 @@ export function AllowlistRejection() {
 }
 
 function Rejection({ title, detail, icon }: { title: string; detail?: string; icon: React.ReactNode }) {
+  const uiTexts = useTexts('ui', UI_TEXTS)
   const screen = useScreen()
   return (
     <ScreenLayout title={title} description={detail} icon={<Badge>{icon}</Badge>}>
       <div className="portico-actions">
         <Button onClick={screen.landing} data-autofocus="">
-          {UI_TEXTS.tryAnotherMethod}
+          {uiTexts.tryAnotherMethod}
         </Button>
       </div>
     </ScreenLayout>
@@ -147,20 +150,24 @@ function Rejection({ title, detail, icon }: { title: string; detail?: string; ic
 
 /** 'Account not found' (user_does_not_exist, e.g. a 'no-signup' login). */
 export function AccountNotFound({ params }: ScreenProps<ErrorParams>) {
-  return <Rejection title={UI_TEXTS.accountNotFound} detail={params.error?.message} icon={<UserIcon width={28} height={28} />} />
+  const uiTexts = useTexts('ui', UI_TEXTS)
+  return <Rejection title={uiTexts.accountNotFound} detail={params.error?.message} icon={<UserIcon width={28} height={28} />} />
 }
 
 /** 'Unable to sign in': the app's user limit is reached. */
 export function UserLimit({ params }: ScreenProps<ErrorParams>) {
-  return <Rejection title={UI_TEXTS.userLimit} detail={params.error?.message} icon={<UserIcon width={28} height={28} />} />
+  const uiTexts = useTexts('ui', UI_TEXTS)
+  return <Rejection title={uiTexts.userLimit} detail={params.error?.message} icon={<UserIcon width={28} height={28} />} />
 }
 
 /** Development-mode refusal of new users. */
 export function DevelopmentMode({ params }: ScreenProps<ErrorParams>) {
+  const uiTexts = useTexts('ui', UI_TEXTS)
+  const errorTexts = useTexts('kernel', ERROR_TEXTS)
   return (
     <Rejection
-      title={params.view?.title ?? UI_TEXTS.userLimit}
-      detail={ERROR_TEXTS.developmentMode}
+      title={params.view?.title ?? uiTexts.userLimit}
+      detail={errorTexts.developmentMode}
       icon={<DocumentIcon width={28} height={28} />}
     />
   )
@@ -168,7 +175,9 @@ export function DevelopmentMode({ params }: ScreenProps<ErrorParams>) {
 
 /** In-app browser: 'Could not log in with provider'. */
 export function InAppBrowser() {
-  return <Rejection title={UI_TEXTS.inAppBrowserTitle} detail={ERROR_TEXTS.inAppBrowser} icon={<GlobeIcon width={28} height={28} />} />
+  const uiTexts = useTexts('ui', UI_TEXTS)
+  const errorTexts = useTexts('kernel', ERROR_TEXTS)
+  return <Rejection title={uiTexts.inAppBrowserTitle} detail={errorTexts.inAppBrowser} icon={<GlobeIcon width={28} height={28} />} />
 }
 
 /**
@@ -176,6 +185,7 @@ export function InAppBrowser() {
  * the new user record; 'No thanks': log out and end the flow.
  */
 export function TermsConsent() {
+  const uiTexts = useTexts('ui', UI_TEXTS)
   const kernel = useKernel()
   const ui = useUiAttachment()
   const [busy, setBusy] = useState<'accept' | 'decline' | null>(null)
@@ -205,8 +215,8 @@ export function TermsConsent() {
   }
   return (
     <ScreenLayout
-      title={UI_TEXTS.consentTitle}
-      description={UI_TEXTS.consentBody}
+      title={uiTexts.consentTitle}
+      description={uiTexts.consentBody}
       close={false}
       back={false}
       icon={
@@ -219,12 +229,12 @@ export function TermsConsent() {
         <p className="portico-links">
           {legal.termsAndConditionsUrl ? (
             <a href={legal.termsAndConditionsUrl} target="_blank" rel="noopener noreferrer">
-              {UI_TEXTS.viewTerms}
+              {uiTexts.viewTerms}
             </a>
           ) : null}
           {legal.privacyPolicyUrl ? (
             <a href={legal.privacyPolicyUrl} target="_blank" rel="noopener noreferrer">
-              {UI_TEXTS.viewPrivacy}
+              {uiTexts.viewPrivacy}
             </a>
           ) : null}
         </p>
@@ -236,10 +246,10 @@ export function TermsConsent() {
       ) : null}
       <div className="portico-actions portico-actions-row">
         <Button variant="secondary" onClick={decline} loading={busy === 'decline'} disabled={busy !== null}>
-          {UI_TEXTS.noThanks}
+          {uiTexts.noThanks}
         </Button>
         <Button onClick={accept} loading={busy === 'accept'} disabled={busy !== null} data-autofocus="">
-          {UI_TEXTS.accept}
+          {uiTexts.accept}
         </Button>
       </div>
     </ScreenLayout>

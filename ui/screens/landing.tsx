@@ -10,7 +10,7 @@ import { Chip } from '../components/chip'
 import { ListButton } from '../components/list-button'
 import { ScreenLayout } from '../components/layout'
 import { MoreIcon } from '../components/icons'
-import { loginEntries, useKernel } from '../context'
+import { loginEntries, useKernel, useTexts } from '../context'
 import { UI_TEXTS } from '../strings'
 
 export const MAX_ROWS = 5
@@ -130,6 +130,7 @@ function EntryIcon({ icon, label }: { icon: unknown; label: string }) {
 }
 
 export function LegalLine({ kernel }: { kernel: Portico }) {
+  const uiTexts = useTexts('ui', UI_TEXTS)
   const legal = kernel.config.legal
   const terms = legal.termsAndConditionsUrl
   const privacy = legal.privacyPolicyUrl
@@ -137,27 +138,28 @@ export function LegalLine({ kernel }: { kernel: Portico }) {
   if (legal.requireUsersAcceptTerms && !legal.alwaysShowFooter) return null
   return (
     <p className="portico-legal" data-portico-legal="">
-      {UI_TEXTS.legalLine}{' '}
+      {uiTexts.legalLine}{' '}
       {terms ? (
         <a href={terms} target="_blank" rel="noopener noreferrer">
-          {UI_TEXTS.terms}
+          {uiTexts.terms}
         </a>
       ) : (
-        UI_TEXTS.terms
+        uiTexts.terms
       )}{' '}
-      {UI_TEXTS.and}{' '}
+      {uiTexts.and}{' '}
       {privacy ? (
         <a href={privacy} target="_blank" rel="noopener noreferrer">
-          {UI_TEXTS.privacyPolicy}
+          {uiTexts.privacyPolicy}
         </a>
       ) : (
-        UI_TEXTS.privacyPolicy
+        uiTexts.privacyPolicy
       )}
     </p>
   )
 }
 
 export function Landing() {
+  const uiTexts = useTexts('ui', UI_TEXTS)
   const kernel = useKernel()
   const [view, setView] = useState<LandingView>('default')
   const recent = kernel.recentLogin()?.method ?? null
@@ -176,7 +178,7 @@ export function Landing() {
         method={e.id}
         icon={<EntryIcon icon={e.icon} label={e.label} />}
         label={e.label}
-        chip={isRecentEntry(e, recent) ? <Chip tone="accent">{UI_TEXTS.recent}</Chip> : undefined}
+        chip={isRecentEntry(e, recent) ? <Chip tone="accent">{uiTexts.recent}</Chip> : undefined}
         onClick={() => choose(e)}
       />
     </li>
@@ -221,7 +223,7 @@ export function Landing() {
           {plan.overflow.length > 0 ? (
             <ul className="portico-list">
               <li>
-                <ListButton method="more-options" icon={<MoreIcon />} label={UI_TEXTS.moreOptions} onClick={() => setView(plan.overflowView)} />
+                <ListButton method="more-options" icon={<MoreIcon />} label={uiTexts.moreOptions} onClick={() => setView(plan.overflowView)} />
               </li>
             </ul>
           ) : null}
