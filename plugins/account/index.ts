@@ -1,42 +1,55 @@
 /**
  * portico/plugins/account — the account-transfer screens (part 1 sections 2 and 4): the link
- * conflict prompt ('link-conflict', where the kernel sends `account_transfer_required`) and
- * 'check-assets'. A 'feature' plugin: add `account()` next to the login plugins.
+ * conflict prompt ('account-link-conflict', where it sends `account_transfer_required`) and
+ * 'account-check-assets'. A 'feature' plugin: add `account()` next to the login plugins.
+ * Method-neutral: the heading label and the transfer call come from the login method that
+ * answers the error's `link_method` (its descriptor's `transferLabel` and `transfer`).
  */
-import { definePlugin, type PorticoPlugin } from 'portico'
-import type { TransferCall } from './calls'
+import { definePlugin, type PorticoPlugin, type WireAccountTransferData, type WireAuthResponse, type WireUser } from 'portico'
+import { transferAccount } from './calls'
+import { accountErrors } from './errors'
+import { ACCOUNT_TEXTS } from './strings'
+import { ACCOUNT_SCREENS, transferData, transferLabel } from './transfer'
 
-export { transfer, transferData, BUILTIN_TRANSFERS, type TransferCall } from './calls'
-export { ACCOUNT_TEXTS, METHOD_LABELS, methodLabel } from './strings'
+export { transferAccount } from './calls'
+export { transferRefused } from './errors'
+export { ACCOUNT_TEXTS } from './strings'
+export { ACCOUNT_SCREENS, TRANSFER_COPY_RESET_MS, transferData } from './transfer'
 
-export const ACCOUNT_SCREENS = { linkConflict: 'link-conflict', checkAssets: 'check-assets' } as const
-/** The copy confirmation on the transfer screen lasts 2 s (part 1 section 9). */
-export const TRANSFER_COPY_RESET_MS = 2000
-
-export interface AccountOptions {
-  /** Transfer calls for more link methods (farcaster, telegram, OAuth ...), keyed by link_method. */
-  transfers?: Record<string, TransferCall>
+/** What `kernel.plugin('account')` / `usePlugin('account')` return. */
+export interface AccountApi {
+  /** The transfer data of an `account_transfer_required` error's `data` (null without a nonce). */
+  transferData(data: unknown): WireAccountTransferData | null
+  /** The heading label of a link method: its method's `transferLabel`, else 'Account'. */
+  label(linkMethod: string): string
+  /** The login-method id that answers this link method (to remember and report), else the link method. */
+  methodOf(linkMethod: string): string
+  /** Transfer through the method's descriptor; `method_not_supported` (this plugin's text) when none can. */
+  transfer(data: WireAccountTransferData): Promise<WireAuthResponse | { user: WireUser }>
 }
 
-const options = new WeakMap<object, AccountOptions>()
-/** @internal the screens read the plugin options of their kernel. */
-export const accountOptions = (kernel: { session: object }): AccountOptions => options.get(kernel.session) ?? {}
+declare module 'portico' {
+  interface PluginApis {
+    account: AccountApi
+  }
+}
 
-export function account(opts: AccountOptions = {}): PorticoPlugin<'account'> {
+export function account(): PorticoPlugin<'account'> {
   return definePlugin({
     id: 'account',
     kind: 'feature',
     setup(ctx) {
-      options.set(ctx.session, opts)
+      const texts = () => ctx.texts(ACCOUNT_TEXTS)
+      ctx.provide<AccountApi>({
+        transferData,
+        label: (linkMethod) => transferLabel(ctx.methods.forLinkMethod(linkMethod), texts().fallbackLabel),
+        methodOf: (linkMethod) => ctx.methods.forLinkMethod(linkMethod)?.id ?? linkMethod,
+        transfer: (data) => transferAccount(ctx.api, ctx.methods, data, texts()),
+      })
+      ctx.declareErrors(accountErrors({ methods: ctx.methods, texts }))
       const screens = () => import('./screens/transfer')
-      const off = [
-        ctx.screens.register({ id: ACCOUNT_SCREENS.linkConflict, load: () => screens().then((m) => m.LinkConflictScreen) }),
-        ctx.screens.register({ id: ACCOUNT_SCREENS.checkAssets, load: () => screens().then((m) => m.CheckAssetsScreen) }),
-      ]
-      return () => {
-        for (const f of off) f()
-        if (options.get(ctx.session) === opts) options.delete(ctx.session)
-      }
+      ctx.screens.register({ id: ACCOUNT_SCREENS.linkConflict, load: () => screens().then((m) => m.LinkConflictScreen) })
+      ctx.screens.register({ id: ACCOUNT_SCREENS.checkAssets, load: () => screens().then((m) => m.CheckAssetsScreen) })
     },
   })
 }

@@ -1,11 +1,14 @@
 /**
  * Texts of the account-transfer screens (part 1 section 2, "Terms and transfer screens").
  * Word for word where the spec gives the words; the body copy the spec only describes is
- * marked "(ours)".
+ * marked "(ours)". Overridable: `texts: { account: {...} }`. The method labels are not here:
+ * each login method declares its own (`transferLabel` of its descriptor).
  */
 export const ACCOUNT_TEXTS = {
-  /** '{method} is associated with another account' */
+  /** '{method} is associated with another account' ({method}: the method's transferLabel). */
   conflictTitle: '{method} is associated with another account',
+  /** (ours) The label when no declared method names the link method. */
+  fallbackLabel: 'Account',
   /** (ours) asks whether to transfer the handle and warns the other account will be deleted. */
   conflictBody: 'Do you want to transfer {account} to this account instead? Your other account will be deleted.',
   continue: 'Continue',
@@ -20,38 +23,11 @@ export const ACCOUNT_TEXTS = {
   success: 'Success!',
   copy: 'Copy',
   copied: 'Copied',
-  /** (ours) developer-facing */
+  /** (ours) The refusal when no enabled method can transfer this kind of account (`method_not_supported`). */
+  unsupportedTitle: 'This account cannot be transferred',
   unsupported: "Transferring an account of this kind ('{method}') is not supported by this app.",
+  /** (ours) Back to the prompt (where 'No thanks' ends the flow). */
+  back: 'Back',
+  /** (ours) developer-facing */
   missingData: 'The link conflict came without transfer data (nonce); it cannot be transferred.',
 } as const
-
-/** Method labels (part 1 section 2, "Method labels"). */
-export const METHOD_LABELS: Record<string, string> = {
-  sms: 'Phone number',
-  email: 'Email address',
-  siwe: 'Wallet address',
-  siws: 'Wallet address',
-  linkedin: 'LinkedIn profile',
-}
-
-/** Providers labelled '{Provider} profile'. */
-const PROVIDERS: Record<string, string> = {
-  google: 'Google',
-  apple: 'Apple',
-  discord: 'Discord',
-  github: 'GitHub',
-  instagram: 'Instagram',
-  spotify: 'Spotify',
-  tiktok: 'TikTok',
-  twitter: 'Twitter',
-  telegram: 'Telegram',
-  farcaster: 'Farcaster',
-}
-
-/** The label of a link method for the conflict heading. */
-export function methodLabel(linkMethod: string): string {
-  const m = linkMethod.replace(/_oauth$/, '')
-  if (METHOD_LABELS[m]) return METHOD_LABELS[m]
-  if (PROVIDERS[m]) return `${PROVIDERS[m]} profile`
-  return 'Account'
-}

@@ -2,5 +2,5 @@
 import type { Api, WireAuthResponse } from 'portico'
 
 /** POST /custom_jwt_account/authenticate {token}: log in with a JWT the host's own auth issued. */
-export const authenticate = (api: Api, token: string) =>
+export const authenticateCustomJwt = (api: Api, token: string) =>
   api.post<WireAuthResponse>('/custom_jwt_account/authenticate', { token }, { auth: 'none' })

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createTestKernel, wireUser, authResponse, fakeJwt, emailAccount } from 'portico/testing'
 import { pluginContract } from 'portico/testing'
-import type { WireUser } from 'portico'
-import { customAuth, customAuthOf, jwtSubject, CUSTOM_AUTH_TEXTS } from './index'
+import { ERROR_TEXTS, type WireUser } from 'portico'
+import { customAuth, jwtSubject, CUSTOM_AUTH_TEXTS } from './index'
 
 pluginContract(() => customAuth({ getCustomAccessToken: async () => null }))
 
@@ -26,7 +26,7 @@ async function setup(opts: { token?: string | null; user?: WireUser; isLoading?:
     return authResponse(customUser(sub))
   })
   await t.kernel.ready()
-  const auth = customAuthOf(t.kernel)
+  const auth = t.kernel.plugin('custom-auth')
   await auth.sync() // the ready-time sync has settled
   return { ...t, host, auth, getCustomAccessToken }
 }
@@ -34,8 +34,8 @@ async function setup(opts: { token?: string | null; user?: WireUser; isLoading?:
 describe('customAuth()', () => {
   it("is 'not-enabled' without getCustomAccessToken, with a warning that says what to pass", async () => {
     const t = await createTestKernel({ plugins: [customAuth()] })
-    const auth = customAuthOf(t.kernel)
-    expect(auth.getState().status).toBe('not-enabled')
+    const auth = t.kernel.plugin('custom-auth')
+    expect(auth.state.get().status).toBe('not-enabled')
     expect(t.warnings.join('\n')).toMatch(/getCustomAccessToken/)
     await auth.sync()
     expect(t.net.callsTo('POST', '/custom_jwt_account/authenticate')).toHaveLength(0)
@@ -43,7 +43,7 @@ describe('customAuth()', () => {
 
   it("stays 'initial' when the host has no token", async () => {
     const { auth, net } = await setup()
-    expect(auth.getState()).toEqual({ status: 'initial', error: null })
+    expect(auth.state.get()).toEqual({ status: 'initial', error: null })
     expect(net.callsTo('POST', '/custom_jwt_account/authenticate')).toHaveLength(0)
   })
 
@@ -53,7 +53,7 @@ describe('customAuth()', () => {
     const calls = net.callsTo('POST', '/custom_jwt_account/authenticate')
     expect(calls).toHaveLength(1)
     expect(calls[0].body).toEqual({ token })
-    expect(auth.getState()).toEqual({ status: 'done', error: null })
+    expect(auth.state.get()).toEqual({ status: 'done', error: null })
     expect(kernel.session.user?.customAuth?.customUserId).toBe('alice')
     expect(kernel.recentLogin()?.method).toBe('custom_auth')
   })
@@ -79,7 +79,14 @@ describe('customAuth()', () => {
     await auth.sync()
     expect(kernel.session.authenticated).toBe(false)
     expect(net.callsTo('POST', '/sessions/logout')).toHaveLength(1)
-    expect(auth.getState().status).toBe('initial')
+    expect(auth.state.get().status).toBe('initial')
+  })
+
+  it('leaves a custom JWT session another plugin started alone when there is no token', async () => {
+    const { kernel, net } = await setup({ user: customUser('acme-user') })
+    expect(kernel.session.user?.customAuth?.customUserId).toBe('acme-user')
+    expect(kernel.session.authenticated).toBe(true)
+    expect(net.callsTo('POST', '/sessions/logout')).toHaveLength(0)
   })
 
   it('leaves a session it did not start alone when there is no token', async () => {
@@ -124,12 +131,12 @@ describe('customAuth()', () => {
   it("waits while the host is loading ('loading'), then syncs when loading ends", async () => {
     const token = fakeJwt({ sub: 'erin' })
     const { auth, net } = await setup({ token, isLoading: true })
-    expect(auth.getState().status).toBe('loading')
+    expect(auth.state.get().status).toBe('loading')
     expect(net.callsTo('POST', '/custom_jwt_account/authenticate')).toHaveLength(0)
     auth.setOptions({ isLoading: false })
     await auth.sync()
     expect(net.callsTo('POST', '/custom_jwt_account/authenticate')).toHaveLength(1)
-    expect(auth.getState().status).toBe('done')
+    expect(auth.state.get().status).toBe('done')
   })
 
   it('merges overlapping sync calls into one more run', async () => {
@@ -141,7 +148,43 @@ describe('customAuth()', () => {
 
   it('says what to fix when the plugin is missing', async () => {
     const { kernel } = await createTestKernel({ plugins: [] })
-    expect(() => customAuthOf(kernel)).toThrow(/add customAuth\(\{ getCustomAccessToken \}\)/)
+    expect(() => kernel.plugin('custom-auth')).toThrow(/add customAuth\(\) to config.plugins/)
+  })
+})
+
+describe('customAuth() on the contract', () => {
+  it("declares the 'custom_auth' method: account type custom_auth on user.customAuth, display name 'custom'", async () => {
+    const t = await createTestKernel({ plugins: [customAuth()], user: customUser('zoe') })
+    const m = t.kernel.methods.get('custom_auth')
+    expect(m).toMatchObject({ id: 'custom_auth', displayName: 'custom', accountTypes: ['custom_auth'], userField: 'customAuth' })
+    expect(m?.transfer).toBeUndefined()
+    expect(t.kernel.methods.forAccountType('custom_auth')?.id).toBe('custom_auth')
+    expect(t.kernel.session.user?.customAuth).toMatchObject({ type: 'custom_auth', customUserId: 'zoe' })
+    expect(t.kernel.session.user?.linkedAccounts[0]).toMatchObject({ customUserId: 'zoe' })
+  })
+
+  it('refuses to replace a non-custom login: already_logged_in in its state, no request', async () => {
+    const { auth, net, host, kernel, warnings } = await setup({ user: wireUser({ accounts: [emailAccount('a@example.com')] }) })
+    host.token = fakeJwt({ sub: 'gina' })
+    const state = await auth.sync()
+    expect(state).toMatchObject({ status: 'error', error: { code: 'already_logged_in', message: ERROR_TEXTS.alreadyLoggedIn } })
+    expect(warnings).toContain(ERROR_TEXTS.alreadyLoggedIn)
+    expect(net.callsTo('POST', '/custom_jwt_account/authenticate')).toHaveLength(0)
+    expect(kernel.session.user?.customAuth).toBeUndefined()
+    expect(kernel.session.authenticated).toBe(true)
+  })
+
+  it("keeps its state in the kernel's store and takes the app's texts", async () => {
+    const t = await createTestKernel({
+      plugins: [customAuth({ getCustomAccessToken: async () => fakeJwt({ sub: 'hal' }) })],
+      config: { texts: { 'custom-auth': { failedToSync: 'Sync fehlgeschlagen' } } },
+      ready: false,
+    })
+    t.net.on('POST', '/custom_jwt_account/authenticate', { status: 500, body: { code: 'unknown_auth_error', error: 'boom' } })
+    await t.kernel.ready()
+    const state = await t.kernel.plugin('custom-auth').sync()
+    expect(state.error?.message).toBe('Sync fehlgeschlagen')
+    expect(t.kernel.pluginState('custom-auth')?.get()).toBe(state)
   })
 })
 

@@ -4,10 +4,15 @@
  * a token logs the user in (again when it names another user), no token logs a custom-auth
  * user out. States: not-enabled, initial, loading, done, error.
  */
-import { PorticoError, type PluginContext } from 'portico'
-import * as calls from './calls'
+import { normaliseFields, type MethodDescriptor, type PluginContext, type PorticoError, type Store } from 'portico'
+import { authenticateCustomJwt } from './calls'
 import { toCustomAuthError } from './errors'
 import { CUSTOM_AUTH_TEXTS } from './strings'
+
+/** The login-method id, as config lists it and as it is remembered (part 1 section 1). */
+export const CUSTOM_AUTH_METHOD = 'custom_auth'
+/** Plugin storage key: the custom user id of the session this plugin started. */
+const STARTED_KEY = 'started'
 
 export type CustomAuthStatus = 'not-enabled' | 'initial' | 'loading' | 'done' | 'error'
 
@@ -23,9 +28,10 @@ export interface CustomAuthOptions {
   isLoading?: boolean | (() => boolean)
 }
 
-export interface CustomAuth {
-  getState(): CustomAuthState
-  subscribe(listener: (s: CustomAuthState) => void): () => void
+/** What `kernel.plugin('custom-auth')` / `usePlugin('custom-auth')` return. */
+export interface CustomAuthApi {
+  /** The plugin's state store (React: `usePluginState('custom-auth')` or `useCustomAuth()`). */
+  readonly state: Store<CustomAuthState>
   /** Read the host's token and log in or out to match. Calls made while one runs are merged into one more run. */
   sync(): Promise<CustomAuthState>
   /** Replace the host callbacks (React hosts pass fresh ones on render); re-syncs when they changed. */
@@ -45,21 +51,29 @@ export function jwtSubject(token: string): string | null {
   }
 }
 
+/** The custom_auth method: its account type normalised as `{ customUserId }`, on `user.customAuth`. */
+export function customAuthMethod(displayName: string): MethodDescriptor {
+  return {
+    id: CUSTOM_AUTH_METHOD,
+    displayName,
+    accountTypes: ['custom_auth'],
+    userField: 'customAuth',
+    normalise: (raw) => normaliseFields(raw, 'custom_user_id:S'),
+    // Not transferable (part 1 section 5): no transfer, no unlink from generic UI.
+  }
+}
+
 export function createCustomAuth(
-  ctx: Pick<PluginContext, 'api' | 'session' | 'completeLogin' | 'warn'>,
+  ctx: Pick<PluginContext, 'api' | 'session' | 'storage' | 'completeLogin' | 'assertLoggedOut' | 'analytics' | 'warn' | 'store' | 'texts'>,
   initial: CustomAuthOptions = {},
   /** Resolves once the kernel restored its session; syncs wait for it. */
   ready: Promise<unknown> = Promise.resolve(),
-): CustomAuth {
+): CustomAuthApi {
   let options = { ...initial }
   const enabled = () => typeof options.getCustomAccessToken === 'function'
-  let state: CustomAuthState = { status: enabled() ? 'initial' : 'not-enabled', error: null }
-  const listeners = new Set<(s: CustomAuthState) => void>()
-  const set = (next: CustomAuthState) => {
-    if (next.status === state.status && next.error === state.error) return
-    state = Object.freeze(next)
-    for (const l of [...listeners]) l(state)
-  }
+  const state = ctx.store<CustomAuthState>({ status: enabled() ? 'initial' : 'not-enabled', error: null })
+  const set = (next: CustomAuthState) => state.set(next)
+  const texts = () => ctx.texts(CUSTOM_AUTH_TEXTS)
   const loading = () => (typeof options.isLoading === 'function' ? options.isLoading() : options.isLoading === true)
 
   let warned = false
@@ -68,7 +82,7 @@ export function createCustomAuth(
 
   async function once(): Promise<void> {
     if (!enabled()) {
-      if (!warned) ctx.warn(CUSTOM_AUTH_TEXTS.notEnabled)
+      if (!warned) ctx.warn(texts().notEnabled)
       warned = true
       return set({ status: 'not-enabled', error: null })
     }
@@ -78,33 +92,35 @@ export function createCustomAuth(
     try {
       token = await options.getCustomAccessToken!()
     } catch (e) {
-      return set({ status: 'error', error: toCustomAuthError(e).error })
+      return set({ status: 'error', error: toCustomAuthError(e, texts()).error })
     }
     const user = ctx.session.user
     const customUser = ctx.session.authenticated && user?.customAuth ? user.customAuth.customUserId : null
     if (!token) {
-      // The host's user is gone: end a session that custom auth started.
-      if (customUser) await ctx.session.logout()
+      // The host's user is gone: end a session that custom auth started (not another plugin's
+      // custom JWT login, such as a third-party identity provider's).
+      if (customUser && ctx.storage.get(STARTED_KEY) === customUser) await ctx.session.logout()
+      ctx.storage.set(STARTED_KEY, null)
       return set({ status: 'initial', error: null })
     }
     if (customUser && jwtSubject(token) === customUser) return set({ status: 'done', error: null })
     set({ status: 'loading', error: null })
     try {
-      const res = await calls.authenticate(ctx.api, token)
-      await ctx.completeLogin(res, { method: 'custom_auth', intent: 'login' })
+      // Another custom-auth user may replace a custom-auth session; any other login may not.
+      if (!customUser) ctx.assertLoggedOut()
+      ctx.analytics('custom_auth_login_started')
+      const res = await authenticateCustomJwt(ctx.api, token)
+      const result = await ctx.completeLogin(res, { method: CUSTOM_AUTH_METHOD, intent: 'login' })
+      ctx.storage.set(STARTED_KEY, result.user.customAuth?.customUserId ?? jwtSubject(token))
       set({ status: 'done', error: null })
     } catch (e) {
-      const { error, reset } = toCustomAuthError(e)
+      const { error, reset } = toCustomAuthError(e, texts())
       set({ status: reset ? 'initial' : 'error', error })
     }
   }
 
-  const api: CustomAuth = {
-    getState: () => state,
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => void listeners.delete(listener)
-    },
+  const api: CustomAuthApi = {
+    state,
     sync() {
       if (running) {
         again = true
@@ -115,36 +131,17 @@ export function createCustomAuth(
           again = false
           await once()
         } while (again)
-        return state
+        return state.get()
       })().finally(() => (running = null))
       return running
     },
     setOptions(next) {
       const changed =
-        next.getCustomAccessToken !== options.getCustomAccessToken || loading() !== (typeof next.isLoading === 'function' ? next.isLoading() : next.isLoading === true)
+        next.getCustomAccessToken !== options.getCustomAccessToken ||
+        loading() !== (typeof next.isLoading === 'function' ? next.isLoading() : next.isLoading === true)
       options = { ...options, ...next }
       if (changed) void api.sync()
     },
   }
   return api
-}
-
-const registry = new WeakMap<object, CustomAuth>()
-export function registerCustomAuth(session: object, c: CustomAuth) {
-  registry.set(session, c)
-  return () => {
-    if (registry.get(session) === c) registry.delete(session)
-  }
-}
-
-/** The custom auth of a kernel; throws a message that says what to fix when customAuth() is not set up. */
-export function customAuthOf(kernel: { session: object }): CustomAuth {
-  const c = registry.get(kernel.session)
-  if (!c) {
-    throw new PorticoError(
-      'invalid_plugin',
-      "The custom-auth plugin is not set up: add customAuth({ getCustomAccessToken }) to config.plugins (import { customAuth } from 'portico/plugins/custom-auth').",
-    )
-  }
-  return c
 }

@@ -1,7 +1,7 @@
-/** Every user-facing text of the custom-auth plugin, word for word from part 1 section 8. */
+/** Every user-facing text of the custom-auth plugin, word for word from part 1 section 8 (overridable: `texts: { 'custom-auth': {...} }`). */
 export const CUSTOM_AUTH_TEXTS = {
-  /** Login method display name (part 1 section 2). */
-  displayName: 'Custom',
+  /** Login method display name (part 1 section 2, 'Login method display names'). */
+  displayName: 'custom',
   userAlreadyExists: 'User already exists with provided custom JWT account.',
   failedToSync: 'Failed to sync with custom auth provider',
   /** (ours) developer warning */

@@ -2,5 +2,5 @@
 import type { Api, WireAuthResponse } from 'portico'
 
 /** POST /guest/authenticate {guest_credential}: the same credential always gives the same guest user. */
-export const authenticate = (api: Api, guestCredential: string) =>
+export const authenticateGuest = (api: Api, guestCredential: string) =>
   api.post<WireAuthResponse>('/guest/authenticate', { guest_credential: guestCredential }, { auth: 'none', fromUi: true })

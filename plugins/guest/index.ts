@@ -1,18 +1,26 @@
 /**
  * portico/plugins/guest — guest accounts (part 1 sections 1, 3, 5, 7): a 32-byte credential
  * kept per app, `POST /guest/authenticate`, a 'Continue as guest' landing entry and the
- * headless `useGuestAccounts().createGuestAccount()`. A guest can later log in or link an
- * e-mail and keeps the account (the server upgrades the guest user).
+ * headless `useGuestAccounts().createGuestAccount()` (without React:
+ * `kernel.plugin('guest').createGuestAccount()`). A guest can later log in or link an e-mail
+ * and keeps the account (the server upgrades the guest user).
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
 import { icons } from 'portico/ui'
-import { CREDENTIAL_KEY, createGuestAccounts, registerGuestAccounts } from './flow'
+import { CREDENTIAL_KEY, GUEST_METHOD, createGuestFlow, type GuestApi } from './flow'
+import { GUEST_ERRORS } from './errors'
 import { GUEST_TEXTS } from './strings'
 
-export { guestAccounts, type GuestAccounts, type GuestState, type GuestStatus } from './flow'
-export { useGuestAccounts } from './hooks'
+export { GUEST_METHOD, type GuestApi, type GuestState, type GuestStatus } from './flow'
+export { useGuestAccounts } from './react'
 export { GUEST_TEXTS } from './strings'
 export { GUEST_CREDENTIAL_BYTES } from './credential'
+
+declare module 'portico' {
+  interface PluginApis {
+    guest: GuestApi
+  }
+}
 
 export interface GuestOptions {
   /** Show the 'Continue as guest' landing entry when 'guest' is an enabled method (default true). */
@@ -24,25 +32,28 @@ export function guest(options: GuestOptions = {}): PorticoPlugin<'guest'> {
     id: 'guest',
     kind: 'login',
     setup(ctx) {
-      const accounts = createGuestAccounts(ctx)
-      const unregister = registerGuestAccounts(ctx.session, accounts)
+      const flow = createGuestFlow(ctx)
+      ctx.provide(flow)
+      ctx.declareErrors(GUEST_ERRORS)
+      // Guests link no account type of their own; the method is remembered (part 1 section 4).
+      ctx.methods.declare({ id: GUEST_METHOD, displayName: ctx.texts(GUEST_TEXTS).displayName, remembered: true })
 
       if (options.landingEntry !== false) {
         ctx.hooks.loginMethods.tap('guest', (methods, { config }) => {
-          if (!config.loginMethods.includes('guest')) return methods
+          if (!config.loginMethods.includes(GUEST_METHOD)) return methods
           return [
             ...methods,
             {
-              id: 'guest',
-              label: GUEST_TEXTS.continueAsGuest,
+              id: GUEST_METHOD,
+              label: ctx.texts(GUEST_TEXTS).continueAsGuest,
               group: 'web2' as const,
               icon: icons.UserIcon,
               start: async () => {
                 try {
-                  const result = await accounts.createGuestAccount()
-                  if (ctx.screens.getState().open) ctx.screens.close({ ...result, method: 'guest' })
+                  const result = await flow.createGuestAccount()
+                  if (ctx.screens.getState().open) ctx.screens.close({ ...result, method: GUEST_METHOD })
                 } catch (e) {
-                  ctx.screens.error(e, { method: 'guest' })
+                  ctx.screens.error(e, { method: GUEST_METHOD })
                 }
               },
             },
@@ -59,11 +70,7 @@ export function guest(options: GuestOptions = {}): PorticoPlugin<'guest'> {
         if (u && u.isGuest === false && ctx.storage.get(CREDENTIAL_KEY)) ctx.storage.set(CREDENTIAL_KEY, null)
       }
       ctx.events.on('user', onUser)
-
-      return () => {
-        unregister()
-        ctx.events.off('user', onUser)
-      }
+      return () => ctx.events.off('user', onUser)
     },
   })
 }

@@ -9,7 +9,7 @@
  * | custom-auth | custom_auth (no landing entry; host token) | on |
  * | siwe | wallet (Ethereum) | on |
  * | siws | wallet (Solana) | on |
- * | account | link-conflict / check-assets screens | on |
+ * | account | account-link-conflict / account-check-assets screens | on |
  * | oauth (google, ...), passkey, telegram, farcaster, cross-app | — | not built yet |
  */
 import type { PorticoPlugin } from 'portico'

@@ -294,3 +294,44 @@ describe('acmeId() in a kernel', () => {
     expect(h.host.open).not.toHaveBeenCalled()
   })
 })
+
+describe('acmeId() on contract v2', () => {
+  it("declares its method: id 'acme-id', custom JWT accounts on user.customAuth", async () => {
+    const k = await createTestKernel({ plugins: [acmeId({ host: fakeHost().host })], app: { login_methods: ['acme-id'] } })
+    expect(k.kernel.methods.get('acme-id')).toMatchObject({ id: 'acme-id', displayName: 'Acme ID', accountTypes: ['custom_auth'], userField: 'customAuth' })
+    expect(k.kernel.methods.get('acme-id')?.transfer).toBeUndefined()
+    k.kernel.destroy()
+    expect(k.kernel.methods.get('acme-id')).toBeUndefined()
+  })
+
+  it('declares its errors through ctx.declareErrors; the kernel resolves them', async () => {
+    const k = await createTestKernel({ plugins: [acmeId({ host: fakeHost().host })], app: { login_methods: ['acme-id'] } })
+    const blocked = new PorticoError('acme_id_popup_blocked', T.popupBlocked, { data: { provider: 'acme-id' } })
+    expect(k.kernel.screens.resolveError(blocked)).toMatchObject({ title: T.blockedTitle, detail: T.popupBlocked })
+    const refused = new PorticoError('invalid_credentials', 'Invalid custom auth token', { kind: 'api_error' })
+    expect(k.kernel.screens.resolveError(refused, { method: 'acme-id' })).toMatchObject({ detail: T.invalidToken })
+    expect(k.kernel.hooks.errorView.call(refused, { method: 'email' })).toBeUndefined()
+  })
+
+  it("hands out its API (kernel.plugin('acme-id')) and keeps its state in the kernel", async () => {
+    const h = fakeHost()
+    const k = await createTestKernel({ plugins: [acmeId({ host: h.host })], app: { login_methods: ['acme-id'] } })
+    const acme = k.kernel.plugin('acme-id')
+    expect(acme.settings.issuer).toBe(IDP)
+    expect(k.kernel.pluginState('acme-id')?.get()).toEqual({ status: 'idle' })
+    const a = acme.authorize()
+    expect(h.host.open).toHaveBeenCalledTimes(1)
+    expect(acme.state.get()).toEqual({ status: 'waiting' })
+    a.cancel()
+    await expect(a.result).rejects.toMatchObject({ code: 'oauth_user_denied' })
+  })
+
+  it("takes the app's texts (texts: { 'acme-id': {...} })", async () => {
+    const k = await createTestKernel({
+      plugins: [acmeId({ host: fakeHost().host })],
+      app: { login_methods: ['acme-id'] },
+      config: { texts: { 'acme-id': { label: 'Acme-Konto' } } },
+    })
+    expect(k.kernel.hooks.loginMethods.call([], { config: k.kernel.config, recent: null })[0].label).toBe('Acme-Konto')
+  })
+})

@@ -6,7 +6,7 @@
 import type { Api, WireAuthResponse } from 'portico'
 import { acmeIdError } from './errors'
 import type { AuthorizationGrant } from './popup'
-import { ACME_ID_TEXTS as T } from './strings'
+import { ACME_ID_TEXTS } from './strings'
 
 /** POST {issuer}/token: the code and its verifier for an id_token. Never logs the token. */
 export async function exchangeCode(
@@ -14,6 +14,7 @@ export async function exchangeCode(
   clientId: string,
   grant: AuthorizationGrant,
   fetchFn: typeof fetch = globalThis.fetch,
+  T: Pick<typeof ACME_ID_TEXTS, 'exchangeFailed'> = ACME_ID_TEXTS,
 ): Promise<string> {
   let res: Response
   try {
@@ -41,5 +42,5 @@ export async function exchangeCode(
 }
 
 /** POST /custom_jwt_account/authenticate {token}: log in (or sign up) with the Acme ID token. */
-export const authenticate = (api: Api, token: string) =>
+export const authenticateAcmeId = (api: Api, token: string) =>
   api.post<WireAuthResponse>('/custom_jwt_account/authenticate', { token }, { auth: 'none' })

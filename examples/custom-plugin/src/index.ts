@@ -12,28 +12,34 @@
  * in with `POST /custom_jwt_account/authenticate`: the app's custom-auth settings must trust
  * Acme ID's JWKS (`{issuer}/.well-known/jwks.json`, issuer = `issuer`, audience = `clientId`).
  */
-import { definePlugin, type PorticoPlugin } from 'portico'
-import { acmeIdErrorView, ACME_ID } from './errors'
-import { beginAuthorization, SCREEN, type AcmeIdSettings } from './flow'
+import { definePlugin, normaliseFields, type PorticoPlugin } from 'portico'
+import { acmeIdErrors, ACME_ID } from './errors'
+import { beginAuthorization, SCREEN, type AcmeIdApi, type AcmeIdSettings, type AcmeIdState } from './flow'
 import { AcmeIcon } from './icon'
 import { ACME_ID_TEXTS } from './strings'
 
 export { ACME_ID_TEXTS } from './strings'
-export { acmeIdErrorView, acmeIdError, isAcmeIdError, type AcmeIdErrorCode } from './errors'
+export { acmeIdErrors, acmeIdErrorView, acmeIdError, isAcmeIdError, type AcmeIdErrorCode } from './errors'
 export { authorizeInPopup, RESPONSE_TYPE, POPUP_POLL_MS, AUTHORIZE_TIMEOUT_MS } from './popup'
 export type { Authorization, AuthorizationGrant, AuthorizeOptions, PopupHost, PopupWindow } from './popup'
-export { exchangeCode, authenticate } from './calls'
+export { exchangeCode, authenticateAcmeId } from './calls'
 export { createVerifier, createState, challengeOf } from './pkce'
 export { AcmeIcon } from './icon'
+export type { AcmeIdApi, AcmeIdSettings, AcmeIdState, AcmeIdStatus } from './flow'
 export { SCREEN as ACME_ID_SCREEN }
+
+// `kernel.plugin('acme-id')` and `usePlugin('acme-id')` are typed by declaration merging.
+declare module 'portico' {
+  interface PluginApis {
+    'acme-id': AcmeIdApi
+  }
+}
 
 export interface AcmeIdOptions extends Partial<AcmeIdSettings> {
   /** Acme ID's origin. Default: the example IdP, http://127.0.0.1:8791. */
   issuer?: string
   /** This app's client id at Acme ID. Default: 'portico-demo'. */
   clientId?: string
-  /** fetch for the call to Acme ID (default: globalThis.fetch). */
-  fetch?: typeof fetch
 }
 
 export function acmeId(options: AcmeIdOptions = {}): PorticoPlugin<'acme-id'> {
@@ -42,28 +48,48 @@ export function acmeId(options: AcmeIdOptions = {}): PorticoPlugin<'acme-id'> {
     id: ACME_ID,
     kind: 'login',
     setup(ctx) {
+      const texts = () => ctx.texts(ACME_ID_TEXTS)
+      const state = ctx.store<AcmeIdState>({ status: 'idle' })
+      const api: AcmeIdApi = {
+        settings,
+        state,
+        fetch: settings.fetch ?? ctx.fetch,
+        authorize: () => {
+          state.set({ status: 'waiting' })
+          return beginAuthorization(ctx.screens, settings, texts())
+        },
+      }
+      ctx.provide(api)
+      // The method: its accounts are custom JWT accounts (user.customAuth); remembered as 'acme-id'.
+      // Not transferable, not unlinkable from generic UI (no transfer/unlink).
+      ctx.methods.declare({
+        id: ACME_ID,
+        displayName: texts().label,
+        accountTypes: ['custom_auth'],
+        userField: 'customAuth',
+        normalise: (raw) => normaliseFields(raw, 'custom_user_id:S'),
+      })
+      ctx.declareErrors(acmeIdErrors(texts))
       ctx.hooks.loginMethods.tap(ACME_ID, (list, { config }) =>
         config.loginMethods.includes(ACME_ID)
           ? [
               ...list,
               {
                 id: ACME_ID,
-                label: ACME_ID_TEXTS.label,
+                label: texts().label,
                 group: 'web2' as const,
                 icon: AcmeIcon,
                 screen: SCREEN,
-                params: { settings },
                 // Runs inside the click: the popup opens now, then the waiting screen.
                 start: () => {
-                  const authorization = beginAuthorization(ctx.screens, settings)
-                  void ctx.screens.open(SCREEN, { settings, authorization })
+                  ctx.analytics('acme_id_login_started')
+                  void ctx.screens.open(SCREEN, { authorization: api.authorize() })
                 },
               },
             ]
           : list,
       )
-      ctx.hooks.errorView.tap(ACME_ID, acmeIdErrorView)
-      return ctx.screens.register({ id: SCREEN, load: () => import('./screens/login') })
+      ctx.screens.register({ id: SCREEN, load: () => import('./screens/login') })
     },
   })
 }

@@ -12,7 +12,7 @@
  */
 import { acmeIdError } from './errors'
 import { challengeOf, createState, createVerifier } from './pkce'
-import { ACME_ID_TEXTS as T } from './strings'
+import { ACME_ID_TEXTS } from './strings'
 
 /** The message type Acme ID's result page posts. */
 export const RESPONSE_TYPE = 'acme-id:authorization_response'
@@ -40,6 +40,8 @@ export interface AuthorizeOptions {
   host?: PopupHost
   timeoutMs?: number
   pollMs?: number
+  /** The texts of the errors it raises (the plugin passes `ctx.texts(ACME_ID_TEXTS)`, with the app's overrides). */
+  texts?: typeof ACME_ID_TEXTS
 }
 
 /** What the token exchange needs. */
@@ -60,6 +62,7 @@ export interface Authorization {
 }
 
 export function authorizeInPopup(options: AuthorizeOptions): Authorization {
+  const T = options.texts ?? ACME_ID_TEXTS
   const host = options.host ?? (window as unknown as PopupHost)
   const idpOrigin = new URL(options.issuer).origin
   const redirectUri = host.location.origin

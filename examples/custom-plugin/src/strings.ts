@@ -1,4 +1,4 @@
-/** Every user-facing text of the Acme ID plugin, in one place (translate or override here). */
+/** Every user-facing text of the Acme ID plugin, in one place (an app overrides them with `texts: { 'acme-id': {...} }`). */
 export const ACME_ID_TEXTS = {
   label: 'Acme ID',
   title: 'Log in with Acme ID',
@@ -19,6 +19,7 @@ export const ACME_ID_TEXTS = {
   blockedTitle: 'Pop-up blocked',
   failedTitle: 'Could not log in with Acme ID',
   tryAgain: 'Try again',
+  tryAnotherMethod: 'Try another method',
   invalidToken: 'The server did not accept the Acme ID login.',
   loginOnly: 'Acme ID can be used to log in, not to link or update an account.',
 } as const

@@ -5,21 +5,21 @@
  */
 import { useState } from 'react'
 import { formatText, isPorticoError, type PorticoError, type WireAccountTransferData } from 'portico'
-import { Button, CopyButton, ScreenLayout, useCompleteLogin, useKernel, useScreen } from 'portico/ui'
-import { transfer, transferData } from '../calls'
-import { ACCOUNT_TEXTS, methodLabel } from '../strings'
-import { accountOptions, TRANSFER_COPY_RESET_MS } from '../index'
+import { Button, CopyButton, ScreenLayout, useCompleteLogin, usePlugin, useScreen, useTexts } from 'portico/ui'
+import { ACCOUNT_TEXTS } from '../strings'
+import { ACCOUNT_SCREENS, TRANSFER_COPY_RESET_MS } from '../transfer'
 
 type Params = { error?: PorticoError; transfer?: WireAccountTransferData }
 
 function useTransferData(): WireAccountTransferData | null {
   const { params } = useScreen<Params>()
-  return transferData(params.transfer ?? (isPorticoError(params.error) ? params.error.data : undefined))
+  return usePlugin('account').transferData(params.transfer ?? (isPorticoError(params.error) ? params.error.data : undefined))
 }
 
 /** The transfer button: loading, then 'Success!', then the flow closes (1400 ms). */
 function TransferButton({ data, onState }: { data: WireAccountTransferData; onState: (s: 'idle' | 'loading' | 'success') => void }) {
-  const kernel = useKernel()
+  const accounts = usePlugin('account')
+  const T = useTexts('account', ACCOUNT_TEXTS)
   const { error } = useScreen()
   const complete = useCompleteLogin()
   const [state, setLocal] = useState<'idle' | 'loading' | 'success'>('idle')
@@ -30,12 +30,12 @@ function TransferButton({ data, onState }: { data: WireAccountTransferData; onSt
   const run = async () => {
     setState('loading')
     try {
-      const res = await transfer(kernel.api, data, accountOptions(kernel).transfers)
+      const res = await accounts.transfer(data)
       setState('success')
-      await complete(res, { intent: 'link', method: data.link_method })
+      await complete(res, { intent: 'link', method: accounts.methodOf(data.link_method) })
     } catch (e) {
       setState('idle')
-      error(e, { method: data.link_method })
+      error(e, { method: accounts.methodOf(data.link_method) })
     }
   }
   return (
@@ -46,46 +46,49 @@ function TransferButton({ data, onState }: { data: WireAccountTransferData; onSt
       data-portico-transfer=""
       onClick={() => void run()}
     >
-      {state === 'success' ? ACCOUNT_TEXTS.success : ACCOUNT_TEXTS.transferAndDelete}
+      {state === 'success' ? T.success : T.transferAndDelete}
     </Button>
   )
 }
 
 function Missing() {
+  const T = useTexts('account', ACCOUNT_TEXTS)
   const { dismiss } = useScreen()
   return (
-    <ScreenLayout title={ACCOUNT_TEXTS.missingData}>
+    <ScreenLayout title={T.missingData}>
       <Button variant="secondary" onClick={dismiss}>
-        {ACCOUNT_TEXTS.noThanks}
+        {T.noThanks}
       </Button>
     </ScreenLayout>
   )
 }
 
 export function LinkConflictScreen() {
+  const T = useTexts('account', ACCOUNT_TEXTS)
+  const accounts = usePlugin('account')
   const data = useTransferData()
   const { open, dismiss } = useScreen()
   const [busy, setBusy] = useState(false)
   if (!data) return <Missing />
-  const method = methodLabel(data.link_method)
+  const method = accounts.label(data.link_method)
   return (
     <ScreenLayout
       // The code behind this screen is spent: no way back to it; no closing while transferring.
       back={false}
       close={!busy}
-      title={formatText(ACCOUNT_TEXTS.conflictTitle, { method })}
-      description={formatText(ACCOUNT_TEXTS.conflictBody, { account: data.display_name || data.account })}
+      title={formatText(T.conflictTitle, { method })}
+      description={formatText(T.conflictBody, { account: data.display_name || data.account })}
     >
       <div className="portico-actions" data-portico-link-conflict="" data-link-method={data.link_method}>
         {data.embedded_wallet_address ? (
-          <Button variant="primary" onClick={() => open('check-assets', { transfer: data })}>
-            {ACCOUNT_TEXTS.continue}
+          <Button variant="primary" onClick={() => open(ACCOUNT_SCREENS.checkAssets, { transfer: data })}>
+            {T.continue}
           </Button>
         ) : (
           <TransferButton data={data} onState={(st) => setBusy(st !== 'idle')} />
         )}
         <Button variant="secondary" onClick={dismiss} disabled={busy}>
-          {ACCOUNT_TEXTS.noThanks}
+          {T.noThanks}
         </Button>
       </div>
     </ScreenLayout>
@@ -93,19 +96,20 @@ export function LinkConflictScreen() {
 }
 
 export function CheckAssetsScreen() {
+  const T = useTexts('account', ACCOUNT_TEXTS)
   const data = useTransferData()
   const [busy, setBusy] = useState(false)
   if (!data) return <Missing />
   const address = data.embedded_wallet_address
   return (
-    <ScreenLayout title={ACCOUNT_TEXTS.checkAssetsTitle} description={ACCOUNT_TEXTS.checkAssetsBody} back={!busy} close={!busy}>
+    <ScreenLayout title={T.checkAssetsTitle} description={T.checkAssetsBody} back={!busy} close={!busy}>
       <div className="portico-actions" data-portico-check-assets="">
         {address ? (
           <div className="portico-field">
-            <span className="portico-label">{ACCOUNT_TEXTS.walletAddress}</span>
+            <span className="portico-label">{T.walletAddress}</span>
             <p className="portico-help" data-portico-wallet-address="">
               <code className="portico-emphasis">{address}</code>
-              <CopyButton value={address} label={ACCOUNT_TEXTS.copy} copiedLabel={ACCOUNT_TEXTS.copied} resetAfterMs={TRANSFER_COPY_RESET_MS} />
+              <CopyButton value={address} label={T.copy} copiedLabel={T.copied} resetAfterMs={TRANSFER_COPY_RESET_MS} />
             </p>
           </div>
         ) : null}

@@ -2,29 +2,30 @@
  * 'acme-id-login': waits for the Acme ID popup, exchanges the code for an id_token, logs in
  * with it, then hands over to `useCompleteLogin()` (terms consent, success, close). Opened
  * with `{ authorization }` from the landing row; without one (or after an error) it shows a
- * button that opens a new popup, inside the click.
+ * button that opens a new popup, inside the click. Its status is the plugin's kernel state.
  */
-import { useEffect, useRef, useState } from 'react'
-import { Button, ScreenLayout, StatusIcon, useCompleteLogin, useKernel, useScreen, type ScreenProps } from 'portico/ui'
-import { authenticate, exchangeCode } from '../calls'
+import { useEffect, useRef } from 'react'
+import { Button, ScreenLayout, StatusIcon, useCompleteLogin, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
+import { authenticateAcmeId, exchangeCode } from '../calls'
 import { ACME_ID, acmeIdError } from '../errors'
-import { beginAuthorization, SCREEN, type AcmeIdSettings } from '../flow'
+import { SCREEN } from '../flow'
 import { AcmeIcon } from '../icon'
 import type { Authorization } from '../popup'
-import { ACME_ID_TEXTS as T } from '../strings'
+import { ACME_ID_TEXTS } from '../strings'
 
-type Status = 'idle' | 'waiting' | 'verifying' | 'success'
-
-export default function AcmeIdLoginScreen({ params }: ScreenProps<{ authorization?: Authorization; settings: AcmeIdSettings }>) {
+export default function AcmeIdLoginScreen({ params }: ScreenProps<{ authorization?: Authorization }>) {
   const kernel = useKernel()
+  const acme = usePlugin('acme-id')
+  const T = useTexts(ACME_ID, ACME_ID_TEXTS)
   const screen = useScreen()
   const complete = useCompleteLogin()
-  const { authorization, settings } = params
-  const [status, setStatus] = useState<Status>(authorization && !authorization.claimed ? 'waiting' : 'idle')
+  const { authorization } = params
+  const { status } = useStore(acme.state)
   const alive = useRef(true)
 
   useEffect(() => {
     alive.current = true
+    acme.state.set({ status: authorization && !authorization.claimed ? 'waiting' : 'idle' })
     if (authorization?.claim()) void run(authorization)
     return () => {
       alive.current = false
@@ -33,26 +34,27 @@ export default function AcmeIdLoginScreen({ params }: ScreenProps<{ authorizatio
   }, [authorization])
 
   async function run(a: Authorization) {
+    const { settings } = acme
     try {
       const grant = await a.result
       if (!alive.current) return
-      setStatus('verifying')
-      const idToken = await exchangeCode(settings.issuer, settings.clientId, grant, settings.fetch)
-      const response = await authenticate(kernel.api, idToken)
+      acme.state.set({ status: 'verifying' })
+      const idToken = await exchangeCode(settings.issuer, settings.clientId, grant, acme.fetch, T)
+      const response = await authenticateAcmeId(kernel.api, idToken)
       if (!alive.current) return
-      setStatus('success')
+      acme.state.set({ status: 'success' })
       await complete(response, { method: ACME_ID })
     } catch (e) {
       if (!alive.current) return
-      setStatus('idle')
+      acme.state.set({ status: 'idle' })
       screen.error(e, { method: ACME_ID })
     }
   }
 
   // A new popup must open inside this click; the screen is replaced with the new authorization.
   const retry = () => {
-    if (screen.intent !== 'login') return void screen.error(acmeIdError('not_supported', T.loginOnly), { method: ACME_ID })
-    screen.replace(SCREEN, { settings, authorization: beginAuthorization(kernel.screens, settings) })
+    if (screen.intent !== 'login') return void screen.error(acmeIdError('method_not_supported', T.loginOnly), { method: ACME_ID })
+    screen.replace(SCREEN, { authorization: acme.authorize() })
   }
 
   return (
