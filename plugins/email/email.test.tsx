@@ -208,3 +208,91 @@ describe('useLoginWithEmail (headless)', () => {
     expect(result.current.state.error?.message).toBe('Invalid or expired verification code')
   })
 })
+
+describe('headless refusal and the plugin API', () => {
+  it('useLoginWithEmail refuses with already_logged_in while a non-guest is logged in', async () => {
+    const t = await createTestKernel({ plugins: [email()], user: wireUser({ accounts: [emailAccount('me@example.com')] }) })
+    t.net.on('POST', '/passwordless/init', { success: true })
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <PorticoProvider kernel={t.kernel} ui={instant}>
+        {children}
+      </PorticoProvider>
+    )
+    const onError = vi.fn()
+    const { result } = renderHook(() => useLoginWithEmail({ onError }), { wrapper })
+    await act(() => expect(result.current.sendCode({ email: 'ana@example.com' })).rejects.toMatchObject({ code: 'already_logged_in' }))
+    await act(() => expect(result.current.loginWithCode({ code: '123456', email: 'ana@example.com' })).rejects.toMatchObject({ code: 'already_logged_in' }))
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'already_logged_in' }))
+    expect(result.current.state).toMatchObject({ status: 'error', error: { code: 'already_logged_in' } })
+    expect(t.net.callsTo('POST', '/passwordless/init')).toHaveLength(0)
+    expect(t.warnings.join('\n')).toMatch(/already logged in/)
+  })
+
+  it("kernel.plugin('email') keeps its state in the kernel store; a guest may log in", async () => {
+    const guest = wireUser({ is_guest: true })
+    const t = await createTestKernel({ plugins: [email()], user: guest })
+    t.net.on('POST', '/passwordless/init', { success: true })
+    t.net.on('POST', '/passwordless/authenticate', authResponse({ ...guest, is_guest: false, linked_accounts: [emailAccount('ana@example.com')] }))
+    const api = t.kernel.plugin('email')
+    await api.sendCode({ email: 'ana@example.com' })
+    expect(t.kernel.pluginState('email')?.get()).toMatchObject({ status: 'awaiting-code-input', destination: 'ana@example.com', intent: 'login' })
+    await api.loginWithCode({ code: '123456' })
+    expect(api.getState().status).toBe('done')
+    expect(t.kernel.session.user?.email?.address).toBe('ana@example.com')
+  })
+})
+
+describe('method descriptor', () => {
+  it("declares 'email': email accounts, user.email, 'e-mail', 'Email address'", async () => {
+    const t = await createTestKernel({ plugins: [email()] })
+    const d = t.kernel.methods.get('email')!
+    expect(d).toMatchObject({ id: 'email', displayName: 'e-mail', accountTypes: ['email'], userField: 'email', transferLabel: 'Email address' })
+    expect(t.kernel.methods.forAccountType('email')?.id).toBe('email')
+    expect(d.normalise!({ type: 'email', address: 'ana@example.com', verified_at: 5, first_verified_at: null, latest_verified_at: 6 } as never)).toEqual({
+      type: 'email',
+      address: 'ana@example.com',
+      verifiedAt: new Date(5000),
+      firstVerifiedAt: null,
+      latestVerifiedAt: new Date(6000),
+    })
+    const user = t.kernel.session.setUser(wireUser({ accounts: [emailAccount('ana@example.com')] }))
+    expect(user.email).toMatchObject({ type: 'email', address: 'ana@example.com' })
+  })
+
+  it('transfer → POST /passwordless/transfer {nonce, email}; unlink → {address}', async () => {
+    const me = wireUser({ accounts: [emailAccount('ana@example.com')] })
+    const t = await createTestKernel({ plugins: [email()], user: me })
+    t.net.on('POST', '/passwordless/transfer', { user: me })
+    t.net.on('POST', '/passwordless/unlink', { user: me })
+    const d = t.kernel.methods.get('email')!
+    await d.transfer!(t.kernel.api, { nonce: 'n-1', account: 'ana@example.com', account_type: 'email', display_name: '', link_method: 'email' })
+    expect(t.net.callsTo('POST', '/passwordless/transfer')[0].body).toEqual({ nonce: 'n-1', email: 'ana@example.com' })
+    await d.unlink!(t.kernel.api, t.kernel.session.user!.email!)
+    expect(t.net.callsTo('POST', '/passwordless/unlink')[0].body).toEqual({ address: 'ana@example.com' })
+  })
+})
+
+describe('texts', () => {
+  it("an app's texts.email override shows on the screens", async () => {
+    const t = await createTestKernel({
+      plugins: [email()],
+      config: { texts: { email: { placeholder: 'du@beispiel.de', submit: 'Weiter', codeTitle: 'Code eingeben', invalidCode: 'Falscher Code' } } },
+    })
+    t.net.on('POST', '/passwordless/init', { success: true })
+    t.net.on('POST', '/passwordless/authenticate', { status: 401, body: { code: 'invalid_credentials', error: 'bad' } })
+    render(
+      <PorticoProvider kernel={t.kernel} ui={instant}>
+        <App />
+      </PorticoProvider>,
+    )
+    await waitFor(() => expect(t.kernel.isReady).toBe(true))
+    fireEvent.click(screen.getByText('open'))
+    const input = (await screen.findByPlaceholderText('du@beispiel.de')) as HTMLInputElement
+    expect(screen.getByText('Weiter')).toBeTruthy()
+    fireEvent.change(input, { target: { value: 'ana@example.com' } })
+    fireEvent.submit(input.closest('form')!)
+    await screen.findByText('Code eingeben')
+    typeCode('111111')
+    await screen.findByText('Falscher Code')
+  })
+})

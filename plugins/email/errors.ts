@@ -1,35 +1,25 @@
-/** Error mappings of the e-mail plugin (part 1 sections 5 and 8). */
-import { isPorticoError, type ErrorView } from 'portico'
+/**
+ * The e-mail plugin's errors (part 1 sections 5 and 8), in one place: the plus-address refusal
+ * (inline, with the overridable text) and the inline messages of a failed code.
+ */
+import { defineErrors, toPorticoError } from 'portico'
 import { EMAIL_TEXTS } from './strings'
 
-/** HTML's e-mail pattern with a dot in the domain: a standard address. */
-export const EMAIL_PATTERN =
-  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/
+type Texts = typeof EMAIL_TEXTS
 
-export interface EmailCheck {
-  valid: boolean
-  /** The inline message to show, if any (only the plus-address rule has a text). */
-  error: string | null
-}
-
-/** Validate an address as typed. Submit stays disabled while invalid. */
-export function checkEmail(value: string, disablePlusEmails: boolean): EmailCheck {
-  const v = value.trim()
-  if (disablePlusEmails && v.split('@')[0].includes('+')) return { valid: false, error: EMAIL_TEXTS.plusNotAllowed }
-  return { valid: EMAIL_PATTERN.test(v), error: null }
+/** The e-mail plugin's error declarations, with its (overridable) texts. */
+export function emailErrors(texts: () => Texts = () => EMAIL_TEXTS) {
+  return defineErrors({
+    // "Please enter a valid email address without a '+'.": back to the form, inline.
+    disallowed_plus_email: (_error, context) =>
+      context.method === 'email' ? { title: texts().plusNotAllowed, inline: true, action: 'back' } : undefined,
+  })
 }
 
 /** The inline message of a failed code (part 1 section 8, "Passwordless code errors"). */
-export function codeErrorMessage(error: unknown): string {
-  if (isPorticoError(error, 'invalid_credentials')) return EMAIL_TEXTS.invalidCode
-  if (isPorticoError(error, 'cannot_link_more_of_type')) return error.message
-  return EMAIL_TEXTS.issueVerifying
-}
-
-/**
- * Whether a code error goes to a screen of its own (allowlist, user limit, account not found,
- * transfer...) instead of the inline message.
- */
-export function hasOwnScreen(view: ErrorView): boolean {
-  return !!view.screen
+export function codeErrorMessage(error: unknown, texts: Texts = EMAIL_TEXTS): string {
+  const e = toPorticoError(error)
+  if (e.code === 'invalid_credentials') return texts.invalidCode
+  if (e.code === 'cannot_link_more_of_type') return e.message
+  return texts.issueVerifying
 }

@@ -1,11 +1,19 @@
-/** Every user-facing text of the e-mail plugin. Spec texts are word for word (part 1). */
+/**
+ * Every user-facing text of the e-mail plugin, overridable with `texts: { email: {...} }`.
+ * Spec texts are word for word (part 1).
+ */
 export const EMAIL_TEXTS = {
+  // Spec, part 1 section 2 (login method display name, method label)
+  displayName: 'e-mail',
+  methodLabel: 'Email address',
   // Spec, part 1 section 5
   plusNotAllowed: "Please enter a valid email address without a '+'.",
   updateRequiresEmail: 'User is required to have an email address to update it.',
-  // Spec, part 1 section 8 (passwordless code errors)
+  codeNumeric: 'Code should be numeric',
+  // Spec, part 1 section 8 (passwordless code errors, linking logged out)
   invalidCode: 'Invalid or expired verification code',
   issueVerifying: 'Issue verifying code',
+  mustBeAuthenticated: 'User must be authenticated before linking an account.',
   // Spec, part 1 section 2 (awaiting passwordless code, update form, method label)
   codeSent: 'Code sent',
   resendCode: 'Resend code',
@@ -20,8 +28,8 @@ export const EMAIL_TEXTS = {
   didNotGetEmail: "Didn't get an email?",
   linkTitle: 'Link your email',
   updateTitle: 'Update your email',
-  resendIn: (s: number) => `Resend code in ${s}s`,
-} as const
-
-/** Constants of part 1 sections 4 and 9. */
-export { CODE_LENGTH, RESEND_COOLDOWN_MS, CODE_RESET_MS } from 'portico/ui'
+  invalidEmail: 'Invalid email address',
+  codeLength: 'Code should be 6 digits',
+  noEmailToUnlink: 'The user has no email address to unlink.',
+  mustBeAuthenticatedToUpdate: 'User must be authenticated to update an email address.',
+}

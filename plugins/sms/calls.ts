@@ -9,19 +9,19 @@ export type SignupMode = 'login-or-sign-up' | 'no-signup'
 const BASE = '/passwordless_sms'
 
 /** POST /passwordless_sms/init {phoneNumber, token}: send a code. `token` is the captcha token. */
-export const init = (api: Api, phoneNumber: string, token?: string) =>
+export const initSms = (api: Api, phoneNumber: string, token?: string) =>
   api.post<WireInitResponse>(`${BASE}/init`, token === undefined ? { phoneNumber } : { phoneNumber, token }, { fromUi: true })
 
 /** POST /passwordless_sms/authenticate {phoneNumber, code, mode}: log in or sign up. */
-export const authenticate = (api: Api, phoneNumber: string, code: string, mode: SignupMode = 'login-or-sign-up') =>
+export const authenticateSms = (api: Api, phoneNumber: string, code: string, mode: SignupMode = 'login-or-sign-up') =>
   api.post<WireAuthResponse>(`${BASE}/authenticate`, { phoneNumber, code, mode }, { fromUi: true })
 
 /** POST /passwordless_sms/link {phoneNumber, code}: link to the logged-in user. */
-export const link = (api: Api, phoneNumber: string, code: string) =>
+export const linkSms = (api: Api, phoneNumber: string, code: string) =>
   api.post<WireAuthResponse>(`${BASE}/link`, { phoneNumber, code }, { fromUi: true })
 
 /** POST /passwordless_sms/update {old_phone_number, new_phone_number, code}; the code went to the new number. */
-export const update = (api: Api, oldPhoneNumber: string, newPhoneNumber: string, code: string) =>
+export const updateSms = (api: Api, oldPhoneNumber: string, newPhoneNumber: string, code: string) =>
   api.post<WireAuthResponse>(
     `${BASE}/update`,
     { old_phone_number: oldPhoneNumber, new_phone_number: newPhoneNumber, code },
@@ -29,9 +29,9 @@ export const update = (api: Api, oldPhoneNumber: string, newPhoneNumber: string,
   )
 
 /** POST /passwordless_sms/unlink {phoneNumber}. */
-export const unlink = (api: Api, phoneNumber: string) =>
+export const unlinkSms = (api: Api, phoneNumber: string) =>
   api.post<WireAuthResponse>(`${BASE}/unlink`, { phoneNumber }, { fromUi: true })
 
 /** POST /passwordless_sms/transfer {nonce, phoneNumber}: move the number from its other account here. */
-export const transfer = (api: Api, nonce: string, phoneNumber: string) =>
+export const transferSms = (api: Api, nonce: string, phoneNumber: string) =>
   api.post<WireAuthResponse>(`${BASE}/transfer`, { nonce, phoneNumber }, { fromUi: true })

@@ -1,46 +1,33 @@
 /**
- * The SMS plugin's error mappings (part 1 section 8): the region mapping for `not_supported`
- * and the three passwordless code messages shown under the code boxes.
+ * The SMS plugin's errors (part 1 section 8), in one place: the region view of `not_supported`
+ * (for SMS only — the kernel's neutral view stays 'Not supported' for everything else) and
+ * the three passwordless code messages shown under the code boxes.
  */
-import { ERROR_TEXTS, type ErrorView, type PorticoError } from 'portico'
+import { defineErrors, ERROR_SCREEN, toPorticoError, type ErrorContext } from 'portico'
 import { SMS_TEXTS } from './strings'
 
-/** 'This region is not supported' / 'SMS authentication from this region is not available' / 'Try another method'. */
-export function smsErrorView(error: PorticoError): ErrorView | undefined {
-  if (error.code === 'not_supported') {
-    return {
-      title: ERROR_TEXTS.regionNotSupported,
-      detail: ERROR_TEXTS.smsRegionNotAvailable,
-      cta: ERROR_TEXTS.tryAnotherMethod,
-      action: 'landing',
-    }
-  }
-  return undefined
+type Texts = typeof SMS_TEXTS
+
+/** Whether an error happened in the SMS flow (its screens, or a call that named the method). */
+const isSms = (c: ErrorContext) => c.method === 'sms' || (c.method === undefined && !!c.screen?.startsWith('sms-'))
+
+/** The SMS plugin's error declarations, with its (overridable) texts. */
+export function smsErrors(texts: () => Texts = () => SMS_TEXTS) {
+  return defineErrors({
+    // 'This region is not supported' / 'SMS authentication from this region is not available' / 'Try another method'
+    not_supported: (_error, context) => {
+      if (!isSms(context)) return undefined
+      const t = texts()
+      return { title: t.regionNotSupported, detail: t.smsRegionNotAvailable, cta: t.tryAnotherMethod, action: 'landing', screen: ERROR_SCREEN }
+    },
+  })
 }
 
-/**
- * Errors that leave the code screen for a screen of their own (link conflict, allowlist,
- * user limit, account not found, region, rate limit ...). Everything else stays on the code
- * screen as an inline message and the boxes reset.
- */
-const SCREEN_CODES = new Set([
-  'account_transfer_required',
-  'allowlist_rejected',
-  'max_accounts_reached',
-  'user_does_not_exist',
-  'disallowed_login_method',
-  'not_supported',
-  'too_many_requests',
-  'linked_to_another_user',
-  'must_be_authenticated',
-])
-
-export const showsOwnScreen = (error: PorticoError) => SCREEN_CODES.has(error.code)
-
 /** The inline message under the code boxes: invalid code, the server's cannot-link-more message, else a generic one. */
-export function codeErrorMessage(error: PorticoError): string {
-  if (error.code === 'invalid_credentials') return SMS_TEXTS.invalidCode
-  if (error.code === 'cannot_link_more_of_type') return error.message
-  if (error.code === 'invalid_data' && error.message === SMS_TEXTS.codeNumeric) return error.message
-  return SMS_TEXTS.issueVerifyingCode
+export function codeErrorMessage(error: unknown, texts: Texts = SMS_TEXTS): string {
+  const e = toPorticoError(error)
+  if (e.code === 'invalid_credentials') return texts.invalidCode
+  if (e.code === 'cannot_link_more_of_type') return e.message
+  if (e.code === 'invalid_data' && e.message === texts.codeNumeric) return e.message
+  return texts.issueVerifyingCode
 }

@@ -1,32 +1,26 @@
 /**
- * The SMS flow, framework-free: one controller per kernel that the screens and the headless
- * hook (`useLoginWithSms`) share. States follow part 1 section 4: initial, sending code,
- * awaiting input, submitting, done or error.
+ * The SMS flow, framework-free, on the shared code-entry base (`portico/plugins/code`): the
+ * plugin's API (`kernel.plugin('sms')`, `usePlugin('sms')`) that the screens and the headless
+ * hook share. Its state lives in the plugin's kernel store; states follow part 1 section 4
+ * (initial, sending-code, awaiting-code-input, submitting-code, done, error).
  */
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js'
 import {
   PorticoError,
-  toPorticoError,
   type AuthResult,
   type Intent,
   type PluginContext,
+  type Store,
   type User,
   type WireAuthResponse,
 } from 'portico'
-import * as calls from './calls'
+import { createCodeFlow, type CodeFlowState } from 'portico/plugins/code'
+import { authenticateSms, initSms, linkSms, transferSms, unlinkSms, updateSms } from './calls'
 import { SMS_TEXTS } from './strings'
 
-export type SmsStatus = 'initial' | 'sending-code' | 'awaiting-code-input' | 'submitting-code' | 'done' | 'error'
-
-export interface SmsState {
-  status: SmsStatus
-  /** E.164 number the code was sent to. */
-  phoneNumber: string | null
-  intent: Intent
-  error: PorticoError | null
-  /** When the last code was sent (ms since the epoch), for the resend cooldown. */
-  codeSentAt: number | null
-}
+/** The flow's state: `destination` is the E.164 number the code was sent to. */
+export type SmsState = CodeFlowState
+export type { CodeFlowStatus as SmsStatus } from 'portico/plugins/code'
 
 export interface SendCodeOptions {
   phoneNumber: string
@@ -54,186 +48,112 @@ export interface SubmitOptions {
   disableSignup?: boolean
 }
 
-export interface SmsFlow {
+/** What `kernel.plugin('sms')` returns. */
+export interface SmsApi {
   getState(): SmsState
   subscribe(listener: (state: SmsState) => void): () => void
+  /** The state store (React: `useStore(api.store)` or `usePluginState('sms')`). */
+  readonly store: Store<SmsState>
   sendCode(options: SendCodeOptions): Promise<void>
-  /** Send the code again to the same number with the same intent. */
+  /** Send the code again to the same number with the same intent (after the 30 s cooldown). */
   resendCode(token?: string): Promise<void>
   loginWithCode(options: { code: string; phoneNumber?: string; disableSignup?: boolean; complete?: Completer }): Promise<AuthResult>
   linkWithCode(options: { code: string; phoneNumber?: string; complete?: Completer }): Promise<User>
   updateWithCode(options: { code: string; phoneNumber?: string; complete?: Completer }): Promise<User>
   /** Submit for the given intent (default: the one the code was sent with). The code screen uses this. */
   submitCode(code: string, options?: SubmitOptions): Promise<User>
-  unlink(phoneNumber: string): Promise<User>
+  unlink(phoneNumber?: string): Promise<User>
   transfer(options: { nonce: string; phoneNumber: string }): Promise<User>
   reset(): void
 }
 
-const INITIAL: SmsState = Object.freeze({
-  status: 'initial',
-  phoneNumber: null,
-  intent: 'login',
-  error: null,
-  codeSentAt: null,
-}) as SmsState
-
-/** Codes are exactly 6 digits; whitespace is stripped (part 1 section 5). */
-export function normaliseCode(code: string): string {
-  const c = String(code ?? '').replace(/\s+/g, '')
-  if (!/^\d+$/.test(c)) throw new PorticoError('invalid_data', SMS_TEXTS.codeNumeric)
-  if (c.length !== 6) throw new PorticoError('invalid_data', 'Code should be 6 digits')
-  return c
-}
-
 /** A typed number to E.164 for the given country; throws `invalid_data` when it is not valid there. */
-export function toE164(value: string, country: string = 'US'): string {
+export function toE164(value: string, country: string = 'US', message: string = SMS_TEXTS.invalidPhone): string {
   const p = parsePhoneNumberFromString(String(value ?? '').trim(), country.toUpperCase() as CountryCode)
-  if (!p || !p.isValid()) throw new PorticoError('invalid_data', SMS_TEXTS.invalidPhone)
+  if (!p || !p.isValid()) throw new PorticoError('invalid_data', message)
   return p.number
 }
 
-export function createSmsFlow(ctx: Pick<PluginContext, 'api' | 'session' | 'completeLogin' | 'config' | 'warn'>): SmsFlow {
-  let state: SmsState = INITIAL
-  const listeners = new Set<(s: SmsState) => void>()
-  const set = (patch: Partial<SmsState>) => {
-    state = Object.freeze({ ...state, ...patch })
-    for (const l of [...listeners]) l(state)
-  }
-  const fail = (e: unknown): never => {
-    const err = toPorticoError(e)
-    set({ status: 'error', error: err })
-    throw err
-  }
+/** What the flow needs of the plugin context (read live: `config` changes once the server answers). */
+type FlowContext = Pick<PluginContext, 'api' | 'session' | 'completeLogin' | 'config' | 'assertLoggedOut' | 'texts'>
+
+export function createSmsFlow(ctx: FlowContext, store: Store<SmsState>, defaults: { disableSignup?: boolean } = {}): SmsApi {
+  const t = () => ctx.texts(SMS_TEXTS)
   const requireUser = () => {
     if (!ctx.session.authenticated || !ctx.session.user) {
-      throw new PorticoError('must_be_authenticated', SMS_TEXTS.mustBeAuthenticated)
+      throw new PorticoError('must_be_authenticated', t().mustBeAuthenticated)
     }
     return ctx.session.user
   }
-  const numberFor = (given?: string) => {
-    const n = given ? toE164(given, ctx.config.intl.defaultCountry) : state.phoneNumber
-    if (!n) throw new PorticoError('invalid_data', SMS_TEXTS.invalidPhone)
-    return n
-  }
   /** Link, update, unlink and transfer answer with the user (session_update_action 'ignore'). */
-  const applyUser = (res: Parameters<PluginContext['completeLogin']>[0]): User => {
+  const applyUser = (res: WireAuthResponse): User => {
     const r = ctx.session.apply(res)
     if (!r) throw new PorticoError('missing_or_invalid_token', 'The server ended the session.')
     return r.user
   }
+  const finish = async (res: WireAuthResponse, intent: Intent, complete?: Completer): Promise<AuthResult> => {
+    const meta = { method: 'sms' as const, intent }
+    if (intent === 'login') {
+      const done = complete ? await complete(res, meta) : await ctx.completeLogin(res, meta)
+      return { user: done?.user ?? ctx.session.user!, isNewUser: done?.isNewUser ?? res.is_new_user === true }
+    }
+    const user = complete ? ((await complete(res, meta))?.user ?? applyUser(res)) : applyUser(res)
+    return { user, isNewUser: false }
+  }
 
-  const flow: SmsFlow = {
-    getState: () => state,
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => void listeners.delete(listener)
+  const flow = createCodeFlow<AuthResult, Omit<SendCodeOptions, 'phoneNumber'>, { complete?: Completer; disableSignup?: boolean }>({
+    store,
+    texts: () => ({ codeNumeric: t().codeNumeric, codeLength: t().codeLength }),
+    prepare(number, { intent, country }) {
+      if (intent === 'login') ctx.assertLoggedOut()
+      else if (intent === 'update') {
+        if (!requireUser().phone) throw new PorticoError('invalid_data', t().needPhoneToUpdate)
+      } else if (intent === 'link' && requireUser().phone) {
+        throw new PorticoError('cannot_link_more_of_type', t().cannotLinkMore)
+      }
+      return toE164(number, country ?? ctx.config.intl.defaultCountry, t().invalidPhone)
     },
-    async sendCode({ phoneNumber, token, intent = 'login', country }) {
-      if (intent === 'login' && ctx.session.authenticated && ctx.session.user && !ctx.session.user.isGuest) {
-        ctx.warn('Attempted to log in with SMS, but the user is already logged in. Use the link or update calls instead.')
-        return
+    send: (number, { token }) => initSms(ctx.api, number, token),
+    async verify(code, { destination, intent, complete, disableSignup }) {
+      if (intent === 'link') {
+        requireUser()
+        return finish(await linkSms(ctx.api, destination, code), intent, complete)
       }
       if (intent === 'update') {
-        if (!requireUser().phone) throw new PorticoError('invalid_data', SMS_TEXTS.needPhoneToUpdate)
-      } else if (intent === 'link' && requireUser().phone) {
-        throw new PorticoError('cannot_link_more_of_type', SMS_TEXTS.cannotLinkMore)
+        const old = requireUser().phone?.number
+        if (!old) throw new PorticoError('invalid_data', t().needPhoneToUpdate)
+        return finish(await updateSms(ctx.api, old, destination, code), intent, complete)
       }
-      const number = toE164(phoneNumber, country ?? ctx.config.intl.defaultCountry)
-      set({ status: 'sending-code', phoneNumber: number, intent, error: null })
-      try {
-        await calls.init(ctx.api, number, token)
-      } catch (e) {
-        fail(e)
-      }
-      set({ status: 'awaiting-code-input', codeSentAt: Date.now() })
+      ctx.assertLoggedOut()
+      const mode = (disableSignup ?? defaults.disableSignup) ? 'no-signup' : 'login-or-sign-up'
+      return finish(await authenticateSms(ctx.api, destination, code, mode), 'login', complete)
     },
-    async resendCode(token) {
-      if (!state.phoneNumber) throw new PorticoError('invalid_data', SMS_TEXTS.invalidPhone)
-      return flow.sendCode({ phoneNumber: state.phoneNumber, token, intent: state.intent })
-    },
-    async loginWithCode({ code, phoneNumber, disableSignup, complete }) {
-      const user = ctx.session.user
-      if (ctx.session.authenticated && user && !user.isGuest) {
-        ctx.warn('Attempted to log in with SMS, but the user is already logged in. Use the link or update calls instead.')
-        return { user, isNewUser: false }
-      }
-      const number = numberFor(phoneNumber)
-      const c = normaliseCode(code)
-      set({ status: 'submitting-code', phoneNumber: number, error: null })
-      try {
-        const res = await calls.authenticate(ctx.api, number, c, disableSignup ? 'no-signup' : 'login-or-sign-up')
-        const meta = { method: 'sms' as const, intent: 'login' as const }
-        const done = complete ? await complete(res, meta) : await ctx.completeLogin(res, meta)
-        const result = { user: done?.user ?? ctx.session.user!, isNewUser: done?.isNewUser ?? res.is_new_user === true }
-        set({ status: 'done' })
-        return result
-      } catch (e) {
-        return fail(e)
-      }
-    },
-    async linkWithCode({ code, phoneNumber, complete }) {
-      requireUser()
-      const number = numberFor(phoneNumber)
-      const c = normaliseCode(code)
-      set({ status: 'submitting-code', phoneNumber: number, intent: 'link', error: null })
-      try {
-        const res = await calls.link(ctx.api, number, c)
-        const u = complete ? ((await complete(res, { method: 'sms', intent: 'link' }))?.user ?? applyUser(res)) : applyUser(res)
-        set({ status: 'done' })
-        return u
-      } catch (e) {
-        return fail(e)
-      }
-    },
-    async updateWithCode({ code, phoneNumber, complete }) {
-      const old = requireUser().phone?.number
-      if (!old) throw new PorticoError('invalid_data', SMS_TEXTS.needPhoneToUpdate)
-      const number = numberFor(phoneNumber)
-      const c = normaliseCode(code)
-      set({ status: 'submitting-code', phoneNumber: number, intent: 'update', error: null })
-      try {
-        const res = await calls.update(ctx.api, old, number, c)
-        const u = complete ? ((await complete(res, { method: 'sms', intent: 'update' }))?.user ?? applyUser(res)) : applyUser(res)
-        set({ status: 'done' })
-        return u
-      } catch (e) {
-        return fail(e)
-      }
-    },
-    async submitCode(code, { intent = state.intent, complete, disableSignup } = {}) {
-      if (intent === 'link') return flow.linkWithCode({ code, complete })
-      if (intent === 'update') return flow.updateWithCode({ code, complete })
-      return (await flow.loginWithCode({ code, complete, disableSignup })).user
-    },
+  })
+
+  const api: SmsApi = {
+    getState: flow.getState,
+    subscribe: flow.subscribe,
+    store,
+    sendCode: ({ phoneNumber, ...options }) => flow.send(phoneNumber, options),
+    resendCode: (token) => flow.resend(token === undefined ? {} : { token }),
+    loginWithCode: ({ code, phoneNumber, disableSignup, complete }) =>
+      flow.submit(code, { intent: 'login', destination: phoneNumber, disableSignup, complete }),
+    linkWithCode: async ({ code, phoneNumber, complete }) =>
+      (await flow.submit(code, { intent: 'link', destination: phoneNumber, complete })).user,
+    updateWithCode: async ({ code, phoneNumber, complete }) =>
+      (await flow.submit(code, { intent: 'update', destination: phoneNumber, complete })).user,
+    submitCode: async (code, { intent, complete, disableSignup } = {}) => (await flow.submit(code, { intent, complete, disableSignup })).user,
     async unlink(phoneNumber) {
+      const n = phoneNumber ?? ctx.session.user?.phone?.number
+      if (!n) throw new PorticoError('invalid_data', t().noPhoneToUnlink)
       requireUser()
-      return applyUser(await calls.unlink(ctx.api, phoneNumber))
+      return applyUser(await unlinkSms(ctx.api, n))
     },
     async transfer({ nonce, phoneNumber }) {
       requireUser()
-      return applyUser(await calls.transfer(ctx.api, nonce, phoneNumber))
+      return applyUser(await transferSms(ctx.api, nonce, phoneNumber))
     },
-    reset() {
-      set({ ...INITIAL })
-    },
+    reset: flow.reset,
   }
-  return flow
-}
-
-const flows = new WeakMap<object, SmsFlow>()
-
-/** Register the flow of one kernel (keyed by its session object, which plugins and the kernel share). */
-export function registerSmsFlow(session: object, flow: SmsFlow): () => void {
-  flows.set(session, flow)
-  return () => {
-    if (flows.get(session) === flow) flows.delete(session)
-  }
-}
-
-/** The SMS flow of a kernel; throws a message that says what to fix when sms() is not set up. */
-export function smsFlow(kernel: { session: object }): SmsFlow {
-  const f = flows.get(kernel.session)
-  if (!f) throw new PorticoError('invalid_plugin', "The sms plugin is not set up: add sms() to config.plugins (import { sms } from 'portico/plugins/sms').")
-  return f
+  return api
 }

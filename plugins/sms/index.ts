@@ -2,31 +2,47 @@
  * portico/plugins/sms — log in, link, update and unlink with an SMS one-time code (spec part 1
  * sections 2, 4, 5, 7, 8). Landing: an inline phone input (country selector, formatting as
  * typed, Submit disabled while invalid, consent line with the app name), or an 'SMS' row that
- * opens the 'sms' screen; then the 'sms-code' screen (6 boxes, 'Code sent', 'Resend code'
- * with a 30 s cooldown, reset 1.4 s after a failed code). Headless: `useLoginWithSms()`.
+ * opens the 'sms-phone' screen; then the 'sms-code' screen (6 boxes, 'Code sent', 'Resend
+ * code' with a 30 s cooldown, reset 1.4 s after a failed code), on the shared code-entry flow
+ * (`portico/plugins/code`). Headless: `useLoginWithSms()`; without React: `kernel.plugin('sms')`.
  */
-import { definePlugin, type PorticoPlugin } from 'portico'
+import { definePlugin, normaliseFields, type PhoneAccount, type PorticoPlugin } from 'portico'
 import { icons } from 'portico/ui'
-import { smsErrorView } from './errors'
-import { createSmsFlow, registerSmsFlow } from './flow'
+import { INITIAL_CODE_STATE } from 'portico/plugins/code'
+import { transferSms, unlinkSms } from './calls'
+import { smsErrors } from './errors'
+import { createSmsFlow, type SmsApi, type SmsState } from './flow'
 import { SmsLoginInput } from './screens/login-input'
 import { SMS_TEXTS } from './strings'
 
-export { smsFlow, toE164, normaliseCode, type SmsFlow, type SmsState, type SmsStatus, type SendCodeOptions, type Completer } from './flow'
-export { useLoginWithSms, usePhoneAccount } from './hooks'
-export { codeErrorMessage, smsErrorView } from './errors'
+export { toE164, type SmsApi, type SmsState, type SmsStatus, type SendCodeOptions, type SubmitOptions, type Completer } from './flow'
+export { useLoginWithSms, usePhoneAccount } from './react'
+export { codeErrorMessage, smsErrors } from './errors'
 export { SMS_TEXTS } from './strings'
-export * as smsCalls from './calls'
+export { initSms, authenticateSms, linkSms, updateSms, unlinkSms, transferSms, type SignupMode } from './calls'
+
+export type SmsTexts = typeof SMS_TEXTS
+
+declare module 'portico' {
+  interface PluginApis {
+    sms: SmsApi
+  }
+}
 
 /** Screen ids this plugin registers. */
-export const SMS_SCREENS = { phone: 'sms', code: 'sms-code' } as const
-
-/** Resend cooldown and code-box reset (part 1 sections 4 and 9), shared by every code screen. */
-export { RESEND_COOLDOWN_MS, CODE_RESET_MS } from 'portico/ui'
+export const SMS_SCREENS = { phone: 'sms-phone', code: 'sms-code' } as const
 
 export interface SmsOptions {
   /** Login only, no sign-up ('no-signup' mode). Default false. */
   disableSignup?: boolean
+}
+
+/** A phone account from the wire ('number', or the older 'phone_number'). */
+function normalisePhone(raw: Parameters<typeof normaliseFields>[0]): PhoneAccount {
+  const account = normaliseFields<PhoneAccount>(raw, 'number:S')
+  const r = raw as unknown as Record<string, unknown>
+  if (!account.number && typeof r.phone_number === 'string') account.number = r.phone_number
+  return account
 }
 
 export function sms(options: SmsOptions = {}): PorticoPlugin<'sms'> {
@@ -34,23 +50,29 @@ export function sms(options: SmsOptions = {}): PorticoPlugin<'sms'> {
     id: 'sms',
     kind: 'login',
     setup(ctx) {
-      const flow = createSmsFlow(ctx)
-      const unregisterFlow = registerSmsFlow(ctx.session, flow)
-      const offPhone = ctx.screens.register({
-        id: SMS_SCREENS.phone,
-        load: () => import('./screens/phone-screen').then((m) => m.SmsPhoneScreen),
+      const texts = () => ctx.texts(SMS_TEXTS)
+      const store = ctx.store<SmsState>(INITIAL_CODE_STATE)
+      ctx.provide(createSmsFlow(ctx, store, options))
+      ctx.declareErrors(smsErrors(texts))
+      ctx.methods.declare({
+        id: 'sms',
+        displayName: texts().displayName,
+        accountTypes: ['phone'],
+        userField: 'phone',
+        normalise: normalisePhone,
+        transferLabel: texts().methodLabel,
+        transfer: (api, data) => transferSms(api, data.nonce, data.account),
+        unlink: (api, account) => unlinkSms(api, (account as PhoneAccount).number),
       })
-      const offCode = ctx.screens.register({
-        id: SMS_SCREENS.code,
-        load: () => import('./screens/code-screen').then((m) => m.SmsCodeScreen),
-      })
+      ctx.screens.register({ id: SMS_SCREENS.phone, load: () => import('./screens/phone-screen') })
+      ctx.screens.register({ id: SMS_SCREENS.code, load: () => import('./screens/code-screen') })
       ctx.hooks.loginMethods.tap('sms', (methods, { config }) => {
         if (!config.loginMethods.includes('sms')) return methods
         return [
           ...methods,
           {
             id: 'sms',
-            label: SMS_TEXTS.displayName,
+            label: texts().displayName,
             group: 'web2' as const,
             icon: icons.PhoneIcon,
             screen: SMS_SCREENS.phone,
@@ -59,12 +81,6 @@ export function sms(options: SmsOptions = {}): PorticoPlugin<'sms'> {
           },
         ]
       })
-      ctx.hooks.errorView.tap('sms', (error) => smsErrorView(error))
-      return () => {
-        unregisterFlow()
-        offPhone()
-        offCode()
-      }
     },
   })
 }

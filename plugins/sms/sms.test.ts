@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createTestKernel, wireUser, authResponse, emailAccount } from 'portico/testing'
 import { pluginContract } from 'portico/testing'
 import { PorticoError, type WireLinkedAccount, type WireUser } from 'portico'
-import { sms, smsFlow, toE164, normaliseCode, codeErrorMessage, smsErrorView, SMS_TEXTS } from './index'
+import { normaliseCode, RESEND_COOLDOWN_MS } from 'portico/plugins/code'
+import { sms, toE164, codeErrorMessage, SMS_TEXTS, SMS_SCREENS } from './index'
+
+afterEach(() => vi.restoreAllMocks())
 
 pluginContract(() => sms(), { loginMethods: ['sms'] })
 
@@ -17,7 +20,7 @@ const phoneAccount = (number: string): WireLinkedAccount => ({
 async function setup(user?: WireUser, app: Record<string, unknown> = {}) {
   const t = await createTestKernel({ plugins: [sms()], app: { login_methods: ['email', 'sms'], ...app }, user })
   t.net.on('POST', '/passwordless_sms/init', { success: true })
-  return { ...t, flow: smsFlow(t.kernel) }
+  return { ...t, flow: t.kernel.plugin('sms') }
 }
 
 describe('sms calls', () => {
@@ -27,7 +30,7 @@ describe('sms calls', () => {
     net.on('POST', '/passwordless_sms/authenticate', () => authResponse(newUser, { is_new_user: true }))
     await flow.sendCode({ phoneNumber: '(415) 555-0100' })
     expect(net.callsTo('POST', '/passwordless_sms/init')[0].body).toEqual({ phoneNumber: '+14155550100' })
-    expect(flow.getState()).toMatchObject({ status: 'awaiting-code-input', phoneNumber: '+14155550100' })
+    expect(flow.getState()).toMatchObject({ status: 'awaiting-code-input', destination: '+14155550100' })
     expect(flow.getState().codeSentAt).toBeGreaterThan(0)
     const result = await flow.loginWithCode({ code: ' 123 456 ' })
     expect(net.callsTo('POST', '/passwordless_sms/authenticate')[0].body).toEqual({
@@ -53,7 +56,7 @@ describe('sms calls', () => {
   it('reads national numbers in the default country (intl.defaultCountry)', async () => {
     const t = await createTestKernel({ plugins: [sms()], app: { login_methods: ['sms'] }, config: { intl: { defaultCountry: 'GB' } } })
     t.net.on('POST', '/passwordless_sms/init', { success: true })
-    await smsFlow(t.kernel).sendCode({ phoneNumber: '020 7183 8750' })
+    await t.kernel.plugin('sms').sendCode({ phoneNumber: '020 7183 8750' })
     expect(t.net.callsTo('POST', '/passwordless_sms/init')[0].body.phoneNumber).toBe('+442071838750')
   })
 
@@ -78,18 +81,24 @@ describe('sms calls', () => {
     expect(kernel.session.authenticated).toBe(false)
   })
 
-  it('resendCode sends to the same number with the same intent', async () => {
+  it('resendCode sends to the same number with the same intent, after the 30 s cooldown', async () => {
     const { net, flow } = await setup()
     await flow.sendCode({ phoneNumber: '+14155550100' })
+    await expect(flow.resendCode()).rejects.toMatchObject({ code: 'too_many_requests' })
+    expect(flow.getState().status).toBe('awaiting-code-input')
+    const t0 = Date.now()
+    vi.spyOn(Date, 'now').mockReturnValue(t0 + RESEND_COOLDOWN_MS + 1)
     await flow.resendCode()
     const calls = net.callsTo('POST', '/passwordless_sms/init')
     expect(calls.map((c) => c.body.phoneNumber)).toEqual(['+14155550100', '+14155550100'])
   })
 
-  it('refuses to log in (with a warning) while a non-guest is logged in', async () => {
+  it('refuses to log in (already_logged_in, with a warning) while a non-guest is logged in', async () => {
     const { net, flow, warnings } = await setup(wireUser({ accounts: [emailAccount('a@example.com')] }))
-    await flow.sendCode({ phoneNumber: '+14155550100' })
+    await expect(flow.sendCode({ phoneNumber: '+14155550100' })).rejects.toMatchObject({ code: 'already_logged_in' })
+    await expect(flow.loginWithCode({ code: '123456', phoneNumber: '+14155550100' })).rejects.toMatchObject({ code: 'already_logged_in' })
     expect(net.callsTo('POST', '/passwordless_sms/init')).toHaveLength(0)
+    expect(net.callsTo('POST', '/passwordless_sms/authenticate')).toHaveLength(0)
     expect(warnings.join('\n')).toMatch(/already logged in/)
   })
 
@@ -180,15 +189,33 @@ describe('sms account management', () => {
 })
 
 describe('sms errors', () => {
-  it("maps not_supported to 'This region is not supported'", async () => {
+  it("maps not_supported of SMS to 'This region is not supported'; the kernel's neutral view stays 'Not supported'", async () => {
     const { kernel } = await setup()
-    const view = kernel.screens.resolveError(new PorticoError('not_supported', 'x', { status: 400 }))
+    const err = new PorticoError('not_supported', 'Region blocked', { status: 400 })
+    const view = kernel.screens.resolveError(err, { method: 'sms' })
     expect(view).toMatchObject({
       title: 'This region is not supported',
       detail: 'SMS authentication from this region is not available',
       cta: 'Try another method',
+      action: 'landing',
     })
-    expect(smsErrorView(new PorticoError('invalid_credentials', 'x'))).toBeUndefined()
+    expect(kernel.screens.hasOwnScreen(err, { method: 'sms' })).toBe(true)
+    expect(kernel.screens.resolveError(err, { screen: 'sms-code' }).title).toBe('This region is not supported')
+    // Another method's (or no method's) not_supported: the kernel's neutral view.
+    expect(kernel.screens.resolveError(err, { method: 'email' })).toMatchObject({ title: 'Not supported', detail: 'Region blocked' })
+    expect(kernel.screens.resolveError(err).title).toBe('Not supported')
+    expect(kernel.hooks.errorView.call(new PorticoError('invalid_credentials', 'x'), { method: 'sms' })).toBeUndefined()
+  })
+
+  it('the region texts are overridable (texts.sms)', async () => {
+    const t = await createTestKernel({
+      plugins: [sms()],
+      app: { login_methods: ['sms'] },
+      config: { texts: { sms: { regionNotSupported: 'Région non prise en charge' } } },
+    })
+    const view = t.kernel.screens.resolveError(new PorticoError('not_supported', 'x'), { method: 'sms' })
+    expect(view.title).toBe('Région non prise en charge')
+    expect(view.detail).toBe('SMS authentication from this region is not available')
   })
 
   it('code messages: invalid, cannot link more (server message), anything else', () => {
@@ -201,7 +228,7 @@ describe('sms errors', () => {
 })
 
 describe('helpers', () => {
-  it('toE164 and normaliseCode', () => {
+  it('toE164 and the shared normaliseCode', () => {
     expect(toE164('415 555 0100')).toBe('+14155550100')
     expect(() => toE164('415 555 0100', 'GB')).toThrow(SMS_TEXTS.invalidPhone)
     expect(normaliseCode(' 12 34 56 ')).toBe('123456')
@@ -211,10 +238,59 @@ describe('helpers', () => {
   it('adds the SMS landing entry only when sms is enabled, with an inline input and a screen', async () => {
     const { kernel } = await setup()
     const [entry] = kernel.hooks.loginMethods.call([], { config: kernel.config, recent: null })
-    expect(entry).toMatchObject({ id: 'sms', label: 'SMS', group: 'web2', screen: 'sms' })
+    expect(entry).toMatchObject({ id: 'sms', label: 'SMS', group: 'web2', screen: 'sms-phone' })
+    expect(SMS_SCREENS).toEqual({ phone: 'sms-phone', code: 'sms-code' })
+    expect(kernel.screens.has('sms-phone')).toBe(true)
     expect(typeof entry.input).toBe('function')
     expect(kernel.screens.has('sms-code')).toBe(true)
     const off = await createTestKernel({ plugins: [sms()], app: { login_methods: ['email'] } })
     expect(off.kernel.hooks.loginMethods.call([], { config: off.kernel.config, recent: null })).toEqual([])
+  })
+})
+
+describe('sms method descriptor', () => {
+  it("declares 'sms': phone accounts, user.phone, 'SMS', 'Phone number'", async () => {
+    const { kernel } = await setup()
+    const d = kernel.methods.get('sms')!
+    expect(d).toMatchObject({ id: 'sms', displayName: 'SMS', accountTypes: ['phone'], userField: 'phone', transferLabel: 'Phone number' })
+    expect(kernel.methods.forAccountType('phone')?.id).toBe('sms')
+    expect(kernel.methods.forLinkMethod('sms')?.id).toBe('sms')
+    expect(d.normalise!({ type: 'phone', number: '+14155550100', verified_at: 10, first_verified_at: 10, latest_verified_at: 20 })).toEqual({
+      type: 'phone',
+      number: '+14155550100',
+      verifiedAt: new Date(10_000),
+      firstVerifiedAt: new Date(10_000),
+      latestVerifiedAt: new Date(20_000),
+    })
+    // The older wire field name still reads.
+    expect(d.normalise!({ type: 'phone', phone_number: '+14155550111' } as never)).toMatchObject({ number: '+14155550111' })
+  })
+
+  it('fills user.phone from a wire user (kernel.session.setUser)', async () => {
+    const { kernel } = await setup()
+    const user = kernel.session.setUser(wireUser({ accounts: [emailAccount('a@example.com'), phoneAccount('+14155550100')] }))
+    expect(user.phone).toMatchObject({ type: 'phone', number: '+14155550100' })
+    expect(user.phone?.verifiedAt).toBeInstanceOf(Date)
+  })
+
+  it('transfer → POST /passwordless_sms/transfer {nonce, phoneNumber}; unlink → {phoneNumber}', async () => {
+    const me = wireUser({ accounts: [phoneAccount('+14155550100')] })
+    const { kernel, net } = await setup(me)
+    net.on('POST', '/passwordless_sms/transfer', { user: me })
+    net.on('POST', '/passwordless_sms/unlink', { user: me })
+    const d = kernel.methods.get('sms')!
+    await d.transfer!(kernel.api, { nonce: 'n-2', account: '+14155550100', account_type: 'phone', display_name: '', link_method: 'sms' })
+    expect(net.callsTo('POST', '/passwordless_sms/transfer')[0].body).toEqual({ nonce: 'n-2', phoneNumber: '+14155550100' })
+    await d.unlink!(kernel.api, kernel.session.user!.phone!)
+    expect(net.callsTo('POST', '/passwordless_sms/unlink')[0].body).toEqual({ phoneNumber: '+14155550100' })
+  })
+
+  it('keeps its state in the kernel store and tears it down', async () => {
+    const { kernel, flow } = await setup()
+    await flow.sendCode({ phoneNumber: '+14155550100' })
+    expect(kernel.pluginState('sms')?.get()).toMatchObject({ status: 'awaiting-code-input', destination: '+14155550100' })
+    kernel.destroy()
+    expect(kernel.hasPlugin('sms')).toBe(false)
+    expect(kernel.methods.get('sms')).toBeUndefined()
   })
 })

@@ -134,6 +134,7 @@ describe('code screen', () => {
     vi.spyOn(Date, 'now').mockReturnValue(Date.now() + 31_000)
     fireEvent.click(await screen.findByText('Resend code', undefined, { timeout: 3000 }))
     await screen.findByText('This region is not supported')
+    expect(screen.queryByText('Not supported')).toBeNull()
     expect(screen.getByText('SMS authentication from this region is not available')).toBeTruthy()
     expect(screen.getByText('Try another method')).toBeTruthy()
   })
@@ -191,6 +192,25 @@ describe('manage the phone number', () => {
   })
 })
 
+describe('texts', () => {
+  it("an app's texts.sms override shows on the screens", async () => {
+    const t = await createTestKernel({
+      plugins: [sms()],
+      app: { login_methods: ['sms'], name: 'Acme' },
+      config: { texts: { sms: { consent: 'SMS from {app} only.', codeHeading: 'Code eingeben', submit: 'Weiter' } } },
+      ready: false,
+    })
+    t.net.on('POST', '/passwordless_sms/init', { success: true })
+    const input = await openLanding(t)
+    expect(screen.getByText('SMS from Acme only.')).toBeTruthy()
+    fireEvent.change(input, { target: { value: '4155550100' } })
+    expect(screen.getByText('Weiter')).toBeTruthy()
+    fireEvent.submit(input.closest('form')!)
+    await screen.findByText('Code eingeben')
+    expect(screen.queryByText('Enter confirmation code')).toBeNull()
+  })
+})
+
 describe('useLoginWithSms (headless)', () => {
   it('sendCode → awaiting-code-input → loginWithCode → done', async () => {
     const t = await kernelWithSms()
@@ -209,5 +229,21 @@ describe('useLoginWithSms (headless)', () => {
     expect(result.current.state.status).toBe('done')
     expect(t.kernel.session.authenticated).toBe(true)
     expect(screen.queryByRole('dialog')).toBeNull()
+  })
+})
+
+describe('useLoginWithSms refuses while logged in', () => {
+  it('sendCode rejects with already_logged_in for a non-guest user', async () => {
+    const t = await kernelWithSms(wireUser({ accounts: [emailAccount('a@example.com')] }))
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <PorticoProvider kernel={t.kernel} ui={instant}>
+        {children}
+      </PorticoProvider>
+    )
+    const { result } = renderHook(() => useLoginWithSms(), { wrapper })
+    await waitFor(() => expect(t.kernel.session.authenticated).toBe(true))
+    await act(() => expect(result.current.sendCode({ phoneNumber: '+14155550100' })).rejects.toMatchObject({ code: 'already_logged_in' }))
+    expect(result.current.state).toMatchObject({ status: 'error', error: { code: 'already_logged_in' } })
+    expect(t.net.callsTo('POST', '/passwordless_sms/init')).toHaveLength(0)
   })
 })

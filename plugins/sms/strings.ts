@@ -1,9 +1,8 @@
 /**
- * Every user-facing text of the SMS plugin. Texts the spec gives are word for word (part 1
- * sections 2, 5 and 8); the few the spec leaves open are marked "(ours)" and kept short.
+ * Every user-facing text of the SMS plugin, overridable with `texts: { sms: {...} }`. Texts
+ * the spec gives are word for word (part 1 sections 2, 5 and 8); the few the spec leaves open
+ * are marked "(ours)" and kept short.
  */
-import { ERROR_TEXTS } from 'portico'
-
 export const SMS_TEXTS = {
   /** Login method display name (part 1 section 2). */
   displayName: 'SMS',
@@ -37,15 +36,19 @@ export const SMS_TEXTS = {
   invalidCode: 'Invalid or expired verification code',
   issueVerifyingCode: 'Issue verifying code',
   codeNumeric: 'Code should be numeric',
+  /** (ours) */
+  codeLength: 'Code should be 6 digits',
   needPhoneToUpdate: 'User is required to have a phone number to update it.',
   /** Part 1 section 5: 'User already has an account of type {type} linked.' */
   cannotLinkMore: 'User already has an account of type phone linked.',
-  mustBeAuthenticated: ERROR_TEXTS.mustBeAuthenticatedToLink,
-  regionNotSupported: ERROR_TEXTS.regionNotSupported,
-  smsRegionNotAvailable: ERROR_TEXTS.smsRegionNotAvailable,
-  tryAnotherMethod: ERROR_TEXTS.tryAnotherMethod,
+  /** Part 1 section 8. */
+  mustBeAuthenticated: 'User must be authenticated before linking an account.',
+  /** Part 1 section 8, 'not supported': the region refusal. */
+  regionNotSupported: 'This region is not supported',
+  smsRegionNotAvailable: 'SMS authentication from this region is not available',
+  tryAnotherMethod: 'Try another method',
   /** (ours) a number that is not valid for the chosen country, headless use. */
   invalidPhone: 'Please enter a valid phone number.',
-} as const
-
-export type SmsTexts = typeof SMS_TEXTS
+  /** (ours) unlink without a number. */
+  noPhoneToUnlink: 'The user has no phone number to unlink.',
+}

@@ -26,7 +26,7 @@ const freshNumber = () => {
 async function openSms(page: Page) {
   await h.openModal(page)
   await page.locator('[role=dialog] [data-method=sms]').click()
-  await page.waitForSelector('[role=dialog][data-screen=sms]')
+  await page.waitForSelector('[role=dialog][data-screen=sms-phone]')
 }
 
 const codeBoxes = (page: Page) => page.locator('[role=dialog] input[aria-label^="Digit "]')

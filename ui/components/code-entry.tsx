@@ -3,7 +3,8 @@
  * six boxes that submit at the sixth digit, a 'Code sent' indicator for the 30 s resend
  * cooldown, then the help line and 'Resend code', and the inline error that clears with the
  * boxes 1.4 s after a failed code. Errors with a screen of their own go to that screen.
- * The method supplies the texts, the icon and the two calls.
+ * The method supplies the texts, the icon and the two calls, usually from its code flow
+ * (`portico/plugins/code`, which also defines the constants re-exported here).
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { Button } from './button'
@@ -13,10 +14,10 @@ import { ScreenLayout } from './layout'
 import { StatusIcon } from './status'
 import { useKernel } from '../context'
 import { useScreen } from '../screen-context'
+import { CODE_LENGTH, CODE_RESET_MS, RESEND_COOLDOWN_MS } from 'portico/plugins/code'
 
-export const CODE_LENGTH = 6
-export const RESEND_COOLDOWN_MS = 30_000
-export const CODE_RESET_MS = 1_400
+/** Defined once, by the code-entry flow base; re-exported for `portico/ui` users. */
+export { CODE_LENGTH, RESEND_COOLDOWN_MS, CODE_RESET_MS }
 
 export type CodeEntryStatus = 'awaiting' | 'submitting' | 'success' | 'error'
 
@@ -37,8 +38,13 @@ export interface CodeEntryScreenProps {
   resend(): Promise<void>
   /** The inline message for a failed code. */
   errorMessage(error: unknown): string
-  /** Whether an error shows a screen of its own; default: its error view names one. */
+  /** Whether an error shows a screen of its own; default: `kernel.screens.hasOwnScreen`. */
   hasOwnScreen?(error: unknown): boolean
+  /**
+   * When the code was sent (ms since the epoch; the code flow's `codeSentAt`), so the 30 s
+   * cooldown counts from the send, not from the screen's mount. Default: when it mounted.
+   */
+  codeSentAt?: number | null
 }
 
 export function CodeEntryScreen(props: CodeEntryScreenProps) {
@@ -47,7 +53,9 @@ export function CodeEntryScreen(props: CodeEntryScreenProps) {
   const boxes = useRef<CodeInputHandle>(null)
   const [status, setStatus] = useState<CodeEntryStatus>('awaiting')
   const [message, setMessage] = useState<string | null>(null)
-  const [sentAt, setSentAt] = useState(() => Date.now())
+  const [ownSentAt, setSentAt] = useState(() => Date.now())
+  // The flow's send time when given (a resend updates it), else the screen's own.
+  const sentAt = props.codeSentAt ?? ownSentAt
   const [now, setNow] = useState(() => Date.now())
   const [resending, setResending] = useState(false)
   const resetTimer = useRef<ReturnType<typeof setTimeout> | null>(null)
@@ -61,7 +69,7 @@ export function CodeEntryScreen(props: CodeEntryScreenProps) {
   useEffect(() => () => void (resetTimer.current && clearTimeout(resetTimer.current)), [])
 
   const ownScreen = (e: unknown) =>
-    props.hasOwnScreen ? props.hasOwnScreen(e) : !!kernel.screens.resolveError(e, { method: props.method }).screen
+    props.hasOwnScreen ? props.hasOwnScreen(e) : kernel.screens.hasOwnScreen(e, { method: props.method })
 
   const submit = async (code: string) => {
     if (status === 'submitting' || status === 'success') return

@@ -1,49 +1,47 @@
 /**
  * 'email-code', awaiting passwordless code (part 1 sections 2 and 4), on the ui's shared
- * `CodeEntryScreen` (six boxes, 'Code sent', 'Resend code' after 30 s, reset 1.4 s after a
- * failed code). The navigator's intent picks authenticate, link or update.
+ * `CodeEntryScreen` and the plugin's code flow (six boxes, 'Code sent', 'Resend code' after
+ * 30 s, reset 1.4 s after a failed code). The navigator's intent picks authenticate, link or
+ * update.
  */
-import { CodeEntryScreen, icons, useCompleteLogin, useKernel, useScreen, type ScreenProps } from 'portico/ui'
-import { authenticateEmail, initEmail, linkEmail, updateEmail } from '../calls'
+import { CodeEntryScreen, icons, useCompleteLogin, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
 import { codeErrorMessage } from '../errors'
 import { EMAIL_TEXTS } from '../strings'
-import { emailOptions } from '../options'
 
 export default function EmailCodeScreen({ params }: ScreenProps<{ email: string }>) {
-  const kernel = useKernel()
+  const flow = usePlugin('email')
+  const state = useStore(flow.store)
+  const texts = useTexts('email', EMAIL_TEXTS)
   const { intent } = useScreen()
   const complete = useCompleteLogin()
-  const email = String(params.email ?? '')
+  const email = String(params.email ?? state.destination ?? '')
 
   const submit = async (code: string, verified: () => void) => {
-    let res
-    if (intent === 'link') res = await linkEmail(kernel.api, { email, code })
-    else if (intent === 'update') {
-      const oldAddress = kernel.session.user?.email?.address
-      if (!oldAddress) throw new Error(EMAIL_TEXTS.updateRequiresEmail)
-      res = await updateEmail(kernel.api, { oldAddress, newAddress: email, code })
-    } else {
-      const mode = emailOptions(kernel).disableSignup ? 'no-signup' : 'login-or-sign-up'
-      res = await authenticateEmail(kernel.api, { email, code, mode })
-    }
-    verified()
-    await complete(res, { method: 'email', intent })
+    await flow.submitCode(code, {
+      intent,
+      email,
+      complete: async (res, meta) => {
+        verified()
+        return complete(res, meta)
+      },
+    })
   }
 
   return (
     <CodeEntryScreen
       method="email"
-      title={EMAIL_TEXTS.codeTitle}
+      title={texts.codeTitle}
       description={
         <>
-          {EMAIL_TEXTS.codeDescriptionBefore} <span className="portico-emphasis">{email}</span> {EMAIL_TEXTS.codeDescriptionAfter}
+          {texts.codeDescriptionBefore} <span className="portico-emphasis">{email}</span> {texts.codeDescriptionAfter}
         </>
       }
       icon={<icons.MailIcon width={28} height={28} />}
-      texts={{ codeSent: EMAIL_TEXTS.codeSent, helpLine: EMAIL_TEXTS.didNotGetEmail, resendCode: EMAIL_TEXTS.resendCode }}
+      texts={{ codeSent: texts.codeSent, helpLine: texts.didNotGetEmail, resendCode: texts.resendCode }}
+      codeSentAt={state.destination === email ? state.codeSentAt : undefined}
       submit={submit}
-      resend={() => initEmail(kernel.api, email).then(() => undefined)}
-      errorMessage={codeErrorMessage}
+      resend={() => (flow.getState().destination === email ? flow.resendCode() : flow.sendCode({ email, intent }))}
+      errorMessage={(e) => codeErrorMessage(e, texts)}
     />
   )
 }

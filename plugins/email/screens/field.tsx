@@ -1,31 +1,34 @@
 /** The e-mail field: inline on the landing (`LoginMethod.input`) and on the e-mail form screen. */
 import { useState } from 'react'
-import { Button, Chip, CHIP_TEXTS, TextInput, useKernel, type LoginInputProps } from 'portico/ui'
-import { initEmail } from '../calls'
-import { checkEmail } from '../errors'
+import { Button, Chip, CHIP_TEXTS, TextInput, useKernel, usePlugin, useTexts, type LoginInputProps } from 'portico/ui'
 import { EMAIL_TEXTS } from '../strings'
 
 export interface EmailFieldProps {
   recent?: boolean
   autoFocus?: boolean
-  /** Label of the submit button. Default 'Submit'. */
+  /** Label of the submit button. Default the 'submit' text. */
   submitLabel?: string
 }
 
-/** Validates as typed, sends the code (POST /passwordless/init) and opens 'email-code'. */
-export function EmailField({ recent, autoFocus, submitLabel = EMAIL_TEXTS.submit }: EmailFieldProps) {
+/**
+ * Validates as typed, sends the code (POST /passwordless/init) through the plugin's code flow
+ * for the navigator's intent, and opens 'email-code'.
+ */
+export function EmailField({ recent, autoFocus, submitLabel }: EmailFieldProps) {
   const kernel = useKernel()
+  const flow = usePlugin('email')
+  const texts = useTexts('email', EMAIL_TEXTS)
   const [value, setValue] = useState('')
   const [serverError, setServerError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  const check = checkEmail(value, kernel.config.disablePlusEmails)
+  const check = flow.check(value)
   const submit = async () => {
     if (!check.valid || busy) return
     const email = value.trim()
     setBusy(true)
     setServerError(null)
     try {
-      await initEmail(kernel.api, email)
+      await flow.sendCode({ email, intent: kernel.screens.getState().intent ?? 'login' })
       setBusy(false)
       void kernel.screens.open('email-code', { email })
     } catch (e) {
@@ -45,13 +48,13 @@ export function EmailField({ recent, autoFocus, submitLabel = EMAIL_TEXTS.submit
       }}
     >
       <TextInput
-        label={EMAIL_TEXTS.fieldLabel}
+        label={texts.fieldLabel}
         hideLabel
         type="email"
         name="email"
         autoComplete="email"
         inputMode="email"
-        placeholder={EMAIL_TEXTS.placeholder}
+        placeholder={texts.placeholder}
         autoFocus={autoFocus}
         value={value}
         onChange={(e) => {
@@ -63,7 +66,7 @@ export function EmailField({ recent, autoFocus, submitLabel = EMAIL_TEXTS.submit
           <>
             {recent && !value ? <Chip tone="accent">{CHIP_TEXTS.recent}</Chip> : null}
             <Button type="submit" variant="ghost" fullWidth={false} disabled={!check.valid} loading={busy}>
-              {submitLabel}
+              {submitLabel ?? texts.submit}
             </Button>
           </>
         }

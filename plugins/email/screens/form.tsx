@@ -1,13 +1,14 @@
 /** 'email-form': the e-mail field on a screen of its own (landing row, link, update). */
-import { ScreenLayout, useKernel, useScreen, icons } from 'portico/ui'
+import { ScreenLayout, useKernel, useScreen, useTexts, icons } from 'portico/ui'
 import { EMAIL_TEXTS } from '../strings'
 import { EmailField } from './field'
 
 export default function EmailFormScreen() {
   const kernel = useKernel()
+  const texts = useTexts('email', EMAIL_TEXTS)
   const { intent } = useScreen()
   const title =
-    intent === 'link' ? EMAIL_TEXTS.linkTitle : intent === 'update' ? EMAIL_TEXTS.updateTitle : kernel.config.appearance.landingHeader
+    intent === 'link' ? texts.linkTitle : intent === 'update' ? texts.updateTitle : kernel.config.appearance.landingHeader
   return (
     <ScreenLayout
       title={title}

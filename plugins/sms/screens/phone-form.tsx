@@ -1,13 +1,12 @@
 /**
- * The phone form shared by the landing input and the 'sms' screen: the UI's PhoneInput
+ * The phone form shared by the landing input and the 'sms-phone' screen: the UI's PhoneInput
  * (country selector defaulting to intl.defaultCountry, formatting as typed, changing the
  * country clears the number), a Submit button disabled while the number is invalid, and the
  * SMS consent line with the app name.
  */
 import { useState } from 'react'
 import { formatText, toPorticoError, type Intent } from 'portico'
-import { Button, PhoneInput, useKernel, type PhoneValue } from 'portico/ui'
-import { smsFlow } from '../flow'
+import { Button, PhoneInput, useKernel, usePlugin, useTexts, type PhoneValue } from 'portico/ui'
 import { SMS_TEXTS } from '../strings'
 
 export interface PhoneFormProps {
@@ -18,6 +17,8 @@ export interface PhoneFormProps {
 
 export function PhoneForm({ intent, disableSignup, autoFocus }: PhoneFormProps) {
   const kernel = useKernel()
+  const flow = usePlugin('sms')
+  const texts = useTexts('sms', SMS_TEXTS)
   const [value, setValue] = useState<PhoneValue | null>(null)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
@@ -28,7 +29,6 @@ export function PhoneForm({ intent, disableSignup, autoFocus }: PhoneFormProps) 
     setBusy(true)
     setError(null)
     try {
-      const flow = smsFlow(kernel)
       await flow.sendCode({ phoneNumber: value!.e164!, intent, country: value!.country })
       if (flow.getState().status === 'awaiting-code-input') void kernel.screens.open('sms-code', { disableSignup: !!disableSignup })
     } catch (e) {
@@ -53,7 +53,7 @@ export function PhoneForm({ intent, disableSignup, autoFocus }: PhoneFormProps) 
       }}
     >
       <PhoneInput
-        label={SMS_TEXTS.phonePlaceholder}
+        label={texts.phonePlaceholder}
         hideLabel
         onChange={(v) => {
           setValue(v)
@@ -65,12 +65,12 @@ export function PhoneForm({ intent, disableSignup, autoFocus }: PhoneFormProps) 
         autoFocus={autoFocus}
         trailing={
           <Button type="submit" variant="primary" fullWidth={false} disabled={!valid} loading={busy}>
-            {SMS_TEXTS.submit}
+            {texts.submit}
           </Button>
         }
       />
       <p className="portico-field-hint portico-sms-consent" data-portico-sms-consent="">
-        {formatText(SMS_TEXTS.consent, { app: kernel.config.name })}
+        {formatText(texts.consent, { app: kernel.config.name })}
       </p>
     </form>
   )

@@ -1,0 +1,179 @@
+/**
+ * The e-mail flow, framework-free, on the shared code-entry base (`portico/plugins/code`):
+ * the plugin's API (`kernel.plugin('email')`, `usePlugin('email')`) that the modal's screens
+ * and the headless hook share. Its state lives in the plugin's kernel store (part 1 section 4:
+ * initial, sending-code, awaiting-code-input, submitting-code, done, error).
+ */
+import {
+  PorticoError,
+  toPorticoError,
+  type AuthResult,
+  type Intent,
+  type PluginContext,
+  type Store,
+  type User,
+  type WireAuthResponse,
+  type WireUser,
+} from 'portico'
+import { createCodeFlow, type CodeFlowState } from 'portico/plugins/code'
+import { authenticateEmail, initEmail, linkEmail, transferEmail, unlinkEmail, updateEmail } from './calls'
+import { emailOptions } from './options'
+import { EMAIL_TEXTS } from './strings'
+
+/** HTML's e-mail pattern with a dot in the domain: a standard address. */
+export const EMAIL_PATTERN =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/
+
+export interface EmailCheck {
+  valid: boolean
+  /** The inline message to show, if any (only the plus-address rule has a text). */
+  error: string | null
+}
+
+/** Validate an address as typed. Submit stays disabled while invalid. */
+export function checkEmail(value: string, disablePlusEmails: boolean, texts: typeof EMAIL_TEXTS = EMAIL_TEXTS): EmailCheck {
+  const v = value.trim()
+  if (disablePlusEmails && v.split('@')[0].includes('+')) return { valid: false, error: texts.plusNotAllowed }
+  return { valid: EMAIL_PATTERN.test(v), error: null }
+}
+
+/** The flow's state: `destination` is the address the code was sent to. */
+export type EmailFlowState = CodeFlowState
+export type { CodeFlowStatus as EmailFlowStatus } from 'portico/plugins/code'
+
+/**
+ * How a successful response is finished. The default stores it in the kernel (login:
+ * `completeLogin`; link and update: the new user record); screens pass the UI's
+ * `useCompleteLogin()` so the modal closes after the success delay.
+ */
+export type EmailCompleter = (
+  response: WireAuthResponse | { user: WireUser },
+  meta: { method: 'email'; intent: Intent },
+) => Promise<{ user: User; isNewUser?: boolean } | null>
+
+export interface EmailSubmitOptions {
+  intent?: Intent
+  /** The address (default: the one the code was sent to). */
+  email?: string
+  complete?: EmailCompleter
+  /** Existing users only ('no-signup'); default: the plugin's option. */
+  disableSignup?: boolean
+}
+
+/** What `kernel.plugin('email')` returns. */
+export interface EmailApi {
+  getState(): EmailFlowState
+  subscribe(listener: (state: EmailFlowState) => void): () => void
+  /** The state store (React: `useStore(api.store)` or `usePluginState('email')`). */
+  readonly store: Store<EmailFlowState>
+  /** Validate an address as typed (the app's plus-address rule, the overridable text). */
+  check(value: string): EmailCheck
+  /** Send a code (POST /passwordless/init); intent 'login' refuses while a non-guest is logged in. */
+  sendCode(options: { email: string; intent?: Intent; token?: string }): Promise<void>
+  /** Send the code again to the same address for the same intent (after the 30 s cooldown). */
+  resendCode(token?: string): Promise<void>
+  loginWithCode(options: { code: string; email?: string; disableSignup?: boolean; complete?: EmailCompleter }): Promise<AuthResult>
+  linkWithCode(options: { code: string; email?: string; complete?: EmailCompleter }): Promise<User>
+  /** The code went to the new address; the old one is the user's. */
+  updateWithCode(options: { code: string; email?: string; complete?: EmailCompleter }): Promise<User>
+  /** Submit for the given intent (default: the one the code was sent with). The code screen uses this. */
+  submitCode(code: string, options?: EmailSubmitOptions): Promise<User>
+  /** POST /passwordless/unlink {address} (default: the user's address). */
+  unlink(address?: string): Promise<User>
+  /** POST /passwordless/transfer {nonce, email}. */
+  transfer(options: { nonce: string; email: string }): Promise<User>
+  reset(): void
+}
+
+/** What the flow needs of the plugin context (read live: `config` changes once the server answers). */
+type FlowContext = Pick<PluginContext, 'api' | 'session' | 'completeLogin' | 'config' | 'assertLoggedOut' | 'texts'>
+
+export function createEmailFlow(ctx: FlowContext, store: Store<EmailFlowState>): EmailApi {
+  const t = () => ctx.texts(EMAIL_TEXTS)
+  const requireUser = (message = t().mustBeAuthenticated) => {
+    if (!ctx.session.authenticated || !ctx.session.user) throw new PorticoError('must_be_authenticated', message)
+    return ctx.session.user
+  }
+  /** Link, update, unlink and transfer answer with the user (or a response without a new session). */
+  const applyUser = (res: WireAuthResponse | { user: WireUser }): User => {
+    const full = res as Partial<WireAuthResponse>
+    if (!full.token && !full.refresh_token) return ctx.session.setUser(res.user)
+    const r = ctx.session.apply(res as WireAuthResponse)
+    if (!r) throw new PorticoError('missing_or_invalid_token', 'The server ended the session.')
+    return r.user
+  }
+  const finish = async (res: WireAuthResponse | { user: WireUser }, intent: Intent, complete?: EmailCompleter): Promise<AuthResult> => {
+    const meta = { method: 'email' as const, intent }
+    if (intent === 'login') {
+      const done = complete ? await complete(res, meta) : await ctx.completeLogin(res as WireAuthResponse, meta)
+      return { user: done?.user ?? ctx.session.user!, isNewUser: done?.isNewUser ?? (res as WireAuthResponse).is_new_user === true }
+    }
+    const user = complete ? ((await complete(res, meta))?.user ?? applyUser(res)) : applyUser(res)
+    return { user, isNewUser: false }
+  }
+  /** A wrong code rejects with the spec's text (headless callers show `error.message`). */
+  const shown = (e: unknown) => {
+    const err = toPorticoError(e)
+    if (err.code !== 'invalid_credentials') return err
+    return new PorticoError(err.code, t().invalidCode, { cause: err, kind: err.kind, status: err.status, data: err.data })
+  }
+
+  const flow = createCodeFlow<AuthResult, { intent?: Intent; token?: string }, { complete?: EmailCompleter; disableSignup?: boolean }>({
+    store,
+    texts: () => ({ codeNumeric: t().codeNumeric, codeLength: t().codeLength }),
+    prepare(raw, { intent }) {
+      const address = String(raw ?? '').trim()
+      const check = checkEmail(address, ctx.config.disablePlusEmails, t())
+      if (!check.valid) throw new PorticoError(check.error ? 'disallowed_plus_email' : 'invalid_data', check.error ?? t().invalidEmail)
+      if (intent === 'login') ctx.assertLoggedOut()
+      else if (intent === 'update') {
+        if (!requireUser(t().mustBeAuthenticatedToUpdate).email) throw new PorticoError('failed_to_update_account', t().updateRequiresEmail)
+      } else requireUser()
+      return address
+    },
+    send: (address, { token }) => initEmail(ctx.api, address, token),
+    async verify(code, { destination, intent, complete, disableSignup }) {
+      try {
+        if (intent === 'link') {
+          requireUser()
+          return await finish(await linkEmail(ctx.api, { email: destination, code }), intent, complete)
+        }
+        if (intent === 'update') {
+          const oldAddress = requireUser(t().mustBeAuthenticatedToUpdate).email?.address
+          if (!oldAddress) throw new PorticoError('failed_to_update_account', t().updateRequiresEmail)
+          return await finish(await updateEmail(ctx.api, { oldAddress, newAddress: destination, code }), intent, complete)
+        }
+        ctx.assertLoggedOut()
+        const mode = (disableSignup ?? emailOptions(ctx).disableSignup) ? 'no-signup' : 'login-or-sign-up'
+        return await finish(await authenticateEmail(ctx.api, { email: destination, code, mode }), 'login', complete)
+      } catch (e) {
+        throw shown(e)
+      }
+    },
+  })
+
+  const submit = (code: string, { email, ...rest }: EmailSubmitOptions = {}) => flow.submit(code, { ...rest, destination: email })
+
+  return {
+    getState: flow.getState,
+    subscribe: flow.subscribe,
+    store,
+    check: (value) => checkEmail(value, ctx.config.disablePlusEmails, t()),
+    sendCode: ({ email, ...options }) => flow.send(email, options),
+    resendCode: (token) => flow.resend(token === undefined ? {} : { token }),
+    loginWithCode: ({ code, ...options }) => submit(code, { ...options, intent: 'login' }),
+    linkWithCode: async ({ code, ...options }) => (await submit(code, { ...options, intent: 'link' })).user,
+    updateWithCode: async ({ code, ...options }) => (await submit(code, { ...options, intent: 'update' })).user,
+    submitCode: async (code, options) => (await submit(code, options)).user,
+    async unlink(address) {
+      const target = address ?? ctx.session.user?.email?.address
+      if (!target) throw new PorticoError('invalid_data', t().noEmailToUnlink)
+      return applyUser(await unlinkEmail(ctx.api, target))
+    },
+    async transfer({ nonce, email }) {
+      requireUser()
+      return applyUser(await transferEmail(ctx.api, { nonce, email }))
+    },
+    reset: flow.reset,
+  }
+}
