@@ -50,6 +50,8 @@ export interface PluginContext {
   readonly id: string
   /** The resolved config (merged with the server's after `ready()`). */
   readonly config: ResolvedConfig
+  /** Whether start-up has finished (the 'ready' event fires when it does; a restart after it does not fire it again). */
+  readonly isReady: boolean
   /** The kernel's hooks: tap only (with this plugin's id as the name), the kernel calls them. */
   readonly hooks: TapOnlyHooks
   readonly events: PorticoEmitter

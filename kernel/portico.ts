@@ -314,6 +314,9 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
       get config() {
         return config
       },
+      get isReady() {
+        return isReady
+      },
       hooks,
       events,
       api,

@@ -54,6 +54,8 @@ export function pluginContract(factory: () => PorticoPlugin, options: ContractOp
         expect(typeof e.label).toBe('string')
         expect(['web2', 'web3']).toContain(e.group)
         expect(e.screen || e.start || e.input, `entry ${e.id} does something`).toBeTruthy()
+        // An inline input is not enough: the row form (hideDirectWeb2Inputs, overflow, link) opens a screen.
+        if (e.input) expect(e.screen, `entry ${e.id} has an inline input, so it also needs a screen`).toBeTruthy()
         if (e.screen) expect(kernel.screens.has(e.screen), `screen ${e.screen}`).toBe(true)
       }
       if (options.loginMethods) expect(entries.map((e) => e.id)).toEqual(expect.arrayContaining(options.loginMethods))
