@@ -11,12 +11,12 @@ export interface SiweSignature {
 }
 
 /** POST /siwe/init {address, token} → nonce. `token` is the captcha token, when there is one. */
-export function siweInit(api: Api, body: { address: string; token?: string }, signal?: AbortSignal) {
+export function initSiwe(api: Api, body: { address: string; token?: string }, signal?: AbortSignal) {
   return api.post<WireNonceResponse>('/siwe/init', body, { signal, fromUi: true })
 }
 
 /** POST /siwe/authenticate {message, signature, chainId, walletClientType, connectorType, mode}. */
-export function siweAuthenticate(
+export function authenticateSiwe(
   api: Api,
   body: SiweSignature & { mode: 'login-or-sign-up' | 'no-signup' },
   signal?: AbortSignal,
@@ -25,11 +25,16 @@ export function siweAuthenticate(
 }
 
 /** POST /siwe/link: the same without mode; needs a session. */
-export function siweLink(api: Api, body: SiweSignature, signal?: AbortSignal) {
+export function linkSiwe(api: Api, body: SiweSignature, signal?: AbortSignal) {
   return api.post<WireAuthResponse>('/siwe/link', body, { signal, fromUi: true })
 }
 
 /** POST /siwe/unlink {address}. */
-export function siweUnlink(api: Api, body: { address: string }) {
+export function unlinkSiwe(api: Api, body: { address: string }) {
   return api.post<WireAuthResponse>('/siwe/unlink', body, { fromUi: true })
+}
+
+/** POST /siwe/transfer {nonce, address}: move the wallet from the other account (account_transfer_required). */
+export function transferSiwe(api: Api, body: { nonce: string; address: string }) {
+  return api.post<WireAuthResponse>('/siwe/transfer', body, { fromUi: true })
 }

@@ -6,17 +6,26 @@
  * createPortico({ appId, plugins: [siwe()] })
  * ```
  *
- * Wallets are found through EIP-6963 announcements, with `window.ethereum` as fallback, and
- * driven through viem. The landing gets a 'Wallet' entry (group web3) that opens the wallet
- * list; the list shows every connector registered through the `walletConnectors` hook, so
- * Solana wallets of the `siws` plugin appear in the same list.
+ * Wallets are found through EIP-6963 announcements, with `window.ethereum` as fallback. The
+ * plugin builds on the wallet base (`portico/plugins/wallet`: the 'Wallet' landing entry, the
+ * wallet list and awaiting-connection screens, shared with `siws`) and publishes one login
+ * connector per wallet through the `walletConnectors` hook. viem and the EIP-4361 message
+ * builder load only when the user picks a wallet.
  */
 import { definePlugin, type Portico, type PorticoPlugin, type User, type WalletConnectorEntry } from 'portico'
-import { siweUnlink } from './calls'
-import { isLoginConnector, needsSignButton, type SignPrompt, type WalletLoginConnector } from './connector'
+import {
+  CONNECTORS_CHANGED,
+  needsSignButton,
+  setupWallet,
+  walletChains,
+  type SignPrompt,
+  type WalletLoginConnector,
+} from 'portico/plugins/wallet'
+import { transferSiwe, unlinkSiwe } from './calls'
+import { createEthereumConnector } from './connector'
 import { createEip6963Discovery, type Eip1193Provider, type Eip6963Discovery } from './eip6963'
-import { createEthereumConnector } from './ethereum'
-import { CONNECTORS_CHANGED, setupWalletShell, walletChains } from './shared'
+import type { SiweMessageInput } from './message'
+import { SIWE_TEXTS } from './strings'
 
 export interface SiweOptions {
   /** When to wait for 'Sign with your wallet' before the signature: 'auto', 'button', 'mobile' (default). */
@@ -27,10 +36,29 @@ export interface SiweOptions {
   requestTimeoutMs?: number
   /** How long to wait for wallets to announce themselves. Default 3000 ms. */
   detectionTimeoutMs?: number
-  /** The statement of the sign-in message. Default: the spec's wording. */
+  /** The statement of the sign-in message. Default: `SIWE_TEXTS.statement` (overridable with `texts.siwe`). */
   statement?: string
   /** Where to listen for EIP-6963 announcements (default: the page's window). Tests pass their own. */
   target?: Window
+}
+
+/** What `kernel.plugin('siwe')` / `usePlugin('siwe')` return. */
+export interface SiweApi {
+  /** The announced Ethereum wallets as login connectors (whatever the app's chains). */
+  connectors(): WalletLoginConnector[]
+  /** Unlink an Ethereum wallet (POST /siwe/unlink) and update the user record. */
+  unlink(address: string): Promise<User>
+}
+
+/** The plugin's state: the login connectors of the announced wallets. */
+export interface SiweState {
+  wallets: WalletLoginConnector[]
+}
+
+declare module 'portico' {
+  interface PluginApis {
+    siwe: SiweApi
+  }
 }
 
 export function siwe(options: SiweOptions = {}): PorticoPlugin<'siwe'> {
@@ -38,39 +66,63 @@ export function siwe(options: SiweOptions = {}): PorticoPlugin<'siwe'> {
     id: 'siwe',
     kind: 'login',
     setup(ctx) {
-      const undoShell = setupWalletShell(ctx)
+      setupWallet(ctx, { method: 'siwe' })
+      ctx.methods.declare({
+        id: 'siwe',
+        displayName: 'wallet',
+        // The `wallet` account type is the wallet base's (one declarer normalises it).
+        transferLabel: 'Wallet address',
+        linkMethods: ['siwe'],
+        transfer: (api, data) => transferSiwe(api, { nonce: data.nonce, address: data.account }),
+        unlink: (api, account) => unlinkSiwe(api, { address: String((account as { address?: unknown }).address ?? '') }),
+      })
+      const store = ctx.store<SiweState>({ wallets: [] })
       const target = options.target ?? (typeof window !== 'undefined' ? window : undefined)
       let discovery: Eip6963Discovery | null = null
-      const connectors = new Map<Eip1193Provider, WalletLoginConnector>()
-      if (target) {
-        discovery = createEip6963Discovery(target, { detectionTimeoutMs: options.detectionTimeoutMs })
-        discovery.subscribe(() => ctx.events.emit(CONNECTORS_CHANGED, { plugin: ctx.id }))
-      }
-      ctx.hooks.walletConnectors.tap(ctx.id, (list: WalletConnectorEntry[]) => {
-        if (!discovery || !walletChains(ctx.config.appearance.walletChainType).has('ethereum')) return list
-        const found = discovery.providers().map((d) => {
-          let c = connectors.get(d.provider)
+      const made = new Map<Eip1193Provider, WalletLoginConnector>()
+      const refresh = (notify = true) => {
+        if (!discovery) return
+        const wallets = discovery.providers().map((d) => {
+          let c = made.get(d.provider)
           if (!c) {
             c = createEthereumConnector(d, ctx, {
               mode: () => (options.disableSignup ? 'no-signup' : 'login-or-sign-up'),
               requestTimeoutMs: options.requestTimeoutMs,
-              statement: options.statement,
+              statement: () => options.statement ?? ctx.texts(SIWE_TEXTS).statement,
               confirmSign: needsSignButton(options.signPrompt),
               chains: () => ({
                 supported: ctx.config.supportedChains.map((c) => c.id),
                 defaultId: ctx.config.defaultChain.id,
               }),
             })
-            connectors.set(d.provider, c)
+            made.set(d.provider, c)
           }
           return c
         })
-        return [...list, ...found]
+        store.set({ wallets })
+        if (notify) ctx.events.emit(CONNECTORS_CHANGED, { plugin: ctx.id })
+      }
+      if (target) {
+        discovery = createEip6963Discovery(target, { detectionTimeoutMs: options.detectionTimeoutMs })
+        discovery.subscribe(() => refresh())
+        refresh(false)
+      }
+      ctx.hooks.walletConnectors.tap(ctx.id, (list: WalletConnectorEntry[]) => {
+        if (!walletChains(ctx.config.appearance.walletChainType).has('ethereum')) return list
+        // window.ethereum may appear without an announcement: look again when asked.
+        if (discovery && discovery.providers().length !== store.get().wallets.length) refresh(false)
+        return [...list, ...store.get().wallets]
+      })
+      ctx.provide<SiweApi>({
+        connectors: () => store.get().wallets,
+        async unlink(address) {
+          const res = await unlinkSiwe(ctx.api, { address })
+          return ctx.session.setUser(res.user)
+        },
       })
       return () => {
         discovery?.destroy()
-        connectors.clear()
-        undoShell()
+        made.clear()
       }
     },
   })
@@ -78,49 +130,23 @@ export function siwe(options: SiweOptions = {}): PorticoPlugin<'siwe'> {
 
 /**
  * Unlink an Ethereum wallet from the logged-in user (POST /siwe/unlink) and update the user
- * record. Resolves with the new user.
+ * record. Resolves with the new user. Same as `kernel.plugin('siwe').unlink(address)`.
  */
 export async function unlinkEthereumWallet(kernel: Pick<Portico, 'api' | 'session'>, address: string): Promise<User> {
-  const res = await siweUnlink(kernel.api, { address })
+  const res = await unlinkSiwe(kernel.api, { address })
   return kernel.session.setUser(res.user)
 }
 
-/** The login connectors currently registered (Ethereum and Solana), for custom wallet lists. */
-export function walletLoginConnectors(kernel: Pick<Portico, 'hooks'>): WalletLoginConnector[] {
-  return kernel.hooks.walletConnectors.call([]).filter(isLoginConnector)
+/** The EIP-4361 message for these inputs. Async: the builder (with viem) loads on first use. */
+export async function buildSiweMessage(input: SiweMessageInput): Promise<string> {
+  return (await import('./message')).buildSiweMessage(input)
 }
 
-export { unlinkWallet, useUnlinkWallet } from './hooks'
-export { buildSiweMessage } from './message'
 export type { SiweMessageInput } from './message'
-export { createEip6963Discovery, walletClientTypeOf } from './eip6963'
+export { SIWE_TEXTS } from './strings'
+export { providerError } from './errors'
+export { createEip6963Discovery } from './eip6963'
 export type { Eip1193Provider, Eip6963ProviderInfo, Eip6963Discovery, DiscoveredProvider } from './eip6963'
-export { createWalletConnection, isLoginConnector, needsSignButton } from './connector'
-export type { WalletLoginConnector, WalletConnection, ConnectionState, ConnectionProgress, WalletIntent, WalletSignInResult, SignPrompt } from './connector'
-export {
-  toWalletError,
-  walletErrorText,
-  canRetry,
-  MAX_WALLET_RETRIES,
-  WALLET_REQUEST_TIMEOUT_MS,
-  PROVIDER_DETECTION_TIMEOUT_MS,
-  WALLET_CONNECT_CODES,
-  STANDARD_WALLET_ERRORS,
-  withWalletTimeout,
-  providerError,
-  SCREEN_ERRORS,
-} from './errors'
-export type { WalletPhase, WalletErrorText } from './errors'
-export type { CompleteFn, ConnectionStatus } from './connector'
-// The wallet shell other wallet plugins (siws, third parties) build on: the 'wallet' landing
-// entry, the wallet list and awaiting-connection screens, the chains the app shows.
-export {
-  setupWalletShell,
-  walletChains,
-  CONNECTORS_CHANGED,
-  WALLET_METHOD,
-  WALLET_LIST_SCREEN,
-  WALLET_CONNECT_SCREEN,
-} from './shared'
-export { pageOrigin } from './page'
-export { WALLET_STRINGS } from './strings'
+export type { EthereumConnectorOptions } from './connector'
+/** @deprecated moved to `portico/plugins/wallet` (they unlink Ethereum and Solana wallets alike). */
+export { unlinkWallet, useUnlinkWallet } from 'portico/plugins/wallet'

@@ -1,12 +1,13 @@
 /**
- * The EIP-4361 (Sign-In with Ethereum) message, built with viem's `createSiweMessage`.
+ * The EIP-4361 (Sign-In with Ethereum) message, built with viem's `createSiweMessage`. Part of
+ * the lazy chunk loaded when the user picks a wallet (with viem), never of the entry.
  * The reference server parses it with viem's `parseSiweMessage` and checks the domain
  * against the app's allowed origins, the nonce, the times and the signature.
  */
 import { getAddress } from 'viem/utils'
 import { createSiweMessage } from 'viem/siwe'
-import { pageOrigin } from './page'
-import { WALLET_STRINGS } from './strings'
+import { pageOrigin } from 'portico/plugins/wallet'
+import { SIWE_TEXTS } from './strings'
 
 export interface SiweMessageInput {
   address: string
@@ -30,7 +31,7 @@ export function buildSiweMessage(input: SiweMessageInput): string {
     uri: input.uri ?? page.origin,
     nonce: input.nonce,
     version: '1',
-    statement: input.statement ?? WALLET_STRINGS.statement,
+    statement: input.statement ?? SIWE_TEXTS.statement,
     issuedAt: input.issuedAt ?? new Date(),
     expirationTime: input.expirationTime,
   })

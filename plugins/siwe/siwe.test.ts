@@ -6,25 +6,21 @@ import { parseSiweMessage } from 'viem/siwe'
 import { PorticoError } from 'portico'
 import { createTestKernel, wireUser, authResponse, pluginContract } from 'portico/testing'
 import {
-  buildSiweMessage,
   canRetry,
-  createEip6963Discovery,
   createWalletConnection,
   needsSignButton,
-  siwe,
   toWalletError,
-  unlinkEthereumWallet,
   unlinkWallet,
   walletClientTypeOf,
+  walletConnectors,
   walletErrorText,
-  walletLoginConnectors,
+  withWalletTimeout,
   WALLET_CONNECT_CODES,
-  WALLET_STRINGS as S,
-  type Eip1193Provider,
+  WALLET_TEXTS as S,
   type WalletLoginConnector,
-} from './index'
-import { walletErrorView, withWalletTimeout } from './errors'
-import { visibleWallets } from './screens/wallet-list'
+} from 'portico/plugins/wallet'
+import { buildSiweMessage as buildSiweMessageAsync, createEip6963Discovery, siwe, unlinkEthereumWallet, SIWE_TEXTS, type Eip1193Provider } from './index'
+import { buildSiweMessage } from './message'
 
 const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' as const
 const account = privateKeyToAccount(KEY)
@@ -83,7 +79,7 @@ beforeEach(() => {
 pluginContract(() => siwe({ target: isolatedTarget() }), { loginMethods: ['wallet'] })
 
 describe('siwe: the EIP-4361 message', () => {
-  it('is built with the page host and origin, version 1, chain id, nonce, issued-at and the statement', () => {
+  it('is built with the page host and origin, version 1, chain id, nonce, issued-at and the statement', async () => {
     const issuedAt = new Date('2026-01-02T03:04:05.000Z')
     const text = buildSiweMessage({ address: account.address.toLowerCase(), chainId: 10, nonce: 'abcdef12345678', issuedAt })
     expect(text.split('\n')[0]).toBe('localhost:5173 wants you to sign in with your Ethereum account:')
@@ -95,10 +91,11 @@ describe('siwe: the EIP-4361 message', () => {
       version: '1',
       chainId: 10,
       nonce: 'abcdef12345678',
-      statement: S.statement,
+      statement: SIWE_TEXTS.statement,
     })
     expect(m.issuedAt?.toISOString()).toBe('2026-01-02T03:04:05.000Z')
-    expect(S.statement).toBe(
+    expect(await buildSiweMessageAsync({ address: account.address, chainId: 10, nonce: 'abcdef12345678', issuedAt })).toBe(text)
+    expect(SIWE_TEXTS.statement).toBe(
       'By signing, you are proving you own this wallet and logging in. This does not initiate a transaction or cost any fees.',
     )
   })
@@ -142,9 +139,11 @@ describe('siwe: wallet error mapping', () => {
     expect(walletErrorText(err, 'sign', 2).hint).toBe('Unable to connect wallet')
   })
 
-  it('gives the generic error screen a view only for its own codes', () => {
-    expect(walletErrorView(toWalletError(rejection, 'connect'))?.title).toBe('You rejected the request')
-    expect(walletErrorView(new PorticoError('invalid_credentials', 'x'))).toBeUndefined()
+  it('gives the generic error screen a view only for its own codes', async () => {
+    const { kernel } = await createTestKernel({ plugins: [siwe({ target: isolatedTarget() })], app: { login_methods: ['wallet'] } })
+    expect(kernel.screens.resolveError(toWalletError(rejection, 'connect')).title).toBe('You rejected the request')
+    expect(kernel.hooks.errorView.call(new PorticoError('invalid_credentials', 'x'), {})).toBeUndefined()
+    kernel.destroy()
   })
 })
 
@@ -247,7 +246,7 @@ describe('siwe: login and link against the test server', () => {
       const u = opts.user!
       return authResponse({ ...u, linked_accounts: [...u.linked_accounts, walletAccount as any] }, { session_update_action: 'ignore', token: null, refresh_token: null })
     })
-    const [connector] = walletLoginConnectors(t.kernel)
+    const [connector] = walletConnectors(t.kernel)
     return { ...t, provider, connector: connector as WalletLoginConnector }
   }
 
@@ -403,7 +402,7 @@ describe('siwe: login and link against the test server', () => {
       app: { login_methods: ['wallet'], wallet_chain_type: 'solana-only' },
     })
     ;(window as any).ethereum = testProvider()
-    expect(walletLoginConnectors(t.kernel)).toEqual([])
+    expect(walletConnectors(t.kernel)).toEqual([])
     t.kernel.destroy()
   })
 })
@@ -436,18 +435,3 @@ describe('siwe: wallet request time-out', () => {
     expect(walletErrorText(s.error!, s.phase).title).toBe('Wallet request timed out')
   })
 })
-
-describe('siwe: wallet list overflow', () => {
-  it('shows all of up to 4 wallets, else 3 and More wallets', () => {
-    expect(visibleWallets([1, 2, 3, 4], false)).toEqual({ shown: [1, 2, 3, 4], more: false })
-    expect(visibleWallets([1, 2, 3, 4, 5], false)).toEqual({ shown: [1, 2, 3], more: true })
-    expect(visibleWallets([1, 2, 3, 4, 5], true)).toEqual({ shown: [1, 2, 3, 4, 5], more: false })
-  })
-
-  it('has the no-wallet texts word for word', () => {
-    expect(S.noWalletsEthereum).toBe(
-      'No wallets available: Please download an external wallet provider, like Rainbow, Phantom, or Coinbase Wallet',
-    )
-  })
-})
-

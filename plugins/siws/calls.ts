@@ -10,21 +10,26 @@ export interface SiwsSignature {
 }
 
 /** POST /siws/init {address, token} → nonce. */
-export function siwsInit(api: Api, body: { address: string; token?: string }, signal?: AbortSignal) {
+export function initSiws(api: Api, body: { address: string; token?: string }, signal?: AbortSignal) {
   return api.post<WireNonceResponse>('/siws/init', body, { signal, fromUi: true })
 }
 
 /** POST /siws/authenticate {message, signature, walletClientType, connectorType, mode}. */
-export function siwsAuthenticate(api: Api, body: SiwsSignature & { mode: 'login-or-sign-up' | 'no-signup' }, signal?: AbortSignal) {
+export function authenticateSiws(api: Api, body: SiwsSignature & { mode: 'login-or-sign-up' | 'no-signup' }, signal?: AbortSignal) {
   return api.post<WireAuthResponse>('/siws/authenticate', body, { signal, fromUi: true })
 }
 
 /** POST /siws/link: the same without mode (and, for Solana, without chainId). */
-export function siwsLink(api: Api, body: SiwsSignature, signal?: AbortSignal) {
+export function linkSiws(api: Api, body: SiwsSignature, signal?: AbortSignal) {
   return api.post<WireAuthResponse>('/siws/link', body, { signal, fromUi: true })
 }
 
 /** POST /siws/unlink {address}. */
-export function siwsUnlink(api: Api, body: { address: string }) {
+export function unlinkSiws(api: Api, body: { address: string }) {
   return api.post<WireAuthResponse>('/siws/unlink', body, { fromUi: true })
+}
+
+/** POST /siws/transfer {nonce, address}: move the wallet from the other account (account_transfer_required). */
+export function transferSiws(api: Api, body: { nonce: string; address: string }) {
+  return api.post<WireAuthResponse>('/siws/transfer', body, { fromUi: true })
 }

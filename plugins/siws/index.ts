@@ -8,13 +8,21 @@
  *
  * Wallets come from the wallet-standard registry (`wallet-standard:register-wallet` /
  * `wallet-standard:app-ready`). The wallet list, the awaiting-connection screen and the
- * 'Wallet' landing entry are shared with `siwe` (plugins/siwe/shared.ts): whichever plugin
- * sets up first registers them, and the list renders every connector of both.
+ * 'Wallet' landing entry are the wallet base's (`portico/plugins/wallet`), shared with `siwe`
+ * and any other wallet plugin: the list renders every connector of all of them.
  */
 import { definePlugin, type Portico, type PorticoPlugin, type User, type WalletConnectorEntry } from 'portico'
-import { CONNECTORS_CHANGED, needsSignButton, setupWalletShell, walletChains, type SignPrompt, type WalletLoginConnector } from 'portico/plugins/siwe'
-import { siwsUnlink } from './calls'
+import {
+  CONNECTORS_CHANGED,
+  needsSignButton,
+  setupWallet,
+  walletChains,
+  type SignPrompt,
+  type WalletLoginConnector,
+} from 'portico/plugins/wallet'
+import { transferSiws, unlinkSiws } from './calls'
 import { createSolanaConnector } from './solana'
+import { SIWS_TEXTS } from './strings'
 import { createWalletStandardRegistry, isSolanaSignInWallet, type StandardWallet, type WalletStandardRegistry } from './wallet-standard'
 
 export interface SiwsOptions {
@@ -24,10 +32,29 @@ export interface SiwsOptions {
   disableSignup?: boolean
   /** Wallet request time-out in ms. Default 120000. */
   requestTimeoutMs?: number
-  /** The statement of the sign-in message. Default: the spec's wording. */
+  /** The statement of the sign-in message. Default: `SIWS_TEXTS.statement` (overridable with `texts.siws`). */
   statement?: string
   /** Where the registry events are dispatched (default: the page's window). */
   target?: Window
+}
+
+/** What `kernel.plugin('siws')` / `usePlugin('siws')` return. */
+export interface SiwsApi {
+  /** The registered Solana sign-in wallets as login connectors (whatever the app's chains). */
+  connectors(): WalletLoginConnector[]
+  /** Unlink a Solana wallet (POST /siws/unlink) and update the user record. */
+  unlink(address: string): Promise<User>
+}
+
+/** The plugin's state: the login connectors of the registered wallets. */
+export interface SiwsState {
+  wallets: WalletLoginConnector[]
+}
+
+declare module 'portico' {
+  interface PluginApis {
+    siws: SiwsApi
+  }
 }
 
 export function siws(options: SiwsOptions = {}): PorticoPlugin<'siws'> {
@@ -35,38 +62,62 @@ export function siws(options: SiwsOptions = {}): PorticoPlugin<'siws'> {
     id: 'siws',
     kind: 'login',
     setup(ctx) {
-      const undoShell = setupWalletShell(ctx)
+      setupWallet(ctx, { method: 'siws' })
+      ctx.methods.declare({
+        id: 'siws',
+        displayName: 'wallet',
+        // The `wallet` account type is the wallet base's (one declarer normalises it).
+        transferLabel: 'Wallet address',
+        linkMethods: ['siws'],
+        transfer: (api, data) => transferSiws(api, { nonce: data.nonce, address: data.account }),
+        unlink: (api, account) => unlinkSiws(api, { address: String((account as { address?: unknown }).address ?? '') }),
+      })
+      const store = ctx.store<SiwsState>({ wallets: [] })
       const target = options.target ?? (typeof window !== 'undefined' ? window : undefined)
       let registry: WalletStandardRegistry | null = null
-      const connectors = new Map<StandardWallet, WalletLoginConnector>()
-      if (target) {
-        registry = createWalletStandardRegistry(target)
-        registry.subscribe(() => ctx.events.emit(CONNECTORS_CHANGED, { plugin: ctx.id }))
-      }
-      ctx.hooks.walletConnectors.tap(ctx.id, (list: WalletConnectorEntry[]) => {
-        if (!registry || !walletChains(ctx.config.appearance.walletChainType).has('solana')) return list
-        const found = registry
+      const made = new Map<StandardWallet, WalletLoginConnector>()
+      const refresh = () => {
+        if (!registry) return
+        const wallets = registry
           .get()
           .filter(isSolanaSignInWallet)
           .map((w) => {
-            let c = connectors.get(w)
+            let c = made.get(w)
             if (!c) {
               c = createSolanaConnector(w, ctx, {
                 mode: () => (options.disableSignup ? 'no-signup' : 'login-or-sign-up'),
                 requestTimeoutMs: options.requestTimeoutMs,
-                statement: options.statement,
+                statement: () => options.statement ?? ctx.texts(SIWS_TEXTS).statement,
                 confirmSign: needsSignButton(options.signPrompt),
               })
-              connectors.set(w, c)
+              made.set(w, c)
             }
             return c
           })
-        return [...list, ...found]
+        store.set({ wallets })
+      }
+      if (target) {
+        registry = createWalletStandardRegistry(target)
+        registry.subscribe(() => {
+          refresh()
+          ctx.events.emit(CONNECTORS_CHANGED, { plugin: ctx.id })
+        })
+        refresh()
+      }
+      ctx.hooks.walletConnectors.tap(ctx.id, (list: WalletConnectorEntry[]) => {
+        if (!walletChains(ctx.config.appearance.walletChainType).has('solana')) return list
+        return [...list, ...store.get().wallets]
+      })
+      ctx.provide<SiwsApi>({
+        connectors: () => store.get().wallets,
+        async unlink(address) {
+          const res = await unlinkSiws(ctx.api, { address })
+          return ctx.session.setUser(res.user)
+        },
       })
       return () => {
         registry?.destroy()
-        connectors.clear()
-        undoShell()
+        made.clear()
       }
     },
   })
@@ -74,11 +125,12 @@ export function siws(options: SiwsOptions = {}): PorticoPlugin<'siws'> {
 
 /** Unlink a Solana wallet (POST /siws/unlink) and update the user record. */
 export async function unlinkSolanaWallet(kernel: Pick<Portico, 'api' | 'session'>, address: string): Promise<User> {
-  const res = await siwsUnlink(kernel.api, { address })
+  const res = await unlinkSiws(kernel.api, { address })
   return kernel.session.setUser(res.user)
 }
 
 export { buildSiwsMessage } from './message'
+export { SIWS_TEXTS } from './strings'
 export type { SiwsMessageInput } from './message'
 export { createWalletStandardRegistry, isSolanaSignInWallet, REGISTER_WALLET_EVENT, APP_READY_EVENT } from './wallet-standard'
 export type {

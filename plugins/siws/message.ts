@@ -13,7 +13,8 @@
  *   Nonce: {nonce}
  *   Issued At: {ISO 8601}
  */
-import { pageOrigin, WALLET_STRINGS } from 'portico/plugins/siwe'
+import { pageOrigin } from 'portico/plugins/wallet'
+import { SIWS_TEXTS } from './strings'
 
 export interface SiwsMessageInput {
   address: string
@@ -31,7 +32,7 @@ export interface SiwsMessageInput {
 
 export function buildSiwsMessage(m: SiwsMessageInput): string {
   const page = m.domain && m.uri ? { host: m.domain, origin: m.uri } : pageOrigin()
-  const statement = m.statement ?? WALLET_STRINGS.statement
+  const statement = m.statement ?? SIWS_TEXTS.statement
   const out = [`${m.domain ?? page.host} wants you to sign in with your Solana account:`, m.address, '']
   if (statement) out.push(statement, '')
   const fields: [string, string | undefined][] = [

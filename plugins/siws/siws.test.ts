@@ -3,7 +3,8 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58 } from '@scure/base'
 import { createTestKernel, wireUser, authResponse, pluginContract } from 'portico/testing'
-import { createWalletConnection, siwe, walletLoginConnectors, walletErrorText } from 'portico/plugins/siwe'
+import { siwe } from 'portico/plugins/siwe'
+import { createWalletConnection, walletConnectors, walletErrorText } from 'portico/plugins/wallet'
 import {
   buildSiwsMessage,
   createWalletStandardRegistry,
@@ -170,14 +171,14 @@ describe('siws: login, link, unlink', () => {
 
   it('lists the wallet as a Solana-adapter connector', async () => {
     const { kernel } = await setup()
-    expect(walletLoginConnectors(kernel)).toMatchObject([
+    expect(walletConnectors(kernel)).toMatchObject([
       { name: 'Phantom', chainType: 'solana', connectorType: 'solana_adapter', walletClientType: 'phantom' },
     ])
   })
 
   it('logs in: standard:connect, /siws/init, solana:signMessage, /siws/authenticate', async () => {
     const { kernel, net, wallet } = await setup()
-    const [connector] = walletLoginConnectors(kernel)
+    const [connector] = walletConnectors(kernel)
     const conn = createWalletConnection(connector, 'login', (res, meta) => kernel.completeLogin(res, meta))
     await conn.start()
     expect(conn.getState()).toMatchObject({ status: 'done', address })
@@ -192,7 +193,7 @@ describe('siws: login, link, unlink', () => {
   it('a rejected signature is retryable and says so', async () => {
     let reject = true
     const { kernel } = await setup({ reject: () => reject })
-    const [connector] = walletLoginConnectors(kernel)
+    const [connector] = walletConnectors(kernel)
     const conn = createWalletConnection(connector, 'login', (res, meta) => kernel.completeLogin(res, meta))
     await conn.start()
     const s = conn.getState()
@@ -206,7 +207,7 @@ describe('siws: login, link, unlink', () => {
   it('links without mode and unlinks', async () => {
     const user = wireUser({ accounts: [{ type: 'email', address: 'b@example.com', verified_at: 1, first_verified_at: 1, latest_verified_at: 1 }] })
     const { kernel, net } = await setup({ user })
-    const [connector] = walletLoginConnectors(kernel)
+    const [connector] = walletConnectors(kernel)
     const conn = createWalletConnection(connector, 'link', (res, meta) => kernel.completeLogin(res, meta))
     await conn.start()
     expect(conn.getState().status).toBe('done')
@@ -219,13 +220,14 @@ describe('siws: login, link, unlink', () => {
       return authResponse(user, { session_update_action: 'ignore', token: null, refresh_token: null })
     })
     expect((await unlinkSolanaWallet(kernel, address)).wallet).toBeUndefined()
+    expect(kernel.plugin('siws').connectors()).toHaveLength(1)
   })
 
   it('hides Solana wallets when the app is ethereum-only', async () => {
     const { kernel } = await setup({ chainType: 'ethereum-and-solana' })
-    expect(walletLoginConnectors(kernel)).toHaveLength(1)
+    expect(walletConnectors(kernel)).toHaveLength(1)
     const t = await createTestKernel({ plugins: [siws({ target: isolated() })], app: { login_methods: ['wallet'], wallet_chain_type: 'ethereum-only' } })
-    expect(walletLoginConnectors(t.kernel)).toEqual([])
+    expect(walletConnectors(t.kernel)).toEqual([])
   })
 })
 
@@ -235,6 +237,7 @@ describe('siwe + siws together', () => {
       const { kernel } = await createTestKernel({ plugins, app: { login_methods: ['wallet'], wallet_chain_type: 'ethereum-and-solana' } })
       const entries = kernel.hooks.loginMethods.call([], { config: kernel.config, recent: null })
       expect(entries.filter((e) => e.id === 'wallet')).toHaveLength(1)
+      expect([...(entries.find((e) => e.id === 'wallet')?.covers ?? [])].sort()).toEqual(['siwe', 'siws'])
       expect(kernel.screens.has('wallet-list')).toBe(true)
       expect(kernel.screens.has('wallet-connect')).toBe(true)
       kernel.destroy()

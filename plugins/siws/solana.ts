@@ -8,19 +8,21 @@ import {
   walletClientTypeOf,
   withWalletTimeout,
   WALLET_CONNECT_CODES,
-  WALLET_STRINGS,
+  WALLET_TEXTS,
   type WalletIntent,
   type WalletLoginConnector,
   type WalletSignInResult,
-} from 'portico/plugins/siwe'
-import { siwsAuthenticate, siwsInit, siwsLink } from './calls'
+} from 'portico/plugins/wallet'
+import { authenticateSiws, initSiws, linkSiws } from './calls'
+import { noSignatureError } from './errors'
 import { buildSiwsMessage } from './message'
 import type { SolanaSignMessageFeature, StandardConnectFeature, StandardWallet, StandardWalletAccount } from './wallet-standard'
 
 export interface SolanaConnectorOptions {
   mode: () => 'login-or-sign-up' | 'no-signup'
   requestTimeoutMs?: number
-  statement?: string
+  /** Sign-in statement (read when signing: the app's texts may change). */
+  statement?: () => string
   confirmSign?: boolean
 }
 
@@ -37,7 +39,11 @@ function chainName(account: StandardWalletAccount | undefined, wallet: StandardW
   return chain?.slice('solana:'.length)
 }
 
-export function createSolanaConnector(wallet: StandardWallet, ctx: Pick<PluginContext, 'api'>, options: SolanaConnectorOptions): WalletLoginConnector {
+export function createSolanaConnector(
+  wallet: StandardWallet,
+  ctx: Pick<PluginContext, 'api'> & Partial<Pick<PluginContext, 'assertLoggedOut'>>,
+  options: SolanaConnectorOptions,
+): WalletLoginConnector {
   const walletClientType = walletClientTypeOf({ name: wallet.name, rdns: '' })
   const timeout = options.requestTimeoutMs
   const accounts = new Map<string, StandardWalletAccount>()
@@ -52,6 +58,7 @@ export function createSolanaConnector(wallet: StandardWallet, ctx: Pick<PluginCo
     connectorType: 'solana_adapter',
     walletClientType,
     login: true,
+    method: 'siws',
     confirmSign: options.confirmSign,
     wallet,
     async connect(signal) {
@@ -59,7 +66,7 @@ export function createSolanaConnector(wallet: StandardWallet, ctx: Pick<PluginCo
       const all = [...(list ?? []), ...wallet.accounts]
       const account = all.find((a) => a.chains?.some((c) => c.startsWith('solana:'))) ?? all[0]
       if (!account?.address) {
-        throw new PorticoError(WALLET_CONNECT_CODES.noAddress, WALLET_STRINGS.unableToRetrieveAddress, {
+        throw new PorticoError(WALLET_CONNECT_CODES.noAddress, WALLET_TEXTS.unableToRetrieveAddress, {
           kind: 'connector_error',
           retryable: true,
         })
@@ -68,26 +75,27 @@ export function createSolanaConnector(wallet: StandardWallet, ctx: Pick<PluginCo
       return account.address
     },
     async signIn(address: string, intent: WalletIntent, signal?: AbortSignal): Promise<WalletSignInResult> {
+      if (intent === 'login') ctx.assertLoggedOut?.()
       const account = accounts.get(address) ?? wallet.accounts.find((a) => a.address === address)
       if (!account) {
-        throw new PorticoError(WALLET_CONNECT_CODES.noAddress, WALLET_STRINGS.unableToRetrieveAddress, {
+        throw new PorticoError(WALLET_CONNECT_CODES.noAddress, WALLET_TEXTS.unableToRetrieveAddress, {
           kind: 'connector_error',
           retryable: true,
         })
       }
-      const { nonce } = await siwsInit(ctx.api, { address }, signal)
-      const message = buildSiwsMessage({ address, nonce, chainId: chainName(account, wallet), statement: options.statement })
+      const { nonce } = await initSiws(ctx.api, { address }, signal)
+      const message = buildSiwsMessage({ address, nonce, chainId: chainName(account, wallet), statement: options.statement?.() })
       const [signed] = await withWalletTimeout(
         signFeature.signMessage({ account, message: new TextEncoder().encode(message) }),
         timeout,
         signal,
       )
-      if (!signed?.signature) throw new Error('The wallet returned no signature.')
+      if (!signed?.signature) throw noSignatureError()
       const body = { message, signature: toBase64(signed.signature), walletClientType, connectorType: 'solana_adapter' }
       const response =
         intent === 'link'
-          ? await siwsLink(ctx.api, body, signal)
-          : await siwsAuthenticate(ctx.api, { ...body, mode: options.mode() }, signal)
+          ? await linkSiws(ctx.api, body, signal)
+          : await authenticateSiws(ctx.api, { ...body, mode: options.mode() }, signal)
       return { response, meta: { method: 'siws', walletClientType, chainType: 'solana', intent } }
     },
   }

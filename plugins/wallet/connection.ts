@@ -1,13 +1,15 @@
 /**
- * The external-wallet connector shape shared by `siwe` (EIP-6963 / injected Ethereum
- * wallets) and `siws` (wallet-standard Solana wallets), and the connection state machine
- * of the awaiting-connection screen (spec part 1 section 4: connect, sign, retries).
+ * The login-connector shape every wallet plugin publishes (`siwe`: EIP-6963 / injected
+ * Ethereum wallets, `siws`: wallet-standard Solana wallets, third parties), and the
+ * connection state machine of the awaiting-connection screen (spec part 1 section 4:
+ * connect, sign, retries).
  *
- * Connectors are published through the kernel's `walletConnectors` hook; the wallet list
- * renders whatever is registered there, whichever plugin registered it.
+ * Connectors are published through the kernel's `walletConnectors` hook (the registry); the
+ * wallet list renders whatever is registered there, whichever plugin registered it.
  */
 import type { AuthResult, LoginMeta, PorticoError, WalletConnectorEntry, WireAuthResponse } from 'portico'
-import { MAX_WALLET_RETRIES, canRetry, toWalletError, type WalletPhase } from './errors'
+import { canRetry, toWalletError, type WalletPhase } from './errors'
+import { MAX_WALLET_RETRIES } from './limits'
 
 export type WalletIntent = 'login' | 'link'
 
@@ -25,6 +27,8 @@ export interface WalletLoginConnector extends WalletConnectorEntry {
   walletClientType: string
   /** Marks this object as a login connector (other plugins may publish other entries). */
   login: true
+  /** The login method it signs in with ('siwe', 'siws'): remembered, and matched by the 'Recent' chip. */
+  method?: string
   /** Ask for the signature only after the user presses 'Sign with your wallet'. */
   confirmSign?: boolean
   /** Ask the wallet for its account; resolves with the address. */
@@ -47,7 +51,7 @@ export type ConnectionProgress = 'switching_to_supported_chain' | 'connected'
 
 export interface WalletSignInResult {
   response: WireAuthResponse
-  meta: LoginMeta & { method: 'siwe' | 'siws'; walletClientType: string; chainType: 'ethereum' | 'solana'; intent: WalletIntent }
+  meta: LoginMeta & { method: string; walletClientType: string; chainType: 'ethereum' | 'solana'; intent: WalletIntent }
 }
 
 /** Finishes a login or link (the kernel's `completeLogin`, or the UI's `useCompleteLogin`). */

@@ -1,19 +1,16 @@
 /**
- * Wallet error mapping (spec part 1 sections 4 and 8), shared by `siwe` and `siws`.
+ * Wallet errors (spec part 1 sections 4 and 8), declared once for every wallet plugin.
  *
  * Anything a wallet or the server throws during a wallet login becomes a `PorticoError`
- * with a stable code, a kind and a `retryable` flag; `walletErrorView` turns it into the
- * headline and hint of the awaiting-connection screen.
+ * with a stable code, a kind and a `retryable` flag; `walletErrorText` turns it into the
+ * headline and hint of the awaiting-connection screen, `walletErrors()` (declared by the
+ * wallet base) into the error screen's view.
  */
-import { PorticoError, isPorticoError, type ErrorView } from 'portico'
-import { WALLET_STRINGS as S } from './strings'
+import { PorticoError, defineErrors, isPorticoError, type ErrorContext } from 'portico'
+import { WALLET_CONNECT_SCREEN } from './ids'
+import { MAX_WALLET_RETRIES, WALLET_REQUEST_TIMEOUT_MS } from './limits'
+import { WALLET_TEXTS, type WalletTexts } from './strings'
 
-/** Max wallet connection retries (spec part 1 section 9). */
-export const MAX_WALLET_RETRIES = 2
-/** Wallet request time-out (spec part 1 section 9). */
-export const WALLET_REQUEST_TIMEOUT_MS = 120_000
-/** Wallet provider detection time-out (spec part 1 section 9). */
-export const PROVIDER_DETECTION_TIMEOUT_MS = 3_000
 
 /** Codes this plugin raises on its own (the server's codes pass through unchanged). */
 export const WALLET_CONNECT_CODES = {
@@ -50,31 +47,21 @@ export const STANDARD_WALLET_ERRORS: Record<number, { name: string; retryable: b
   [-32006]: { name: 'JSON-RPC version not supported', retryable: false },
 }
 
-/** Provider errors the product itself raises (spec part 1 section 8). */
-export function providerError(code: 4200 | 4900, message: string): Error & { code: number } {
-  return Object.assign(new Error(message), { code })
-}
-
 /** Where the error happened: asking for the account, or asking for the signature. */
 export type WalletPhase = 'connect' | 'sign'
 
 /** Find a numeric wallet error code in an error or its causes (viem wraps them). */
 export function walletErrorCode(e: unknown): number | undefined {
-  let cur: any = e
-  for (let depth = 0; cur && depth < 8; depth++) {
-    if (typeof cur.code === 'number') return cur.code
-    cur = cur.cause
+  for (const cur of PorticoError.walk(e)) {
+    const code = (cur as { code?: unknown }).code
+    if (typeof code === 'number') return code
   }
   return undefined
 }
 
 function isRejection(e: unknown): boolean {
   if (walletErrorCode(e) === 4001) return true
-  let cur: any = e
-  for (let depth = 0; cur && depth < 8; depth++) {
-    if (cur.name === 'UserRejectedRequestError') return true
-    cur = cur.cause
-  }
+  for (const cur of PorticoError.walk(e)) if ((cur as { name?: unknown }).name === 'UserRejectedRequestError') return true
   return false
 }
 
@@ -83,7 +70,7 @@ function isRejection(e: unknown): boolean {
  * the retry flag is set per spec: a user rejection, a time-out and an unknown failure may be
  * retried, a conflict (linked to another user, cannot link more) may not.
  */
-export function toWalletError(e: unknown, phase: WalletPhase): PorticoError {
+export function toWalletError(e: unknown, phase: WalletPhase, S: WalletTexts = WALLET_TEXTS): PorticoError {
   if (isPorticoError(e)) {
     if (e.kind === 'api_error') {
       const fixed = ['linked_to_another_user', 'cannot_link_more_of_type', 'account_transfer_required']
@@ -115,6 +102,7 @@ export function toWalletError(e: unknown, phase: WalletPhase): PorticoError {
 
 /** Run a wallet request with the wallet request time-out (120 s by default). */
 export function withWalletTimeout<T>(promise: Promise<T>, ms: number = WALLET_REQUEST_TIMEOUT_MS, signal?: AbortSignal): Promise<T> {
+  const S = WALLET_TEXTS
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new PorticoError(WALLET_CONNECT_CODES.timeout, S.timedOut, { kind: 'wallet_error', retryable: true })),
@@ -150,7 +138,7 @@ export interface WalletErrorText {
  * The texts for an error on the awaiting-connection screen (spec part 1 section 8, wallet
  * connection messages). `retriesUsed` >= 2 turns the hint into 'Unable to connect wallet'.
  */
-export function walletErrorText(error: PorticoError, phase: WalletPhase, retriesUsed = 0): WalletErrorText {
+export function walletErrorText(error: PorticoError, phase: WalletPhase, retriesUsed = 0, S: WalletTexts = WALLET_TEXTS): WalletErrorText {
   const base = ((): WalletErrorText => {
     switch (error.code) {
       case WALLET_CONNECT_CODES.rejected:
@@ -179,25 +167,31 @@ export function canRetry(error: PorticoError, retriesUsed: number): boolean {
   return error.retryable && retriesUsed < MAX_WALLET_RETRIES
 }
 
-/**
- * Errors that leave the awaiting-connection screen for a dedicated screen of the kernel or
- * the UI (allowlist, user limit, account transfer, disallowed method, account not found).
- */
-export const SCREEN_ERRORS = new Set([
-  'allowlist_rejected',
-  'max_accounts_reached',
-  'account_transfer_required',
-  'disallowed_login_method',
-  'user_does_not_exist',
-  'too_many_requests',
-])
+const OWN_CODES = Object.values(WALLET_CONNECT_CODES) as string[]
 
-/** The `errorView` tap: wallet errors that reach the generic error screen. */
-export function walletErrorView(error: PorticoError): ErrorView | undefined {
-  const ours = Object.values(WALLET_CONNECT_CODES) as string[]
-  if (ours.includes(String(error.code))) {
-    const t = walletErrorText(error, 'connect')
-    return { title: t.title, detail: t.hint, cta: S.retry, action: 'back' }
+/** Whether the awaiting-connection screen shows this error itself (headline, hint, Retry). */
+export function isWalletConnectError(error: PorticoError): boolean {
+  return OWN_CODES.includes(String(error.code))
+}
+
+/**
+ * The wallet base's error codes and the views they show on the generic error screen (where
+ * they land when raised outside the awaiting-connection screen, e.g. by headless code), and
+ * the server conflicts the awaiting-connection screen shows itself (spec part 1 section 4:
+ * linked to another user gives user-exists, cannot link more gives user-limit-reached).
+ * Views without `screen` stay on the screen they happened on (`hasOwnScreen` is false).
+ * `texts` reads the app's overrides at the time the error shows.
+ */
+export function walletErrors(texts: () => WalletTexts = () => WALLET_TEXTS) {
+  const view = (error: PorticoError) => {
+    const S = texts()
+    const t = walletErrorText(error, 'connect', 0, S)
+    return { title: t.title, detail: t.hint, cta: S.retry, action: 'back' as const }
   }
-  return undefined
+  const onConnectScreen = (error: PorticoError, context: ErrorContext) => (context.screen === WALLET_CONNECT_SCREEN ? view(error) : undefined)
+  return defineErrors({
+    ...Object.fromEntries(OWN_CODES.map((code) => [code, view])),
+    linked_to_another_user: onConnectScreen,
+    cannot_link_more_of_type: onConnectScreen,
+  })
 }

@@ -1,50 +1,119 @@
 /**
- * What `siwe` and `siws` share to put one wallet list on the landing: the 'wallet' landing
- * entry, the 'wallet-list' and 'wallet-connect' screens and the wallet error view. Whichever
- * of the two plugins sets up first registers them; the other sees them and only adds its
- * connectors through the `walletConnectors` hook. The screens are loaded lazily.
+ * portico/plugins/wallet — the wallet base that `siwe`, `siws`, embedded wallets and
+ * WalletConnect build on: the 'Wallet' landing entry (covering the signature methods behind
+ * it, so the 'Recent' chip finds it), the wallet list and awaiting-connection screens
+ * (`wallet-list`, `wallet-connect`, lazy), the connector registry (the kernel's
+ * `walletConnectors` hook), the wallet errors and texts (`WALLET_TEXTS`, overridable under
+ * `texts: { wallet: {...} }`), and the `wallet` / `smart_wallet` account types with the user
+ * record's `wallet` and `delegatedWallets`.
+ *
+ * Apps do not add it: a wallet plugin calls `setupWallet(ctx, { method })` in its setup and
+ * the first one to do so registers the shared parts; apps keep listing `siwe()` / `siws()`
+ * and the login method 'wallet'. Light on purpose: no chain library at module level.
+ *
+ * ```ts
+ * // a third-party wallet plugin
+ * setup(ctx) {
+ *   setupWallet(ctx, { method: 'my-wallet' })
+ *   ctx.hooks.walletConnectors.tap(ctx.id, (list) => [...list, myConnector])
+ * }
+ * ```
  */
-import type { PluginContext } from 'portico'
+import type { Portico, PluginContext, ResolvedConfig } from 'portico'
 import { icons } from 'portico/ui'
-import { walletErrorView } from './errors'
-import { WALLET_STRINGS } from './strings'
+import { WALLET_METHOD, smartWalletDescriptor, walletDescriptor } from './account'
+import { walletChains } from './chains'
+import { isLoginConnector, type WalletLoginConnector } from './connection'
+import { walletErrors } from './errors'
+import { CONNECTORS_CHANGED, WALLET_CONNECT_SCREEN, WALLET_LIST_SCREEN } from './ids'
+import { WALLET_TEXTS, type WalletTexts } from './strings'
 
-export const WALLET_METHOD = 'wallet'
-export const WALLET_LIST_SCREEN = 'wallet-list'
-export const WALLET_CONNECT_SCREEN = 'wallet-connect'
-/** Event plugins emit when their connectors change (a wallet announced itself). */
-export const CONNECTORS_CHANGED = 'wallet-connectors:changed'
-
-/** The chains the app shows wallets for (appearance.walletChainType). */
-export function walletChains(walletChainType: string | undefined): Set<'ethereum' | 'solana'> {
-  switch (walletChainType) {
-    case 'solana-only':
-      return new Set(['solana'])
-    case 'ethereum-and-solana':
-      return new Set(['ethereum', 'solana'])
-    default:
-      return new Set(['ethereum'])
+declare module 'portico' {
+  interface PorticoEvents {
+    'wallet-connectors:changed': { plugin: string }
   }
 }
 
-/** The wallet's landing entry, screens and error view; returns the teardown. */
-export function setupWalletShell(ctx: PluginContext): () => void {
-  const undo: (() => void)[] = []
-  if (!ctx.screens.has(WALLET_LIST_SCREEN)) {
-    undo.push(
-      ctx.screens.register({ id: WALLET_LIST_SCREEN, load: () => import('./screens/wallet-list') }),
-      ctx.screens.register({ id: WALLET_CONNECT_SCREEN, load: () => import('./screens/wallet-connect') }),
-    )
+/** WALLET_TEXTS with the app's overrides (`texts.wallet`), outside React. */
+function walletTexts(config: Pick<ResolvedConfig, 'texts'>): WalletTexts {
+  const overrides = config.texts?.wallet
+  if (!overrides) return WALLET_TEXTS
+  const out: Record<string, string> = { ...WALLET_TEXTS }
+  for (const [k, v] of Object.entries(overrides)) if (k in WALLET_TEXTS && typeof v === 'string') out[k] = v
+  return out as unknown as WalletTexts
+}
+
+export interface WalletPluginInfo {
+  /** The login method the plugin signs in with ('siwe', 'siws'): the 'Wallet' entry covers it. */
+  method: string
+}
+
+/**
+ * Attach a wallet plugin to the wallet base. The first wallet plugin to call it registers
+ * the wallet screens, declares the `wallet` method (account types, normalising, unlink) and
+ * the wallet errors; every caller's method is covered by the one 'Wallet' landing entry.
+ * All of it is undone with the calling plugin's teardown.
+ */
+export function setupWallet(ctx: PluginContext, plugin: WalletPluginInfo): void {
+  if (!ctx.methods.get(WALLET_METHOD)) {
+    ctx.screens.register({ id: WALLET_LIST_SCREEN, load: () => import('./screens/wallet-list') })
+    ctx.screens.register({ id: WALLET_CONNECT_SCREEN, load: () => import('./screens/wallet-connect') })
+    ctx.methods.declare(walletDescriptor())
+    if (!ctx.methods.get('smart_wallet')) ctx.methods.declare(smartWalletDescriptor())
+    ctx.declareErrors(walletErrors(() => walletTexts(ctx.config)))
   }
   ctx.hooks.loginMethods.tap(ctx.id, (methods) => {
-    if (methods.some((m) => m.id === WALLET_METHOD)) return methods
-    return [
-      ...methods,
-      { id: WALLET_METHOD, label: WALLET_STRINGS.methodLabel, group: 'web3' as const, screen: WALLET_LIST_SCREEN, icon: icons.WalletIcon, covers: ['siwe', 'siws'] },
-    ]
+    const i = methods.findIndex((m) => m.id === WALLET_METHOD)
+    if (i < 0) {
+      const label = walletTexts(ctx.config).methodLabel
+      return [
+        ...methods,
+        { id: WALLET_METHOD, label, group: 'web3' as const, screen: WALLET_LIST_SCREEN, icon: icons.WalletIcon, covers: [plugin.method] },
+      ]
+    }
+    const entry = methods[i]
+    if (entry.covers?.includes(plugin.method)) return methods
+    const next = methods.slice()
+    next[i] = { ...entry, covers: [...(entry.covers ?? []), plugin.method] }
+    return next
   })
-  ctx.hooks.errorView.tap(ctx.id, (error) => walletErrorView(error))
-  return () => {
-    for (const u of undo.reverse()) u()
-  }
 }
+
+/** The login connectors currently registered (every wallet plugin's), for custom wallet lists. */
+export function walletConnectors(kernel: Pick<Portico, 'hooks'>): WalletLoginConnector[] {
+  return kernel.hooks.walletConnectors.call([]).filter(isLoginConnector)
+}
+
+export { WALLET_LIST_SCREEN, WALLET_CONNECT_SCREEN, CONNECTORS_CHANGED, walletChains }
+export { WALLET_METHOD, WALLET_FIELDS, SMART_WALLET_FIELDS, normaliseWallet, deriveWallets, isExternalWallet } from './account'
+export { unlinkExternalWallet } from './calls'
+export { unlinkWallet, useUnlinkWallet } from './unlink'
+export { walletClientTypeOf } from './brands'
+export { pageOrigin } from './page'
+export { createWalletConnection, isLoginConnector, needsSignButton } from './connection'
+export type {
+  WalletLoginConnector,
+  WalletConnection,
+  ConnectionState,
+  ConnectionStatus,
+  ConnectionProgress,
+  WalletIntent,
+  WalletSignInResult,
+  SignPrompt,
+  CompleteFn,
+} from './connection'
+export {
+  toWalletError,
+  walletErrorCode,
+  walletErrorText,
+  walletErrors,
+  isWalletConnectError,
+  canRetry,
+  withWalletTimeout,
+  WALLET_CONNECT_CODES,
+  STANDARD_WALLET_ERRORS,
+} from './errors'
+export type { WalletPhase, WalletErrorText } from './errors'
+export { MAX_WALLET_RETRIES, WALLET_REQUEST_TIMEOUT_MS, PROVIDER_DETECTION_TIMEOUT_MS } from './limits'
+export { WALLET_TEXTS } from './strings'
+export type { WalletTexts } from './strings'

@@ -1,8 +1,10 @@
 /**
- * Every user-facing text of the external-wallet login (SIWE, and shared with SIWS), word for
- * word from spec part 1 sections 2 and 8. `{placeholders}` are filled with `formatText`.
+ * Every user-facing text of the wallet base (the wallet list, the awaiting-connection screen,
+ * the wallet connection messages), word for word from spec part 1 sections 2 and 8, shared by
+ * every wallet plugin (siwe, siws, ...). Apps override them under `texts: { wallet: {...} }`.
+ * `{placeholders}` are filled with `formatText`.
  */
-export const WALLET_STRINGS = {
+export const WALLET_TEXTS = {
   /** Landing entry label (login method display name 'wallet'). */
   methodLabel: 'Wallet',
   /** Title of the wallet list when linking (not in the spec). */
@@ -38,9 +40,6 @@ export const WALLET_STRINGS = {
   // words of 'waiting'; 'Successfully connected' is the spec's OAuth success headline.
   waitingFor: 'Waiting for {wallet}',
   connected: 'Successfully connected',
-  /** The statement of the sign-in message. */
-  statement:
-    'By signing, you are proving you own this wallet and logging in. This does not initiate a transaction or cost any fees.',
 } as const
 
-export type WalletStringKey = keyof typeof WALLET_STRINGS
+export type WalletTexts = { readonly [K in keyof typeof WALLET_TEXTS]: string }

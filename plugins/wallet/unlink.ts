@@ -1,8 +1,9 @@
-/** React hooks of the external-wallet plugins (need `<PorticoProvider>`). */
+/** Unlinking an external wallet, headless and as a React hook (needs `<PorticoProvider>`). */
 import { useCallback } from 'react'
-import { PorticoError, type Portico, type User, type WalletAccount, type WireAuthResponse } from 'portico'
+import { PorticoError, type Portico, type User } from 'portico'
 import { useKernel } from 'portico/ui'
-import { siweUnlink } from './calls'
+import { isExternalWallet } from './account'
+import { unlinkExternalWallet } from './calls'
 
 /**
  * Unlink an external wallet of the logged-in user: POST /siwe/unlink or /siws/unlink by the
@@ -12,13 +13,10 @@ import { siweUnlink } from './calls'
 export async function unlinkWallet(kernel: Pick<Portico, 'api' | 'session'>, address?: string): Promise<User> {
   const user = kernel.session.user
   if (!user) throw new PorticoError('must_be_authenticated', 'User must be authenticated to unlink a wallet.')
-  const wallets = user.linkedAccounts.filter((a): a is WalletAccount => a.type === 'wallet' && a.connectorType !== 'embedded')
+  const wallets = user.linkedAccounts.filter(isExternalWallet)
   const wallet = address ? wallets.find((w) => w.address.toLowerCase() === address.toLowerCase()) : wallets[0]
   if (!wallet) throw new PorticoError('invalid_data', address ? `No linked wallet has the address ${address}.` : 'No wallet is linked.')
-  const res =
-    wallet.chainType === 'solana'
-      ? await kernel.api.post<WireAuthResponse>('/siws/unlink', { address: wallet.address }, { fromUi: true })
-      : await siweUnlink(kernel.api, { address: wallet.address })
+  const res = await unlinkExternalWallet(kernel.api, wallet)
   return kernel.session.setUser(res.user)
 }
 

@@ -149,7 +149,7 @@ describe('siws in the browser', () => {
     await page.waitForSelector('[role=dialog]', { state: 'detached', timeout: 15_000 })
     await page.getByRole('button', { name: 'Link wallet', exact: true }).click()
     await page.click(PHANTOM)
-    await page.waitForSelector('[role=dialog][data-screen=link-conflict]', { timeout: 15_000 })
+    await page.waitForSelector('[role=dialog][data-screen=account-link-conflict]', { timeout: 15_000 })
     expect(await page.locator('[role=dialog] .portico-title').textContent()).toBe('Wallet address is associated with another account')
     await h.screenshot(page, 'siws-link-conflict')
     expect(sol.signed).toHaveLength(2)

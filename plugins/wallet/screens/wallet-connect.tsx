@@ -5,16 +5,17 @@
  * used; after 2 retries the hint becomes 'Unable to connect wallet'.
  */
 import { useEffect, useRef, useState } from 'react'
-import { Button, ScreenLayout, StatusIcon, useCompleteLogin, useKernel, useScreen } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, useCompleteLogin, useKernel, useScreen, useTexts } from 'portico/ui'
 import { formatText } from 'portico'
-import { createWalletConnection, isLoginConnector, type ConnectionState, type WalletConnection } from '../connector'
-import { SCREEN_ERRORS, walletErrorText } from '../errors'
-import { WALLET_STRINGS as S } from '../strings'
+import { createWalletConnection, isLoginConnector, type ConnectionState, type WalletConnection, type WalletLoginConnector } from '../connection'
+import { walletErrorText } from '../errors'
+import { WALLET_TEXTS } from '../strings'
 import { WalletLogo } from './wallet-logo'
 
 export default function WalletConnectScreen() {
   const kernel = useKernel()
   const screen = useScreen<{ connectorId?: string }>()
+  const S = useTexts('wallet', WALLET_TEXTS)
   const complete = useCompleteLogin()
   const connectorId = screen.params.connectorId
   const connector = kernel.hooks.walletConnectors
@@ -32,7 +33,10 @@ export default function WalletConnectScreen() {
     const c = createWalletConnection(connector, intent, (response, meta) => complete(response, meta), {
       confirmSign: connector.confirmSign,
       onError: (e) => {
-        if (SCREEN_ERRORS.has(String(e.code))) errorRef.current(e, { method: meta(connector.chainType) })
+        // The one rule: an error whose view names a screen leaves this one (allowlist, user
+        // limit, account transfer ...); the others show here with Retry.
+        const context = { method: methodOf(connector) }
+        if (kernel.screens.hasOwnScreen(e, context)) errorRef.current(e, context)
       },
     })
     conn.current = c
@@ -61,7 +65,7 @@ export default function WalletConnectScreen() {
   const s = state?.status ?? 'connecting'
 
   if (s === 'error' && state?.error) {
-    const text = walletErrorText(state.error, state.phase, state.retriesUsed)
+    const text = walletErrorText(state.error, state.phase, state.retriesUsed, S)
     return (
       <ScreenLayout title={text.title} description={text.hint} icon={<StatusIcon status="error">{walletIcon}</StatusIcon>}>
         <div className="portico-actions" data-portico-wallet-status="error">
@@ -111,6 +115,7 @@ export default function WalletConnectScreen() {
   )
 }
 
-function meta(chainType: 'ethereum' | 'solana') {
-  return chainType === 'ethereum' ? 'siwe' : 'siws'
+/** The login method of a connector (the signature method of its chain when it does not say). */
+function methodOf(connector: WalletLoginConnector): string {
+  return connector.method ?? (connector.chainType === 'solana' ? 'siws' : 'siwe')
 }

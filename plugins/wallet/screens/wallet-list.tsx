@@ -5,11 +5,12 @@
  * 4 wallets: 3 show and a 'More wallets' row opens the rest.
  */
 import { useEffect, useMemo, useState } from 'react'
-import { Chip, ListButton, ScreenLayout, Spinner, useKernel, useScreen } from 'portico/ui'
-import { isLoginConnector, type WalletLoginConnector } from '../connector'
-import { PROVIDER_DETECTION_TIMEOUT_MS } from '../errors'
-import { CONNECTORS_CHANGED, WALLET_CONNECT_SCREEN, walletChains } from '../shared'
-import { WALLET_STRINGS as S } from '../strings'
+import { Chip, ListButton, ScreenLayout, Spinner, useKernel, useScreen, useTexts } from 'portico/ui'
+import { isLoginConnector, type WalletLoginConnector } from '../connection'
+import { walletChains } from '../chains'
+import { CONNECTORS_CHANGED, WALLET_CONNECT_SCREEN } from '../ids'
+import { PROVIDER_DETECTION_TIMEOUT_MS } from '../limits'
+import { WALLET_TEXTS } from '../strings'
 import { WalletLogo } from './wallet-logo'
 
 /** Wallets shown before 'More wallets' when there are more than `OVERFLOW_AT`. */
@@ -31,6 +32,7 @@ function detectionLeft(): number {
 export default function WalletListScreen() {
   const kernel = useKernel()
   const screen = useScreen()
+  const S = useTexts('wallet', WALLET_TEXTS)
   const [version, setVersion] = useState(0)
   const [expanded, setExpanded] = useState(false)
   useEffect(() => {
@@ -45,7 +47,7 @@ export default function WalletListScreen() {
     const list = kernel.hooks.walletConnectors.call([]).filter(isLoginConnector).filter((c) => chains.has(c.chainType))
     const isRecent = (c: WalletLoginConnector) =>
       !!recent &&
-      (recent.method === 'siwe' || recent.method === 'siws') &&
+      recent.method === (c.method ?? (c.chainType === 'solana' ? 'siws' : 'siwe')) &&
       recent.walletClientType === c.walletClientType &&
       (recent.chainType ?? c.chainType) === c.chainType
     return list.map((c) => ({ c, recent: isRecent(c) })).sort((a, b) => Number(b.recent) - Number(a.recent))

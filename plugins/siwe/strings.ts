@@ -1,0 +1,9 @@
+/**
+ * The SIWE plugin's own texts (the wallet list and connection texts are the wallet base's
+ * WALLET_TEXTS). Apps override them under `texts: { siwe: {...} }`.
+ */
+export const SIWE_TEXTS = {
+  /** The statement of the sign-in message (EIP-4361). */
+  statement:
+    'By signing, you are proving you own this wallet and logging in. This does not initiate a transaction or cost any fees.',
+} as const
