@@ -71,8 +71,8 @@ export interface PluginContext {
   provide<A>(api: A): void
   /** Declare this plugin's error codes and the views they show, in one place (taps `errorView`). */
   declareErrors(declarations: ErrorDeclarations): void
-  /** This plugin's texts with the app's overrides (`config.texts[<id>]`). */
-  texts<T extends object>(defaults: T): T
+  /** This plugin's texts with the app's overrides (`config.texts[<id>]`), or a shared base's namespace (`'wallet'`). */
+  texts<T extends object>(defaults: T, namespace?: string): T
   /**
    * Refuse a login while a non-guest user is logged in: warns the host and throws
    * `already_logged_in` (the one code every method uses for it). Guests may log in (upgrade).

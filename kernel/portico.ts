@@ -339,7 +339,7 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
           viewFromDeclarations(declarations, err, c),
         )
       },
-      texts: (defaults) => texts(plugin.id, defaults),
+      texts: (defaults, namespace) => texts(namespace ?? plugin.id, defaults),
       assertLoggedOut: () => assertLoggedOut(plugin.id),
       completeLogin,
       analytics,
