@@ -34,15 +34,6 @@ declare module 'portico' {
   }
 }
 
-/** WALLET_TEXTS with the app's overrides (`texts.wallet`), outside React. */
-function walletTexts(config: Pick<ResolvedConfig, 'texts'>): WalletTexts {
-  const overrides = config.texts?.wallet
-  if (!overrides) return WALLET_TEXTS
-  const out: Record<string, string> = { ...WALLET_TEXTS }
-  for (const [k, v] of Object.entries(overrides)) if (k in WALLET_TEXTS && typeof v === 'string') out[k] = v
-  return out as unknown as WalletTexts
-}
-
 export interface WalletPluginInfo {
   /** The login method the plugin signs in with ('siwe', 'siws'): the 'Wallet' entry covers it. */
   method: string
@@ -60,12 +51,12 @@ export function setupWallet(ctx: PluginContext, plugin: WalletPluginInfo): void 
     ctx.screens.register({ id: WALLET_CONNECT_SCREEN, load: () => import('./screens/wallet-connect') })
     ctx.methods.declare(walletDescriptor())
     if (!ctx.methods.get('smart_wallet')) ctx.methods.declare(smartWalletDescriptor())
-    ctx.declareErrors(walletErrors(() => walletTexts(ctx.config)))
+    ctx.declareErrors(walletErrors(() => ctx.texts(WALLET_TEXTS, 'wallet')))
   }
   ctx.hooks.loginMethods.tap(ctx.id, (methods) => {
     const i = methods.findIndex((m) => m.id === WALLET_METHOD)
     if (i < 0) {
-      const label = walletTexts(ctx.config).methodLabel
+      const label = ctx.texts(WALLET_TEXTS, 'wallet').methodLabel
       return [
         ...methods,
         { id: WALLET_METHOD, label, group: 'web3' as const, screen: WALLET_LIST_SCREEN, icon: icons.WalletIcon, covers: [plugin.method] },
