@@ -1,12 +1,12 @@
 import { useState } from 'react'
 import { useLinkAccount, useLogin, useLogout, usePortico, useUser, type LoginSuccess } from 'portico/ui'
 import { useUnlinkEmail, useUpdateEmail } from 'portico/plugins/email'
-import { useUnlinkWallet } from 'portico/plugins/siwe'
+import { useUnlinkWallet } from 'portico/plugins/wallet'
 import type { PorticoError } from 'portico'
 import { AccountExtras } from './account-extras'
 
 export function App({ appId }: { appId: string }) {
-  const { ready, authenticated, error } = usePortico()
+  const { ready, status, authenticated, error, retry } = usePortico()
   const { user } = useUser()
   const [result, setResult] = useState<string>('')
   const onComplete = (r: LoginSuccess) => setResult(`complete: ${r.method ?? 'login'}${r.isNewUser ? ' (new user)' : ''}`)
@@ -23,13 +23,21 @@ export function App({ appId }: { appId: string }) {
       <header className="demo-header">
         <h1>Portico demo</h1>
         <p className="demo-sub">
-          App <code>{appId}</code> · <span data-testid="status">{error ? `start-up failed: ${error.message}` : !ready ? 'loading' : authenticated ? 'logged in' : 'logged out'}</span>
+          App <code>{appId}</code> · <span data-testid="status">
+            {status === 'retrying' ? 'server unreachable, retrying' : error ? `start-up failed: ${error.message}` : !ready ? 'loading' : authenticated ? 'logged in' : 'logged out'}
+          </span>
+          {status === 'retrying' ? (
+            <button className="demo-inline" onClick={retry}>
+              Retry now
+            </button>
+          ) : null}
         </p>
       </header>
 
       <section className="demo-actions" aria-label="Actions">
         {!authenticated || user?.isGuest ? (
-          <button className="demo-primary" onClick={() => void login()} disabled={!ready} data-testid="login">
+          // Never a dead button: before start-up ends, login() opens the modal on a loading screen.
+          <button className="demo-primary" onClick={() => void login()} data-testid="login">
             Log in
           </button>
         ) : null}
