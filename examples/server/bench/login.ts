@@ -23,7 +23,7 @@ async function startServer(env: Record<string, string>): Promise<{ base: string;
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',
-      NODE_ENV: 'development',
+      PORTICO_DEV: '1', LOG_LEVEL: 'warn',
       PORTICO_RATE_PER_IP: '1000000',
       PORTICO_RATE_PER_IDENTIFIER: '1000',
     },

@@ -6,7 +6,12 @@ import { join } from 'node:path'
 import { serve } from '@hono/node-server'
 import type { WireAuthResponse } from '../../../kernel/wire'
 import { createServer, type ServerOptions } from '../src/app'
+import { deriveKeys } from '../src/keys'
+import { DEV_SECRET } from '../src/settings'
 import type { Store } from '../src/store'
+
+/** The keys a development-mode server derives (no PORTICO_SECRET). */
+export const devKeys = deriveKeys(DEV_SECRET)
 
 export const DEMO = 'portico-demo-app-00000001'
 export const TERMS = 'portico-test-terms-000001'
@@ -37,6 +42,21 @@ export interface TestServer {
   close(): Promise<void>
 }
 
+/** Providers that keep what they were asked to send (the server's real delivery path up to the provider). */
+export function memoryProviders() {
+  const sent: { channel: 'email' | 'sms'; to: string; text: string }[] = []
+  return {
+    sent,
+    email: { name: 'memory', send: async (m: { to: string; text: string }) => void sent.push({ channel: 'email', to: m.to, text: m.text }) },
+    sms: { name: 'memory', send: async (m: { to: string; body: string }) => void sent.push({ channel: 'sms', to: m.to, text: m.body }) },
+  }
+}
+
+/** Production mode options for startTestServer: a secret and delivery providers. */
+export function prodOptions(p = memoryProviders()): Partial<ServerOptions> {
+  return { dev: false, secret: DEV_SECRET, email: p.email, sms: p.sms }
+}
+
 /** A real server on an ephemeral loopback port, built in-process from `store`. */
 export async function startTestServer(store: Store, opts: Partial<ServerOptions> = {}): Promise<TestServer> {
   const app = await createServer({
@@ -44,8 +64,9 @@ export async function startTestServer(store: Store, opts: Partial<ServerOptions>
     appsFile: APPS_FILE,
     dev: true,
     logCodes: false,
-    limits: { perIp: 100_000, perIdentifier: 1000, resendCooldownS: 0 },
+    logLevel: 'silent',
     ...opts,
+    limits: { perIp: 100_000, perIdentifier: 1000, resendCooldownS: 0, refreshReuseIntervalS: 0, ...opts.limits },
   })
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })
   await new Promise<void>((r) => (server.listening ? r() : server.once('listening', () => r())))

@@ -9,7 +9,7 @@ import type { WireAuthResponse } from '../../../kernel/wire'
 import { openPglite } from '../src/store/pglite'
 import type { Store } from '../src/store'
 import { createSiwsMessage } from '../src/siws-message'
-import { ALLOW, DEMO, ORIGIN, TERMS, startTestServer, uniqueEmail, type TestServer } from './helpers'
+import { ALLOW, DEMO, ORIGIN, TERMS, prodOptions, startTestServer, uniqueEmail, type TestServer } from './helpers'
 
 let store: Store
 let s: TestServer
@@ -258,7 +258,7 @@ describe('custom auth', () => {
 
 describe('production mode', () => {
   it('has no /dev routes', async () => {
-    const prod = await startTestServer(store, { dev: false })
+    const prod = await startTestServer(store, prodOptions())
     try {
       expect((await prod.call('/dev/outbox', { appId: null })).status).toBe(404)
       expect((await prod.call('/dev/custom-token?user=a', { appId: null })).status).toBe(404)
