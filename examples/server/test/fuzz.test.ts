@@ -22,8 +22,8 @@ beforeAll(async () => {
   store = await openPglite()
   s = await startTestServer(store, { limits: { refreshReuseIntervalS: 10 } })
   const login = await s.emailLogin(uniqueEmail('fuzz'))
-  token = login.body.token
-  refresh = login.body.refresh_token
+  token = login.body.token!
+  refresh = login.body.refresh_token!
 })
 afterAll(async () => {
   await s?.close()
