@@ -215,3 +215,39 @@ export async function startPostgres(): Promise<TempPostgres | null> {
     },
   }
 }
+
+// ------------------------------------------------------------ server processes (scale, shutdown, bench)
+
+export interface ServerProcess {
+  base: string
+  proc: ChildProcess
+  /** Everything the process printed so far. */
+  output(): string
+  /** Resolves with the exit code (or signal) once the process has exited. */
+  exited: Promise<number | string | null>
+}
+
+const MAIN = new URL('../src/main.ts', import.meta.url).pathname
+
+/** Spawns `src/main.ts` on a free loopback port and waits until /health/ready answers 200. */
+export async function startServerProcess(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
+  const port = await freePort()
+  const proc = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  proc.stdout!.on('data', (d) => (out += d))
+  proc.stderr!.on('data', (d) => (out += d))
+  const exited = new Promise<number | string | null>((r) => proc.once('exit', (code, signal) => r(code ?? signal)))
+  const base = `http://127.0.0.1:${port}`
+  for (let i = 0; i < 600; i++) {
+    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`server exited: ${out}`)
+    try {
+      if ((await fetch(`${base}/health/ready`)).ok) return { base, proc, output: () => out, exited }
+    } catch {}
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  proc.kill('SIGKILL')
+  throw new Error(`server did not become ready: ${out}`)
+}
