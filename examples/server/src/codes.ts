@@ -53,14 +53,18 @@ export async function hitLimit(q: Queryable, key: string, limit: number, windowS
   return rows[0].count <= limit
 }
 
-async function countOf(q: Queryable, key: string, windowS: number): Promise<number> {
+/** Several counters in one round trip; true while every one is under its limit. */
+export async function hitLimits(q: Queryable, hits: { key: string; limit: number; windowS: number }[]): Promise<boolean> {
   const t = now()
-  const w = Math.max(1, windowS)
-  const rows = await q.query<{ count: number }>('SELECT count FROM rate_limits WHERE key = $1 AND window_start = $2', [
-    key,
-    t - (t % w),
-  ])
-  return rows[0]?.count ?? 0
+  const starts = hits.map((h) => t - (t % Math.max(1, h.windowS)))
+  const rows = await q.query<{ key: string; count: number }>(
+    `INSERT INTO rate_limits (key, window_start, count) SELECT k, w, 1 FROM unnest($1::text[], $2::bigint[]) AS x(k, w)
+     ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1 RETURNING key, count`,
+    [hits.map((h) => h.key), starts],
+  )
+  if (Math.random() < 0.002) await q.query('DELETE FROM rate_limits WHERE window_start < $1', [t - 2 * 86400])
+  const count = new Map(rows.map((r) => [r.key, Number(r.count)]))
+  return hits.every((h) => (count.get(h.key) ?? 0) <= h.limit)
 }
 
 interface CodeKey {
@@ -100,19 +104,22 @@ export async function issueCode(
     if (last.length && t - Number(last[0].created_at) < limits.resendCooldownS) {
       throw errors.tooMany('A code was sent recently. Please wait before requesting another one.')
     }
-    if (!(await hitLimit(q, `code-ip:${p.requester}`, limits.perIp, limits.windowS))) throw errors.tooMany()
     const id = `${p.appId}:${p.channel}:${p.identifier}`
-    if (!(await hitLimit(q, `code-id:${id}:${p.requester}`, limits.perIdentifier, limits.windowS))) throw errors.tooMany()
-    if (!(await hitLimit(q, `code-id-all:${id}`, limits.perIdentifier * 4, limits.windowS))) throw errors.tooMany()
+    const ok = await hitLimits(q, [
+      { key: `code-ip:${p.requester}`, limit: limits.perIp, windowS: limits.windowS },
+      { key: `code-id:${id}:${p.requester}`, limit: limits.perIdentifier, windowS: limits.windowS },
+      { key: `code-id-all:${id}`, limit: limits.perIdentifier * 4, windowS: limits.windowS },
+    ])
+    // Thrown inside the transaction: the counts roll back with it (a refused request costs nothing).
+    if (!ok) throw errors.tooMany()
     if (Math.random() < 0.002) await q.query('DELETE FROM otp_codes WHERE expires_at < $1', [t - 86400])
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0')
+    // One round trip: this requester's earlier code is replaced by the new one.
     await q.query(
-      `UPDATE otp_codes SET consumed_at = $5
-       WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND requester = $4 AND consumed_at IS NULL`,
-      [p.appId, p.channel, p.identifier, p.requester, t],
-    )
-    await q.query(
-      `INSERT INTO otp_codes (app_id, channel, identifier, code_hash, requester, created_at, expires_at)
+      `WITH old AS (
+         UPDATE otp_codes SET consumed_at = $6
+         WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND requester = $5 AND consumed_at IS NULL)
+       INSERT INTO otp_codes (app_id, channel, identifier, code_hash, requester, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [p.appId, p.channel, p.identifier, keys.codeHash([p.appId, p.channel, p.identifier, code]), p.requester, t, t + limits.codeTtlS],
     )
@@ -121,34 +128,44 @@ export async function issueCode(
 }
 
 /**
- * Checks a code against the identifier's live codes and consumes them all when it matches.
- * Wrong guesses are counted per requester (after `maxAttempts` that requester is refused,
- * even with the right code) and per code (after CODE_GUESS_CEILING × maxAttempts from
- * everyone the code is dead): an attacker's guesses do not lock the victim out. Counted in
- * their own committed transaction. Throws 401 invalid_credentials.
+ * Checks a code against the identifier's live codes and consumes them all when it matches,
+ * inside the caller's transaction `q` (a login runs it in its own transaction). Wrong
+ * guesses are counted per requester (after `maxAttempts` that requester is refused, even
+ * with the right code) and per code (after CODE_GUESS_CEILING × maxAttempts from everyone the
+ * code is dead): an attacker's guesses do not lock the victim out. Returns false when wrong;
+ * the caller commits (so the wrong guess counts) and answers 401.
  */
-export async function consumeCode(store: Store, limits: Limits, keys: Keys, p: CodeKey & { code: string }): Promise<void> {
+export async function checkCode(q: Queryable, limits: Limits, keys: Keys, p: CodeKey & { code: string }): Promise<boolean> {
   const code = p.code.replace(/\s+/g, '')
-  const ok = await store.transaction(async (q) => {
-    await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockKey(p)])
-    const guessKey = `guess:${p.appId}:${p.channel}:${p.identifier}:${p.requester}`
-    if ((await countOf(q, guessKey, guessWindow(limits))) >= limits.maxAttempts) return false
-    const t = now()
-    const rows = await q.query<{ id: number; code_hash: string }>(
-      `SELECT id, code_hash FROM otp_codes
-       WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND consumed_at IS NULL AND expires_at > $4 AND attempts < $5`,
-      [p.appId, p.channel, p.identifier, t, limits.maxAttempts * CODE_GUESS_CEILING],
-    )
-    if (!rows.length) return false
-    const hash = keys.codeHash([p.appId, p.channel, p.identifier, code])
-    const match = /^\d{6}$/.test(code) && rows.some((r) => hexEqual(r.code_hash, hash))
-    if (!match) {
-      await q.query('UPDATE otp_codes SET attempts = attempts + 1 WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)])
-      await hitLimit(q, guessKey, limits.maxAttempts, guessWindow(limits))
-      return false
-    }
-    await q.query('UPDATE otp_codes SET consumed_at = $2 WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id), t])
-    return true
-  })
+  await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockKey(p)])
+  const guessKey = `guess:${p.appId}:${p.channel}:${p.identifier}:${p.requester}`
+  const t = now()
+  const gw = guessWindow(limits)
+  const rows = await q.query<{ id: number | null; code_hash: string | null; guesses: number | null }>(
+    `SELECT c.id, c.code_hash, g.count AS guesses
+     FROM (SELECT 1) one
+     LEFT JOIN otp_codes c ON c.app_id = $1 AND c.channel = $2 AND c.identifier = $3 AND c.consumed_at IS NULL
+       AND c.expires_at > $4 AND c.attempts < $5
+     LEFT JOIN rate_limits g ON g.key = $6 AND g.window_start = $7`,
+    [p.appId, p.channel, p.identifier, t, limits.maxAttempts * CODE_GUESS_CEILING, guessKey, t - (t % gw)],
+  )
+  if (Number(rows[0]?.guesses ?? 0) >= limits.maxAttempts) return false
+  const live = rows.filter((r) => r.id !== null) as { id: number; code_hash: string }[]
+  if (!live.length) return false
+  const hash = keys.codeHash([p.appId, p.channel, p.identifier, code])
+  const match = /^\d{6}$/.test(code) && live.some((r) => hexEqual(r.code_hash, hash))
+  const ids = live.map((r) => r.id)
+  if (!match) {
+    await q.query('UPDATE otp_codes SET attempts = attempts + 1 WHERE id = ANY($1::bigint[])', [ids])
+    await hitLimit(q, guessKey, limits.maxAttempts, gw)
+    return false
+  }
+  await q.query('UPDATE otp_codes SET consumed_at = $2 WHERE id = ANY($1::bigint[])', [ids, t])
+  return true
+}
+
+/** checkCode in its own transaction (link, update); throws 401 invalid_credentials when wrong. */
+export async function consumeCode(store: Store, limits: Limits, keys: Keys, p: CodeKey & { code: string }): Promise<void> {
+  const ok = await store.transaction((q) => checkCode(q, limits, keys, p))
   if (!ok) throw errors.invalidCredentials(MSG.invalidCode)
 }

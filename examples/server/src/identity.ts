@@ -67,10 +67,15 @@ export const newUserId = () => `did:portico:${randomToken(15).replace(/[-_]/g, '
 // ---------------------------------------------------------------- users
 
 export async function loadUser(q: Queryable, userId: string): Promise<WireUser | null> {
-  const users = await q.query<UserRow>('SELECT * FROM users WHERE id = $1', [userId])
-  if (!users.length) return null
-  const accounts = await q.query<AccountRow>('SELECT * FROM accounts WHERE user_id = $1 ORDER BY id', [userId])
-  const u = users[0]
+  // One round trip: the user and its accounts (json_agg keeps jsonb data and bigints as numbers).
+  const rows = await q.query<UserRow & { accounts: AccountRow[] | string | null }>(
+    `SELECT u.*, (SELECT json_agg(a ORDER BY a.id) FROM accounts a WHERE a.user_id = u.id) AS accounts
+     FROM users u WHERE u.id = $1`,
+    [userId],
+  )
+  if (!rows.length) return null
+  const u = rows[0]
+  const accounts = (typeof u.accounts === 'string' ? JSON.parse(u.accounts) : u.accounts ?? []) as AccountRow[]
   const user: WireUser = {
     id: u.id,
     created_at: Number(u.created_at),
@@ -138,15 +143,15 @@ export async function createSession(
   opts: { familyId?: string; kind?: 'session' | 'fork' } = {},
 ): Promise<{ sessionId: string; refreshToken: string }> {
   const sessionId = randomToken(16)
+  const refreshToken = randomToken(32)
   const t = now()
-  await q.query('INSERT INTO sessions (id, user_id, app_id, family_id, created_at) VALUES ($1, $2, $3, $4, $5)', [
-    sessionId,
-    userId,
-    appId,
-    opts.familyId ?? randomToken(16),
-    t,
-  ])
-  const refreshToken = await addRefreshToken(q, sessionId, opts.kind ?? 'session')
+  // One round trip: the session and its first refresh token.
+  await q.query(
+    `WITH s AS (INSERT INTO sessions (id, user_id, app_id, family_id, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id)
+     INSERT INTO refresh_tokens (token_hash, session_id, state, kind, created_at, expires_at)
+     SELECT $6, s.id, 'active', $7, $5, $8 FROM s`,
+    [sessionId, userId, appId, opts.familyId ?? randomToken(16), t, sha256(refreshToken), opts.kind ?? 'session', t + REFRESH_TTL_S],
+  )
   return { sessionId, refreshToken }
 }
 
@@ -344,10 +349,16 @@ export async function loginWithAccount(
   d: Deps,
   app: AppSettings,
   acct: AccountInput,
-  opts: { mode?: string; guestUserId?: string | null } = {},
+  opts: {
+    mode?: string
+    guestUserId?: string | null
+    /** Runs first in the same transaction (the code check); false commits its writes and answers 401. */
+    verify?: (q: Queryable) => Promise<boolean>
+  } = {},
 ): Promise<WireAuthResponse> {
   const r = await retryUnique(() =>
     d.store.transaction(async (q) => {
+      if (opts.verify && !(await opts.verify(q))) return null
       const existing = await findAccount(q, app, acct.type, acct.identifier)
       let userId: string
       let isNew = false
@@ -367,18 +378,27 @@ export async function loginWithAccount(
           const mine = await q.query('SELECT 1 FROM accounts WHERE user_id = $1 AND type = $2', [userId, acct.type])
           if (mine.length) throw errors.cannotLinkMore(acct.type)
           await q.query('UPDATE users SET is_guest = false, guest_credential_hash = NULL WHERE id = $1', [userId])
+          await insertAccount(q, app, userId, acct)
         } else {
           await enforceNewUserLimits(q, app)
-          userId = await createUser(q, app)
+          userId = newUserId()
           isNew = true
+          const t = now()
+          // One round trip: the user and its first account.
+          await q.query(
+            `WITH u AS (INSERT INTO users (id, app_id, created_at, is_guest) VALUES ($1, $2, $3, false) RETURNING id)
+             INSERT INTO accounts (user_id, app_id, type, identifier, data, first_verified_at, latest_verified_at, created_at)
+             SELECT u.id, $2, $4, $5, $6, $3, $3, $3 FROM u`,
+            [userId, app.id, t, acct.type, acct.identifier, JSON.stringify(acct.data)],
+          )
         }
-        await insertAccount(q, app, userId, acct)
       }
       const session = await createSession(q, app.id, userId)
       const user = (await loadUser(q, userId))!
       return { user, session, isNew }
     }),
   )
+  if (!r) throw errors.invalidCredentials(MSG.invalidCode)
   return authResponse(d, app.id, r.user, r.session, r.isNew)
 }
 

@@ -230,9 +230,9 @@ export interface ServerProcess {
 const MAIN = new URL('../src/main.ts', import.meta.url).pathname
 
 /** Spawns `src/main.ts` on a free loopback port and waits until /health/ready answers 200. */
-export async function startServerProcess(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, args: string[] = [], nodeArgs: string[] = []): Promise<ServerProcess> {
   const port = await freePort()
-  const proc = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', MAIN, ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -4,7 +4,8 @@
  */
 import type { AppSettings } from '../config'
 import { methodEnabled } from '../config'
-import { consumeCode, issueCode } from '../codes'
+import { checkCode, consumeCode, issueCode } from '../codes'
+import type { Queryable } from '../store'
 import { clientIp, currentGuest, requireAuth, type Api, type C, type ServerCtx } from '../context'
 import { deliverCode } from '../delivery'
 import { ApiError, errors } from '../errors'
@@ -95,9 +96,11 @@ export function registerCodeFlow(api: Api, ctx: ServerCtx, f: CodeFlow) {
       const app = enabled(c)
       const idv = idOf(c, b[f.fields.id] as string, f.fields.id)
       checkAllowlist(app, idv)
-      await consume(c, idv, b.code as string)
       const guest = await currentGuest(c, ctx)
-      return c.json(await loginWithAccount(ctx, app, f.account(idv), { mode: (b.mode as string | null) ?? undefined, guestUserId: guest }))
+      // The code is checked and consumed in the login's own transaction.
+      const verify = (q: Queryable) =>
+        checkCode(q, ctx.limits, ctx.keys, { appId: app.id, channel: f.channel, identifier: idv, code: b.code as string, requester: requester(c) })
+      return c.json(await loginWithAccount(ctx, app, f.account(idv), { mode: (b.mode as string | null) ?? undefined, guestUserId: guest, verify }))
     },
   )
 
