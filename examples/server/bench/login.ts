@@ -30,6 +30,12 @@ const rssMb = (pid: number) => {
   return m ? Math.round(Number(m[1]) / 1024) : NaN
 }
 
+/** CPU seconds (user + system) a process has used so far. */
+const cpuS = (pid: number) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(f[11]) + Number(f[12])) / 100
+}
+
 async function run(label: string, bases: string[], count: number, quiet = false) {
   const headers = { 'content-type': 'application/json', 'privy-app-id': APP }
   let rr = 0
@@ -78,9 +84,15 @@ async function run(label: string, bases: string[], count: number, quiet = false)
 async function measure(label: string, procs: ServerProcess[]) {
   const idle = procs.map((p) => rssMb(p.proc.pid!))
   let failures = await run(label, procs.map((p) => p.base), WARMUP, true)
+  const cpu0 = procs.reduce((n, p) => n + cpuS(p.proc.pid!), 0)
   failures += await run(label, procs.map((p) => p.base), LOGINS)
+  const cpu = procs.reduce((n, p) => n + cpuS(p.proc.pid!), 0) - cpu0
   const after = procs.map((p) => rssMb(p.proc.pid!))
-  console.log(`${''.padEnd(14)} RSS per process: idle ${idle.join(' + ')} MB, after the run ${after.join(' + ')} MB`)
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0]
+  console.log(
+    `${''.padEnd(14)} server CPU ${((cpu / LOGINS) * 1000).toFixed(1)} ms per login (API process${procs.length > 1 ? 'es' : ''} only); ` +
+      `RSS per process: idle ${idle.join(' + ')} MB, after ${after.join(' + ')} MB; load average ${load}`,
+  )
   return failures
 }
 
@@ -89,20 +101,24 @@ async function stop(procs: ServerProcess[]) {
   await Promise.all(procs.map((p) => p.exited))
 }
 
+/** BENCH_ONLY=pglite or postgres: run one back end. */
+const only = process.env.BENCH_ONLY
 let failures = 0
 const dataDir = mkdtempSync(join(tmpdir(), 'portico-bench-'))
 try {
+  if (only !== 'postgres') {
   const lite = await startServerProcess({ ...env, DATA_DIR: dataDir })
   try {
     failures += await measure('pglite', [lite])
   } finally {
     await stop([lite])
   }
+  }
 } finally {
   rmSync(dataDir, { recursive: true, force: true })
 }
 
-const pg = await startPostgres()
+const pg = only === 'pglite' ? null : await startPostgres()
 if (pg) {
   try {
     const one = await startServerProcess({ ...env, DATABASE_URL: pg.url })
