@@ -27,6 +27,7 @@ export const envSchema = z.object({
   PORT: int(8787, 0).pipe(z.number().max(65535)),
   HOST: z.string().default('127.0.0.1'),
   DATABASE_URL: optStr.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()),
+  DATABASE_POOL_MAX: int(10, 1),
   DATA_DIR: z.string().default('.data'),
   APPS_FILE: optStr,
   PORTICO_DEV: flag,

@@ -4,6 +4,7 @@ import type { Queryable, Store } from './types'
 
 /** Real PostgreSQL through a `pg` pool. Several server processes may share one database. */
 export async function openPostgres(databaseUrl: string, opts: { max?: number } = {}): Promise<Store> {
+  const max = opts.max ?? (Number(process.env.DATABASE_POOL_MAX) || 10)
   const types = {
     getTypeParser(oid: number, format?: any) {
       // int8 and numeric-count results as JS numbers (all our int8 values are seconds or counts).
@@ -11,8 +12,9 @@ export async function openPostgres(databaseUrl: string, opts: { max?: number } =
       return pg.types.getTypeParser(oid, format)
     },
   }
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: opts.max ?? 10, types: types as any })
-  pool.on('error', (err) => console.error('[portico] postgres pool error', err.message))
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, types: types as any })
+  // An idle client's connection failed: the code only (messages may quote server text).
+  pool.on('error', (err) => console.error(JSON.stringify({ level: 50, msg: 'postgres pool error', err_code: (err as { code?: string }).code ?? err.name })))
   const store: Store = {
     kind: 'postgres',
     async query(sql, params) {
