@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto'
 import type { Queryable, Store } from './store'
 import { MSG, errors } from './errors'
-import { hexEqual, type Keys } from './keys'
+import type { Keys } from './keys'
 import { now } from './tokens'
 
 /** One-time code, rate-limit and session settings (environment-configurable). */
@@ -75,7 +75,6 @@ interface CodeKey {
   requester: string
 }
 
-const lockKey = (p: CodeKey) => `code:${p.appId}:${p.channel}:${p.identifier}`
 /** Guess window: a code's life (at least a minute). */
 const guessWindow = (l: Limits) => Math.max(60, l.codeTtlS)
 
@@ -95,16 +94,8 @@ export async function issueCode(
 ): Promise<void> {
   await store.transaction(async (q) => {
     const t = now()
-    await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockKey(p)])
-    const last = await q.query<{ created_at: number }>(
-      `SELECT created_at FROM otp_codes WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND requester = $4
-       ORDER BY created_at DESC LIMIT 1`,
-      [p.appId, p.channel, p.identifier, p.requester],
-    )
-    if (last.length && t - Number(last[0].created_at) < limits.resendCooldownS) {
-      throw errors.tooMany('A code was sent recently. Please wait before requesting another one.')
-    }
     const id = `${p.appId}:${p.channel}:${p.identifier}`
+    // The counters' row locks also serialise concurrent inits for this identifier and requester.
     const ok = await hitLimits(q, [
       { key: `code-ip:${p.requester}`, limit: limits.perIp, windowS: limits.windowS },
       { key: `code-id:${id}:${p.requester}`, limit: limits.perIdentifier, windowS: limits.windowS },
@@ -114,15 +105,32 @@ export async function issueCode(
     if (!ok) throw errors.tooMany()
     if (Math.random() < 0.002) await q.query('DELETE FROM otp_codes WHERE expires_at < $1', [t - 86400])
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0')
-    // One round trip: this requester's earlier code is replaced by the new one.
-    await q.query(
-      `WITH old AS (
+    // One round trip: the requester's cooldown, its earlier code replaced, the new one stored.
+    const rows = await q.query<{ inserted: number }>(
+      `WITH last AS (
+         SELECT max(created_at) AS at FROM otp_codes
+         WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND requester = $5),
+       fresh AS (SELECT NOT EXISTS (SELECT 1 FROM last WHERE at > $6::bigint - $8::bigint) AS ok),
+       old AS (
          UPDATE otp_codes SET consumed_at = $6
-         WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND requester = $5 AND consumed_at IS NULL)
-       INSERT INTO otp_codes (app_id, channel, identifier, code_hash, requester, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [p.appId, p.channel, p.identifier, keys.codeHash([p.appId, p.channel, p.identifier, code]), p.requester, t, t + limits.codeTtlS],
+         WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND requester = $5 AND consumed_at IS NULL
+           AND (SELECT ok FROM fresh)),
+       ins AS (
+         INSERT INTO otp_codes (app_id, channel, identifier, code_hash, requester, created_at, expires_at)
+         SELECT $1, $2, $3, $4, $5, $6, $7 WHERE (SELECT ok FROM fresh) RETURNING id)
+       SELECT count(*)::int AS inserted FROM ins`,
+      [
+        p.appId,
+        p.channel,
+        p.identifier,
+        keys.codeHash([p.appId, p.channel, p.identifier, code]),
+        p.requester,
+        t,
+        t + limits.codeTtlS,
+        limits.resendCooldownS,
+      ],
     )
+    if (!Number(rows[0]?.inserted)) throw errors.tooMany('A code was sent recently. Please wait before requesting another one.')
     await deliver(q, code)
   })
 }
@@ -137,31 +145,42 @@ export async function issueCode(
  */
 export async function checkCode(q: Queryable, limits: Limits, keys: Keys, p: CodeKey & { code: string }): Promise<boolean> {
   const code = p.code.replace(/\s+/g, '')
-  await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockKey(p)])
-  const guessKey = `guess:${p.appId}:${p.channel}:${p.identifier}:${p.requester}`
   const t = now()
   const gw = guessWindow(limits)
-  const rows = await q.query<{ id: number | null; code_hash: string | null; guesses: number | null }>(
-    `SELECT c.id, c.code_hash, g.count AS guesses
-     FROM (SELECT 1) one
-     LEFT JOIN otp_codes c ON c.app_id = $1 AND c.channel = $2 AND c.identifier = $3 AND c.consumed_at IS NULL
-       AND c.expires_at > $4 AND c.attempts < $5
-     LEFT JOIN rate_limits g ON g.key = $6 AND g.window_start = $7`,
-    [p.appId, p.channel, p.identifier, t, limits.maxAttempts * CODE_GUESS_CEILING, guessKey, t - (t % gw)],
-  )
-  if (Number(rows[0]?.guesses ?? 0) >= limits.maxAttempts) return false
-  const live = rows.filter((r) => r.id !== null) as { id: number; code_hash: string }[]
-  if (!live.length) return false
-  const hash = keys.codeHash([p.appId, p.channel, p.identifier, code])
-  const match = /^\d{6}$/.test(code) && live.some((r) => hexEqual(r.code_hash, hash))
-  const ids = live.map((r) => r.id)
-  if (!match) {
-    await q.query('UPDATE otp_codes SET attempts = attempts + 1 WHERE id = ANY($1::bigint[])', [ids])
-    await hitLimit(q, guessKey, limits.maxAttempts, gw)
-    return false
+  const guessKey = `guess:${p.appId}:${p.channel}:${p.identifier}:${p.requester}`
+  const base = [p.appId, p.channel, p.identifier, t, limits.maxAttempts * CODE_GUESS_CEILING, guessKey, t - (t % gw), limits.maxAttempts]
+  if (/^\d{6}$/.test(code)) {
+    // One round trip: consume the matching live code (row locks make it single use) and,
+    // when it matched, the identifier's other live codes; refused once this requester has
+    // used up its guesses.
+    const r = await q.query<{ hits: number }>(
+      `WITH hit AS (
+         UPDATE otp_codes SET consumed_at = $4
+         WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND consumed_at IS NULL AND expires_at > $4
+           AND attempts < $5 AND code_hash = $9
+           AND (SELECT coalesce(max(count), 0) FROM rate_limits WHERE key = $6 AND window_start = $7) < $8
+         RETURNING id),
+       rest AS (
+         UPDATE otp_codes SET consumed_at = $4
+         WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND consumed_at IS NULL
+           AND EXISTS (SELECT 1 FROM hit) AND id NOT IN (SELECT id FROM hit))
+       SELECT count(*)::int AS hits FROM hit`,
+      [...base, keys.codeHash([p.appId, p.channel, p.identifier, code])],
+    )
+    if (Number(r[0]?.hits) > 0) return true
   }
-  await q.query('UPDATE otp_codes SET consumed_at = $2 WHERE id = ANY($1::bigint[])', [ids, t])
-  return true
+  // A wrong guess: counted against this requester, and against the live codes while the
+  // requester still had guesses left.
+  await q.query(
+    `WITH a AS (
+       UPDATE otp_codes SET attempts = attempts + 1
+       WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND consumed_at IS NULL AND expires_at > $4 AND attempts < $5
+         AND (SELECT coalesce(max(count), 0) FROM rate_limits WHERE key = $6 AND window_start = $7) < $8)
+     INSERT INTO rate_limits (key, window_start, count) VALUES ($6, $7, 1)
+     ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1`,
+    base,
+  )
+  return false
 }
 
 /** checkCode in its own transaction (link, update); throws 401 invalid_credentials when wrong. */

@@ -391,6 +391,16 @@ export async function loginWithAccount(
              SELECT u.id, $2, $4, $5, $6, $3, $3, $3 FROM u`,
             [userId, app.id, t, acct.type, acct.identifier, JSON.stringify(acct.data)],
           )
+          // Known without reading it back.
+          const user: WireUser = {
+            id: userId,
+            created_at: t,
+            linked_accounts: [accountToWire({ type: acct.type, data: acct.data, first_verified_at: t, latest_verified_at: t } as AccountRow)],
+            mfa_methods: [],
+            has_accepted_terms: false,
+            is_guest: false,
+          }
+          return { user, session: await createSession(q, app.id, userId), isNew }
         }
       }
       const session = await createSession(q, app.id, userId)

@@ -136,6 +136,17 @@ describe.skipIf(!db)('two server processes on one PostgreSQL', () => {
     expect((await call(proxy.url, '/api/v1/passwordless/authenticate', { email, code })).status).toBe(401)
   })
 
+  it('concurrent inits and concurrent authenticates on both: one code sent, one login', async () => {
+    const email = uniqueEmail('race')
+    const inits = await Promise.all(Array.from({ length: 6 }, (_, i) => call(i % 2 ? a.base : b.base, '/api/v1/passwordless/init', { email })))
+    expect(inits.map((r) => r.status).sort()).toEqual([200, 429, 429, 429, 429, 429])
+    const code = (await call(a.base, `/dev/outbox?to=${encodeURIComponent(email)}`)).body[0].code
+    const auths = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => call(i % 2 ? a.base : b.base, '/api/v1/passwordless/authenticate', { email, code })),
+    )
+    expect(auths.map((r) => r.status).sort()).toEqual([200, 401, 401, 401, 401, 401])
+  })
+
   it('refresh: concurrent refreshes on both get the same pair; later reuse revokes the family on both', async () => {
     const r = await login(proxy.url, uniqueEmail('refresh'))
     const rt = r.body.refresh_token
