@@ -7,7 +7,7 @@
  *
  *   npm run bench:server        (LOGINS=400 CLIENTS=16 WARMUP=40 to change the load)
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startPostgres, startServerProcess, type ServerProcess } from '../test/helpers'
@@ -34,6 +34,35 @@ const rssMb = (pid: number) => {
 const cpuS = (pid: number) => {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
   return (Number(f[11]) + Number(f[12])) / 100
+}
+
+/** CPU seconds of the PostgreSQL cluster on `port`: its postmaster and every child (backends). */
+function pgCpuS(port: string): number {
+  const stat = (pid: string) => {
+    try {
+      return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    } catch {
+      return null
+    }
+  }
+  const pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d))
+  const master = pids.find((pid) => {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+      return cmd[0].endsWith('/postgres') && cmd.includes('-p') && cmd[cmd.indexOf('-p') + 1] === port
+    } catch {
+      return false
+    }
+  })
+  if (!master) return NaN
+  let total = 0
+  for (const pid of pids) {
+    const f = stat(pid)
+    if (!f) continue
+    if (pid === master) total += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])
+    else if (f[1] === master) total += Number(f[11]) + Number(f[12])
+  }
+  return total / 100
 }
 
 async function run(label: string, bases: string[], count: number, quiet = false) {
@@ -81,16 +110,20 @@ async function run(label: string, bases: string[], count: number, quiet = false)
   return errors.length
 }
 
-async function measure(label: string, procs: ServerProcess[]) {
+async function measure(label: string, procs: ServerProcess[], pgPort?: string) {
   const idle = procs.map((p) => rssMb(p.proc.pid!))
   let failures = await run(label, procs.map((p) => p.base), WARMUP, true)
   const cpu0 = procs.reduce((n, p) => n + cpuS(p.proc.pid!), 0)
+  const db0 = pgPort ? pgCpuS(pgPort) : 0
   failures += await run(label, procs.map((p) => p.base), LOGINS)
   const cpu = procs.reduce((n, p) => n + cpuS(p.proc.pid!), 0) - cpu0
+  const db = pgPort ? pgCpuS(pgPort) - db0 : 0
   const after = procs.map((p) => rssMb(p.proc.pid!))
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0]
   console.log(
-    `${''.padEnd(14)} server CPU ${((cpu / LOGINS) * 1000).toFixed(1)} ms per login (API process${procs.length > 1 ? 'es' : ''} only); ` +
+    `${''.padEnd(14)} CPU per login: API ${((cpu / LOGINS) * 1000).toFixed(1)} ms` +
+      (pgPort ? `, PostgreSQL ${((db / LOGINS) * 1000).toFixed(1)} ms` : '') +
+      '; ' +
       `RSS per process: idle ${idle.join(' + ')} MB, after ${after.join(' + ')} MB; load average ${load}`,
   )
   return failures
@@ -123,13 +156,13 @@ if (pg) {
   try {
     const one = await startServerProcess({ ...env, DATABASE_URL: pg.url })
     try {
-      failures += await measure('postgres x1', [one])
+      failures += await measure('postgres x1', [one], new URL(pg.url).port)
     } finally {
       await stop([one])
     }
     const two = await Promise.all([0, 1].map(() => startServerProcess({ ...env, DATABASE_URL: pg.url })))
     try {
-      failures += await measure('postgres x2', two)
+      failures += await measure('postgres x2', two, new URL(pg.url).port)
     } finally {
       await stop(two)
     }
