@@ -42,7 +42,7 @@ function stop(code = 0) {
 process.on('SIGINT', () => stop(0))
 process.on('SIGTERM', () => stop(0))
 
-run('server', bin('tsx'), ['examples/server/src/main.ts'], { PORT: '8787' })
+run('server', bin('tsx'), ['examples/server/src/main.ts', '--dev'], { PORT: '8787' })
 // The third-party plugin example's identity provider (Acme ID), for ?app=portico-test-acmeid-00001.
 run('acme-id', bin('tsx'), ['examples/custom-plugin/idp/main.ts'])
 run('app', bin('vite'), ['--config', 'examples/app/vite.config.ts', '--host', '127.0.0.1', '--port', '5173', '--strictPort'])

@@ -1,66 +1,93 @@
 /**
- * Load run: 200 complete e-mail logins (init, read the dev outbox, authenticate) from 20
- * concurrent clients against a real server process, on PGlite and on PostgreSQL (a
- * throw-away cluster started here). Loopback only. Prints logins/s and latency; exits 1 on
- * any error.   npm run bench:server   (LOGINS=200 CLIENTS=20 to change the load)
+ * Load run: complete e-mail logins (init, read the dev outbox, authenticate) from concurrent
+ * clients against real server processes: PGlite, one process on PostgreSQL, two processes on
+ * one PostgreSQL (requests alternate between them). Loopback only, bounded. Prints logins/s,
+ * p50/p95 per login, and each server's resident memory at idle (before the run) and after.
+ * Exits 1 on any error.
+ *
+ *   npm run bench:server        (LOGINS=400 CLIENTS=16 WARMUP=40 to change the load)
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort, startPostgres } from '../test/helpers'
+import { startPostgres, startServerProcess, type ServerProcess } from '../test/helpers'
 
-const LOGINS = Number(process.env.LOGINS ?? 200)
-const CLIENTS = Number(process.env.CLIENTS ?? 20)
+const LOGINS = Number(process.env.LOGINS ?? 400)
+const CLIENTS = Number(process.env.CLIENTS ?? 16)
+const WARMUP = Number(process.env.WARMUP ?? 40)
 const APP = 'portico-demo-app-00000001'
-const main = new URL('../src/main.ts', import.meta.url).pathname
 
-async function startServer(env: Record<string, string>): Promise<{ base: string; proc: ChildProcess }> {
-  const port = await freePort()
-  const proc = spawn(process.execPath, ['--import', 'tsx', main], {
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      NODE_ENV: 'development',
-      PORTICO_RATE_PER_IP: '1000000',
-      PORTICO_RATE_PER_IDENTIFIER: '1000',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
-  const base = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 600; i++) {
-    if (proc.exitCode !== null) throw new Error('server exited')
-    try {
-      if ((await fetch(`${base}/health`)).ok) return { base, proc }
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  throw new Error('server did not start')
+const env = {
+  PORTICO_DEV: '1',
+  PORTICO_SECRET: 'bench-secret-0123456789abcdef0123456789abcdef',
+  PORTICO_RATE_PER_IP: '100000000',
+  PORTICO_RATE_PER_IDENTIFIER: '1000',
+  LOG_LEVEL: 'warn',
 }
 
-async function run(label: string, base: string) {
+const rssMb = (pid: number) => {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  return m ? Math.round(Number(m[1]) / 1024) : NaN
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+const cpuS = (pid: number) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(f[11]) + Number(f[12])) / 100
+}
+
+/** CPU seconds of the PostgreSQL cluster on `port`: its postmaster and every child (backends). */
+function pgCpuS(port: string): number {
+  const stat = (pid: string) => {
+    try {
+      return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    } catch {
+      return null
+    }
+  }
+  const pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d))
+  const master = pids.find((pid) => {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+      return cmd[0].endsWith('/postgres') && cmd.includes('-p') && cmd[cmd.indexOf('-p') + 1] === port
+    } catch {
+      return false
+    }
+  })
+  if (!master) return NaN
+  let total = 0
+  for (const pid of pids) {
+    const f = stat(pid)
+    if (!f) continue
+    if (pid === master) total += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])
+    else if (f[1] === master) total += Number(f[11]) + Number(f[12])
+  }
+  return total / 100
+}
+
+async function run(label: string, bases: string[], count: number, quiet = false) {
   const headers = { 'content-type': 'application/json', 'privy-app-id': APP }
+  let rr = 0
+  const base = () => bases[rr++ % bases.length]
   const post = async (path: string, body: unknown) => {
-    const r = await fetch(base + path, { method: 'POST', headers, body: JSON.stringify(body) })
+    const r = await fetch(base() + path, { method: 'POST', headers, body: JSON.stringify(body) })
     if (!r.ok) throw new Error(`${path} ${r.status} ${await r.text()}`)
     return r.json()
   }
-  const tag = Date.now().toString(36)
+  const tag = `${label.replace(/\W/g, "")}-${Date.now().toString(36)}-${count}`
   const latencies: number[] = []
   const errors: string[] = []
   let next = 0
   const t0 = performance.now()
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
-      while (next < LOGINS) {
+      while (next < count) {
         const i = next++
         const email = `bench-${tag}-${i}@example.com`
         const t = performance.now()
         try {
           await post('/api/v1/passwordless/init', { email })
-          const outbox = await (await fetch(`${base}/dev/outbox?to=${encodeURIComponent(email)}`)).json()
+          const outbox = await (await fetch(`${base()}/dev/outbox?to=${encodeURIComponent(email)}`)).json()
           const res = await post('/api/v1/passwordless/authenticate', { email, code: outbox[0].code })
           if (!res.token || !res.refresh_token) throw new Error('no tokens')
           latencies.push(performance.now() - t)
@@ -73,36 +100,71 @@ async function run(label: string, base: string) {
   const secs = (performance.now() - t0) / 1000
   latencies.sort((a, b) => a - b)
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN
-  console.log(
-    `${label.padEnd(10)} ${latencies.length}/${LOGINS} logins, ${CLIENTS} clients, ${errors.length} errors: ` +
-      `${(latencies.length / secs).toFixed(1)} logins/s, p50 ${pct(50).toFixed(0)} ms, p95 ${pct(95).toFixed(0)} ms, max ${pct(100).toFixed(0)} ms`,
-  )
+  if (!quiet) {
+    console.log(
+      `${label.padEnd(14)} ${latencies.length}/${count} logins, ${CLIENTS} clients, ${errors.length} errors: ` +
+        `${(latencies.length / secs).toFixed(0)} logins/s, p50 ${pct(50).toFixed(0)} ms, p95 ${pct(95).toFixed(0)} ms, max ${pct(100).toFixed(0)} ms`,
+    )
+  }
   if (errors.length) console.error(errors.slice(0, 5))
   return errors.length
 }
 
+async function measure(label: string, procs: ServerProcess[], pgPort?: string) {
+  const idle = procs.map((p) => rssMb(p.proc.pid!))
+  let failures = await run(label, procs.map((p) => p.base), WARMUP, true)
+  const cpu0 = procs.reduce((n, p) => n + cpuS(p.proc.pid!), 0)
+  const db0 = pgPort ? pgCpuS(pgPort) : 0
+  failures += await run(label, procs.map((p) => p.base), LOGINS)
+  const cpu = procs.reduce((n, p) => n + cpuS(p.proc.pid!), 0) - cpu0
+  const db = pgPort ? pgCpuS(pgPort) - db0 : 0
+  const after = procs.map((p) => rssMb(p.proc.pid!))
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0]
+  console.log(
+    `${''.padEnd(14)} CPU per login: API ${((cpu / LOGINS) * 1000).toFixed(1)} ms` +
+      (pgPort ? `, PostgreSQL ${((db / LOGINS) * 1000).toFixed(1)} ms` : '') +
+      '; ' +
+      `RSS per process: idle ${idle.join(' + ')} MB, after ${after.join(' + ')} MB; load average ${load}`,
+  )
+  return failures
+}
+
+async function stop(procs: ServerProcess[]) {
+  for (const p of procs) p.proc.kill('SIGTERM')
+  await Promise.all(procs.map((p) => p.exited))
+}
+
+/** BENCH_ONLY=pglite or postgres: run one back end. */
+const only = process.env.BENCH_ONLY
 let failures = 0
 const dataDir = mkdtempSync(join(tmpdir(), 'portico-bench-'))
 try {
-  const lite = await startServer({ DATA_DIR: dataDir, DATABASE_URL: '' })
+  if (only !== 'postgres') {
+  const lite = await startServerProcess({ ...env, DATA_DIR: dataDir })
   try {
-    failures += await run('pglite', lite.base)
+    failures += await measure('pglite', [lite])
   } finally {
-    lite.proc.kill('SIGTERM')
+    await stop([lite])
+  }
   }
 } finally {
-  setTimeout(() => rmSync(dataDir, { recursive: true, force: true }), 500)
+  rmSync(dataDir, { recursive: true, force: true })
 }
 
-const pg = await startPostgres()
+const pg = only === 'pglite' ? null : await startPostgres()
 if (pg) {
   try {
-    const srv = await startServer({ DATABASE_URL: pg.url })
+    const one = await startServerProcess({ ...env, DATABASE_URL: pg.url })
     try {
-      failures += await run('postgres', srv.base)
+      failures += await measure('postgres x1', [one], new URL(pg.url).port)
     } finally {
-      srv.proc.kill('SIGTERM')
-      await new Promise((r) => srv.proc.once('exit', r))
+      await stop([one])
+    }
+    const two = await Promise.all([0, 1].map(() => startServerProcess({ ...env, DATABASE_URL: pg.url })))
+    try {
+      failures += await measure('postgres x2', two, new URL(pg.url).port)
+    } finally {
+      await stop(two)
     }
   } finally {
     await pg.stop()

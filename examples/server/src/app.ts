@@ -1,9 +1,17 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { cors } from 'hono/cors'
+import { requestId } from 'hono/request-id'
+import { pino, type Logger } from 'pino'
 import { appsFrom, loadApps, type AppSettings, type AppsRegistry } from './config'
 import { limitsFromEnv, type Limits } from './codes'
 import type { Env, ServerCtx } from './context'
+import { canDeliver, smtpProvider, type EmailProvider, type SmsProvider } from './delivery'
+import { DEV_ISSUER_PUBLIC_JWK } from './dev-issuer'
 import { ApiError, errors } from './errors'
+import { deriveKeys } from './keys'
+import { Routes } from './openapi'
+import { ConfigError, DEV_SECRET } from './settings'
 import type { Store } from './store'
 import { loadSigner, type Signer } from './tokens'
 import { registerApps } from './routes/apps'
@@ -16,6 +24,8 @@ import { registerSiwe } from './routes/siwe'
 import { registerSiws } from './routes/siws'
 import { registerUsers } from './routes/users'
 import { registerDev } from './routes/dev'
+
+export const VERSION = '0.1.0'
 
 export const ALLOWED_HEADERS = [
   'content-type',
@@ -32,71 +42,144 @@ export interface ServerOptions {
   /** Path to apps.json; or `apps` directly. */
   appsFile?: string
   apps?: AppSettings[]
-  /** Development mode: console codes, /dev routes, outbox. */
+  /** Development mode (explicit): console codes, /dev routes and outbox, the demo custom-auth key. */
   dev: boolean
+  /**
+   * Server secret (PORTICO_SECRET, at least 32 characters): keys the code hashes and seals the
+   * signing key and refresh pairs at rest. Required outside development mode.
+   */
+  secret?: string
   limits?: Partial<Limits>
   smtpUrl?: string
   mailFrom?: string
-  /** Print codes to the console in dev mode (default true). */
+  /** An e-mail provider other than SMTP (tests). */
+  email?: EmailProvider
+  sms?: SmsProvider
+  /** Print codes to the log in dev mode (default true). */
   logCodes?: boolean
-  trustProxy?: boolean
+  /** Reverse proxies in front (number of hops; `true` = 1). */
+  trustProxy?: boolean | number
   signer?: Signer
+  /** JSON-RPC URL per EVM chain id, for ERC-1271 / ERC-6492 SIWE signatures. */
+  rpcUrls?: Record<number, string>
+  logger?: Logger
+  /** Log level when no `logger` is given (default LOG_LEVEL, else 'info'). */
+  logLevel?: string
+  /** Apply pending migrations (default true). */
+  migrate?: boolean
+  /** Set by main.ts while shutting down: /health/ready answers 503 and responses close their connection. */
+  draining?: () => boolean
 }
 
 /** Builds the Hono app. Route groups follow the client's plugins; new groups (wallets, MFA, funding) register the same way. */
 export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
-  const apps: AppsRegistry = opts.apps ? appsFrom(opts.apps) : loadApps(opts.appsFile ?? 'examples/server/apps.json')
-  await opts.store.migrate()
+  const log = opts.logger ?? pino({ level: opts.logLevel ?? process.env.LOG_LEVEL ?? 'info', base: { svc: 'portico-server' } })
+  if (!opts.dev && !opts.secret) throw new ConfigError(['PORTICO_SECRET: required outside development mode'])
+  const apps: AppsRegistry = withoutDemoKey(
+    opts.apps ? appsFrom(opts.apps) : loadApps(opts.appsFile ?? 'examples/server/apps.json'),
+    opts.dev,
+    log,
+  )
+  const delivery = {
+    dev: opts.dev,
+    logCodes: opts.logCodes !== false,
+    email: opts.email ?? (opts.smtpUrl ? smtpProvider(opts.smtpUrl, opts.mailFrom) : undefined),
+    sms: opts.sms,
+    log,
+  }
+  // Production: a login method that cannot deliver its codes is a start-up error, not a silent success.
+  const undeliverable = apps
+    .all()
+    .flatMap((a) => (['email', 'sms'] as const).filter((m) => a.loginMethods.includes(m) && !canDeliver(delivery, m)).map((m) => `${a.id}: ${m}`))
+  if (undeliverable.length) {
+    throw new ConfigError(
+      undeliverable.map((u) =>
+        u.endsWith('email')
+          ? `${u} login is enabled but no e-mail provider is configured (set SMTP_URL, or remove "email" from the app's loginMethods)`
+          : `${u} login is enabled but no SMS provider is configured (set SMS_PROVIDER=twilio or webhook, or remove "sms" from the app's loginMethods)`,
+      ),
+    )
+  }
+  if (opts.migrate !== false) await opts.store.migrate()
+  const keys = deriveKeys(opts.secret ?? DEV_SECRET)
   const ctx: ServerCtx = {
     store: opts.store,
-    signer: opts.signer ?? (await loadSigner(opts.store)),
+    keys,
+    signer: opts.signer ?? (await loadSigner(opts.store, keys)),
     apps,
     limits: { ...limitsFromEnv(), ...opts.limits },
     dev: opts.dev,
-    delivery: { dev: opts.dev, smtpUrl: opts.smtpUrl, mailFrom: opts.mailFrom, log: opts.logCodes },
-    trustProxy: !!opts.trustProxy,
+    delivery,
+    trustProxy: opts.trustProxy === true ? 1 : Number(opts.trustProxy || 0),
+    log,
+    routes: new Routes(),
+    rpcUrls: opts.rpcUrls ?? {},
   }
+  const draining = opts.draining ?? (() => false)
 
   const app = new Hono<Env>()
 
+  app.use('*', requestId({ limitLength: 64 }))
+  // One structured line per request: the route pattern (never the URL's values), status, time.
+  app.use('*', async (c, next) => {
+    const t = performance.now()
+    await next()
+    if (draining()) c.header('connection', 'close')
+    const status = c.res.status
+    const line = { req_id: c.get('requestId'), method: c.req.method, route: c.req.routePath, status, ms: Math.round(performance.now() - t) }
+    if (status >= 500) log.error(line, 'request')
+    else log.debug(line, 'request')
+  })
+
   app.onError((err, c) => {
     if (err instanceof ApiError) return c.json(err.toWire(), err.status)
-    console.error('[portico] unhandled error', err)
+    // Never the message (a driver may quote values) nor parameters: the class, code and stack frames.
+    const e = err as Error & { code?: unknown }
+    log.error(
+      { req_id: c.get('requestId'), route: c.req.routePath, err_name: e?.name, err_code: typeof e?.code === 'string' ? e.code : undefined, frames: e?.stack?.split('\n').slice(1, 6).map((l) => l.trim()) },
+      'unhandled error',
+    )
     return c.json({ code: 'internal_error', error: 'Something went wrong. We’re on it. Please try again later.' }, 500)
   })
   app.notFound((c) => c.json({ code: 'not_found', error: 'Not found' }, 404))
 
-  // CORS with credentials for the origins each app allows.
-  app.use('*', async (c, next) => {
-    const origin = c.req.header('origin')
-    const appId = c.req.header('privy-app-id')
-    const known = appId ? apps.get(appId) : undefined
-    const allowed = !!origin && (known ? known.allowedOrigins.includes(origin) : apps.allOrigins().has(origin))
-    if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) {
-      const h = new Headers({ vary: 'Origin' })
-      if (origin && apps.allOrigins().has(origin)) {
-        const requested = (c.req.header('access-control-request-headers') ?? '')
-          .split(',')
-          .map((s) => s.trim().toLowerCase())
-          .filter((s) => s.startsWith('privy-'))
-        h.set('access-control-allow-origin', origin)
-        h.set('access-control-allow-credentials', 'true')
-        h.set('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE, OPTIONS')
-        h.set('access-control-allow-headers', [...new Set([...ALLOWED_HEADERS, ...requested])].join(', '))
-        h.set('access-control-max-age', '600')
-      }
-      return new Response(null, { status: 204, headers: h })
-    }
+  // CORS (Hono's middleware) for the API only, with credentials for the origins each app
+  // allows (a preflight carries no app id: the union of every app's origins). Never on /dev.
+  const corsMw = cors({
+    origin: (origin, c) => {
+      if (!origin) return null
+      const appId = c.req.header('privy-app-id')
+      const known = appId ? apps.get(appId) : undefined
+      const ok = known && c.req.method !== 'OPTIONS' ? known.allowedOrigins.includes(origin) : apps.allOrigins().has(origin)
+      return ok ? origin : null
+    },
+    credentials: true,
+    allowMethods: ['GET', 'POST', 'OPTIONS'],
+    allowHeaders: ALLOWED_HEADERS,
+    exposeHeaders: ['x-request-id', 'retry-after'],
+    maxAge: 600,
+  })
+  app.use('/api/*', corsMw)
+  app.use('/api/*', async (c, next) => {
     await next()
-    if (allowed) {
-      c.res.headers.set('access-control-allow-origin', origin!)
-      c.res.headers.set('access-control-allow-credentials', 'true')
-      c.res.headers.append('vary', 'Origin')
+    // Answers depend on the Origin (also the ones without CORS headers): caches must key on it.
+    if (!(c.res.headers.get('vary') ?? '').toLowerCase().includes('origin')) c.header('vary', 'Origin', { append: true })
+  })
+  app.use('/health/*', cors({ origin: '*' }))
+
+  const alive = (c: Context) => c.json({ ok: true, store: ctx.store.kind })
+  app.get('/health', alive)
+  app.get('/api/v1/health', alive)
+  app.get('/health/alive', alive)
+  app.get('/health/ready', async (c) => {
+    if (draining()) return c.json({ ok: false, reason: 'shutting down' }, 503)
+    try {
+      await ctx.store.query('SELECT 1')
+      return c.json({ ok: true, store: ctx.store.kind })
+    } catch {
+      return c.json({ ok: false, reason: 'database unavailable' }, 503)
     }
   })
-
-  app.get('/health', (c) => c.json({ ok: true, store: ctx.store.kind }))
-  app.get('/api/v1/health', (c) => c.json({ ok: true, store: ctx.store.kind }))
 
   const api = new Hono<Env>()
   api.use(
@@ -106,14 +189,22 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
       onError: (c) => c.json(errors.invalidData('Request body is larger than 64 KB').toWire(), 413),
     }),
   )
+  api.get('/openapi.json', (c) => c.json(ctx.routes.openapi(VERSION)))
   // App id: header `privy-app-id` on every call (GET /apps/{appId}... may give it in the path instead).
   api.use('*', async (c, next) => {
-    const pathApp = /^\/api\/v1\/apps\/([^/]+)/.exec(c.req.path)?.[1]
-    const id = c.req.header('privy-app-id') ?? (pathApp ? decodeURIComponent(pathApp) : undefined)
+    const pathApp = /^\/api\/v1\/apps\/([^/]{1,200})/.exec(c.req.path)?.[1]
+    let id = c.req.header('privy-app-id')
+    if (id === undefined && pathApp) {
+      try {
+        id = decodeURIComponent(pathApp)
+      } catch {
+        throw errors.invalidAppId(400, 'Invalid app id: malformed percent-encoding')
+      }
+    }
     if (!id) throw errors.invalidAppId(400, 'Missing privy-app-id header')
     if (id.length !== 25) throw errors.invalidAppId(400, 'Invalid app id: it must be 25 characters long')
     const settings = apps.get(id)
-    if (!settings) throw errors.invalidAppId(404, `Unknown app id ${id}`)
+    if (!settings) throw errors.invalidAppId(404, 'Unknown app id')
     c.set('app', settings)
     await next()
   })
@@ -127,7 +218,21 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   registerSiwe(api, ctx)
   registerSiws(api, ctx)
   app.route('/api/v1', api)
+  app.get('/openapi.json', (c) => c.json(ctx.routes.openapi(VERSION)))
 
   if (ctx.dev) registerDev(app, ctx)
   return app
+}
+
+/** Outside development mode an app never trusts the demo custom-auth key committed in dev-issuer.ts. */
+function withoutDemoKey(apps: AppsRegistry, dev: boolean, log: Logger): AppsRegistry {
+  if (dev) return apps
+  const demo = (a: AppSettings) =>
+    a.customAuth?.publicJwk?.x === DEV_ISSUER_PUBLIC_JWK.x && a.customAuth?.publicJwk?.y === DEV_ISSUER_PUBLIC_JWK.y
+  const list = apps.all().map((a) => {
+    if (!demo(a)) return a
+    log.warn({ app_id: a.id }, 'custom auth with the committed demo key is disabled outside development mode')
+    return { ...a, customAuth: null, loginMethods: a.loginMethods.filter((m) => m !== 'custom_auth') }
+  })
+  return appsFrom(list)
 }

@@ -1,17 +1,27 @@
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto'
+import { randomInt } from 'node:crypto'
 import type { Queryable, Store } from './store'
 import { MSG, errors } from './errors'
-import { now, randomToken } from './tokens'
+import type { Keys } from './keys'
+import { now } from './tokens'
 
-/** One-time code and rate-limit settings (env-configurable so the load test can raise limits). */
+/** One-time code, rate-limit and session settings (environment-configurable). */
 export interface Limits {
   codeTtlS: number
+  /** Wrong guesses one requester may make at an identifier's codes (per code life). */
   maxAttempts: number
   resendCooldownS: number
   windowS: number
+  /** Code inits per identifier per requester per window; all requesters together get 4×. */
   perIdentifier: number
   perIp: number
+  /** A rotated refresh token presented again within this many seconds returns the same new pair. */
+  refreshReuseIntervalS: number
+  /** Analytics events per IP per minute. */
+  analyticsPerIp: number
 }
+
+/** Wrong guesses all requesters together may make at one code before it is dead. */
+export const CODE_GUESS_CEILING = 4
 
 export function limitsFromEnv(env: NodeJS.ProcessEnv = process.env): Limits {
   const n = (k: string, d: number) => (env[k] !== undefined && env[k] !== '' ? Number(env[k]) : d)
@@ -22,96 +32,159 @@ export function limitsFromEnv(env: NodeJS.ProcessEnv = process.env): Limits {
     windowS: n('PORTICO_RATE_WINDOW_S', 600),
     perIdentifier: n('PORTICO_RATE_PER_IDENTIFIER', 5),
     perIp: n('PORTICO_RATE_PER_IP', 60),
+    refreshReuseIntervalS: n('PORTICO_REFRESH_REUSE_INTERVAL_S', 10),
+    analyticsPerIp: n('PORTICO_ANALYTICS_PER_IP', 120),
   }
 }
 
-/** Fixed-window counter in the DB; true while under `limit`. */
-export async function hitLimit(q: Queryable, key: string, limit: number, windowS: number): Promise<boolean> {
+/** Fixed-window counter in the DB; true while under `limit` (the hit is counted either way). */
+export async function hitLimit(q: Queryable, key: string, limit: number, windowS: number, by = 1): Promise<boolean> {
   const t = now()
-  const ws = t - (t % windowS)
+  const w = Math.max(1, windowS)
+  const ws = t - (t % w)
   const rows = await q.query<{ count: number }>(
-    `INSERT INTO rate_limits (key, window_start, count) VALUES ($1, $2, 1)
-     ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1 RETURNING count`,
-    [key, ws],
+    `INSERT INTO rate_limits (key, window_start, count) VALUES ($1, $2, $3)
+     ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + $3 RETURNING count`,
+    [key, ws, by],
   )
-  if (Math.random() < 0.01) {
-    await q.query('DELETE FROM rate_limits WHERE window_start < $1', [t - 2 * windowS - 86400])
+  if (Math.random() < 0.002) {
+    await q.query('DELETE FROM rate_limits WHERE window_start < $1', [t - 2 * w - 86400])
   }
   return rows[0].count <= limit
 }
 
-const hashCode = (salt: string, code: string) => createHash('sha256').update(`${salt}:${code}`).digest('hex')
+/** Several counters in one round trip; true while every one is under its limit. */
+export async function hitLimits(q: Queryable, hits: { key: string; limit: number; windowS: number }[]): Promise<boolean> {
+  const t = now()
+  const starts = hits.map((h) => t - (t % Math.max(1, h.windowS)))
+  const rows = await q.query<{ key: string; count: number }>(
+    `INSERT INTO rate_limits (key, window_start, count) SELECT k, w, 1 FROM unnest($1::text[], $2::bigint[]) AS x(k, w)
+     ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1 RETURNING key, count`,
+    [hits.map((h) => h.key), starts],
+  )
+  if (Math.random() < 0.002) await q.query('DELETE FROM rate_limits WHERE window_start < $1', [t - 2 * 86400])
+  const count = new Map(rows.map((r) => [r.key, Number(r.count)]))
+  return hits.every((h) => (count.get(h.key) ?? 0) <= h.limit)
+}
+
+interface CodeKey {
+  appId: string
+  channel: 'email' | 'sms'
+  identifier: string
+  /** Who asks: the client IP (right-most trusted hop). */
+  requester: string
+}
+
+/** Guess window: a code's life (at least a minute). */
+const guessWindow = (l: Limits) => Math.max(60, l.codeTtlS)
 
 /**
- * Issues a 6-digit code for (app, channel, identifier): resend cooldown, per-IP and
- * per-identifier limits, older codes for the same identifier invalidated. Returns the code.
+ * Issues a 6-digit code for (app, channel, identifier) and hands it to `deliver` inside the
+ * same transaction: an undelivered code (delivery throws) is rolled back with its rate-limit
+ * counts, so the retry is not refused. Limits: resend cooldown and per-identifier quota per
+ * requester (another requester cannot spend the victim's quota), 4× that for everyone, per
+ * IP. A requester's new code replaces only that requester's earlier one.
  */
 export async function issueCode(
   store: Store,
   limits: Limits,
-  p: { appId: string; channel: 'email' | 'sms'; identifier: string; ip: string },
-): Promise<string> {
-  return store.transaction(async (q) => {
+  keys: Keys,
+  p: CodeKey,
+  deliver: (q: Queryable, code: string) => Promise<void>,
+): Promise<void> {
+  await store.transaction(async (q) => {
     const t = now()
-    await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`code:${p.appId}:${p.channel}:${p.identifier}`])
-    const last = await q.query<{ created_at: number }>(
-      'SELECT created_at FROM otp_codes WHERE app_id = $1 AND channel = $2 AND identifier = $3 ORDER BY created_at DESC LIMIT 1',
-      [p.appId, p.channel, p.identifier],
-    )
-    if (last.length && t - Number(last[0].created_at) < limits.resendCooldownS) {
-      throw errors.tooMany('A code was sent recently. Please wait before requesting another one.')
-    }
-    if (!(await hitLimit(q, `code-ip:${p.ip}`, limits.perIp, limits.windowS))) throw errors.tooMany()
-    if (!(await hitLimit(q, `code-id:${p.appId}:${p.channel}:${p.identifier}`, limits.perIdentifier, limits.windowS))) {
-      throw errors.tooMany()
-    }
-    if (Math.random() < 0.01) await q.query('DELETE FROM otp_codes WHERE expires_at < $1', [t - 86400])
+    const id = `${p.appId}:${p.channel}:${p.identifier}`
+    // The counters' row locks also serialise concurrent inits for this identifier and requester.
+    const ok = await hitLimits(q, [
+      { key: `code-ip:${p.requester}`, limit: limits.perIp, windowS: limits.windowS },
+      { key: `code-id:${id}:${p.requester}`, limit: limits.perIdentifier, windowS: limits.windowS },
+      { key: `code-id-all:${id}`, limit: limits.perIdentifier * 4, windowS: limits.windowS },
+    ])
+    // Thrown inside the transaction: the counts roll back with it (a refused request costs nothing).
+    if (!ok) throw errors.tooMany()
+    if (Math.random() < 0.002) await q.query('DELETE FROM otp_codes WHERE expires_at < $1', [t - 86400])
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0')
-    const salt = randomToken(16)
-    await q.query(
-      'UPDATE otp_codes SET consumed_at = $4 WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND consumed_at IS NULL',
-      [p.appId, p.channel, p.identifier, t],
+    // One round trip: the requester's cooldown, its earlier code replaced, the new one stored.
+    const rows = await q.query<{ inserted: number }>(
+      `WITH last AS (
+         SELECT max(created_at) AS at FROM otp_codes
+         WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND requester = $5),
+       fresh AS (SELECT NOT EXISTS (SELECT 1 FROM last WHERE at > $6::bigint - $8::bigint) AS ok),
+       old AS (
+         UPDATE otp_codes SET consumed_at = $6
+         WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND requester = $5 AND consumed_at IS NULL
+           AND (SELECT ok FROM fresh)),
+       ins AS (
+         INSERT INTO otp_codes (app_id, channel, identifier, code_hash, requester, created_at, expires_at)
+         SELECT $1, $2, $3, $4, $5, $6, $7 WHERE (SELECT ok FROM fresh) RETURNING id)
+       SELECT count(*)::int AS inserted FROM ins`,
+      [
+        p.appId,
+        p.channel,
+        p.identifier,
+        keys.codeHash([p.appId, p.channel, p.identifier, code]),
+        p.requester,
+        t,
+        t + limits.codeTtlS,
+        limits.resendCooldownS,
+      ],
     )
-    await q.query(
-      `INSERT INTO otp_codes (app_id, channel, identifier, code_hash, salt, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [p.appId, p.channel, p.identifier, hashCode(salt, code), salt, t, t + limits.codeTtlS],
-    )
-    return code
+    if (!Number(rows[0]?.inserted)) throw errors.tooMany('A code was sent recently. Please wait before requesting another one.')
+    await deliver(q, code)
   })
 }
 
 /**
- * Checks and consumes a code in its own transaction (so a wrong try is counted even when
- * the caller fails later). Throws 401 invalid_credentials when wrong, expired, used or
- * after `maxAttempts` wrong tries.
+ * Checks a code against the identifier's live codes and consumes them all when it matches,
+ * inside the caller's transaction `q` (a login runs it in its own transaction). Wrong
+ * guesses are counted per requester (after `maxAttempts` that requester is refused, even
+ * with the right code) and per code (after CODE_GUESS_CEILING × maxAttempts from everyone the
+ * code is dead): an attacker's guesses do not lock the victim out. Returns false when wrong;
+ * the caller commits (so the wrong guess counts) and answers 401.
  */
-export async function consumeCode(
-  store: Store,
-  limits: Limits,
-  p: { appId: string; channel: 'email' | 'sms'; identifier: string; code: string },
-): Promise<void> {
+export async function checkCode(q: Queryable, limits: Limits, keys: Keys, p: CodeKey & { code: string }): Promise<boolean> {
   const code = p.code.replace(/\s+/g, '')
-  const ok = await store.transaction(async (q) => {
-    const rows = await q.query<{ id: number; code_hash: string; salt: string; expires_at: number; attempts: number }>(
-      `SELECT id, code_hash, salt, expires_at, attempts FROM otp_codes
-       WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND consumed_at IS NULL
-       ORDER BY created_at DESC LIMIT 1 FOR UPDATE`,
-      [p.appId, p.channel, p.identifier],
+  const t = now()
+  const gw = guessWindow(limits)
+  const guessKey = `guess:${p.appId}:${p.channel}:${p.identifier}:${p.requester}`
+  const base = [p.appId, p.channel, p.identifier, t, limits.maxAttempts * CODE_GUESS_CEILING, guessKey, t - (t % gw), limits.maxAttempts]
+  if (/^\d{6}$/.test(code)) {
+    // One round trip: consume the matching live code (row locks make it single use) and,
+    // when it matched, the identifier's other live codes; refused once this requester has
+    // used up its guesses.
+    const r = await q.query<{ hits: number }>(
+      `WITH hit AS (
+         UPDATE otp_codes SET consumed_at = $4
+         WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND consumed_at IS NULL AND expires_at > $4
+           AND attempts < $5 AND code_hash = $9
+           AND (SELECT coalesce(max(count), 0) FROM rate_limits WHERE key = $6 AND window_start = $7) < $8
+         RETURNING id),
+       rest AS (
+         UPDATE otp_codes SET consumed_at = $4
+         WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND consumed_at IS NULL
+           AND EXISTS (SELECT 1 FROM hit) AND id NOT IN (SELECT id FROM hit))
+       SELECT count(*)::int AS hits FROM hit`,
+      [...base, keys.codeHash([p.appId, p.channel, p.identifier, code])],
     )
-    const row = rows[0]
-    if (!row || Number(row.expires_at) <= now() || row.attempts >= limits.maxAttempts) return false
-    const a = Buffer.from(hashCode(row.salt, code), 'hex')
-    const b = Buffer.from(row.code_hash, 'hex')
-    if (!/^\d{6}$/.test(code) || !timingSafeEqual(a, b)) {
-      await q.query('UPDATE otp_codes SET attempts = attempts + 1 WHERE id = $1', [row.id])
-      return false
-    }
-    const upd = await q.query('UPDATE otp_codes SET consumed_at = $2 WHERE id = $1 AND consumed_at IS NULL RETURNING id', [
-      row.id,
-      now(),
-    ])
-    return upd.length === 1
-  })
+    if (Number(r[0]?.hits) > 0) return true
+  }
+  // A wrong guess: counted against this requester, and against the live codes while the
+  // requester still had guesses left.
+  await q.query(
+    `WITH a AS (
+       UPDATE otp_codes SET attempts = attempts + 1
+       WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND consumed_at IS NULL AND expires_at > $4 AND attempts < $5
+         AND (SELECT coalesce(max(count), 0) FROM rate_limits WHERE key = $6 AND window_start = $7) < $8)
+     INSERT INTO rate_limits (key, window_start, count) VALUES ($6, $7, 1)
+     ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1`,
+    base,
+  )
+  return false
+}
+
+/** checkCode in its own transaction (link, update); throws 401 invalid_credentials when wrong. */
+export async function consumeCode(store: Store, limits: Limits, keys: Keys, p: CodeKey & { code: string }): Promise<void> {
+  const ok = await store.transaction((q) => checkCode(q, limits, keys, p))
   if (!ok) throw errors.invalidCredentials(MSG.invalidCode)
 }

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { JWK } from 'jose'
+import { z } from 'zod'
+import { ConfigError } from './settings'
 import type { WireAppConfig } from '../../../kernel/wire'
 
 /** One app as written in apps.json (camelCase, may hold secrets-free server-only settings). */
@@ -36,6 +38,8 @@ export interface AppSettings {
   passkeysForSignupEnabled?: boolean
   telegramBotName?: string | null
   allowedOrigins: string[]
+  /** EVM chain ids a SIWE message may name (default: the smart-wallet chains of spec part 1, section 3). */
+  supportedChains?: number[]
   /** Custom-auth (host-issued JWT) verification: a JWKS URL or one public JWK. */
   customAuth?: { jwksUrl?: string; publicJwk?: JWK; issuer?: string; audience?: string } | null
 }
@@ -47,23 +51,85 @@ export interface AppsRegistry {
   allOrigins(): Set<string>
 }
 
+/** Default SIWE chains: spec part 1, section 3 (smart wallet supported chain ids). */
+export const DEFAULT_CHAINS = [1, 11155111, 137, 10, 8453, 84532, 42161, 7777777, 43114, 56]
+
+const str = z.string().nullish()
+const url = z.string().max(2048).nullish()
+const appSchema = z.looseObject({
+  id: z.string({ message: 'must be a string of exactly 25 characters' }).length(25, 'must be a string of exactly 25 characters'),
+  name: z.string().min(1),
+  logoUrl: url,
+  accentColor: str,
+  theme: z.enum(['light', 'dark']).nullish(),
+  loginMethods: z.array(z.string().min(1)).min(1, 'You must enable at least one login method'),
+  loginMethodsAndOrder: z.object({ primary: z.array(z.string()), overflow: z.array(z.string()).optional() }).nullish(),
+  landingHeader: str,
+  // Spec part 1, section 5: the login message is cut to 100 characters.
+  loginMessage: str.transform((v) => (typeof v === 'string' ? v.slice(0, 100) : v)),
+  loginGroupPriority: z.enum(['web2-first', 'web3-first']).nullish(),
+  walletChainType: z.enum(['ethereum-only', 'solana-only', 'ethereum-and-solana']).nullish(),
+  legal: z
+    .object({ termsAndConditionsUrl: url, privacyPolicyUrl: url, requireUsersAcceptTerms: z.boolean().optional() })
+    .nullish(),
+  allowlist: z
+    .object({
+      entries: z.array(z.string()),
+      errorTitle: str,
+      errorDetail: str,
+      errorCtaText: str,
+      errorCtaLink: url,
+    })
+    .nullish(),
+  userLimit: z.number().int().min(0).nullish(),
+  developmentMode: z.boolean().optional(),
+  developmentUserCap: z.number().int().min(0).optional(),
+  disablePlusEmails: z.boolean().optional(),
+  captcha: z.object({ enabled: z.boolean(), siteKey: str }).nullish(),
+  embeddedWallets: z.looseObject({ createOnLogin: z.enum(['off', 'users-without-wallets', 'all-users']).optional() }).nullish(),
+  passkeysForSignupEnabled: z.boolean().optional(),
+  telegramBotName: str,
+  allowedOrigins: z.array(z.url()).default([]),
+  supportedChains: z.array(z.number().int().positive()).min(1, 'supportedChains must not be empty').optional(),
+  customAuth: z
+    .object({
+      jwksUrl: z.url().optional(),
+      publicJwk: z.looseObject({ kty: z.string() }).optional(),
+      issuer: z.string().optional(),
+      audience: z.string().optional(),
+    })
+    .nullish(),
+})
+const appsFileSchema = z.object({ apps: z.array(appSchema) })
+
+/** Reads and validates apps.json; ConfigError names every problem with its path. */
 export function loadApps(file: string): AppsRegistry {
-  const raw = JSON.parse(readFileSync(file, 'utf8')) as { apps: AppSettings[] }
-  return appsFrom(raw.apps)
+  let raw: unknown
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (err) {
+    throw new ConfigError([`APPS_FILE ${file}: ${(err as Error).message}`])
+  }
+  const r = appsFileSchema.safeParse(raw)
+  if (!r.success) throw new ConfigError(r.error.issues.map((i) => `${file}: ${i.path.join('.')}: ${i.message}`))
+  return appsFrom(r.data.apps as AppSettings[])
 }
 
 export function appsFrom(list: AppSettings[]): AppsRegistry {
-  const map = new Map<string, AppSettings>()
-  for (const app of list) {
-    if (typeof app.id !== 'string' || app.id.length !== 25) {
-      throw new Error(`apps: app id ${JSON.stringify(app.id)} must be a string of exactly 25 characters`)
-    }
-    if (!Array.isArray(app.loginMethods) || app.loginMethods.length === 0) {
-      throw new Error(`apps: ${app.id}: You must enable at least one login method`)
-    }
-    map.set(app.id, { ...app, allowedOrigins: app.allowedOrigins ?? [] })
+  const parsed = z.array(appSchema).safeParse(list)
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => {
+      const app = list[Number(i.path[0])]?.id
+      return `apps: ${typeof app === 'string' ? app : JSON.stringify(app)}: ${i.path.slice(1).join('.')}: ${i.message}`
+    })
+    throw new ConfigError(problems)
   }
-  const origins = new Set(list.flatMap((a) => a.allowedOrigins ?? []))
+  const map = new Map<string, AppSettings>()
+  for (const app of parsed.data as AppSettings[]) {
+    if (map.has(app.id)) throw new ConfigError([`apps: ${app.id}: the id is used twice`])
+    map.set(app.id, app)
+  }
+  const origins = new Set([...map.values()].flatMap((a) => a.allowedOrigins))
   return { get: (id) => map.get(id), all: () => [...map.values()], allOrigins: () => origins }
 }
 

@@ -1,8 +1,11 @@
+import { isIP } from 'node:net'
 import type { Context, Hono } from 'hono'
 import { getConnInfo } from '@hono/node-server/conninfo'
+import type { Logger } from 'pino'
 import type { AppSettings, AppsRegistry } from './config'
 import type { Limits } from './codes'
-import type { DeliverySettings } from './delivery'
+import type { Delivery } from './delivery'
+import type { Routes } from './openapi'
 import { errors } from './errors'
 import { sessionAlive, type Deps } from './identity'
 import { verifyAccessToken } from './tokens'
@@ -12,31 +15,48 @@ export interface ServerCtx extends Deps {
   apps: AppsRegistry
   limits: Limits
   dev: boolean
-  delivery: DeliverySettings
-  trustProxy: boolean
+  delivery: Delivery
+  /** Reverse proxies in front of the server (0: X-Forwarded-For is ignored). */
+  trustProxy: number
+  log: Logger
+  routes: Routes
+  /** JSON-RPC URL per EVM chain id (smart-contract SIWE signatures). */
+  rpcUrls: Record<number, string>
 }
 
-export type Env = { Variables: { app: AppSettings } }
+export type Env = { Variables: { app: AppSettings; requestId: string } }
 export type Api = Hono<Env>
 export type C = Context<Env>
 
-export function clientIp(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const xff = c.req.header('x-forwarded-for')
-    if (xff) return xff.split(',')[0].trim()
-  }
+/**
+ * The client's IP. Behind `trustProxy` proxies, each appends the address it saw to
+ * X-Forwarded-For, so the client is the entry `trustProxy` places from the right (the
+ * left-most entries are whatever the client sent). Anything that is not an IP falls back to
+ * the socket's address.
+ */
+export function clientIp(c: Context, trustProxy: number): string {
+  let remote = 'unknown'
   try {
-    return getConnInfo(c).remote.address ?? 'unknown'
-  } catch {
-    return 'unknown'
+    remote = getConnInfo(c).remote.address ?? 'unknown'
+  } catch {}
+  if (trustProxy > 0) {
+    const hops = (c.req.header('x-forwarded-for') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+    const ip = hops.length >= trustProxy ? hops[hops.length - trustProxy] : undefined
+    if (ip && isIP(ip)) return ip
   }
+  return remote
 }
 
 export function bearer(c: Context): string | null {
   const h = c.req.header('authorization')
   if (!h) return null
-  const m = /^Bearer\s+(.+)$/i.exec(h.trim())
-  return m ? m[1].trim() : null
+  const v = h.trim()
+  if (v.length < 8 || v.slice(0, 7).toLowerCase() !== 'bearer ') return null
+  const token = v.slice(7).trim()
+  return token || null
 }
 
 export interface Auth {

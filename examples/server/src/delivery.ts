@@ -1,44 +1,146 @@
-import type { Store } from './store'
+/**
+ * Code delivery: e-mail through SMTP (nodemailer), SMS through a provider (Twilio's REST
+ * API, or a generic webhook), and in development mode the dev outbox (and the console).
+ * A provider failure throws `DeliveryError`: the code's transaction rolls back and the
+ * client gets 502 delivery_failed (its retry is not refused).
+ */
+import type { Logger } from 'pino'
+import { ApiError } from './errors'
+import type { Queryable } from './store'
 import { now } from './tokens'
 
-export interface DeliverySettings {
-  dev: boolean
-  smtpUrl?: string
-  mailFrom?: string
-  /** Print codes to the console in development mode (default true). */
-  log?: boolean
+export interface Message {
+  appId: string
+  appName: string
+  channel: 'email' | 'sms'
+  /** Normalised address: lower-case e-mail or E.164 phone. */
+  to: string
+  code: string
 }
 
-let transport: { sendMail(o: Record<string, unknown>): Promise<unknown> } | undefined
+export interface SmsProvider {
+  readonly name: string
+  send(m: { to: string; body: string; appId: string }): Promise<void>
+}
+export interface EmailProvider {
+  readonly name: string
+  send(m: { to: string; subject: string; text: string }): Promise<void>
+}
 
-/** Sends a code: console + dev outbox in development mode; SMTP for e-mail when SMTP_URL is set. */
-export async function deliverCode(
-  store: Store,
-  s: DeliverySettings,
-  p: { appId: string; appName: string; channel: 'email' | 'sms'; to: string; code: string },
-): Promise<void> {
-  if (s.dev) {
-    if (s.log !== false) console.log(`[portico] code for ${p.to}: ${p.code}`)
-    await store.query('INSERT INTO outbox (app_id, channel, to_addr, code, sent_at) VALUES ($1, $2, $3, $4, $5)', [
-      p.appId,
-      p.channel,
-      p.to,
-      p.code,
+export class DeliveryError extends ApiError {
+  constructor() {
+    super(502, 'delivery_failed', 'We could not send the code. Please try again in a moment.')
+  }
+}
+
+const TIMEOUT_MS = 10_000
+
+/** SMTP through nodemailer (SMTP_URL, MAIL_FROM). */
+export function smtpProvider(url: string, from = 'Portico <no-reply@localhost>'): EmailProvider {
+  let transport: { sendMail(o: Record<string, unknown>): Promise<unknown> } | undefined
+  return {
+    name: 'smtp',
+    async send(m) {
+      if (!transport) {
+        const nodemailer = (await import('nodemailer')).default
+        transport = nodemailer.createTransport(url, {
+          connectionTimeout: TIMEOUT_MS,
+          greetingTimeout: TIMEOUT_MS,
+          socketTimeout: TIMEOUT_MS,
+        } as never) as never
+      }
+      await transport!.sendMail({ from, to: m.to, subject: m.subject, text: m.text })
+    },
+  }
+}
+
+/** Twilio Programmable Messaging: POST {api}/2010-04-01/Accounts/{sid}/Messages.json. */
+export function twilioProvider(o: {
+  accountSid: string
+  authToken: string
+  from?: string
+  messagingServiceSid?: string
+  apiUrl?: string
+}): SmsProvider {
+  const url = `${(o.apiUrl ?? 'https://api.twilio.com').replace(/\/+$/, '')}/2010-04-01/Accounts/${encodeURIComponent(o.accountSid)}/Messages.json`
+  const auth = `Basic ${Buffer.from(`${o.accountSid}:${o.authToken}`).toString('base64')}`
+  return {
+    name: 'twilio',
+    async send(m) {
+      const form = new URLSearchParams({ To: m.to, Body: m.body })
+      if (o.messagingServiceSid) form.set('MessagingServiceSid', o.messagingServiceSid)
+      else form.set('From', o.from!)
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+        body: form,
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      })
+      await res.arrayBuffer().catch(() => {})
+      if (!res.ok) throw new Error(`twilio answered ${res.status}`)
+    },
+  }
+}
+
+/**
+ * Generic webhook: POST {to, body, app_id, channel: 'sms'} as JSON to SMS_WEBHOOK_URL, with
+ * `authorization: Bearer SMS_WEBHOOK_SECRET` when set. Any 2xx is success.
+ */
+export function webhookProvider(o: { url: string; secret?: string }): SmsProvider {
+  return {
+    name: 'webhook',
+    async send(m) {
+      const res = await fetch(o.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(o.secret ? { authorization: `Bearer ${o.secret}` } : {}) },
+        body: JSON.stringify({ to: m.to, body: m.body, app_id: m.appId, channel: 'sms' }),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      })
+      await res.arrayBuffer().catch(() => {})
+      if (!res.ok) throw new Error(`sms webhook answered ${res.status}`)
+    },
+  }
+}
+
+export interface Delivery {
+  dev: boolean
+  /** Print codes to the log in development mode (default true). */
+  logCodes: boolean
+  email?: EmailProvider
+  sms?: SmsProvider
+  log: Logger
+}
+
+/** Which channels can deliver: a provider, or the dev outbox in development mode. */
+export function canDeliver(d: Pick<Delivery, 'dev' | 'email' | 'sms'>, channel: 'email' | 'sms'): boolean {
+  return d.dev || !!(channel === 'email' ? d.email : d.sms)
+}
+
+/** Delivers a code, inside the code's transaction `q`. Throws DeliveryError. */
+export async function deliverCode(q: Queryable, d: Delivery, m: Message): Promise<void> {
+  if (d.dev) {
+    // Development mode only: the outbox and the console are the documented way to read codes.
+    if (d.logCodes) d.log.info({ dev_outbox: true, channel: m.channel }, `code for ${m.to}: ${m.code}`)
+    await q.query('INSERT INTO outbox (app_id, channel, to_addr, code, sent_at) VALUES ($1, $2, $3, $4, $5)', [
+      m.appId,
+      m.channel,
+      m.to,
+      m.code,
       now(),
     ])
   }
-  if (p.channel === 'email' && s.smtpUrl) {
-    if (!transport) {
-      const nodemailer = await import('nodemailer')
-      transport = nodemailer.createTransport(s.smtpUrl) as any
+  const text = `Your ${m.appName} login code is ${m.code}. It expires in 10 minutes.`
+  try {
+    if (m.channel === 'email' && d.email) {
+      await d.email.send({ to: m.to, subject: `Your ${m.appName} login code: ${m.code}`, text })
+    } else if (m.channel === 'sms' && d.sms) {
+      await d.sms.send({ to: m.to, body: text, appId: m.appId })
+    } else if (!d.dev) {
+      throw new Error(`no ${m.channel} provider`)
     }
-    await transport!.sendMail({
-      from: s.mailFrom ?? 'Portico <no-reply@localhost>',
-      to: p.to,
-      subject: `Your ${p.appName} login code: ${p.code}`,
-      text: `Your ${p.appName} login code is ${p.code}. It expires in 10 minutes.`,
-    })
-  } else if (!s.dev) {
-    console.warn(`[portico] no ${p.channel} delivery configured; code for ${p.to} not sent`)
+  } catch (err) {
+    // Never the address, code or provider answer: the provider and the error's class.
+    d.log.error({ channel: m.channel, provider: (m.channel === 'email' ? d.email : d.sms)?.name ?? null, err_name: (err as Error)?.name }, 'code delivery failed')
+    throw new DeliveryError()
   }
 }

@@ -11,6 +11,7 @@ import type {
 } from '../../../kernel/wire'
 import type { AppSettings } from './config'
 import { ApiError, MSG, errors } from './errors'
+import type { Keys } from './keys'
 import { isUniqueViolation, type Queryable, type Store } from './store'
 import {
   REFRESH_TTL_S,
@@ -25,6 +26,7 @@ import {
 export interface Deps {
   store: Store
   signer: Signer
+  keys: Keys
 }
 
 /** A verified identifier about to be logged in with or linked. */
@@ -65,10 +67,15 @@ export const newUserId = () => `did:portico:${randomToken(15).replace(/[-_]/g, '
 // ---------------------------------------------------------------- users
 
 export async function loadUser(q: Queryable, userId: string): Promise<WireUser | null> {
-  const users = await q.query<UserRow>('SELECT * FROM users WHERE id = $1', [userId])
-  if (!users.length) return null
-  const accounts = await q.query<AccountRow>('SELECT * FROM accounts WHERE user_id = $1 ORDER BY id', [userId])
-  const u = users[0]
+  // One round trip: the user and its accounts (json_agg keeps jsonb data and bigints as numbers).
+  const rows = await q.query<UserRow & { accounts: AccountRow[] | string | null }>(
+    `SELECT u.*, (SELECT json_agg(a ORDER BY a.id) FROM accounts a WHERE a.user_id = u.id) AS accounts
+     FROM users u WHERE u.id = $1`,
+    [userId],
+  )
+  if (!rows.length) return null
+  const u = rows[0]
+  const accounts = (typeof u.accounts === 'string' ? JSON.parse(u.accounts) : u.accounts ?? []) as AccountRow[]
   const user: WireUser = {
     id: u.id,
     created_at: Number(u.created_at),
@@ -136,15 +143,15 @@ export async function createSession(
   opts: { familyId?: string; kind?: 'session' | 'fork' } = {},
 ): Promise<{ sessionId: string; refreshToken: string }> {
   const sessionId = randomToken(16)
+  const refreshToken = randomToken(32)
   const t = now()
-  await q.query('INSERT INTO sessions (id, user_id, app_id, family_id, created_at) VALUES ($1, $2, $3, $4, $5)', [
-    sessionId,
-    userId,
-    appId,
-    opts.familyId ?? randomToken(16),
-    t,
-  ])
-  const refreshToken = await addRefreshToken(q, sessionId, opts.kind ?? 'session')
+  // One round trip: the session and its first refresh token.
+  await q.query(
+    `WITH s AS (INSERT INTO sessions (id, user_id, app_id, family_id, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id)
+     INSERT INTO refresh_tokens (token_hash, session_id, state, kind, created_at, expires_at)
+     SELECT $6, s.id, 'active', $7, $5, $8 FROM s`,
+    [sessionId, userId, appId, opts.familyId ?? randomToken(16), t, sha256(refreshToken), opts.kind ?? 'session', t + REFRESH_TTL_S],
+  )
   return { sessionId, refreshToken }
 }
 
@@ -163,58 +170,87 @@ export interface Rotated<X = unknown> {
   sessionId: string
   familyId: string
   refreshToken: string
+  /** The access token of the new pair (plain refreshes only). */
+  accessToken?: string
   /** Result of `then`, run in the same transaction. */
   extra?: X
 }
 
 /**
- * Rotates a refresh token. Reuse of an already rotated token revokes its whole family
- * (committed) and answers 401 missing_or_invalid_token, like any unknown or revoked token.
+ * Rotates a refresh token. A plain refresh (no `then`) stores its new pair sealed on the
+ * rotated row: the same token presented again within `reuseIntervalS` (two tabs, a retry
+ * after a lost answer) returns that same pair while the new token is still unused. Any
+ * other reuse of a rotated token revokes its whole family (committed) and answers 401
+ * missing_or_invalid_token, like any unknown or revoked token.
  */
 export async function rotateRefreshToken<X = unknown>(
-  store: Store,
+  d: Deps,
   appId: string,
   token: string,
   opts: {
     kind?: 'session' | 'fork'
     sessionId?: string
+    reuseIntervalS?: number
     then?: (q: Queryable, r: Rotated) => Promise<X>
   } = {},
 ): Promise<Rotated<X>> {
-  const out = await store.transaction(async (q) => {
+  const hash = sha256(token)
+  const out = await d.store.transaction(async (q): Promise<Rotated<X> | 'reuse' | null> => {
     const rows = await q.query<{
       state: string
       kind: string
       expires_at: number
+      used_at: number | null
+      successor_hash: string | null
+      successor_sealed: string | null
       session_id: string
       user_id: string
       family_id: string
       app_id: string
       revoked_at: number | null
     }>(
-      `SELECT rt.state, rt.kind, rt.expires_at, rt.session_id, s.user_id, s.family_id, s.app_id, s.revoked_at
+      `SELECT rt.state, rt.kind, rt.expires_at, rt.used_at, rt.successor_hash, rt.successor_sealed, rt.session_id,
+              s.user_id, s.family_id, s.app_id, s.revoked_at
        FROM refresh_tokens rt JOIN sessions s ON s.id = rt.session_id
        WHERE rt.token_hash = $1 FOR UPDATE OF rt`,
-      [sha256(token)],
+      [hash],
     )
     const r = rows[0]
     if (!r || r.app_id !== appId) return null
+    const t = now()
     if (r.state === 'rotated') {
-      const t = now()
+      const interval = opts.reuseIntervalS ?? 0
+      if (!opts.then && interval > 0 && r.successor_sealed && r.revoked_at == null && t - Number(r.used_at) <= interval) {
+        const next = await q.query<{ state: string }>('SELECT state FROM refresh_tokens WHERE token_hash = $1', [r.successor_hash])
+        if (next[0]?.state === 'active') {
+          const pair = JSON.parse(await d.keys.open(r.successor_sealed, 'refresh-pair')) as { refresh_token: string; token: string }
+          return { userId: r.user_id, sessionId: r.session_id, familyId: r.family_id, refreshToken: pair.refresh_token, accessToken: pair.token }
+        }
+      }
       await q.query('UPDATE sessions SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL', [r.family_id, t])
       await q.query(
         `UPDATE refresh_tokens SET state = 'revoked' WHERE state = 'active' AND session_id IN (SELECT id FROM sessions WHERE family_id = $1)`,
         [r.family_id],
       )
-      return 'reuse' as const
+      return 'reuse'
     }
-    if (r.state !== 'active' || r.revoked_at != null || Number(r.expires_at) <= now()) return null
+    if (r.state !== 'active' || r.revoked_at != null || Number(r.expires_at) <= t) return null
     if (opts.kind && r.kind !== opts.kind) return null
     if (opts.sessionId && r.session_id !== opts.sessionId) return null
-    await q.query(`UPDATE refresh_tokens SET state = 'rotated', used_at = $2 WHERE token_hash = $1`, [sha256(token), now()])
     const refreshToken = await addRefreshToken(q, r.session_id, 'session')
     const rotated: Rotated<X> = { userId: r.user_id, sessionId: r.session_id, familyId: r.family_id, refreshToken }
+    let sealed: string | null = null
     if (opts.then) rotated.extra = await opts.then(q, rotated)
+    else {
+      rotated.accessToken = await signAccessToken(d.signer, { userId: r.user_id, appId, sessionId: r.session_id })
+      sealed = await d.keys.seal(JSON.stringify({ refresh_token: refreshToken, token: rotated.accessToken }), 'refresh-pair')
+    }
+    await q.query(
+      `UPDATE refresh_tokens SET state = 'rotated', used_at = $2, successor_hash = $3, successor_sealed = $4 WHERE token_hash = $1`,
+      [hash, t, sha256(refreshToken), sealed],
+    )
+    // The predecessor's sealed pair is no longer needed once its successor (this token) is used.
+    await q.query('UPDATE refresh_tokens SET successor_sealed = NULL WHERE successor_hash = $1', [hash])
     return rotated
   })
   if (out === 'reuse') throw errors.invalidToken('Refresh token reuse detected; the session family was revoked')
@@ -253,10 +289,10 @@ export async function authResponse(
   d: Deps,
   appId: string,
   user: WireUser,
-  session: { sessionId: string; refreshToken: string },
+  session: { sessionId: string; refreshToken: string; accessToken?: string },
   isNewUser: boolean,
 ): Promise<WireAuthResponse> {
-  const token = await signAccessToken(d.signer, { userId: user.id, appId, sessionId: session.sessionId })
+  const token = session.accessToken ?? (await signAccessToken(d.signer, { userId: user.id, appId, sessionId: session.sessionId }))
   return {
     user,
     token,
@@ -313,10 +349,16 @@ export async function loginWithAccount(
   d: Deps,
   app: AppSettings,
   acct: AccountInput,
-  opts: { mode?: string; guestUserId?: string | null } = {},
+  opts: {
+    mode?: string
+    guestUserId?: string | null
+    /** Runs first in the same transaction (the code check); false commits its writes and answers 401. */
+    verify?: (q: Queryable) => Promise<boolean>
+  } = {},
 ): Promise<WireAuthResponse> {
   const r = await retryUnique(() =>
     d.store.transaction(async (q) => {
+      if (opts.verify && !(await opts.verify(q))) return null
       const existing = await findAccount(q, app, acct.type, acct.identifier)
       let userId: string
       let isNew = false
@@ -335,19 +377,38 @@ export async function loginWithAccount(
           userId = guest.id
           const mine = await q.query('SELECT 1 FROM accounts WHERE user_id = $1 AND type = $2', [userId, acct.type])
           if (mine.length) throw errors.cannotLinkMore(acct.type)
-          await q.query('UPDATE users SET is_guest = false WHERE id = $1', [userId])
+          await q.query('UPDATE users SET is_guest = false, guest_credential_hash = NULL WHERE id = $1', [userId])
+          await insertAccount(q, app, userId, acct)
         } else {
           await enforceNewUserLimits(q, app)
-          userId = await createUser(q, app)
+          userId = newUserId()
           isNew = true
+          const t = now()
+          // One round trip: the user and its first account.
+          await q.query(
+            `WITH u AS (INSERT INTO users (id, app_id, created_at, is_guest) VALUES ($1, $2, $3, false) RETURNING id)
+             INSERT INTO accounts (user_id, app_id, type, identifier, data, first_verified_at, latest_verified_at, created_at)
+             SELECT u.id, $2, $4, $5, $6, $3, $3, $3 FROM u`,
+            [userId, app.id, t, acct.type, acct.identifier, JSON.stringify(acct.data)],
+          )
+          // Known without reading it back.
+          const user: WireUser = {
+            id: userId,
+            created_at: t,
+            linked_accounts: [accountToWire({ type: acct.type, data: acct.data, first_verified_at: t, latest_verified_at: t } as AccountRow)],
+            mfa_methods: [],
+            has_accepted_terms: false,
+            is_guest: false,
+          }
+          return { user, session: await createSession(q, app.id, userId), isNew }
         }
-        await insertAccount(q, app, userId, acct)
       }
       const session = await createSession(q, app.id, userId)
       const user = (await loadUser(q, userId))!
       return { user, session, isNew }
     }),
   )
+  if (!r) throw errors.invalidCredentials(MSG.invalidCode)
   return authResponse(d, app.id, r.user, r.session, r.isNew)
 }
 
@@ -393,7 +454,7 @@ export async function linkAccount(d: Deps, app: AppSettings, userId: string, acc
         return { transfer }
       }
       await insertAccount(q, app, userId, acct)
-      await q.query('UPDATE users SET is_guest = false WHERE id = $1', [userId])
+      await q.query('UPDATE users SET is_guest = false, guest_credential_hash = NULL WHERE id = $1', [userId])
       return { user: (await loadUser(q, userId))! }
     }),
   )
@@ -432,7 +493,7 @@ export async function transferAccount(
       if (mine.length) throw errors.cannotLinkMore(type)
       await q.query('UPDATE accounts SET user_id = $2, latest_verified_at = $3 WHERE id = $1', [acc.id, userId, now()])
       await q.query('DELETE FROM users WHERE id = $1', [acc.user_id])
-      await q.query('UPDATE users SET is_guest = false WHERE id = $1', [userId])
+      await q.query('UPDATE users SET is_guest = false, guest_credential_hash = NULL WHERE id = $1', [userId])
     }
     return (await loadUser(q, userId))!
   })
@@ -476,7 +537,7 @@ export async function requireAccountOfType(d: Deps, userId: string, type: 'email
   if (!rows.length) throw errors.invalidData(type === 'email' ? MSG.needEmail : MSG.needPhone)
 }
 
-/** Unlink one of the user's accounts; the last login account of a non-guest user stays. */
+/** Unlink one of the user's accounts; the last one stays. */
 export async function unlinkAccount(
   d: Deps,
   app: AppSettings,
@@ -488,8 +549,8 @@ export async function unlinkAccount(
     const acc = await findAccount(q, app, type, identifier)
     if (!acc || acc.user_id !== userId) throw errors.invalidData(`No linked ${type} account ${identifier} on this user.`)
     const [{ n }] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts WHERE user_id = $1', [userId])
-    const guest = await q.query('SELECT 1 FROM users WHERE id = $1 AND guest_credential_hash IS NOT NULL', [userId])
-    if (n <= 1 && !guest.length) throw errors.invalidData(MSG.lastAccount)
+    // A user keeps at least one way to log in (an upgraded guest's credential no longer logs in).
+    if (n <= 1) throw errors.invalidData(MSG.lastAccount)
     await q.query('DELETE FROM accounts WHERE id = $1', [acc.id])
     return (await loadUser(q, userId))!
   })
@@ -501,7 +562,8 @@ export async function guestLogin(d: Deps, app: AppSettings, credential: string):
   const hash = sha256(`guest:${app.id}:${credential}`)
   const r = await retryUnique(() =>
     d.store.transaction(async (q) => {
-      const rows = await q.query<{ id: string }>('SELECT id FROM users WHERE guest_credential_hash = $1', [hash])
+      // The hash is cleared when the guest upgrades: the credential then makes a new guest.
+      const rows = await q.query<{ id: string }>('SELECT id FROM users WHERE guest_credential_hash = $1 AND is_guest', [hash])
       let userId = rows[0]?.id
       let isNew = false
       if (!userId) {

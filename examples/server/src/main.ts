@@ -1,34 +1,114 @@
+/**
+ * The server process.
+ *
+ *   tsx src/main.ts [--dev]          start (migrates first unless PORTICO_MIGRATE_ON_START=0)
+ *   tsx src/main.ts migrate          apply pending migrations and exit
+ *
+ * Configuration: environment variables (README), validated at start-up. Development mode is
+ * explicit: `--dev` or PORTICO_DEV=1. SIGTERM / SIGINT drain in-flight requests, then exit.
+ */
+import type { Server } from 'node:http'
 import { serve } from '@hono/node-server'
-import { createServer } from './app'
+import { pino } from 'pino'
+import { createServer, type ServerOptions } from './app'
+import { twilioProvider, webhookProvider } from './delivery'
+import { ConfigError, loadEnv } from './settings'
 import { openStore } from './store'
+import { pendingMigrations, runMigrations } from './store/migrate'
 
-const port = Number(process.env.PORT ?? 8787)
-const hostname = process.env.HOST ?? '127.0.0.1'
-const dev = process.env.NODE_ENV !== 'production' || process.env.PORTICO_DEV === '1'
-
-const store = await openStore({
-  databaseUrl: process.env.DATABASE_URL || undefined,
-  dataDir: process.env.DATA_DIR ?? '.data',
-})
-const app = await createServer({
-  store,
-  appsFile: process.env.APPS_FILE ?? new URL('../apps.json', import.meta.url).pathname,
-  dev,
-  smtpUrl: process.env.SMTP_URL || undefined,
-  mailFrom: process.env.MAIL_FROM || undefined,
-  trustProxy: process.env.TRUST_PROXY === '1',
-})
-
-const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
-  console.log(
-    `[portico] server on http://${hostname}:${info.port} (${store.kind}${dev ? ', development mode: codes on console and /dev/outbox' : ''})`,
-  )
-})
-
-const stop = async () => {
-  server.close()
-  await store.close().catch(() => {})
-  process.exit(0)
+const args = process.argv.slice(2)
+let env: ReturnType<typeof loadEnv>
+try {
+  env = loadEnv(process.env, args.includes('--dev'))
+} catch (err) {
+  console.error(`[portico] ${(err as Error).message}`)
+  process.exit(78) // EX_CONFIG
 }
-process.on('SIGINT', stop)
-process.on('SIGTERM', stop)
+const log = pino({ level: env.LOG_LEVEL, base: { svc: 'portico-server', pid: process.pid } })
+
+async function main() {
+  const store = await openStore({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, migrate: false })
+
+  if (args[0] === 'migrate') {
+    const applied = await runMigrations(store)
+    log.info({ applied }, applied.length ? 'migrations applied' : 'database is up to date')
+    await store.close()
+    return
+  }
+  if (!env.PORTICO_MIGRATE_ON_START) {
+    const pending = await pendingMigrations(store)
+    if (pending.length) throw new ConfigError([`database schema is behind (${pending.join(', ')}): run the migrate command`])
+  }
+
+  let draining = false
+  const opts: ServerOptions = {
+    store,
+    appsFile: env.APPS_FILE ?? new URL('../apps.json', import.meta.url).pathname,
+    dev: env.dev,
+    secret: env.PORTICO_SECRET,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    sms:
+      env.SMS_PROVIDER === 'twilio'
+        ? twilioProvider({
+            accountSid: env.TWILIO_ACCOUNT_SID!,
+            authToken: env.TWILIO_AUTH_TOKEN!,
+            from: env.TWILIO_FROM,
+            messagingServiceSid: env.TWILIO_MESSAGING_SERVICE_SID,
+            apiUrl: env.TWILIO_API_URL,
+          })
+        : env.SMS_PROVIDER === 'webhook'
+          ? webhookProvider({ url: env.SMS_WEBHOOK_URL!, secret: env.SMS_WEBHOOK_SECRET })
+          : undefined,
+    trustProxy: env.TRUST_PROXY,
+    rpcUrls: env.PORTICO_RPC_URLS,
+    logger: log,
+    migrate: env.PORTICO_MIGRATE_ON_START,
+    draining: () => draining,
+    limits: {
+      codeTtlS: env.PORTICO_CODE_TTL_S,
+      maxAttempts: env.PORTICO_CODE_MAX_ATTEMPTS,
+      resendCooldownS: env.PORTICO_RESEND_COOLDOWN_S,
+      windowS: env.PORTICO_RATE_WINDOW_S,
+      perIdentifier: env.PORTICO_RATE_PER_IDENTIFIER,
+      perIp: env.PORTICO_RATE_PER_IP,
+      refreshReuseIntervalS: env.PORTICO_REFRESH_REUSE_INTERVAL_S,
+      analyticsPerIp: env.PORTICO_ANALYTICS_PER_IP,
+    },
+  }
+  const app = await createServer(opts)
+
+  const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
+    log.info(
+      { url: `http://${env.HOST}:${info.port}`, store: store.kind, dev: env.dev, log_level: env.LOG_LEVEL },
+      env.dev
+        ? 'portico server listening in DEVELOPMENT MODE: codes on the console and at /dev/outbox, demo custom-auth key trusted'
+        : 'portico server listening',
+    )
+  }) as Server
+
+  const stop = (signal: string) => {
+    if (draining) return
+    draining = true
+    log.info({ signal }, 'shutting down: draining in-flight requests')
+    const hard = setTimeout(() => {
+      log.warn('shutdown time-out: closing the remaining connections')
+      server.closeAllConnections()
+    }, env.PORTICO_SHUTDOWN_TIMEOUT_S * 1000)
+    hard.unref()
+    server.close(async () => {
+      await store.close().catch(() => {})
+      log.info('stopped')
+      process.exit(0)
+    })
+    server.closeIdleConnections()
+  }
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError) console.error(`[portico] ${err.message}`)
+  else log.fatal({ err_name: (err as Error)?.name, err_code: (err as { code?: unknown })?.code, msg_detail: String((err as Error)?.message).slice(0, 300) }, 'start-up failed')
+  process.exit(err instanceof ConfigError ? 78 : 1)
+})

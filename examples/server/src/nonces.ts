@@ -47,3 +47,21 @@ export function allowedHosts(origins: string[]): string[] {
     }
   })
 }
+
+/** The sign-in message's URI must be (under) one of the app's allowed origins. */
+export function checkUri(uri: string | undefined, origins: string[], kind: string) {
+  let origin: string | undefined
+  try {
+    origin = uri ? new URL(uri).origin : undefined
+  } catch {}
+  if (!origin || !origins.includes(origin)) throw errors.invalidCredentials(`${kind} message URI is not allowed for this app`)
+}
+
+/** Issued At: present, not in the future (a minute of clock skew), not older than a nonce lives. */
+export function checkIssuedAt(issuedAt: Date | undefined, kind: string) {
+  const t = issuedAt?.getTime()
+  const n = Date.now()
+  if (t === undefined || Number.isNaN(t) || t > n + 60_000 || t < n - NONCE_TTL_S * 1000) {
+    throw errors.invalidCredentials(`${kind} message Issued At is missing, in the future or too old`)
+  }
+}

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { SignJWT, exportJWK, generateKeyPair, importJWK, importPKCS8, jwtVerify, type JWK } from 'jose'
+import type { Keys } from './keys'
+import { ConfigError } from './settings'
 import type { Store } from './store'
 
 export const ISSUER = 'portico'
@@ -21,35 +23,56 @@ export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64ur
 /**
  * The ES256 signing key: from JWT_PRIVATE_KEY (PKCS#8 PEM or a private JWK as JSON) or,
  * by default, generated once and stored in the DB so every process signs with the same key.
+ * In the DB the private key is only kept sealed (JWE) with a key derived from the server
+ * secret, which lives outside the database; a plain-text key left by an older version is
+ * sealed on start-up.
  */
-export async function loadSigner(store: Store, envKey = process.env.JWT_PRIVATE_KEY): Promise<Signer> {
+export async function loadSigner(store: Store, keys: Keys, envKey = process.env.JWT_PRIVATE_KEY): Promise<Signer> {
   if (envKey) {
     let jwk: JWK
-    if (envKey.trim().startsWith('{')) jwk = JSON.parse(envKey)
-    else {
-      const k = await importPKCS8(envKey.replace(/\\n/g, '\n'), 'ES256', { extractable: true })
-      jwk = await exportJWK(k)
+    try {
+      if (envKey.trim().startsWith('{')) jwk = JSON.parse(envKey)
+      else {
+        const k = await importPKCS8(envKey.replace(/\\n/g, '\n'), 'ES256', { extractable: true })
+        jwk = await exportJWK(k)
+      }
+    } catch {
+      throw new ConfigError(['JWT_PRIVATE_KEY: not a PKCS#8 PEM or a private JWK (JSON) of an ES256 key'])
     }
     const { d: _d, ...pub } = jwk
     const kid = jwk.kid ?? sha256(JSON.stringify({ x: pub.x, y: pub.y })).slice(0, 16)
     return fromJwks({ ...jwk, kid }, { ...pub, kid })
   }
-  let rows = await store.query<{ kid: string; private_jwk: JWK; public_jwk: JWK }>(
-    "SELECT kid, private_jwk, public_jwk FROM signing_keys WHERE name = 'default'",
-  )
+  type Row = { kid: string; private_jwk: JWK | null; private_jwe: string | null; public_jwk: JWK }
+  const select = () => store.query<Row>("SELECT kid, private_jwk, private_jwe, public_jwk FROM signing_keys WHERE name = 'default'")
+  let rows = await select()
   if (!rows.length) {
     const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true })
     const kid = randomToken(12)
     const priv = { ...(await exportJWK(privateKey)), kid }
     const pub = { ...(await exportJWK(publicKey)), kid }
     await store.query(
-      "INSERT INTO signing_keys (name, kid, private_jwk, public_jwk, created_at) VALUES ('default', $1, $2, $3, $4) ON CONFLICT (name) DO NOTHING",
-      [kid, JSON.stringify(priv), JSON.stringify(pub), now()],
+      "INSERT INTO signing_keys (name, kid, private_jwe, public_jwk, created_at) VALUES ('default', $1, $2, $3, $4) ON CONFLICT (name) DO NOTHING",
+      [kid, await keys.seal(JSON.stringify(priv), 'signing-key'), JSON.stringify(pub), now()],
     )
-    rows = await store.query("SELECT kid, private_jwk, public_jwk FROM signing_keys WHERE name = 'default'")
+    rows = await select()
   }
   const r = rows[0]
-  return fromJwks(r.private_jwk, r.public_jwk)
+  if (!r.private_jwe && r.private_jwk) {
+    await store.query("UPDATE signing_keys SET private_jwe = $1, private_jwk = NULL WHERE name = 'default'", [
+      await keys.seal(JSON.stringify(r.private_jwk), 'signing-key'),
+    ])
+    return fromJwks(r.private_jwk, r.public_jwk)
+  }
+  let priv: JWK
+  try {
+    priv = JSON.parse(await keys.open(r.private_jwe!, 'signing-key'))
+  } catch {
+    throw new ConfigError([
+      'PORTICO_SECRET: does not decrypt the signing key stored in the database (was the secret changed? restore it, or set JWT_PRIVATE_KEY)',
+    ])
+  }
+  return fromJwks(priv, r.public_jwk)
 }
 
 async function fromJwks(priv: JWK, pub: JWK): Promise<Signer> {
@@ -112,6 +135,7 @@ export async function verifyAccessToken(
       issuer: ISSUER,
       audience: appId,
       algorithms: ['ES256'],
+      requiredClaims: ['exp', 'iat', 'sub'],
       // A very large tolerance accepts an expired token whose signature is still good.
       clockTolerance: opts.allowExpired ? 10 * 365 * 24 * 3600 : 0,
     })

@@ -4,6 +4,7 @@ import type { WireAppConfig, WireAuthResponse, WireForkResponse } from '../../..
 import { openPglite } from '../src/store/pglite'
 import type { Store } from '../src/store'
 import { loadSigner } from '../src/tokens'
+import { devKeys } from './helpers'
 import {
   ALLOW,
   DEMO,
@@ -481,7 +482,7 @@ describe('sessions', () => {
 
   it('refresh accepts an expired bearer; expired bearer is refused elsewhere', async () => {
     const u = await s.emailLogin(uniqueEmail())
-    const signer = await loadSigner(store)
+    const signer = await loadSigner(store, devKeys)
     const claims = decodeJwt(u.body.token!)
     const t = Math.floor(Date.now() / 1000)
     const expired = await new SignJWT({ sid: claims.sid })
@@ -504,8 +505,8 @@ describe('sessions', () => {
     const { generateKeyPair, exportPKCS8 } = await import('jose')
     const { privateKey } = await generateKeyPair('ES256', { extractable: true })
     const pem = await exportPKCS8(privateKey)
-    const signer = await loadSigner(store, pem)
-    const stored = await loadSigner(store)
+    const signer = await loadSigner(store, devKeys, pem)
+    const stored = await loadSigner(store, devKeys)
     expect(signer.kid).not.toBe(stored.kid)
     const srv = await startTestServer(store, { signer })
     try {

@@ -6,7 +6,12 @@ import { join } from 'node:path'
 import { serve } from '@hono/node-server'
 import type { WireAuthResponse } from '../../../kernel/wire'
 import { createServer, type ServerOptions } from '../src/app'
+import { deriveKeys } from '../src/keys'
+import { DEV_SECRET } from '../src/settings'
 import type { Store } from '../src/store'
+
+/** The keys a development-mode server derives (no PORTICO_SECRET). */
+export const devKeys = deriveKeys(DEV_SECRET)
 
 export const DEMO = 'portico-demo-app-00000001'
 export const TERMS = 'portico-test-terms-000001'
@@ -37,6 +42,21 @@ export interface TestServer {
   close(): Promise<void>
 }
 
+/** Providers that keep what they were asked to send (the server's real delivery path up to the provider). */
+export function memoryProviders() {
+  const sent: { channel: 'email' | 'sms'; to: string; text: string }[] = []
+  return {
+    sent,
+    email: { name: 'memory', send: async (m: { to: string; text: string }) => void sent.push({ channel: 'email', to: m.to, text: m.text }) },
+    sms: { name: 'memory', send: async (m: { to: string; body: string }) => void sent.push({ channel: 'sms', to: m.to, text: m.body }) },
+  }
+}
+
+/** Production mode options for startTestServer: a secret and delivery providers. */
+export function prodOptions(p = memoryProviders()): Partial<ServerOptions> {
+  return { dev: false, secret: DEV_SECRET, email: p.email, sms: p.sms }
+}
+
 /** A real server on an ephemeral loopback port, built in-process from `store`. */
 export async function startTestServer(store: Store, opts: Partial<ServerOptions> = {}): Promise<TestServer> {
   const app = await createServer({
@@ -44,8 +64,9 @@ export async function startTestServer(store: Store, opts: Partial<ServerOptions>
     appsFile: APPS_FILE,
     dev: true,
     logCodes: false,
-    limits: { perIp: 100_000, perIdentifier: 1000, resendCooldownS: 0 },
+    logLevel: 'silent',
     ...opts,
+    limits: { perIp: 100_000, perIdentifier: 1000, resendCooldownS: 0, refreshReuseIntervalS: 0, ...opts.limits },
   })
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })
   await new Promise<void>((r) => (server.listening ? r() : server.once('listening', () => r())))
@@ -193,4 +214,40 @@ export async function startPostgres(): Promise<TempPostgres | null> {
       rmSync(dir, { recursive: true, force: true })
     },
   }
+}
+
+// ------------------------------------------------------------ server processes (scale, shutdown, bench)
+
+export interface ServerProcess {
+  base: string
+  proc: ChildProcess
+  /** Everything the process printed so far. */
+  output(): string
+  /** Resolves with the exit code (or signal) once the process has exited. */
+  exited: Promise<number | string | null>
+}
+
+const MAIN = new URL('../src/main.ts', import.meta.url).pathname
+
+/** Spawns `src/main.ts` on a free loopback port and waits until /health/ready answers 200. */
+export async function startServerProcess(env: Record<string, string>, args: string[] = [], nodeArgs: string[] = []): Promise<ServerProcess> {
+  const port = await freePort()
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', MAIN, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  proc.stdout!.on('data', (d) => (out += d))
+  proc.stderr!.on('data', (d) => (out += d))
+  const exited = new Promise<number | string | null>((r) => proc.once('exit', (code, signal) => r(code ?? signal)))
+  const base = `http://127.0.0.1:${port}`
+  for (let i = 0; i < 600; i++) {
+    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`server exited: ${out}`)
+    try {
+      if ((await fetch(`${base}/health/ready`)).ok) return { base, proc, output: () => out, exited }
+    } catch {}
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  proc.kill('SIGKILL')
+  throw new Error(`server did not become ready: ${out}`)
 }

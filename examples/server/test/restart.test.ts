@@ -8,6 +8,7 @@ import { DEMO, freePort } from './helpers'
 const main = new URL('../src/main.ts', import.meta.url).pathname
 const dataDir = mkdtempSync(join(tmpdir(), 'portico-restart-'))
 let child: ChildProcess | undefined
+let lastLog = ''
 
 afterAll(() => {
   if (child && child.exitCode === null) child.kill('SIGKILL')
@@ -16,7 +17,7 @@ afterAll(() => {
 
 async function start(port: number): Promise<ChildProcess> {
   const p = spawn(process.execPath, ['--import', 'tsx', main], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'development', DATABASE_URL: '' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PORTICO_DEV: '1', LOG_LEVEL: 'info', DATABASE_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let log = ''
@@ -26,7 +27,10 @@ async function start(port: number): Promise<ChildProcess> {
     if (p.exitCode !== null) throw new Error(`server exited: ${log}`)
     try {
       const r = await fetch(`http://127.0.0.1:${port}/health`)
-      if (r.ok) return p
+      if (r.ok) {
+        lastLog = log
+        return p
+      }
     } catch {}
     await new Promise((r) => setTimeout(r, 100))
   }
@@ -45,6 +49,8 @@ it('survives kill -9: users, accounts and sessions persist in the PGlite data di
   const code = async (to: string) => (await (await fetch(`${base}/dev/outbox?to=${encodeURIComponent(to)}`)).json())[0].code
 
   child = await start(port)
+  // Development mode is explicit and says so at start-up.
+  expect(lastLog).toContain('DEVELOPMENT MODE')
   await post('/api/v1/passwordless/init', { email: 'persist@example.com' })
   const login = await post('/api/v1/passwordless/authenticate', { email: 'persist@example.com', code: await code('persist@example.com') })
   expect(login.status).toBe(200)

@@ -5,6 +5,7 @@ import { loginWithAccount } from '../src/identity'
 import { openStore, type Store } from '../src/store'
 import { isUniqueViolation } from '../src/store/types'
 import { loadSigner } from '../src/tokens'
+import { devKeys } from './helpers'
 import { APPS_FILE, DEMO, startPostgres, startTestServer, uniqueEmail, type TempPostgres } from './helpers'
 
 // Started at import so that the PostgreSQL suite can be skipped (loudly) when no binary exists.
@@ -62,10 +63,10 @@ describe.each(backends.filter((b) => b.name !== 'postgres' || pg))('storage on $
   })
 
   it('concurrent first logins for one identifier make one user', async () => {
-    const signer = await loadSigner(store)
+    const signer = await loadSigner(store, devKeys)
     const email = uniqueEmail('race')
     const acct = { type: 'email', identifier: email, data: { address: email }, transferable: true, linkMethod: 'email', displayName: email }
-    const results = await Promise.all(Array.from({ length: 8 }, () => loginWithAccount({ store, signer }, demo, acct)))
+    const results = await Promise.all(Array.from({ length: 8 }, () => loginWithAccount({ store, signer, keys: devKeys }, demo, acct)))
     expect(new Set(results.map((r) => r.user.id)).size).toBe(1)
     expect(results.filter((r) => r.is_new_user).length).toBe(1)
     const [{ n }] = await store.query('SELECT count(*)::int AS n FROM accounts WHERE identifier = $1', [email])
@@ -73,12 +74,12 @@ describe.each(backends.filter((b) => b.name !== 'postgres' || pg))('storage on $
   })
 
   it('user limit holds under concurrent sign-ups', async () => {
-    const signer = await loadSigner(store)
+    const signer = await loadSigner(store, devKeys)
     const limited = appsFrom([{ ...demo, id: `portico-race-limit-${name.padEnd(6, '0').slice(0, 6)}`, userLimit: 3 }]).all()[0]
     const results = await Promise.allSettled(
       Array.from({ length: 8 }, (_, i) => {
         const e = uniqueEmail(`lim${i}`)
-        return loginWithAccount({ store, signer }, limited, { type: 'email', identifier: e, data: { address: e }, transferable: true, linkMethod: 'email', displayName: e })
+        return loginWithAccount({ store, signer, keys: devKeys }, limited, { type: 'email', identifier: e, data: { address: e }, transferable: true, linkMethod: 'email', displayName: e })
       }),
     )
     expect(results.filter((r) => r.status === 'fulfilled').length).toBe(3)
@@ -105,7 +106,7 @@ describe.each(backends.filter((b) => b.name !== 'postgres' || pg))('storage on $
     const a = await startTestServer(store, { limits: { resendCooldownS: 30, perIp: 1e6 } })
     const b = await startTestServer(other, { limits: { resendCooldownS: 30, perIp: 1e6 } })
     try {
-      const [ka, kb] = await Promise.all([loadSigner(store), loadSigner(other)])
+      const [ka, kb] = await Promise.all([loadSigner(store, devKeys), loadSigner(other, devKeys)])
       expect(ka.kid).toBe(kb.kid)
       const email = uniqueEmail('shared')
       expect((await a.call('/api/v1/passwordless/init', { body: { email } })).status).toBe(200)

@@ -9,7 +9,7 @@ import type { WireAuthResponse } from '../../../kernel/wire'
 import { openPglite } from '../src/store/pglite'
 import type { Store } from '../src/store'
 import { createSiwsMessage } from '../src/siws-message'
-import { ALLOW, DEMO, ORIGIN, TERMS, startTestServer, uniqueEmail, type TestServer } from './helpers'
+import { ALLOW, DEMO, ORIGIN, TERMS, prodOptions, startTestServer, uniqueEmail, type TestServer } from './helpers'
 
 let store: Store
 let s: TestServer
@@ -27,26 +27,37 @@ const auth = (r: { body: WireAuthResponse }) => r.body.token!
 
 async function siwe(
   path: 'authenticate' | 'link',
-  o: { key?: `0x${string}`; token?: string; domain?: string; expirationTime?: Date; signWith?: `0x${string}`; appId?: string } = {},
+  o: {
+    key?: `0x${string}`
+    token?: string
+    domain?: string
+    expirationTime?: Date
+    signWith?: `0x${string}`
+    appId?: string
+    chainId?: number
+    claimedChainId?: string
+    uri?: string
+    issuedAt?: Date
+  } = {},
 ) {
   const account = privateKeyToAccount(o.key ?? generatePrivateKey())
   const init = await s.call('/api/v1/siwe/init', { body: { address: account.address, token: 'c' }, appId: o.appId })
   expect(init.status).toBe(200)
   const message = createSiweMessage({
     address: account.address,
-    chainId: 1,
+    chainId: o.chainId ?? 1,
     domain: o.domain ?? 'localhost:5173',
     nonce: init.body.nonce,
-    uri: ORIGIN,
+    uri: o.uri ?? ORIGIN,
     version: '1',
-    issuedAt: new Date(),
+    issuedAt: o.issuedAt ?? new Date(),
     expirationTime: o.expirationTime,
     statement: 'Sign in to Portico Demo',
   })
   const signer = o.signWith ? privateKeyToAccount(o.signWith) : account
   const signature = await signer.signMessage({ message })
   const r = await s.call<WireAuthResponse>(`/api/v1/siwe/${path}`, {
-    body: { message, signature, chainId: 'eip155:1', walletClientType: 'metamask', connectorType: 'injected', ...(path === 'authenticate' ? { mode: 'login-or-sign-up' } : {}) },
+    body: { message, signature, chainId: o.claimedChainId ?? `eip155:${o.chainId ?? 1}`, walletClientType: 'metamask', connectorType: 'injected', ...(path === 'authenticate' ? { mode: 'login-or-sign-up' } : {}) },
     token: o.token,
     appId: o.appId,
   })
@@ -256,9 +267,47 @@ describe('custom auth', () => {
   })
 })
 
+describe('SIWE message checks (issue 19)', () => {
+  it('refuses an unsupported chain id, a chainId that differs from the message, a foreign URI, a missing-in-effect or stale Issued At', async () => {
+    const cases: [string, Parameters<typeof siwe>[1]][] = [
+      ['chain', { chainId: 31337 }],
+      ['claimed chain', { chainId: 1, claimedChainId: 'eip155:8453' }],
+      ['uri', { uri: 'https://evil.example/login' }],
+      ['future', { issuedAt: new Date(Date.now() + 5 * 60_000) }],
+      ['stale', { issuedAt: new Date(Date.now() - 60 * 60_000) }],
+    ]
+    for (const [name, o] of cases) {
+      const { r } = await siwe('authenticate', o)
+      expect([name, r.status, r.body.code]).toEqual([name, 401, 'invalid_credentials'])
+    }
+    // A supported chain other than mainnet (Base) logs in.
+    expect((await siwe('authenticate', { chainId: 8453 })).r.status).toBe(200)
+  })
+
+  it('SIWS: a foreign URI or a stale Issued At is refused', async () => {
+    for (const bad of [{ uri: 'https://evil.example' }, { issuedAt: new Date(Date.now() - 3600_000).toISOString() }]) {
+      const k = solanaKey()
+      const init = await s.call('/api/v1/siws/init', { body: { address: k.address, token: 'c' } })
+      const message = createSiwsMessage({
+        domain: 'localhost:5173',
+        address: k.address,
+        uri: ORIGIN,
+        version: '1',
+        nonce: init.body.nonce,
+        issuedAt: new Date().toISOString(),
+        ...bad,
+      })
+      const signature = Buffer.from(ed25519.sign(new TextEncoder().encode(message), k.secret)).toString('base64')
+      const r = await s.call('/api/v1/siws/authenticate', { body: { message, signature } })
+      expect(r.status).toBe(401)
+      expect(r.body.code).toBe('invalid_credentials')
+    }
+  })
+})
+
 describe('production mode', () => {
   it('has no /dev routes', async () => {
-    const prod = await startTestServer(store, { dev: false })
+    const prod = await startTestServer(store, prodOptions())
     try {
       expect((await prod.call('/dev/outbox', { appId: null })).status).toBe(404)
       expect((await prod.call('/dev/custom-token?user=a', { appId: null })).status).toBe(404)

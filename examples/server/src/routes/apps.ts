@@ -6,12 +6,12 @@ import { errors } from '../errors'
 export function registerApps(api: Api, ctx: ServerCtx) {
   const appFor = (id: string) => {
     const a = ctx.apps.get(id)
-    if (!a) throw errors.invalidAppId(404, `Unknown app id ${id}`)
+    if (!a) throw errors.invalidAppId(404, 'Unknown app id')
     return a
   }
-  api.get('/apps/:appId', (c) => c.json(toWireApp(appFor(c.req.param('appId')))))
-  api.get('/apps/:appId/jwks.json', (c) => {
-    appFor(c.req.param('appId'))
+  ctx.routes.get(api, '/apps/:appId', { summary: 'App configuration (WireAppConfig)' }, (c) => c.json(toWireApp(appFor(c.req.param('appId') ?? ''))))
+  ctx.routes.get(api, '/apps/:appId/jwks.json', { summary: 'Public keys of the access and identity tokens' }, (c) => {
+    appFor(c.req.param('appId') ?? '')
     return c.json({ keys: [ctx.signer.publicJwk] })
   })
 }

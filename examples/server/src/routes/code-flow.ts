@@ -4,7 +4,8 @@
  */
 import type { AppSettings } from '../config'
 import { methodEnabled } from '../config'
-import { consumeCode, issueCode } from '../codes'
+import { checkCode, consumeCode, issueCode } from '../codes'
+import type { Queryable } from '../store'
 import { clientIp, currentGuest, requireAuth, type Api, type C, type ServerCtx } from '../context'
 import { deliverCode } from '../delivery'
 import { ApiError, errors } from '../errors'
@@ -17,7 +18,8 @@ import {
   updateAccount,
   type AccountInput,
 } from '../identity'
-import { body } from '../validate'
+import { z } from 'zod'
+import { id, mode, optId } from '../validate'
 
 export interface CodeFlow {
   base: string
@@ -31,6 +33,8 @@ export interface CodeFlow {
     updateNew: string
     unlink: string
   }
+  /** Longest accepted identifier (checked before any pattern runs). */
+  maxLength: number
   /** Normalise an identifier or throw 422 invalid_data naming `field`. */
   normalise(value: string, field: string, app: AppSettings): string
   account(identifier: string): AccountInput
@@ -60,67 +64,90 @@ export function registerCodeFlow(api: Api, ctx: ServerCtx, f: CodeFlow) {
     return app
   }
   const idOf = (c: C, value: string, field: string) => f.normalise(value, field, c.get('app'))
-
-  api.post(`${f.base}/init`, async (c) => {
-    const b = await body(c, { [f.fields.id]: 'string', token: 'string?' })
-    const app = enabled(c)
-    const id = idOf(c, b[f.fields.id] as string, f.fields.id)
-    if (app.captcha?.enabled && !b.token) throw errors.invalidCaptcha()
-    const code = await issueCode(ctx.store, ctx.limits, {
-      appId: app.id,
+  const requester = (c: C) => clientIp(c, ctx.trustProxy)
+  const consume = (c: C, identifier: string, code: string) =>
+    consumeCode(ctx.store, ctx.limits, ctx.keys, {
+      appId: c.get('app').id,
       channel: f.channel,
-      identifier: id,
-      ip: clientIp(c, ctx.trustProxy),
+      identifier,
+      code,
+      requester: requester(c),
     })
-    await deliverCode(ctx.store, ctx.delivery, { appId: app.id, appName: app.name, channel: f.channel, to: id, code })
+  const idField = id(f.maxLength)
+  const code = id(32)
+  const r = ctx.routes
+
+  r.post(api, `${f.base}/init`, { summary: `Send a ${f.channel} code` }, z.object({ [f.fields.id]: idField, token: optId(4096) }), async (c, b) => {
+    const app = enabled(c)
+    const to = idOf(c, b[f.fields.id] as string, f.fields.id)
+    if (app.captcha?.enabled && !b.token) throw errors.invalidCaptcha()
+    await issueCode(ctx.store, ctx.limits, ctx.keys, { appId: app.id, channel: f.channel, identifier: to, requester: requester(c) }, (q, code) =>
+      deliverCode(q, ctx.delivery, { appId: app.id, appName: app.name, channel: f.channel, to, code }),
+    )
     return c.json({ success: true })
   })
 
-  api.post(`${f.base}/authenticate`, async (c) => {
-    const b = await body(c, { [f.fields.id]: 'string', code: 'string', mode: 'string?' })
-    const app = enabled(c)
-    const mode = checkMode(b.mode)
-    const id = idOf(c, b[f.fields.id] as string, f.fields.id)
-    checkAllowlist(app, id)
-    await consumeCode(ctx.store, ctx.limits, { appId: app.id, channel: f.channel, identifier: id, code: b.code as string })
-    const guest = await currentGuest(c, ctx)
-    return c.json(await loginWithAccount(ctx, app, f.account(id), { mode, guestUserId: guest }))
-  })
+  r.post(
+    api,
+    `${f.base}/authenticate`,
+    { summary: `Log in with a ${f.channel} code`, auth: 'optional' },
+    z.object({ [f.fields.id]: idField, code, mode }),
+    async (c, b) => {
+      const app = enabled(c)
+      const idv = idOf(c, b[f.fields.id] as string, f.fields.id)
+      checkAllowlist(app, idv)
+      const guest = await currentGuest(c, ctx)
+      // The code is checked and consumed in the login's own transaction.
+      const verify = (q: Queryable) =>
+        checkCode(q, ctx.limits, ctx.keys, { appId: app.id, channel: f.channel, identifier: idv, code: b.code as string, requester: requester(c) })
+      return c.json(await loginWithAccount(ctx, app, f.account(idv), { mode: (b.mode as string | null) ?? undefined, guestUserId: guest, verify }))
+    },
+  )
 
-  api.post(`${f.base}/link`, async (c) => {
-    const b = await body(c, { [f.fields.id]: 'string', code: 'string' })
+  r.post(api, `${f.base}/link`, { summary: `Link a ${f.channel} account`, auth: 'bearer' }, z.object({ [f.fields.id]: idField, code }), async (c, b) => {
     const auth = await requireAuth(c, ctx, { linking: true })
     const app = enabled(c)
-    const id = idOf(c, b[f.fields.id] as string, f.fields.id)
-    await consumeCode(ctx.store, ctx.limits, { appId: app.id, channel: f.channel, identifier: id, code: b.code as string })
-    return c.json(await linkAccount(ctx, app, auth.userId, f.account(id)))
+    const idv = idOf(c, b[f.fields.id] as string, f.fields.id)
+    checkAllowlist(app, idv)
+    await consume(c, idv, b.code as string)
+    return c.json(await linkAccount(ctx, app, auth.userId, f.account(idv)))
   })
 
-  api.post(`${f.base}/update`, async (c) => {
-    const b = await body(c, { [f.fields.updateOld]: 'string', [f.fields.updateNew]: 'string', code: 'string' })
-    const auth = await requireAuth(c, ctx, { linking: true })
-    const app = enabled(c)
-    await requireAccountOfType(ctx, auth.userId, f.accountType)
-    const oldId = idOf(c, b[f.fields.updateOld] as string, f.fields.updateOld)
-    const newId = idOf(c, b[f.fields.updateNew] as string, f.fields.updateNew)
-    // The code was sent to the new address.
-    await consumeCode(ctx.store, ctx.limits, { appId: app.id, channel: f.channel, identifier: newId, code: b.code as string })
-    return c.json(await updateAccount(ctx, app, auth.userId, f.accountType, oldId, f.account(newId)))
-  })
+  r.post(
+    api,
+    `${f.base}/update`,
+    { summary: `Replace the ${f.channel} account (code sent to the new one)`, auth: 'bearer' },
+    z.object({ [f.fields.updateOld]: idField, [f.fields.updateNew]: idField, code }),
+    async (c, b) => {
+      const auth = await requireAuth(c, ctx, { linking: true })
+      const app = enabled(c)
+      await requireAccountOfType(ctx, auth.userId, f.accountType)
+      const oldId = idOf(c, b[f.fields.updateOld] as string, f.fields.updateOld)
+      const newId = idOf(c, b[f.fields.updateNew] as string, f.fields.updateNew)
+      checkAllowlist(app, newId)
+      // The code was sent to the new address.
+      await consume(c, newId, b.code as string)
+      return c.json(await updateAccount(ctx, app, auth.userId, f.accountType, oldId, f.account(newId)))
+    },
+  )
 
-  api.post(`${f.base}/unlink`, async (c) => {
-    const b = await body(c, { [f.fields.unlink]: 'string' })
+  r.post(api, `${f.base}/unlink`, { summary: `Unlink the ${f.channel} account`, auth: 'bearer' }, z.object({ [f.fields.unlink]: idField }), async (c, b) => {
     const auth = await requireAuth(c, ctx)
     const app = c.get('app')
-    const id = f.normalise(b[f.fields.unlink] as string, f.fields.unlink, { ...app, disablePlusEmails: false })
-    return c.json(await unlinkAccount(ctx, app, auth.userId, f.accountType, id))
+    const idv = f.normalise(b[f.fields.unlink] as string, f.fields.unlink, { ...app, disablePlusEmails: false })
+    return c.json(await unlinkAccount(ctx, app, auth.userId, f.accountType, idv))
   })
 
-  api.post(`${f.base}/transfer`, async (c) => {
-    const b = await body(c, { nonce: 'string', [f.fields.id]: 'string' })
-    const auth = await requireAuth(c, ctx, { linking: true })
-    const app = c.get('app')
-    const id = f.normalise(b[f.fields.id] as string, f.fields.id, { ...app, disablePlusEmails: false })
-    return c.json(await transferAccount(ctx, app, auth.userId, b.nonce as string, f.accountType, id))
-  })
+  r.post(
+    api,
+    `${f.base}/transfer`,
+    { summary: `Move the ${f.channel} account from another user (nonce from account_transfer_required)`, auth: 'bearer' },
+    z.object({ nonce: id(128), [f.fields.id]: idField }),
+    async (c, b) => {
+      const auth = await requireAuth(c, ctx, { linking: true })
+      const app = c.get('app')
+      const idv = f.normalise(b[f.fields.id] as string, f.fields.id, { ...app, disablePlusEmails: false })
+      return c.json(await transferAccount(ctx, app, auth.userId, b.nonce as string, f.accountType, idv))
+    },
+  )
 }

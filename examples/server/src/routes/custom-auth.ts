@@ -4,7 +4,8 @@ import { methodEnabled } from '../config'
 import { currentGuest, type Api, type ServerCtx } from '../context'
 import { errors } from '../errors'
 import { loginWithAccount } from '../identity'
-import { body } from '../validate'
+import { z } from 'zod'
+import { id } from '../validate'
 
 // Key sources are caches only (the JWKS itself lives at the host's URL).
 const keyCache = new Map<string, JWTVerifyGetKey | CryptoKey | Uint8Array>()
@@ -22,8 +23,7 @@ async function keyFor(app: AppSettings) {
 
 /** Custom auth: a JWT issued by the host, verified against the app's JWKS URL or inline JWK. */
 export function registerCustomAuth(api: Api, ctx: ServerCtx) {
-  api.post('/custom_jwt_account/authenticate', async (c) => {
-    const b = await body(c, { token: 'string' })
+  ctx.routes.post(api, '/custom_jwt_account/authenticate', { summary: 'Log in with a JWT from the host app', auth: 'optional' }, z.object({ token: id(8192) }), async (c, b) => {
     const app = c.get('app')
     if (!methodEnabled(app, 'custom_auth') || !app.customAuth) throw errors.disallowedMethod('custom_auth')
     let sub: string | undefined
@@ -32,6 +32,7 @@ export function registerCustomAuth(api: Api, ctx: ServerCtx) {
       const { payload } = await jwtVerify(b.token, key as any, {
         issuer: app.customAuth.issuer,
         audience: app.customAuth.audience,
+        requiredClaims: ['exp', 'sub'],
       })
       sub = payload.sub
     } catch {

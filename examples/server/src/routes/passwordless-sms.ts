@@ -4,6 +4,7 @@ import { fieldError, registerCodeFlow } from './code-flow'
 
 /** E.164 (default country US, as the client's default). */
 export function normalisePhone(value: string, field = 'phoneNumber'): string {
+  if (value.length > 64) throw fieldError(field, 'Invalid phone number')
   const p = parsePhoneNumberFromString(value.trim(), 'US')
   if (!p || !p.isValid()) throw fieldError(field, 'Invalid phone number')
   return p.number
@@ -16,6 +17,7 @@ export function registerPasswordlessSms(api: Api, ctx: ServerCtx) {
     channel: 'sms',
     method: 'sms',
     accountType: 'phone',
+    maxLength: 64,
     fields: { id: 'phoneNumber', updateOld: 'old_phone_number', updateNew: 'new_phone_number', unlink: 'phoneNumber' },
     normalise: (v, field) => normalisePhone(v, field),
     account: (number) => ({

@@ -1,26 +1,28 @@
+import { z } from 'zod'
 import type { WireForkResponse } from '../../../../kernel/wire'
 import { bearer, requireAuth, type Api, type ServerCtx } from '../context'
 import { errors } from '../errors'
 import { authResponse, createSession, loadUser, revokeByRefreshToken, revokeSession, rotateRefreshToken } from '../identity'
 import { signAccessToken, verifyAccessToken } from '../tokens'
-import { body } from '../validate'
+import { id, optId } from '../validate'
 
-/** Refresh (rotation + reuse detection), logout, fork and fork recovery. */
+const refresh = z.object({ refresh_token: id(128) })
+
+/** Refresh (rotation + reuse detection with a reuse interval), logout, fork and fork recovery. */
 export function registerSessions(api: Api, ctx: ServerCtx) {
+  const r = ctx.routes
   // Refresh. The bearer may carry an expired access token; the refresh token decides.
-  api.post('/sessions', async (c) => {
-    const { refresh_token } = await body(c, { refresh_token: 'string' })
+  r.post(api, '/sessions', { summary: 'Refresh: rotate the refresh token, new access token' }, refresh, async (c, b) => {
     const app = c.get('app')
-    const r = await rotateRefreshToken(ctx.store, app.id, refresh_token)
-    const user = await loadUser(ctx.store, r.userId)
+    const rot = await rotateRefreshToken(ctx, app.id, b.refresh_token, { reuseIntervalS: ctx.limits.refreshReuseIntervalS })
+    const user = await loadUser(ctx.store, rot.userId)
     if (!user) throw errors.invalidToken()
-    return c.json(await authResponse(ctx, app.id, user, r, false))
+    return c.json(await authResponse(ctx, app.id, user, rot, false))
   })
 
-  api.post('/sessions/logout', async (c) => {
-    const { refresh_token } = await body(c, { refresh_token: 'string?' })
+  r.post(api, '/sessions/logout', { summary: 'Log out (revoke the session)' }, z.object({ refresh_token: optId(128) }), async (c, b) => {
     const app = c.get('app')
-    if (refresh_token) await revokeByRefreshToken(ctx.store, app.id, refresh_token)
+    if (b.refresh_token) await revokeByRefreshToken(ctx.store, app.id, b.refresh_token)
     const token = bearer(c)
     if (token) {
       const claims = await verifyAccessToken(ctx.signer, token, app.id, { allowExpired: true })
@@ -30,29 +32,27 @@ export function registerSessions(api: Api, ctx: ServerCtx) {
   })
 
   // Fork: rotate the caller's token and open a second session (same family) for another context.
-  api.post('/sessions/fork', async (c) => {
-    const { refresh_token } = await body(c, { refresh_token: 'string' })
+  r.post(api, '/sessions/fork', { summary: 'Fork the session for another context', auth: 'bearer' }, refresh, async (c, b) => {
     const app = c.get('app')
     const auth = await requireAuth(c, ctx)
-    const r = await rotateRefreshToken(ctx.store, app.id, refresh_token, {
+    const rot = await rotateRefreshToken(ctx, app.id, b.refresh_token, {
       sessionId: auth.sessionId,
-      then: (q, rot) => createSession(q, app.id, rot.userId, { familyId: rot.familyId, kind: 'fork' }),
+      then: (q, x) => createSession(q, app.id, x.userId, { familyId: x.familyId, kind: 'fork' }),
     })
     const res: WireForkResponse = {
-      refresh_token: r.refreshToken,
-      token: await signAccessToken(ctx.signer, { userId: r.userId, appId: app.id, sessionId: r.sessionId }),
-      new_session_refresh_token: r.extra!.refreshToken,
+      refresh_token: rot.refreshToken,
+      token: await signAccessToken(ctx.signer, { userId: rot.userId, appId: app.id, sessionId: rot.sessionId }),
+      new_session_refresh_token: rot.extra!.refreshToken,
     }
     return c.json(res)
   })
 
   // Exchange a forked refresh token for a full session.
-  api.post('/sessions/fork/recover', async (c) => {
-    const { refresh_token } = await body(c, { refresh_token: 'string' })
+  r.post(api, '/sessions/fork/recover', { summary: 'Exchange a forked refresh token for a session' }, refresh, async (c, b) => {
     const app = c.get('app')
-    const r = await rotateRefreshToken(ctx.store, app.id, refresh_token, { kind: 'fork' })
-    const user = await loadUser(ctx.store, r.userId)
+    const rot = await rotateRefreshToken(ctx, app.id, b.refresh_token, { kind: 'fork', reuseIntervalS: ctx.limits.refreshReuseIntervalS })
+    const user = await loadUser(ctx.store, rot.userId)
     if (!user) throw errors.invalidToken()
-    return c.json(await authResponse(ctx, app.id, user, r, false))
+    return c.json(await authResponse(ctx, app.id, user, rot, false))
   })
 }

@@ -1,9 +1,42 @@
-import { getAddress, isAddress, verifyMessage, type Hex } from 'viem'
+import { createPublicClient, getAddress, http, isAddress, isHex, type Hex, type PublicClient } from 'viem'
 import { parseSiweMessage, validateSiweMessage } from 'viem/siwe'
+import { verifyMessage as verifyEoaMessage } from 'viem/utils'
+import { DEFAULT_CHAINS } from '../config'
 import type { Api, ServerCtx } from '../context'
 import { errors } from '../errors'
-import { allowedHosts, consumeNonce } from '../nonces'
+import { allowedHosts, checkIssuedAt, checkUri, consumeNonce } from '../nonces'
 import { registerWalletFlow } from './wallet-flow'
+
+const clients = new Map<string, PublicClient>()
+function clientFor(url: string): PublicClient {
+  let c = clients.get(url)
+  if (!c) {
+    c = createPublicClient({ transport: http(url, { timeout: 10_000, retryCount: 1 }) }) as PublicClient
+    clients.set(url, c)
+  }
+  return c
+}
+
+/**
+ * An EOA signature is checked locally (ecrecover). Otherwise, when the chain has an RPC URL
+ * (PORTICO_RPC_URLS), viem's verifyMessage action checks ERC-1271 (a deployed smart
+ * account) and ERC-6492 (a counterfactual one, through the deployless universal validator).
+ */
+export async function verifyWalletSignature(
+  rpcUrls: Record<number, string>,
+  p: { chainId: number; address: Hex; message: string; signature: Hex },
+): Promise<boolean> {
+  try {
+    if (await verifyEoaMessage({ address: p.address, message: p.message, signature: p.signature })) return true
+  } catch {}
+  const url = rpcUrls[p.chainId]
+  if (!url) return false
+  try {
+    return await clientFor(url).verifyMessage({ address: p.address, message: p.message, signature: p.signature })
+  } catch {
+    return false
+  }
+}
 
 function normalise(address: string): string {
   if (!isAddress(address, { strict: false })) throw new Error('bad address')
@@ -45,16 +78,25 @@ export function registerSiwe(api: Api, ctx: ServerCtx) {
       if (!validateSiweMessage({ message: parsed, time: new Date() })) {
         throw errors.invalidCredentials('SIWE message is expired or not yet valid')
       }
+      checkUri(parsed.uri, app.allowedOrigins, 'SIWE')
+      checkIssuedAt(parsed.issuedAt, 'SIWE')
+      const chains = app.supportedChains ?? DEFAULT_CHAINS
+      if (!parsed.chainId || !chains.includes(parsed.chainId)) {
+        throw errors.invalidCredentials('SIWE message chain is not supported by this app')
+      }
+      const claimed = chainIdOf(b.chainId)
+      if (claimed && claimed !== `eip155:${parsed.chainId}`) throw errors.invalidCredentials('chainId does not match the SIWE message')
+      if (typeof b.signature !== 'string' || !isHex(b.signature)) throw errors.invalidCredentials('Invalid signature')
       const address = parsed.address.toLowerCase()
       if (!(await consumeNonce(ctx.store, { appId: app.id, kind: 'siwe', subject: address, nonce: parsed.nonce }))) {
         throw errors.invalidCredentials('Invalid or expired nonce')
       }
-      let ok = false
-      try {
-        ok = await verifyMessage({ address: parsed.address, message, signature: b.signature as Hex })
-      } catch {
-        ok = false
-      }
+      const ok = await verifyWalletSignature(ctx.rpcUrls, {
+        chainId: parsed.chainId,
+        address: parsed.address,
+        message,
+        signature: b.signature as Hex,
+      })
       if (!ok) throw errors.invalidCredentials('Invalid signature')
       const checksummed = getAddress(parsed.address)
       return {

@@ -2,7 +2,7 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58 } from '@scure/base'
 import type { Api, ServerCtx } from '../context'
 import { errors } from '../errors'
-import { allowedHosts, consumeNonce } from '../nonces'
+import { allowedHosts, checkIssuedAt, checkUri, consumeNonce } from '../nonces'
 import { parseSiwsMessage } from '../siws-message'
 import { registerWalletFlow } from './wallet-flow'
 
@@ -36,6 +36,8 @@ export function registerSiws(api: Api, ctx: ServerCtx) {
       if (!allowedHosts(app.allowedOrigins).includes(m.domain)) {
         throw errors.invalidCredentials('SIWS message domain is not allowed for this app')
       }
+      checkUri(m.uri, app.allowedOrigins, 'SIWS')
+      checkIssuedAt(m.issuedAt ? new Date(m.issuedAt) : undefined, 'SIWS')
       const t = Date.now()
       if (m.expirationTime && !(Date.parse(m.expirationTime) > t)) throw errors.invalidCredentials('SIWS message is expired')
       if (m.notBefore && !(Date.parse(m.notBefore) <= t)) throw errors.invalidCredentials('SIWS message is not yet valid')

@@ -5,8 +5,9 @@ import { clientIp, currentGuest, requireAuth, type Api, type C, type ServerCtx }
 import { errors } from '../errors'
 import { linkAccount, loginWithAccount, transferAccount, unlinkAccount, type AccountInput } from '../identity'
 import { issueNonce } from '../nonces'
-import { body } from '../validate'
-import { checkAllowlist, checkMode, fieldError } from './code-flow'
+import { z } from 'zod'
+import { id, mode, optId, text } from '../validate'
+import { checkAllowlist, fieldError } from './code-flow'
 
 export interface WalletFlow {
   base: string
@@ -32,9 +33,10 @@ export function registerWalletFlow(api: Api, ctx: ServerCtx, f: WalletFlow) {
       throw fieldError('address', 'Invalid address')
     }
   }
+  const r = ctx.routes
+  const name = f.kind.toUpperCase()
 
-  api.post(`${f.base}/init`, async (c) => {
-    const b = await body(c, { address: 'string', token: 'string?' })
+  r.post(api, `${f.base}/init`, { summary: `${name}: a nonce for an address` }, z.object({ address: id(128), token: optId(4096) }), async (c, b) => {
     const app = enabled(c)
     if (app.captcha?.enabled && !b.token && !c.req.header('authorization')) throw errors.invalidCaptcha()
     return c.json(
@@ -48,42 +50,48 @@ export function registerWalletFlow(api: Api, ctx: ServerCtx, f: WalletFlow) {
   })
 
   const sigSchema = {
-    message: 'string',
-    signature: 'string',
-    walletClientType: 'string?',
-    connectorType: 'string?',
-    chainId: 'string|number?',
-  } as const
+    message: text(4096),
+    signature: id(16_384),
+    walletClientType: optId(64),
+    connectorType: optId(64),
+    chainId: z.union([z.number().int().positive().max(2 ** 48), optId(64)]).nullish(),
+  }
 
-  api.post(`${f.base}/authenticate`, async (c) => {
-    const b = await body(c, { ...sigSchema, mode: 'string?' })
-    const app = enabled(c)
-    const mode = checkMode(b.mode)
-    const acct = await f.verify(c, app, b)
-    checkAllowlist(app, String(acct.data.address))
-    const guest = await currentGuest(c, ctx)
-    return c.json(await loginWithAccount(ctx, app, acct, { mode, guestUserId: guest }))
-  })
+  r.post(
+    api,
+    `${f.base}/authenticate`,
+    { summary: `${name}: log in with a signed message`, auth: 'optional' },
+    z.object({ ...sigSchema, mode }),
+    async (c, b) => {
+      const app = enabled(c)
+      const acct = await f.verify(c, app, b)
+      checkAllowlist(app, String(acct.data.address))
+      const guest = await currentGuest(c, ctx)
+      return c.json(await loginWithAccount(ctx, app, acct, { mode: b.mode ?? undefined, guestUserId: guest }))
+    },
+  )
 
-  api.post(`${f.base}/link`, async (c) => {
-    const b = await body(c, sigSchema)
+  r.post(api, `${f.base}/link`, { summary: `${name}: link a wallet`, auth: 'bearer' }, z.object(sigSchema), async (c, b) => {
     const auth = await requireAuth(c, ctx, { linking: true })
     const app = enabled(c)
     const acct = await f.verify(c, app, b)
+    checkAllowlist(app, String(acct.data.address))
     return c.json(await linkAccount(ctx, app, auth.userId, acct))
   })
 
-  api.post(`${f.base}/unlink`, async (c) => {
-    const b = await body(c, { address: 'string' })
+  r.post(api, `${f.base}/unlink`, { summary: `${name}: unlink a wallet`, auth: 'bearer' }, z.object({ address: id(128) }), async (c, b) => {
     const auth = await requireAuth(c, ctx)
     return c.json(await unlinkAccount(ctx, c.get('app'), auth.userId, 'wallet', f.identifier(addr(b.address))))
   })
 
-  api.post(`${f.base}/transfer`, async (c) => {
-    const b = await body(c, { nonce: 'string', address: 'string' })
-    const auth = await requireAuth(c, ctx, { linking: true })
-    return c.json(
-      await transferAccount(ctx, c.get('app'), auth.userId, b.nonce, 'wallet', f.identifier(addr(b.address))),
-    )
-  })
+  r.post(
+    api,
+    `${f.base}/transfer`,
+    { summary: `${name}: move a wallet from another user`, auth: 'bearer' },
+    z.object({ nonce: id(128), address: id(128) }),
+    async (c, b) => {
+      const auth = await requireAuth(c, ctx, { linking: true })
+      return c.json(await transferAccount(ctx, c.get('app'), auth.userId, b.nonce, 'wallet', f.identifier(addr(b.address))))
+    },
+  )
 }

@@ -2,8 +2,8 @@ import type { Store } from './types'
 export type { Store, Queryable } from './types'
 export { isUniqueViolation } from './types'
 
-/** PostgreSQL when `databaseUrl` is set, otherwise PGlite in `dataDir` (in memory when absent). Migrated. */
-export async function openStore(opts: { databaseUrl?: string; dataDir?: string }): Promise<Store> {
+/** PostgreSQL when `databaseUrl` is set, otherwise PGlite in `dataDir` (in memory when absent). Migrated unless `migrate: false`. */
+export async function openStore(opts: { databaseUrl?: string; dataDir?: string; migrate?: boolean }): Promise<Store> {
   let store: Store
   if (opts.databaseUrl) {
     const { openPostgres } = await import('./postgres')
@@ -12,6 +12,6 @@ export async function openStore(opts: { databaseUrl?: string; dataDir?: string }
     const { openPglite } = await import('./pglite')
     store = await openPglite(opts.dataDir)
   }
-  await store.migrate()
+  if (opts.migrate !== false) await store.migrate()
   return store
 }

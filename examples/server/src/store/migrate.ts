@@ -29,6 +29,16 @@ export async function runMigrations(store: Pick<Store, 'transaction' | 'query'>)
   return applied
 }
 
+/** Migration files not yet applied (for PORTICO_MIGRATE_ON_START=0). */
+export async function pendingMigrations(store: Pick<Store, 'query'>): Promise<string[]> {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()
+  let done = new Set<string>()
+  try {
+    done = new Set((await store.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name))
+  } catch {}
+  return files.filter((f) => !done.has(f))
+}
+
 /** Splits a migration on `;` at line ends (our migrations hold no functions or strings with `;`). */
 function splitSql(sql: string): string[] {
   return sql

@@ -1,9 +1,26 @@
+import { createHash } from 'node:crypto'
 import pg from 'pg'
 import { runMigrations } from './migrate'
 import type { Queryable, Store } from './types'
 
+/**
+ * Parameterised queries run as named prepared statements: each connection parses and plans a
+ * statement once, then only binds and executes it (the server's SQL is a small fixed set).
+ */
+const names = new Map<string, string>()
+async function run(c: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]): Promise<any[]> {
+  if (!params?.length) return (await c.query(sql)).rows
+  let name = names.get(sql)
+  if (!name) {
+    name = `p_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`
+    names.set(sql, name)
+  }
+  return (await c.query({ name, text: sql, values: params as any[] })).rows
+}
+
 /** Real PostgreSQL through a `pg` pool. Several server processes may share one database. */
 export async function openPostgres(databaseUrl: string, opts: { max?: number } = {}): Promise<Store> {
+  const max = opts.max ?? (Number(process.env.DATABASE_POOL_MAX) || 10)
   const types = {
     getTypeParser(oid: number, format?: any) {
       // int8 and numeric-count results as JS numbers (all our int8 values are seconds or counts).
@@ -11,23 +28,18 @@ export async function openPostgres(databaseUrl: string, opts: { max?: number } =
       return pg.types.getTypeParser(oid, format)
     },
   }
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: opts.max ?? 10, types: types as any })
-  pool.on('error', (err) => console.error('[portico] postgres pool error', err.message))
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, types: types as any })
+  // An idle client's connection failed: the code only (messages may quote server text).
+  pool.on('error', (err) => console.error(JSON.stringify({ level: 50, msg: 'postgres pool error', err_code: (err as { code?: string }).code ?? err.name })))
   const store: Store = {
     kind: 'postgres',
-    async query(sql, params) {
-      const r = await pool.query(sql, params as any[])
-      return r.rows
-    },
+    query: (sql, params) => run(pool, sql, params),
     async transaction(fn) {
       const client = await pool.connect()
       try {
         await client.query('BEGIN')
         const q: Queryable = {
-          async query(sql, params) {
-            const r = await client.query(sql, params as any[])
-            return r.rows
-          },
+          query: (sql, params) => run(client, sql, params),
         }
         const out = await fn(q)
         await client.query('COMMIT')

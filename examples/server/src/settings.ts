@@ -1,0 +1,108 @@
+/**
+ * Server configuration from the environment, validated with zod at start-up. Every problem
+ * is reported at once with the variable's name (`ConfigError`), before anything listens.
+ */
+import { z } from 'zod'
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`)
+  }
+}
+
+/** Development-mode secret: used only when PORTICO_DEV is on and PORTICO_SECRET is unset. */
+export const DEV_SECRET = 'portico-development-secret-never-use-in-production'
+
+const flag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .optional()
+  .transform((v) => v === '1' || v === 'true' || v === 'yes')
+const int = (d: number, min = 0) => z.coerce.number().int().min(min).default(d)
+const optStr = z
+  .string()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+
+export const envSchema = z.object({
+  PORT: int(8787, 0).pipe(z.number().max(65535)),
+  HOST: z.string().default('127.0.0.1'),
+  DATABASE_URL: optStr.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()),
+  DATABASE_POOL_MAX: int(10, 1),
+  DATA_DIR: z.string().default('.data'),
+  APPS_FILE: optStr,
+  PORTICO_DEV: flag,
+  PORTICO_SECRET: optStr.pipe(z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -base64 32)').optional()),
+  JWT_PRIVATE_KEY: optStr,
+  SMTP_URL: optStr.pipe(z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional()),
+  MAIL_FROM: optStr,
+  SMS_PROVIDER: z.enum(['twilio', 'webhook', '']).optional().transform((v) => v || undefined),
+  TWILIO_ACCOUNT_SID: optStr,
+  TWILIO_AUTH_TOKEN: optStr,
+  TWILIO_FROM: optStr,
+  TWILIO_MESSAGING_SERVICE_SID: optStr,
+  TWILIO_API_URL: z.url().default('https://api.twilio.com'),
+  SMS_WEBHOOK_URL: optStr.pipe(z.url().optional()),
+  SMS_WEBHOOK_SECRET: optStr,
+  /** Number of reverse proxies in front of the server ('1' = one; 0 = trust no X-Forwarded-For). */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v) => (v === 'true' ? 1 : v ? Number(v) : 0))
+    .pipe(z.number().int('must be a number of proxy hops').min(0).max(10)),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PORTICO_MIGRATE_ON_START: z
+    .enum(['1', '0', 'true', 'false', ''])
+    .optional()
+    .transform((v) => v !== '0' && v !== 'false'),
+  PORTICO_SHUTDOWN_TIMEOUT_S: int(10),
+  /** `chainId=url,chainId=url`: JSON-RPC endpoints for ERC-1271 / ERC-6492 SIWE signatures. */
+  PORTICO_RPC_URLS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const out: Record<number, string> = {}
+      for (const part of (v ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+        const m = /^(\d{1,12})=(https?:\/\/\S+)$/.exec(part)
+        if (!m) {
+          ctx.addIssue({ code: 'custom', message: `expected chainId=https://rpc-url, got ${JSON.stringify(part.slice(0, 40))}` })
+          return z.NEVER
+        }
+        out[Number(m[1])] = m[2]
+      }
+      return out
+    }),
+  PORTICO_RATE_PER_IDENTIFIER: int(5, 1),
+  PORTICO_RATE_PER_IP: int(60, 1),
+  PORTICO_RATE_WINDOW_S: int(600, 1),
+  PORTICO_RESEND_COOLDOWN_S: int(30),
+  PORTICO_CODE_TTL_S: int(600),
+  PORTICO_CODE_MAX_ATTEMPTS: int(5, 1),
+  PORTICO_REFRESH_REUSE_INTERVAL_S: int(10),
+  PORTICO_ANALYTICS_PER_IP: int(120, 1),
+})
+
+export type EnvConfig = z.infer<typeof envSchema> & { dev: boolean; secret: string }
+
+/** Parses the environment; `devFlag` is the `--dev` command-line flag. Throws ConfigError. */
+export function loadEnv(env: NodeJS.ProcessEnv = process.env, devFlag = false): EnvConfig {
+  const r = envSchema.safeParse(env)
+  if (!r.success) {
+    throw new ConfigError(r.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`))
+  }
+  const c = r.data
+  const dev = devFlag || c.PORTICO_DEV
+  const problems: string[] = []
+  if (!dev && !c.PORTICO_SECRET) {
+    problems.push('PORTICO_SECRET: required outside development mode (keys the code hashes and encrypts the signing key)')
+  }
+  if (c.SMS_PROVIDER === 'twilio') {
+    if (!c.TWILIO_ACCOUNT_SID) problems.push('TWILIO_ACCOUNT_SID: required when SMS_PROVIDER=twilio')
+    if (!c.TWILIO_AUTH_TOKEN) problems.push('TWILIO_AUTH_TOKEN: required when SMS_PROVIDER=twilio')
+    if (!c.TWILIO_FROM && !c.TWILIO_MESSAGING_SERVICE_SID) {
+      problems.push('TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID: required when SMS_PROVIDER=twilio')
+    }
+  }
+  if (c.SMS_PROVIDER === 'webhook' && !c.SMS_WEBHOOK_URL) problems.push('SMS_WEBHOOK_URL: required when SMS_PROVIDER=webhook')
+  if (problems.length) throw new ConfigError(problems)
+  return { ...c, dev, secret: c.PORTICO_SECRET ?? DEV_SECRET }
+}
