@@ -17,6 +17,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const entries: Record<string, string> = {
   portico: 'kernel/index.ts',
   'portico/ui': 'ui/index.ts',
+  'portico/ui/phone-input': 'ui/phone-input.ts',
   'portico/testing': 'test/kit/testing.ts',
 }
 for (const id of readdirSync(join(ROOT, 'plugins')).sort()) {

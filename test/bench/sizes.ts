@@ -14,6 +14,7 @@ const REACT = ['react', 'react-dom', 'react/jsx-runtime', 'react-dom/client', 'r
 export const aliases: Record<string, string> = {
   portico: join(ROOT, 'kernel/index.ts'),
   'portico/ui': join(ROOT, 'ui/index.ts'),
+  'portico/ui/phone-input': join(ROOT, 'ui/phone-input.ts'),
   'portico/testing': join(ROOT, 'test/kit/testing.ts'),
 }
 for (const id of existsSync(join(ROOT, 'plugins')) ? readdirSync(join(ROOT, 'plugins')) : []) {
