@@ -7,7 +7,7 @@
 import { runInNewContext } from 'node:vm'
 import { transform } from 'esbuild'
 import { afterEach, describe, expect, it } from 'vitest'
-import { LANDING_TITLE, LAST_OPEN, NAME_SHIM, OPEN_TIMER, PAGE_INIT_SCRIPT, until } from '../e2e/page-scripts'
+import { LANDING_TITLE, LAST_OPEN, NAME_SHIM, NEXT_IDLE, OPEN_TIMER, PAGE_INIT_SCRIPT, until } from '../e2e/page-scripts'
 
 const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)))
 const run = (code: string) => (0, eval)(code)
@@ -26,7 +26,7 @@ afterEach(() => {
 
 describe('page scripts', () => {
   it('are plain strings that parse on their own (no helper from the Node side)', () => {
-    for (const s of [NAME_SHIM, OPEN_TIMER, PAGE_INIT_SCRIPT, LAST_OPEN, until('1')]) {
+    for (const s of [NAME_SHIM, OPEN_TIMER, PAGE_INIT_SCRIPT, LAST_OPEN, NEXT_IDLE, until('1')]) {
       expect(typeof s).toBe('string')
       expect(() => new Function(s)).not.toThrow()
       expect(s).not.toMatch(/__name\(/)

@@ -100,3 +100,13 @@ export function until(expr: string, timeoutMs = 30_000, label = expr): string {
   tick();
 })`
 }
+
+/**
+ * An expression for `page.evaluate`: resolves at the page's next idle period (after the idle
+ * callbacks queued before it, such as the modal's preload), as a user clicks after the page
+ * has settled. Falls back to a timer where requestIdleCallback is missing.
+ */
+export const NEXT_IDLE = `new Promise(function (resolve) {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(function () { resolve(true) }, { timeout: 5000 });
+  else setTimeout(function () { resolve(true) }, 250);
+})`
