@@ -48,6 +48,8 @@ async function sizes() {
     )
     const top = Object.entries(s.deps).sort((a, b) => b[1] - a[1])
     console.log(`  initial load by source (min bytes): ${top.map(([k, v]) => `${k} ${kb(v)}`).join(', ')}`)
+    const files = Object.entries(s.files).sort((a, b) => b[1] - a[1]).slice(0, 10)
+    console.log(`  largest files (min bytes): ${files.map(([k, v]) => `${k} ${kb(v)}`).join(', ')}`)
   }
   results.sizes = out
 }

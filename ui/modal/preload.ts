@@ -61,26 +61,20 @@ export function whenIdle(task: () => void, fallbackMs = 200): () => void {
   return () => clearTimeout(id)
 }
 
-const SKELETON: [string, string, Record<string, string>?, string?][] = [
-  // [parent class, element class, attributes, text]
-  ['', 'portico-dialog', { 'data-screen': 'landing', 'data-height': 'full' }],
-  ['portico-dialog', 'portico-screen'],
-  ['portico-screen', 'portico-header'],
-  ['portico-screen', 'portico-body'],
-  ['portico-body', 'portico-title', {}, 'Log in or sign up'],
-  ['portico-body', 'portico-description', {}, 'Portico'],
-  ['portico-body', 'portico-input-wrap'],
-  ['portico-input-wrap', 'portico-input', { type: 'email' }],
-  ['portico-body', 'portico-button', { 'data-variant': 'primary' }, 'Submit'],
-  ['portico-body', 'portico-list-button', {}, 'Continue'],
-  ['portico-screen', 'portico-footer'],
-  ['portico-footer', 'portico-legal', {}, 'By logging in I agree'],
-]
+/** The landing's skeleton: the classes whose rules and fonts the first open needs. */
+const SKELETON =
+  '<div class="portico-dialog" data-screen="landing"><div class="portico-screen"><div class="portico-header"></div>' +
+  '<div class="portico-body"><h2 class="portico-title">Log in or sign up</h2><p class="portico-description">Portico</p>' +
+  '<div class="portico-input-wrap"><input class="portico-input" type="email" tabindex="-1"></div>' +
+  '<button class="portico-button" data-variant="primary" tabindex="-1">Submit</button>' +
+  '<button class="portico-list-button" tabindex="-1">Continue</button></div>' +
+  '<div class="portico-footer"><p class="portico-legal">By logging in I agree</p></div></div></div>'
 
 /**
  * Insert a hidden skeleton of the dialog, force style and layout, remove it: the first real
- * open then finds the rules matched before and the fonts resolved. Returns false when there
- * is no document.
+ * open then finds the rules matched before and the fonts resolved. Visibility and position go
+ * through the CSSOM (allowed under a strict CSP, unlike a style attribute). Returns false when
+ * there is no document or the page refuses the markup (Trusted Types).
  */
 export function warmStyles(theme: 'light' | 'dark' = 'light'): boolean {
   if (typeof document === 'undefined' || !document.body) return false
@@ -90,34 +84,17 @@ export function warmStyles(theme: 'light' | 'dark' = 'light'): boolean {
   root.setAttribute('aria-hidden', 'true')
   root.setAttribute('data-portico-warmup', '')
   root.inert = true
-  for (const [k, v] of [
-    ['visibility', 'hidden'],
-    ['position', 'fixed'],
-    ['left', '-10000px'],
-    ['top', '0'],
-    ['pointer-events', 'none'],
-  ]) {
-    root.style.setProperty(k, v, 'important')
-  }
-  const byClass = new Map<string, HTMLElement>([['', root]])
-  for (const [parent, cls, attrs = {}, text] of SKELETON) {
-    const tag = cls === 'portico-input' ? 'input' : cls.includes('button') ? 'button' : cls === 'portico-title' ? 'h2' : cls.endsWith('legal') || cls.endsWith('description') ? 'p' : 'div'
-    const el = document.createElement(tag)
-    el.className = cls
-    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v)
-    if (tag === 'button' || tag === 'input') el.tabIndex = -1
-    if (text) el.textContent = text
-    byClass.get(parent)!.appendChild(el)
-    byClass.set(cls, el)
-  }
-  document.body.appendChild(root)
+  root.style.cssText = 'visibility:hidden!important;position:fixed!important;left:-10000px!important;pointer-events:none!important'
   try {
+    root.innerHTML = SKELETON
+    document.body.appendChild(root)
     void root.getBoundingClientRect()
-    void getComputedStyle(byClass.get('portico-input')!).width
+    return true
+  } catch {
+    return false
   } finally {
     root.remove()
   }
-  return true
 }
 
 /**
