@@ -328,6 +328,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       return Math.round((await harness.openModalTimed(page)).dom * 10) / 10
     },
     async openModalTimed(page) {
+      // Pages from contexts of their own (not newContext/openPage) get the timer now; it is
+      // idempotent where addInitScript installed it already.
+      await page.evaluate(PAGE_INIT_SCRIPT)
       const before = ((await page.evaluate(LAST_OPEN)) as { count: number } | null)?.count ?? 0
       await page.click(example.login)
       await page.waitForSelector(LANDING_TITLE, { state: 'visible' })
