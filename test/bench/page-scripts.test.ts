@@ -74,6 +74,23 @@ describe('page scripts', () => {
     expect(opens).toHaveLength(2)
   })
 
+  it('the timer and until() keep real time when the page fakes its clock after start (page.clock)', async () => {
+    run(PAGE_INIT_SCRIPT)
+    const realNow = performance.now
+    const realRaf = window.requestAnimationFrame
+    try {
+      performance.now = () => 0
+      window.requestAnimationFrame = () => 0 // a paused fake clock: frames never come
+      ;(window as unknown as { __flag2?: number }).__flag2 = 0
+      const p = run(until('window.__flag2', 2000)) as Promise<number>
+      setTimeout(() => ((window as unknown as { __flag2?: number }).__flag2 = 3), 20)
+      await expect(p).resolves.toBe(3)
+    } finally {
+      performance.now = realNow
+      window.requestAnimationFrame = realRaf
+    }
+  })
+
   it('until() resolves with the value once truthy and rejects after its time-out', async () => {
     ;(window as unknown as { __flag?: number }).__flag = 0
     const p = run(until('window.__flag', 2000)) as Promise<number>

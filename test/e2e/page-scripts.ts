@@ -21,6 +21,18 @@ export const NAME_SHIM = `if (typeof globalThis.__name !== 'function') {
 }`
 
 /**
+ * The page's own clock and frame callback, kept before any page script runs: a test that
+ * fakes time (`page.clock.install()`) replaces `performance.now` and `requestAnimationFrame`,
+ * and the timer and `until()` must keep running on real time.
+ */
+export const REAL_TIME = `if (!window.__porticoReal) {
+  Object.defineProperty(window, '__porticoReal', {
+    value: { now: performance.now.bind(performance), raf: window.requestAnimationFrame.bind(window) },
+  })
+}`
+const R = `(window.__porticoReal || { now: performance.now.bind(performance), raf: window.requestAnimationFrame.bind(window) })`
+
+/**
  * The modal-open timer, installed before any page script (`addInitScript`):
  *  - a capture-phase `click` listener on window starts a measurement (`performance.now()`),
  *    before React's own handler runs;
@@ -31,13 +43,14 @@ export const NAME_SHIM = `if (typeof globalThis.__name !== 'function') {
  */
 export const OPEN_TIMER = `(function () {
   if (window.__porticoOpens) return
+  var R = ${R}
   var opens = []
   var t0 = 0
   var seen = false
   Object.defineProperty(window, '__porticoOpens', { value: opens })
   window.addEventListener('click', function () {
     seen = !!document.querySelector(${JSON.stringify(LANDING_TITLE)})
-    if (!seen) t0 = performance.now()
+    if (!seen) t0 = R.now()
   }, true)
   var check = function () {
     var present = !!document.querySelector(${JSON.stringify(LANDING_TITLE)})
@@ -46,15 +59,15 @@ export const OPEN_TIMER = `(function () {
     seen = true
     var start = t0
     t0 = 0
-    var entry = { dom: performance.now() - start, frame: -1 }
+    var entry = { dom: R.now() - start, frame: -1 }
     opens.push(entry)
-    requestAnimationFrame(function () { entry.frame = performance.now() - start })
+    R.raf(function () { entry.frame = R.now() - start })
   }
   new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-screen'] })
 })()`
 
 /** Everything the harness installs in each page, in order. */
-export const PAGE_INIT_SCRIPT = `${NAME_SHIM}\n${OPEN_TIMER}`
+export const PAGE_INIT_SCRIPT = `${NAME_SHIM}\n${REAL_TIME}\n${OPEN_TIMER}`
 
 /** An expression for `page.evaluate`: the newest completed open as { dom, frame } ms, or null. */
 export const LAST_OPEN = `(function () {
@@ -86,16 +99,18 @@ export const DIALOG_SETTLED = `(function () {
  * checked on every animation frame, and rejects after `timeoutMs`. Unlike a string given to
  * `page.waitForFunction`, which the page evaluates with `eval` (refused under the demo's
  * strict CSP), this runs as one script through the DevTools protocol, CSP or not.
+ * It runs on real time even under `page.clock` (see REAL_TIME).
  */
 export function until(expr: string, timeoutMs = 30_000, label = expr): string {
   return `new Promise(function (resolve, reject) {
-  var end = performance.now() + ${Number(timeoutMs)};
+  var R = ${R};
+  var end = R.now() + ${Number(timeoutMs)};
   var tick = function () {
     var v;
     try { v = (${expr}); } catch (e) { reject(e); return; }
     if (v) resolve(v);
-    else if (performance.now() > end) reject(new Error('Timed out after ${Number(timeoutMs)} ms waiting for ' + ${JSON.stringify(label.slice(0, 200))}));
-    else requestAnimationFrame(tick);
+    else if (R.now() > end) reject(new Error('Timed out after ${Number(timeoutMs)} ms waiting for ' + ${JSON.stringify(label.slice(0, 200))}));
+    else R.raf(tick);
   };
   tick();
 })`
