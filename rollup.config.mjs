@@ -21,6 +21,7 @@ const external = (id) =>
 
 const input = { 'kernel/index': 'kernel/index.ts', 'kernel/internal': 'kernel/internal.ts' }
 if (existsSync('ui/index.ts')) input['ui/index'] = 'ui/index.ts'
+if (existsSync('ui/phone-input.ts')) input['ui/phone-input'] = 'ui/phone-input.ts'
 if (existsSync('test/kit/index.ts')) input['testing/index'] = 'test/kit/testing.ts'
 for (const id of existsSync('plugins') ? readdirSync('plugins') : []) {
   if (existsSync(`plugins/${id}/index.ts`)) input[`plugins/${id}/index`] = `plugins/${id}/index.ts`
@@ -37,6 +38,15 @@ const copyCss = {
   },
 }
 
+/**
+ * Next.js App Router: the React entries (ui and every plugin) are client modules. Rollup drops
+ * module-level directives from sources, so the directive is added to those entry files as a
+ * banner; the kernel (framework-free, usable on a server) and testing get none.
+ */
+export const USE_CLIENT = "'use client';"
+export const isClientEntry = (name) => name.startsWith('ui/') || name.startsWith('plugins/')
+const banner = (chunk) => (chunk.isEntry && isClientEntry(chunk.name) ? USE_CLIENT : '')
+
 export default [
   {
     input,
@@ -45,6 +55,7 @@ export default [
     output: {
       dir: 'dist',
       format: 'es',
+      banner,
       entryFileNames: '[name].js',
       chunkFileNames: 'chunks/[name]-[hash].js',
     },

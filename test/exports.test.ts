@@ -18,6 +18,7 @@ const entries: Record<string, string> = {
   portico: 'kernel/index.ts',
   'portico/internal': 'kernel/internal.ts',
   'portico/ui': 'ui/index.ts',
+  'portico/ui/phone-input': 'ui/phone-input.ts',
   'portico/testing': 'test/kit/testing.ts',
 }
 for (const id of readdirSync(join(ROOT, 'plugins')).sort()) {

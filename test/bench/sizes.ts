@@ -14,6 +14,7 @@ const REACT = ['react', 'react-dom', 'react/jsx-runtime', 'react-dom/client', 'r
 export const aliases: Record<string, string> = {
   portico: join(ROOT, 'kernel/index.ts'),
   'portico/ui': join(ROOT, 'ui/index.ts'),
+  'portico/ui/phone-input': join(ROOT, 'ui/phone-input.ts'),
   'portico/testing': join(ROOT, 'test/kit/testing.ts'),
 }
 for (const id of existsSync(join(ROOT, 'plugins')) ? readdirSync(join(ROOT, 'plugins')) : []) {
@@ -72,7 +73,9 @@ export async function entrySize(file: string): Promise<Size & { lazy: number; de
 }
 
 /** An app's initial load (entry + static imports) and the total of all chunks. */
-export async function appSize(entryFile: string): Promise<{ initial: Size; total: Size; deps: Record<string, number> }> {
+export async function appSize(
+  entryFile: string,
+): Promise<{ initial: Size; total: Size; deps: Record<string, number>; files: Record<string, number> }> {
   const result = await build({
     entryPoints: { main: entryFile },
     bundle: true,
@@ -98,7 +101,7 @@ export async function appSize(entryFile: string): Promise<{ initial: Size; total
     totalMin += f.contents.length
     totalGz += gz(f.contents)
   }
-  return { initial: { min: m.min, gzip: m.gzip }, total: { min: totalMin, gzip: totalGz }, deps: m.deps }
+  return { initial: { min: m.min, gzip: m.gzip }, total: { min: totalMin, gzip: totalGz }, deps: m.deps, files: m.files }
 }
 
 async function measure(files: { path: string; contents: Uint8Array; text: string }[], meta: Metafile, entryName: string) {
@@ -116,6 +119,7 @@ async function measure(files: { path: string; contents: Uint8Array; text: string
   let min = 0
   const texts: string[] = []
   const deps: Record<string, number> = {}
+  const byFile: Record<string, number> = {}
   for (const k of initial) {
     const f = byPath.get(k) ?? files.find((x) => x.path.endsWith(k))
     if (!f) continue
@@ -128,6 +132,8 @@ async function measure(files: { path: string; contents: Uint8Array; text: string
           ? input.split('/').slice(0, 2).join('/')
           : input.split('/')[0]
       deps[name] = (deps[name] ?? 0) + v.bytesInOutput
+      const file = input.includes('node_modules/') ? name : input
+      byFile[file] = (byFile[file] ?? 0) + v.bytesInOutput
     }
   }
   const lazy = Object.keys(outputs)
@@ -135,5 +141,5 @@ async function measure(files: { path: string; contents: Uint8Array; text: string
     .reduce((n, k) => n + (byPath.get(k)?.contents.length ?? 0), 0)
   // gzip the initial chunks as the browser gets them: each file on its own.
   const gzip = texts.reduce((n, t) => n + gz(t), 0)
-  return { min, gzip, lazy, deps }
+  return { min, gzip, lazy, deps, files: byFile }
 }

@@ -7,7 +7,11 @@
  * - a PRODUCTION build of examples/app (vite build, cached in .tmp/e2e-app, rebuilt when a
  *   source file changes) served by a small static server that sends
  *   `Content-Security-Policy: default-src 'self'; connect-src 'self' http://127.0.0.1:<apiPort>`;
- * - Debian's Chromium through playwright-core (never a downloaded browser).
+ * - Debian's Chromium through playwright-core (never a downloaded browser);
+ * - every page opens with `reducedMotion: 'reduce'` (styles.css then drops the dialog's
+ *   transform animation) and the scripts of ./page-scripts.ts: an in-page modal-open timer
+ *   and a `__name` no-op for functions serialised from tsx-transpiled code;
+ * - `startHarness({ example: 'minimal' })` serves examples/minimal instead (the bench).
  *
  * ```ts
  * const h = await startHarness()
@@ -25,11 +29,25 @@ import { dirname, extname, join, normalize, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createHash } from 'node:crypto'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { DIALOG_SETTLED, LANDING_TITLE, LAST_OPEN, PAGE_INIT_SCRIPT, until } from './page-scripts'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const ARTIFACTS = join(ROOT, 'test', 'artifacts')
-const BUILD_DIR = join(ROOT, '.tmp', 'e2e-app')
-const LOCK_DIR = join(ROOT, '.tmp', 'e2e-app.lock')
+
+/** The example apps the harness can build and serve. */
+export type ExampleName = 'app' | 'minimal'
+const EXAMPLES: Record<ExampleName, { sources: string[]; login: string; ready: string }> = {
+  app: {
+    sources: ['examples/app', 'examples/custom-plugin/src'],
+    login: '[data-testid=login]',
+    ready: `(() => { const s = document.querySelector('[data-testid=status]')?.textContent; return !!s && s !== 'loading' })()`,
+  },
+  minimal: {
+    sources: ['examples/minimal'],
+    login: '#root button:text-is("Log in")',
+    ready: `!!document.querySelector('#root button')`,
+  },
+}
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -57,6 +75,8 @@ export interface HarnessOptions {
   extraApps?: Record<string, unknown>[]
   /** Server code limits, e.g. `{ resendCooldownMs: 0 }` (see examples/server/src/codes.ts). */
   limits?: Record<string, unknown>
+  /** The example app to build and serve. Default 'app' (all plugins); 'minimal' is e-mail only. */
+  example?: ExampleName
 }
 
 export interface OpenPageOptions {
@@ -65,6 +85,8 @@ export interface OpenPageOptions {
   bypassCSP?: boolean
   /** Wait until the kernel is ready (status is not 'loading'). Default true. */
   waitReady?: boolean
+  /** Default 'reduce': no opening animation, so geometry is final at once. */
+  reducedMotion?: 'reduce' | 'no-preference'
 }
 
 export interface Harness {
@@ -79,8 +101,20 @@ export interface Harness {
   openPage(query?: Record<string, string> | string, options?: OpenPageOptions): Promise<Page>
   /** Console errors, page errors and CSP violations seen on a page opened by `openPage`. */
   consoleErrors(page: Page): string[]
-  /** Click 'Log in' and wait for the dialog. Returns ms from the click to a visible landing. */
+  /**
+   * Click 'Log in', wait for the landing and for the dialog to settle (no running animation,
+   * box unchanged between two frames). Returns ms from the click to the landing heading in the
+   * DOM, measured in the page (./page-scripts.ts OPEN_TIMER).
+   */
   openModal(page: Page): Promise<number>
+  /** The same, with both in-page figures: click to heading in the DOM, and to the next frame. */
+  openModalTimed(page: Page): Promise<{ dom: number; frame: number }>
+  /** Wait until the example app's kernel is ready (what openPage does unless waitReady is false). */
+  waitReady(page: Page): Promise<void>
+  /** Wait until the dialog has no running (finite) animation and a stable box. */
+  waitForDialogSettled(page: Page): Promise<void>
+  /** A browser context with the harness's settings and page scripts (for pages not opened by openPage). */
+  newContext(options?: Pick<OpenPageOptions, 'viewport' | 'bypassCSP' | 'reducedMotion'>): Promise<BrowserContext>
   /** The newest code sent to an address or phone number, after `since` (ms epoch). Polls up to 10 s. */
   readOutboxCode(to: string, since?: number): Promise<string>
   /** Create a user through the API (e-mail code flow), e.g. to fill an app's user limit. */
@@ -102,7 +136,7 @@ export interface AxeViolation {
 // ---------------------------------------------------------------------------------------------
 // Build (once, cached)
 
-function sourceStamp(): string {
+function sourceStamp(example: ExampleName): string {
   const h = createHash('sha1')
   const walk = (dir: string) => {
     if (!existsSync(dir)) return
@@ -114,19 +148,26 @@ function sourceStamp(): string {
       else if (/\.(tsx?|css|html|json|svg|png)$/.test(name) && !/\.(test|spec)\.tsx?$/.test(name)) h.update(`${p}:${st.size}:${st.mtimeMs}`)
     }
   }
-  for (const d of ['kernel', 'ui', 'plugins', 'examples/app', 'examples/custom-plugin/src']) walk(join(ROOT, d))
+  for (const d of ['kernel', 'ui', 'plugins', ...EXAMPLES[example].sources]) walk(join(ROOT, d))
   return h.digest('hex')
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+/** Build examples/app for production (see buildExample). */
+export function buildDemoApp(): Promise<string> {
+  return buildExample('app')
+}
+
 /**
- * Build examples/app for production into .tmp/e2e-app/<source stamp>/ unless that build
+ * Build examples/<name> for production into .tmp/e2e-<name>/<source stamp>/ unless that build
  * exists. Each stamp gets its own folder, so a rebuild (someone edited a source meanwhile)
  * never empties a folder another test file is serving; folders older than an hour go.
  */
-export async function buildDemoApp(): Promise<string> {
-  const stamp = sourceStamp().slice(0, 16)
+export async function buildExample(example: ExampleName): Promise<string> {
+  const BUILD_DIR = join(ROOT, '.tmp', `e2e-${example}`)
+  const LOCK_DIR = join(ROOT, '.tmp', `e2e-${example}.lock`)
+  const stamp = sourceStamp(example).slice(0, 16)
   const out = join(BUILD_DIR, stamp)
   const doneFile = join(out, '.done')
   if (existsSync(doneFile)) return out
@@ -144,7 +185,7 @@ export async function buildDemoApp(): Promise<string> {
       } catch {
         /* gone meanwhile */
       }
-      if (i > 600) throw new Error('Timed out waiting for another worker to build examples/app')
+      if (i > 600) throw new Error(`Timed out waiting for another worker to build examples/${example}`)
       await sleep(250)
     }
   }
@@ -152,7 +193,7 @@ export async function buildDemoApp(): Promise<string> {
     if (existsSync(doneFile)) return out
     const { build } = await import('vite')
     await build({
-      configFile: join(ROOT, 'examples/app/vite.config.ts'),
+      configFile: join(ROOT, `examples/${example}/vite.config.ts`),
       logLevel: 'warn',
       build: { outDir: out, emptyOutDir: true, sourcemap: false },
     })
@@ -232,7 +273,8 @@ async function apiServer(appOrigin: string, options: HarnessOptions) {
 // ---------------------------------------------------------------------------------------------
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const dir = await buildDemoApp()
+  const example = EXAMPLES[options.example ?? 'app']
+  const dir = await buildExample(options.example ?? 'app')
   let apiPort = 0
   const csp = () => `default-src 'self'; connect-src 'self' http://127.0.0.1:${apiPort}`
   const web = staticServer(dir, csp)
@@ -253,13 +295,19 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     get csp() {
       return csp()
     },
-    async openPage(query = {}, opts = {}) {
+    async newContext(opts = {}) {
       const context = await browser.newContext({
         viewport: opts.viewport ?? { width: 1280, height: 800 },
         bypassCSP: opts.bypassCSP ?? false,
-        reducedMotion: 'reduce',
+        reducedMotion: opts.reducedMotion ?? 'reduce',
       })
+      await context.addInitScript(PAGE_INIT_SCRIPT)
       contexts.add(context)
+      context.once('close', () => contexts.delete(context))
+      return context
+    },
+    async openPage(query = {}, opts = {}) {
+      const context = await harness.newContext(opts)
       const page = await context.newPage()
       const seen: string[] = []
       errors.set(page, seen)
@@ -271,33 +319,32 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       if (!q.has('api')) q.set('api', apiUrl)
       await page.goto(`${appUrl}/?${q}`)
       if (opts.waitReady !== false) {
-        await page.waitForFunction(() => {
-          const s = document.querySelector('[data-testid=status]')?.textContent
-          return !!s && s !== 'loading'
-        })
+        await harness.waitReady(page)
       }
       return page
     },
     consoleErrors: (page) => errors.get(page) ?? [],
     async openModal(page) {
-      // Measured in the page: from the click to the first frame with the landing's title.
-      const timing = page.evaluate(
-        () =>
-          new Promise<number>((resolve) => {
-            const button = document.querySelector<HTMLElement>('[data-testid=login]')!
-            let t0 = 0
-            button.addEventListener('click', () => (t0 = performance.now()), { capture: true, once: true })
-            const check = () => {
-              const title = document.querySelector('[role=dialog][data-screen=landing] .portico-title')
-              if (t0 && title && (title as HTMLElement).offsetParent !== null) resolve(performance.now() - t0)
-              else requestAnimationFrame(check)
-            }
-            requestAnimationFrame(check)
-          }),
-      )
-      await page.click('[data-testid=login]')
-      await page.waitForSelector('[role=dialog][data-screen=landing] .portico-title', { state: 'visible' })
-      return Math.round(await timing)
+      return Math.round((await harness.openModalTimed(page)).dom * 10) / 10
+    },
+    async openModalTimed(page) {
+      // Pages from contexts of their own (not newContext/openPage) get the timer now; it is
+      // idempotent where addInitScript installed it already.
+      await page.evaluate(PAGE_INIT_SCRIPT)
+      const before = ((await page.evaluate(LAST_OPEN)) as { count: number } | null)?.count ?? 0
+      await page.click(example.login)
+      await page.waitForSelector(LANDING_TITLE, { state: 'visible' })
+      const t = (await page.evaluate(
+        until(`(function () { var o = ${LAST_OPEN}; return o && o.count > ${before} ? o : null })()`, 30_000, 'the in-page open timer'),
+      )) as { dom: number; frame: number }
+      await harness.waitForDialogSettled(page)
+      return { dom: t.dom, frame: t.frame }
+    },
+    async waitReady(page) {
+      await page.evaluate(until(example.ready, 30_000, 'the app to be ready'))
+    },
+    async waitForDialogSettled(page) {
+      await page.evaluate(until(DIALOG_SETTLED, 30_000, 'the dialog to settle'))
     },
     async readOutboxCode(to, since = 0) {
       const deadline = Date.now() + 10_000

@@ -142,12 +142,16 @@ describe('modal shell', { timeout: 60_000 }, () => {
   })
 
   it('390 px wide: a bottom sheet; 1280 px: a 360 px dialog; heights capped at 620 px', async () => {
+    // openModal returns once the dialog has settled (no running animation, same box on two
+    // frames); with reduced motion (the harness default) there is no opening animation at all.
     const mobile = await h.openPage({}, { viewport: { width: 390, height: 844 } })
     await h.openModal(mobile)
-    const m = await mobile.locator('[role=dialog]').boundingBox()
+    const dialog = mobile.locator('[role=dialog]')
+    expect(await dialog.evaluate((el) => getComputedStyle(el).animationName)).toBe('none')
+    const m = await dialog.boundingBox()
     expect(m!.width).toBe(390)
     expect(Math.round(m!.y + m!.height)).toBe(844)
-    expect(await mobile.locator('[role=dialog]').evaluate((el) => getComputedStyle(el).borderBottomLeftRadius)).toBe('0px')
+    expect(await dialog.evaluate((el) => getComputedStyle(el).borderBottomLeftRadius)).toBe('0px')
     await h.screenshot(mobile, 'landing-mobile-sheet')
 
     const desktop = await h.openPage({})
@@ -156,6 +160,18 @@ describe('modal shell', { timeout: 60_000 }, () => {
     expect(d!.width).toBe(360)
     expect(d!.x).toBe((1280 - 360) / 2)
     expect(await desktop.locator('[role=dialog]').evaluate((el) => getComputedStyle(el).maxHeight)).toBe('620px')
+  })
+
+  it('with motion allowed the dialog animates in, and its settled box is the 360 px dialog', async () => {
+    const page = await h.openPage({}, { reducedMotion: 'no-preference' })
+    await page.click('[data-testid=login]')
+    await page.waitForSelector('[role=dialog][data-screen=landing] .portico-title')
+    // The computed style names the animation whether or not it has finished by now.
+    expect(await page.locator('[role=dialog]').evaluate((el) => getComputedStyle(el).animationName)).toBe('portico-pop')
+    await h.waitForDialogSettled(page)
+    const d = await page.locator('[role=dialog]').boundingBox()
+    expect(d!.width).toBe(360)
+    expect(d!.x).toBe((1280 - 360) / 2)
   })
 
   it('dark theme and the accent colour apply through data attributes and CSS variables', async () => {

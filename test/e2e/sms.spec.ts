@@ -112,11 +112,9 @@ describe('sms', () => {
     const since = Date.now()
     await page.getByText('Resend code').click()
     await page.waitForSelector('[data-portico-code-sent]')
-    let second = first
-    for (let i = 0; i < 40 && second === first; i++) {
-      second = await h.readOutboxCode(phone.e164, since)
-      if (second === first) await new Promise((r) => setTimeout(r, 100))
-    }
+    // The resent code replaces the first in the outbox: poll for it (no fixed sleep).
+    await expect.poll(() => h.readOutboxCode(phone.e164, since), { timeout: 10_000, interval: 100 }).not.toBe(first)
+    const second = await h.readOutboxCode(phone.e164, since)
     await typeCode(page, second)
     await page.waitForSelector('[role=dialog] [data-portico-code-status=success]')
     await page.clock.runFor(2_000)

@@ -2,7 +2,9 @@
  * The modal shell: a real dialog (focus trap, focus returned to the opener, Escape and the
  * close button unless the screen has `canClose: false`, `aria-labelledby` to the screen title),
  * 360 px wide above 440 px and a bottom sheet below (styles.css), themed through data
- * attributes and CSS variables. Screens load lazily (`ScreenDefinition.load` → React.lazy).
+ * attributes and CSS variables. Screens load lazily (`ScreenDefinition.load` → React.lazy);
+ * after mount, at idle, the landing is preloaded and the dialog's styles warmed (./preload.ts),
+ * so the first open needs no fetch.
  */
 import { lazy, Suspense, useEffect, useId, useLayoutEffect, useRef, useState, useSyncExternalStore, type ComponentType, type KeyboardEvent } from 'react'
 import { createPortal } from 'react-dom'
@@ -11,15 +13,22 @@ import { TitleIdContext } from '../components/layout'
 import { Spinner } from '../components/status'
 import { ScreenContext, type ScreenProps } from '../screen-context'
 import { ScreenBoundary } from './boundary'
+import { resolvedComponent, startIdlePreload } from './preload'
 
 const lazyCache = new WeakMap<ScreenDefinition, ComponentType<ScreenProps>>()
 
-/** The component of a screen definition; lazy ones are wrapped once in React.lazy. */
+/**
+ * The component of a screen definition; lazy ones are wrapped once in React.lazy, unless
+ * preloaded (./preload.ts) before their first render: then the loaded component itself, which
+ * renders without suspending.
+ */
 export function screenComponent(def: ScreenDefinition): ComponentType<ScreenProps> | null {
   if (def.component) return def.component as ComponentType<ScreenProps>
   if (!def.load) return null
   let c = lazyCache.get(def)
   if (!c) {
+    const ready = resolvedComponent(def)
+    if (ready) return ready
     const load = def.load
     c = lazy(async () => {
       const mod = (await load()) as ComponentType<ScreenProps> | { default: ComponentType<ScreenProps> }
@@ -71,6 +80,7 @@ export function Modal({ kernel }: { kernel: Portico }) {
   const state = useSyncExternalStore(nav.subscribe, nav.getState, nav.getState)
   const [mounted, setMounted] = useState(false)
   useEffect(() => setMounted(true), [])
+  useEffect(() => startIdlePreload(kernel), [kernel])
   if (!mounted || !state.open || !state.current) return null
   return createPortal(<Dialog kernel={kernel} />, document.body)
 }

@@ -1,0 +1,39 @@
+/**
+ * `npm run bench` runs under tsx, not vitest: its code is transpiled differently (esbuild
+ * keepNames), so a function serialised to the page can break there and nowhere else
+ * (`ReferenceError: __name is not defined`). Run the browser half of the bench for real, with
+ * two runs per measurement, and check it printed and wrote its figures.
+ */
+import { execFile } from 'node:child_process'
+import { mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ROOT } from './harness'
+
+describe('npm run bench (browser half, 2 runs, under tsx)', () => {
+  it('measures modal opens in the page for minimal and app and counts login requests', { timeout: 240_000 }, async () => {
+    mkdirSync(join(ROOT, '.tmp'), { recursive: true })
+    const out = join(ROOT, '.tmp', `bench-smoke-${process.pid}.json`)
+    rmSync(out, { force: true })
+    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'test/bench/run.ts', '--browser-only'],
+        { cwd: ROOT, env: { ...process.env, BENCH_RUNS: '2', BENCH_OUT: out }, timeout: 220_000, maxBuffer: 10 * 1024 * 1024 },
+        (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      )
+    })
+    expect(code, `bench exited with ${code}\n${stdout}\n${stderr}`).toBe(0)
+    expect(stdout).toMatch(/examples\/minimal\n\s+first open: median \d+\.\d, p95 \d+\.\d/)
+    expect(stdout).toMatch(/examples\/app\n\s+first open: median \d+\.\d, p95 \d+\.\d/)
+    const results = JSON.parse(readFileSync(out, 'utf8'))
+    rmSync(out, { force: true })
+    for (const example of ['minimal', 'app']) {
+      const r = results.browser[example]
+      expect(r.modalOpenMs.first.dom.runs).toBe(2)
+      expect(r.modalOpenMs.warm.dom.runs).toBe(2)
+      expect(r.modalOpenMs.first.dom.median).toBeGreaterThan(0)
+      expect(r.loginRequests.requests).toEqual(['GET /apps/portico-demo-app-00000001', 'POST /passwordless/init', 'POST /passwordless/authenticate'])
+    }
+  })
+})

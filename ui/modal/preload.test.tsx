@@ -1,0 +1,119 @@
+// @vitest-environment happy-dom
+/** The modal's idle preload (./preload.ts): lazy landing loaded before the first open, styles warmed. */
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
+import { definePlugin, type PorticoPlugin } from 'portico'
+import { PorticoProvider, ScreenLayout, screenComponent } from 'portico/ui'
+import { createTestKernel } from 'portico/testing'
+import { preloadScreen, resolvedComponent, warmStyles, whenIdle } from './preload'
+
+afterEach(() => {
+  cleanup()
+  vi.restoreAllMocks()
+})
+
+function LazyLanding() {
+  return <ScreenLayout title="Lazy landing">body</ScreenLayout>
+}
+function OtherScreen() {
+  return <ScreenLayout title="Other screen">body</ScreenLayout>
+}
+
+/** Registers the landing and one more screen lazily (a host may register its own landing first). */
+function lazyScreens(counts: { landing: number; other: number }): PorticoPlugin {
+  return definePlugin({
+    id: 'lazy-screens',
+    kind: 'feature',
+    setup(ctx) {
+      ctx.hooks.loginMethods.tap('lazy-screens', (list) => [...list, { id: 'alpha', label: 'Alpha', group: 'web2', screen: 'other' }])
+      const a = ctx.screens.register({ id: 'landing', load: async () => (counts.landing++, { default: LazyLanding }) })
+      const b = ctx.screens.register({ id: 'other', load: async () => (counts.other++, { default: OtherScreen }) })
+      return () => {
+        a()
+        b()
+      }
+    },
+  })
+}
+
+describe('idle preload', () => {
+  it('whenIdle uses requestIdleCallback, or a timer without it; both cancel', async () => {
+    const ric = vi.fn((cb: () => void) => (setTimeout(cb, 0), 7))
+    const cic = vi.fn()
+    vi.stubGlobal('requestIdleCallback', ric)
+    vi.stubGlobal('cancelIdleCallback', cic)
+    const task = vi.fn()
+    whenIdle(task)()
+    expect(ric).toHaveBeenCalledTimes(1)
+    expect(cic).toHaveBeenCalledWith(7)
+    vi.unstubAllGlobals()
+    vi.stubGlobal('requestIdleCallback', undefined)
+    vi.useFakeTimers()
+    try {
+      const t2 = vi.fn()
+      whenIdle(t2, 50)
+      const t3 = vi.fn()
+      whenIdle(t3, 50)()
+      vi.advanceTimersByTime(60)
+      expect(t2).toHaveBeenCalledTimes(1)
+      expect(t3).not.toHaveBeenCalled()
+    } finally {
+      vi.useRealTimers()
+      vi.unstubAllGlobals()
+    }
+  })
+
+  it('preloadScreen loads a lazy screen once; screenComponent then returns the loaded component', async () => {
+    const load = vi.fn(async () => ({ default: LazyLanding }))
+    const def = { id: 'x', load }
+    await Promise.all([preloadScreen(def), preloadScreen(def)])
+    await preloadScreen(def)
+    expect(load).toHaveBeenCalledTimes(1)
+    expect(resolvedComponent(def)).toBe(LazyLanding)
+    expect(screenComponent(def)).toBe(LazyLanding)
+    // Not preloaded: the React.lazy wrapper, which suspends on first render.
+    const other = { id: 'y', load: async () => ({ default: OtherScreen }) }
+    expect(screenComponent(other)).not.toBe(OtherScreen)
+  })
+
+  it('after mount the Modal preloads a lazy landing at idle, so the first open renders it at once (no fallback)', async () => {
+    const counts = { landing: 0, other: 0 }
+    const t = await createTestKernel({ plugins: [lazyScreens(counts)], app: { login_methods: ['alpha'] } })
+    render(<PorticoProvider kernel={t.kernel} ui={{ sleep: async () => {} }}>app</PorticoProvider>)
+    await waitFor(() => expect(counts.landing).toBe(1))
+    expect(counts.other).toBe(0)
+
+    act(() => void t.kernel.screens.open('landing', {}).catch(() => {}))
+    expect(screen.queryByText('Lazy landing')).not.toBeNull()
+    expect(document.querySelector('.portico-loading')).toBeNull()
+
+    // Control: a lazy screen that was not preloaded shows the loading fallback first.
+    act(() => t.kernel.screens.replace('other', {}))
+    expect(document.querySelector('.portico-loading')).not.toBeNull()
+    expect(await screen.findByText('Other screen')).not.toBeNull()
+  })
+
+  it('warmStyles inserts a hidden, inert skeleton and removes it in the same task; focus stays put', () => {
+    const button = document.createElement('button')
+    document.body.appendChild(button)
+    button.focus()
+    const added: Element[] = []
+    const append = vi.spyOn(document.body, 'appendChild').mockImplementation(function (this: HTMLElement, node: Node) {
+      added.push(node as Element)
+      return HTMLElement.prototype.appendChild.call(this, node) as never
+    })
+    expect(warmStyles('dark')).toBe(true)
+    append.mockRestore()
+    expect(added).toHaveLength(1)
+    const root = added[0] as HTMLElement
+    expect(root.className).toBe('portico-root')
+    expect(root.getAttribute('data-theme')).toBe('dark')
+    expect(root.getAttribute('aria-hidden')).toBe('true')
+    expect(root.style.getPropertyValue('visibility')).toBe('hidden')
+    expect(root.querySelector('.portico-dialog .portico-title')?.textContent).toBe('Log in or sign up')
+    expect(root.isConnected).toBe(false)
+    expect(document.querySelector('[data-portico-warmup]')).toBeNull()
+    expect(document.activeElement).toBe(button)
+    button.remove()
+  })
+})

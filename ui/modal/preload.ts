@@ -1,0 +1,123 @@
+/**
+ * Idle preload for the modal's first open. Started by `Modal` after it mounts, when the
+ * browser is idle (`requestIdleCallback`, a `setTimeout` fallback), so that the first click on
+ * 'Log in' needs no network fetch and does less first-time work:
+ *  - the landing screen, when it is registered lazily (`ScreenDefinition.load`), is loaded
+ *    and kept resolved, so the dialog renders it in the click's own task, without a Suspense
+ *    fallback (see `resolvedComponent`);
+ *  - the stylesheet's dialog rules and the font stack are warmed: a hidden skeleton of the
+ *    dialog is inserted, laid out and removed in the same task (never painted, never focusable,
+ *    no style attribute: the CSSOM is allowed under a strict CSP).
+ * Nothing runs during server rendering or at module load.
+ */
+import type { ComponentType } from 'react'
+import type { Portico, ScreenDefinition } from 'portico'
+import type { ScreenProps } from '../screen-context'
+
+type Screen = ComponentType<ScreenProps>
+type Loaded = Screen | { default: Screen }
+
+const resolved = new WeakMap<ScreenDefinition, Screen>()
+const pending = new WeakMap<ScreenDefinition, Promise<Screen>>()
+
+/** The loaded component of a lazy screen definition, once `preloadScreen` has finished. */
+export function resolvedComponent(def: ScreenDefinition): Screen | undefined {
+  return resolved.get(def)
+}
+
+/** Load a lazy screen's module once (a screen with `component` needs nothing). */
+export function preloadScreen(def: ScreenDefinition): Promise<Screen | null> {
+  if (def.component) return Promise.resolve(def.component as Screen)
+  if (!def.load) return Promise.resolve(null)
+  const done = resolved.get(def)
+  if (done) return Promise.resolve(done)
+  let p = pending.get(def)
+  if (!p) {
+    const load = def.load
+    p = Promise.resolve()
+      .then(() => load() as Promise<Loaded>)
+      .then((mod) => {
+        const c = typeof mod === 'function' ? mod : mod.default
+        resolved.set(def, c)
+        return c
+      })
+    p.catch(() => pending.delete(def)) // a failed preload is retried by the open itself
+    pending.set(def, p)
+  }
+  return p
+}
+
+/** Run `task` when the browser is idle (or after `fallbackMs` without requestIdleCallback). Returns a cancel. */
+export function whenIdle(task: () => void, fallbackMs = 200): () => void {
+  const w = globalThis as typeof globalThis & {
+    requestIdleCallback?: (cb: () => void, opts?: { timeout: number }) => number
+    cancelIdleCallback?: (id: number) => void
+  }
+  if (typeof w.requestIdleCallback === 'function') {
+    const id = w.requestIdleCallback(task, { timeout: 2000 })
+    return () => w.cancelIdleCallback?.(id)
+  }
+  const id = setTimeout(task, fallbackMs)
+  return () => clearTimeout(id)
+}
+
+/** The landing's skeleton: the classes whose rules and fonts the first open needs. */
+const SKELETON =
+  '<div class="portico-dialog" data-screen="landing"><div class="portico-screen"><div class="portico-header"></div>' +
+  '<div class="portico-body"><h2 class="portico-title">Log in or sign up</h2><p class="portico-description">Portico</p>' +
+  '<div class="portico-input-wrap"><input class="portico-input" type="email" tabindex="-1"></div>' +
+  '<button class="portico-button" data-variant="primary" tabindex="-1">Submit</button>' +
+  '<button class="portico-list-button" tabindex="-1">Continue</button></div>' +
+  '<div class="portico-footer"><p class="portico-legal">By logging in I agree</p></div></div></div>'
+
+/**
+ * Insert a hidden skeleton of the dialog, force style and layout, remove it: the first real
+ * open then finds the rules matched before and the fonts resolved. Visibility and position go
+ * through the CSSOM (allowed under a strict CSP, unlike a style attribute). Returns false when
+ * there is no document or the page refuses the markup (Trusted Types).
+ */
+export function warmStyles(theme: 'light' | 'dark' = 'light'): boolean {
+  if (typeof document === 'undefined' || !document.body) return false
+  const root = document.createElement('div')
+  root.className = 'portico-root'
+  root.setAttribute('data-theme', theme)
+  root.setAttribute('aria-hidden', 'true')
+  root.setAttribute('data-portico-warmup', '')
+  root.inert = true
+  root.style.cssText = 'visibility:hidden!important;position:fixed!important;left:-10000px!important;pointer-events:none!important'
+  try {
+    root.innerHTML = SKELETON
+    document.body.appendChild(root)
+    void root.getBoundingClientRect()
+    return true
+  } catch {
+    return false
+  } finally {
+    root.remove()
+  }
+}
+
+/**
+ * What `Modal` starts after mount: at idle, preload the landing (if lazy) and warm the styles.
+ * Returns a cancel for the unmount.
+ */
+export function startIdlePreload(kernel: Portico, screenId = 'landing'): () => void {
+  let cancelled = false
+  const cancel = whenIdle(() => {
+    if (cancelled) return
+    const def = kernel.screens.get(screenId)
+    if (def) void preloadScreen(def).catch(() => {})
+    if (kernel.screens.getState().open) return
+    let theme: 'light' | 'dark' = 'light'
+    try {
+      if (kernel.config.appearance.theme === 'dark') theme = 'dark'
+    } catch {
+      /* config not resolved yet */
+    }
+    warmStyles(theme)
+  })
+  return () => {
+    cancelled = true
+    cancel()
+  }
+}
