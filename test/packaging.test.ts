@@ -32,9 +32,7 @@ const OPTIONAL_PEERS: Record<string, string[]> = {
  * `portico/ui/phone-input`, drop the re-export and this line: an e-mail-only app then needs
  * React and Portico only.
  */
-const KNOWN: Record<string, string[]> = {
-  'ui/index': ['libphonenumber-js'],
-}
+const KNOWN: Record<string, string[]> = {}
 
 let chunks: Map<string, OutputChunk>
 let entries: Map<string, OutputChunk>

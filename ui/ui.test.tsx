@@ -5,7 +5,6 @@ import { useRef, useState } from 'react'
 import { definePlugin, type LoginMethod, type PorticoPlugin } from 'portico'
 import {
   CodeInput,
-  PhoneInput,
   PorticoProvider,
   ScreenLayout,
   planLanding,
@@ -14,6 +13,7 @@ import {
   usePortico,
   type CodeInputHandle,
 } from 'portico/ui'
+import { PhoneInput } from 'portico/ui/phone-input'
 import { authResponse, createTestKernel, wireUser, type TestKernel } from 'portico/testing'
 
 afterEach(() => cleanup())

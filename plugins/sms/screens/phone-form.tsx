@@ -6,7 +6,8 @@
  */
 import { useState } from 'react'
 import { formatText, toPorticoError, type Intent } from 'portico'
-import { Button, PhoneInput, useKernel, usePlugin, useTexts, type PhoneValue } from 'portico/ui'
+import { Button, useKernel, usePlugin, useTexts } from 'portico/ui'
+import { PhoneInput, type PhoneValue } from 'portico/ui/phone-input'
 import { SMS_TEXTS } from '../strings'
 
 export interface PhoneFormProps {
