@@ -73,10 +73,15 @@ async function loginRequests(h: Harness, example: ExampleName) {
   const context = await h.newContext()
   const p = await context.newPage()
   const requests: string[] = []
+  // Analytics events are fire-and-forget (no step waits for them; `analytics: false` turns
+  // them off): counted apart from the requests a login needs.
+  const analytics: string[] = []
   p.on('request', (r) => {
     const url = new URL(r.url())
     if (r.url().startsWith(h.apiUrl) && url.pathname.startsWith('/api/v1') && r.method() !== 'OPTIONS') {
-      requests.push(`${r.method()} ${url.pathname.replace('/api/v1', '')}`)
+      const path = url.pathname.replace('/api/v1', '')
+      if (path === '/analytics_events') analytics.push(String((r.postDataJSON() as { eventName?: string } | null)?.eventName))
+      else requests.push(`${r.method()} ${path}`)
     }
   })
   await p.goto(`${h.appUrl}/?api=${encodeURIComponent(h.apiUrl)}`)
@@ -92,7 +97,7 @@ async function loginRequests(h: Harness, example: ExampleName) {
   await p.keyboard.type(code)
   await p.evaluate(until(LOGGED_IN[example], 30_000, 'logged in'))
   await context.close()
-  return { count: requests.length, requests }
+  return { count: requests.length, requests, analytics }
 }
 
 const fmt = (s: ReturnType<typeof stats>) => `median ${s.median.toFixed(1)}, p95 ${s.p95.toFixed(1)}`
@@ -111,6 +116,7 @@ export async function benchBrowser(examples: ExampleName[] = ['minimal', 'app'])
       console.log(`    first open: ${fmt(open.first.dom)}  [frame ${fmt(open.first.frame)}]  ${mark}`)
       console.log(`    warm open:  ${fmt(open.warm.dom)}  [frame ${fmt(open.warm.frame)}]`)
       console.log(`    API requests per e-mail login (page load to authenticated): ${login.count}: ${login.requests.join(', ')}`)
+      console.log(`    analytics events (fire-and-forget, not counted): ${login.analytics.join(', ') || 'none'}`)
       out[example] = { modalOpenMs: open, loginRequests: login }
     } finally {
       await h.close()

@@ -34,6 +34,7 @@ describe('npm run bench (browser half, 2 runs, under tsx)', () => {
       expect(r.modalOpenMs.warm.dom.runs).toBe(2)
       expect(r.modalOpenMs.first.dom.median).toBeGreaterThan(0)
       expect(r.loginRequests.requests).toEqual(['GET /apps/portico-demo-app-00000001', 'POST /passwordless/init', 'POST /passwordless/authenticate'])
+      expect(r.loginRequests.analytics).toContain('login_completed')
     }
   })
 })

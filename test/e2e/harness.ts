@@ -258,7 +258,9 @@ async function apiServer(appOrigin: string, options: HarnessOptions) {
   const { openStore } = await import('../../examples/server/src/store')
   const { serve } = await import('@hono/node-server')
   const file = JSON.parse(readFileSync(join(ROOT, 'examples/server/apps.json'), 'utf8')) as { apps: Record<string, unknown>[] }
-  const apps = [...file.apps, ...(options.extraApps ?? [])].map((a) => ({
+  // A spec's extra app replaces the apps.json app with the same id (the server refuses duplicates).
+  const extra = options.extraApps ?? []
+  const apps = [...file.apps.filter((a) => !extra.some((e) => e.id === a.id)), ...extra].map((a) => ({
     ...a,
     allowedOrigins: [...((a.allowedOrigins as string[] | undefined) ?? []), appOrigin],
   }))

@@ -166,6 +166,11 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
     if (!(c.res.headers.get('vary') ?? '').toLowerCase().includes('origin')) c.header('vary', 'Origin', { append: true })
   })
   app.use('/health/*', cors({ origin: '*' }))
+  // Development only: the demo host app (another origin) asks the dev issuer for a custom-auth
+  // token. No credentials, and only for origins an app allows; the outbox stays same-origin.
+  if (opts.dev) {
+    app.use('/dev/custom-token', cors({ origin: (origin) => (origin && apps.allOrigins().has(origin) ? origin : null) }))
+  }
 
   const alive = (c: Context) => c.json({ ok: true, store: ctx.store.kind })
   app.get('/health', alive)

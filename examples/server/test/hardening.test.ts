@@ -378,6 +378,15 @@ describe('7. smaller ones', () => {
     expect(pre.headers.get('access-control-allow-origin')).toBeNull()
   })
 
+  it("the demo's dev token issuer answers an allowed app origin (no credentials), nobody else", async () => {
+    const allowed = await s.call('/dev/custom-token?user=ana', { appId: null, headers: { origin: ORIGIN } })
+    expect(allowed.status).toBe(200)
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(ORIGIN)
+    expect(allowed.headers.get('access-control-allow-credentials')).toBeNull()
+    const foreign = await s.call('/dev/custom-token?user=ana', { appId: null, headers: { origin: 'https://evil.example' } })
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull()
+  })
+
   it('the signing key is stored sealed (a plain-text key left by an older version is sealed on start-up)', async () => {
     const own = await openPglite()
     try {
