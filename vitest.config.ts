@@ -7,7 +7,9 @@ export default defineConfig({
     include: ['**/*.test.{ts,tsx}', 'test/e2e/**/*.spec.ts'],
     exclude: ['**/node_modules/**', '**/dist/**', '.data/**'],
     environment: 'node',
-    testTimeout: 20_000,
+    // A deadline, not a wait: browser flows (a login, a link, a code from the outbox) wait for
+    // the states they assert, and on a busy 2-core machine a whole flow can take 20 s.
+    testTimeout: 60_000,
     hookTimeout: 120_000,
     // Browser and server suites start processes of their own; keep the 2-core machines calm.
     maxWorkers: 2,
