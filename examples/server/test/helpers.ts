@@ -192,7 +192,7 @@ export async function startPostgres(): Promise<TempPostgres | null> {
       await client.end()
       break
     } catch (err) {
-      if (i > 100 || proc.exitCode !== null) throw new Error(`postgres did not start: ${log}`)
+      if (i > 600 || proc.exitCode !== null) throw new Error(`postgres did not start: ${log}`)
       await new Promise((r) => setTimeout(r, 100))
     }
   }
@@ -241,7 +241,7 @@ export async function startServerProcess(env: Record<string, string>, args: stri
   proc.stderr!.on('data', (d) => (out += d))
   const exited = new Promise<number | string | null>((r) => proc.once('exit', (code, signal) => r(code ?? signal)))
   const base = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 600; i++) {
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
     if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`server exited: ${out}`)
     try {
       if ((await fetch(`${base}/health/ready`)).ok) return { base, proc, output: () => out, exited }

@@ -161,7 +161,7 @@ describe.skipIf(!db)('two server processes on one PostgreSQL', () => {
     expect((await call(b.base, '/api/v1/users/me', undefined, next.body.token)).status).toBe(401)
   })
 
-  it('one process killed mid-burst loses no acknowledged login', { timeout: 60_000 }, async () => {
+  it('one process killed mid-burst loses no acknowledged login', { timeout: 300_000 }, async () => {
     const LOGINS = 40
     const acked: { email: string; userId: string; refresh: string }[] = []
     let failed = 0
@@ -208,7 +208,7 @@ describe.skipIf(!db)('two server processes on one PostgreSQL', () => {
     expect(JSON.parse(out.trim().split('\n').pop()!)).toMatchObject({ msg: 'database is up to date', applied: [] })
   })
 
-  it('graceful shutdown: SIGTERM lets the in-flight request finish, then the process exits 0', { timeout: 60_000 }, async () => {
+  it('graceful shutdown: SIGTERM lets the in-flight request finish, then the process exits 0', { timeout: 300_000 }, async () => {
     // A real SMTP server that holds the message until released: the init request is in flight.
     let release!: () => void
     const released = new Promise<void>((r) => (release = r))
