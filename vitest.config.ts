@@ -7,6 +7,7 @@ export default defineConfig({
     include: ['**/*.test.{ts,tsx}', 'test/e2e/**/*.spec.ts'],
     exclude: ['**/node_modules/**', '**/dist/**', '.data/**'],
     environment: 'node',
+    setupFiles: ['test/setup.ts'],
     // A deadline, not a wait: browser flows (a login, a link, a code from the outbox) wait for
     // the states they assert, and on a busy 2-core machine a whole flow can take 20 s.
     testTimeout: 60_000,
