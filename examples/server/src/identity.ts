@@ -384,12 +384,16 @@ export async function loginWithAccount(
           userId = newUserId()
           isNew = true
           const t = now()
-          // One round trip: the user and its first account.
+          const session = { sessionId: randomToken(16), refreshToken: randomToken(32) }
+          // One round trip: the user, its first account, its session and refresh token.
           await q.query(
-            `WITH u AS (INSERT INTO users (id, app_id, created_at, is_guest) VALUES ($1, $2, $3, false) RETURNING id)
-             INSERT INTO accounts (user_id, app_id, type, identifier, data, first_verified_at, latest_verified_at, created_at)
-             SELECT u.id, $2, $4, $5, $6, $3, $3, $3 FROM u`,
-            [userId, app.id, t, acct.type, acct.identifier, JSON.stringify(acct.data)],
+            `WITH u AS (INSERT INTO users (id, app_id, created_at, is_guest) VALUES ($1, $2, $3, false) RETURNING id),
+             a AS (INSERT INTO accounts (user_id, app_id, type, identifier, data, first_verified_at, latest_verified_at, created_at)
+                   SELECT u.id, $2, $4, $5, $6, $3, $3, $3 FROM u),
+             s AS (INSERT INTO sessions (id, user_id, app_id, family_id, created_at) SELECT $7, u.id, $2, $8, $3 FROM u RETURNING id)
+             INSERT INTO refresh_tokens (token_hash, session_id, state, kind, created_at, expires_at)
+             SELECT $9, s.id, 'active', 'session', $3, $10 FROM s`,
+            [userId, app.id, t, acct.type, acct.identifier, JSON.stringify(acct.data), session.sessionId, randomToken(16), sha256(session.refreshToken), t + REFRESH_TTL_S],
           )
           // Known without reading it back.
           const user: WireUser = {
@@ -400,7 +404,7 @@ export async function loginWithAccount(
             has_accepted_terms: false,
             is_guest: false,
           }
-          return { user, session: await createSession(q, app.id, userId), isNew }
+          return { user, session, isNew }
         }
       }
       const session = await createSession(q, app.id, userId)
