@@ -166,6 +166,9 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
     if (!(c.res.headers.get('vary') ?? '').toLowerCase().includes('origin')) c.header('vary', 'Origin', { append: true })
   })
   app.use('/health/*', cors({ origin: '*' }))
+  // The demo app fetches its host token from the dev issuer: readable by the apps' origins,
+  // without credentials. The outbox gets no CORS at all.
+  if (ctx.dev) app.use('/dev/custom-token', cors({ origin: (o) => (apps.allOrigins().has(o) ? o : null), allowMethods: ['GET'] }))
 
   const alive = (c: Context) => c.json({ ok: true, store: ctx.store.kind })
   app.get('/health', alive)

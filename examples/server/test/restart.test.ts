@@ -23,7 +23,7 @@ async function start(port: number): Promise<ChildProcess> {
   let log = ''
   p.stdout!.on('data', (d) => (log += d))
   p.stderr!.on('data', (d) => (log += d))
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < 1200; i++) {
     if (p.exitCode !== null) throw new Error(`server exited: ${log}`)
     try {
       const r = await fetch(`http://127.0.0.1:${port}/health`)
@@ -37,7 +37,7 @@ async function start(port: number): Promise<ChildProcess> {
   throw new Error(`server did not start: ${log}`)
 }
 
-it('survives kill -9: users, accounts and sessions persist in the PGlite data dir', { timeout: 90_000 }, async () => {
+it('survives kill -9: users, accounts and sessions persist in the PGlite data dir', { timeout: 300_000 }, async () => {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const post = (path: string, body: unknown, token?: string) =>

@@ -99,7 +99,7 @@ beforeAll(async () => {
   store = await openPglite()
   s = await startTestServer(store, { apps, rpcUrls: { [CHAIN]: rpc } })
   noRpc = await startTestServer(store, { apps })
-}, 60_000)
+}, 180_000)
 
 afterAll(async () => {
   await s?.close()
