@@ -395,7 +395,7 @@ describe('7. smaller ones', () => {
     expect(evil.headers.get('access-control-allow-origin')).toBeNull()
   })
 
-  it('the signing key is stored sealed (a plain-text key left by an older version is sealed on start-up)', async () => {
+  it('the signing key is stored sealed (a plain-text key left by an older version is sealed on start-up)', { timeout: 180_000 }, async () => {
     const own = await openPglite()
     try {
       await own.migrate()

@@ -164,7 +164,7 @@ describe.skipIf(!db)('two server processes on one PostgreSQL', () => {
     expect((await call(b.base, '/api/v1/users/me', undefined, next.body.token)).status).toBe(401)
   })
 
-  it('one process killed mid-burst loses no acknowledged login', { timeout: 60_000 }, async () => {
+  it('one process killed mid-burst loses no acknowledged login', { timeout: 180_000 }, async () => {
     const LOGINS = 40
     const acked: { email: string; userId: string; refresh: string }[] = []
     let failed = 0
