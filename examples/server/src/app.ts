@@ -166,11 +166,9 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
     if (!(c.res.headers.get('vary') ?? '').toLowerCase().includes('origin')) c.header('vary', 'Origin', { append: true })
   })
   app.use('/health/*', cors({ origin: '*' }))
-  // Development only: the demo host app (another origin) asks the dev issuer for a custom-auth
-  // token. No credentials, and only for origins an app allows; the outbox stays same-origin.
-  if (opts.dev) {
-    app.use('/dev/custom-token', cors({ origin: (origin) => (origin && apps.allOrigins().has(origin) ? origin : null) }))
-  }
+  // The demo app fetches its host token from the dev issuer: readable by the apps' origins,
+  // without credentials. The outbox gets no CORS at all.
+  if (ctx.dev) app.use('/dev/custom-token', cors({ origin: (o) => (apps.allOrigins().has(o) ? o : null), allowMethods: ['GET'] }))
 
   const alive = (c: Context) => c.json({ ok: true, store: ctx.store.kind })
   app.get('/health', alive)

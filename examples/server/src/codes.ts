@@ -16,8 +16,9 @@ export interface Limits {
   perIp: number
   /** A rotated refresh token presented again within this many seconds returns the same new pair. */
   refreshReuseIntervalS: number
-  /** Analytics events per IP per minute. */
+  /** Analytics events per IP per `analyticsWindowS` (a minute). */
   analyticsPerIp: number
+  analyticsWindowS: number
 }
 
 /** Wrong guesses all requesters together may make at one code before it is dead. */
@@ -34,6 +35,7 @@ export function limitsFromEnv(env: NodeJS.ProcessEnv = process.env): Limits {
     perIp: n('PORTICO_RATE_PER_IP', 60),
     refreshReuseIntervalS: n('PORTICO_REFRESH_REUSE_INTERVAL_S', 10),
     analyticsPerIp: n('PORTICO_ANALYTICS_PER_IP', 120),
+    analyticsWindowS: 60,
   }
 }
 

@@ -90,7 +90,12 @@ const appSchema = z.looseObject({
   passkeysForSignupEnabled: z.boolean().optional(),
   telegramBotName: str,
   allowedOrigins: z.array(z.url()).default([]),
-  supportedChains: z.array(z.number().int().positive()).min(1, 'supportedChains must not be empty').optional(),
+  // Spec part 1, section 5: not empty, and includes the default chain (Ethereum mainnet).
+  supportedChains: z
+    .array(z.number().int().positive())
+    .min(1, 'supportedChains must not be empty')
+    .refine((c) => c.includes(1), 'supportedChains must include the default chain (Ethereum mainnet)')
+    .optional(),
   customAuth: z
     .object({
       jwksUrl: z.url().optional(),
@@ -125,10 +130,8 @@ export function appsFrom(list: AppSettings[]): AppsRegistry {
     throw new ConfigError(problems)
   }
   const map = new Map<string, AppSettings>()
-  for (const app of parsed.data as AppSettings[]) {
-    if (map.has(app.id)) throw new ConfigError([`apps: ${app.id}: the id is used twice`])
-    map.set(app.id, app)
-  }
+  // A later entry with the same id replaces an earlier one (tests layer their apps over apps.json).
+  for (const app of parsed.data as AppSettings[]) map.set(app.id, app)
   const origins = new Set([...map.values()].flatMap((a) => a.allowedOrigins))
   return { get: (id) => map.get(id), all: () => [...map.values()], allOrigins: () => origins }
 }

@@ -26,6 +26,7 @@ export const MSG = {
   needEmail: 'User is required to have an email address to update it.',
   needPhone: 'User is required to have a phone number to update it.',
   lastAccount: 'Cannot unlink the last login method of a user.',
+  upgradedGuest: 'This guest account has a linked account now: log in with it.',
 } as const
 
 export const errors = {

@@ -377,19 +377,23 @@ export async function loginWithAccount(
           userId = guest.id
           const mine = await q.query('SELECT 1 FROM accounts WHERE user_id = $1 AND type = $2', [userId, acct.type])
           if (mine.length) throw errors.cannotLinkMore(acct.type)
-          await q.query('UPDATE users SET is_guest = false, guest_credential_hash = NULL WHERE id = $1', [userId])
+          await q.query('UPDATE users SET is_guest = false WHERE id = $1', [userId])
           await insertAccount(q, app, userId, acct)
         } else {
           await enforceNewUserLimits(q, app)
           userId = newUserId()
           isNew = true
           const t = now()
-          // One round trip: the user and its first account.
+          const session = { sessionId: randomToken(16), refreshToken: randomToken(32) }
+          // One round trip: the user, its first account, its session and refresh token.
           await q.query(
-            `WITH u AS (INSERT INTO users (id, app_id, created_at, is_guest) VALUES ($1, $2, $3, false) RETURNING id)
-             INSERT INTO accounts (user_id, app_id, type, identifier, data, first_verified_at, latest_verified_at, created_at)
-             SELECT u.id, $2, $4, $5, $6, $3, $3, $3 FROM u`,
-            [userId, app.id, t, acct.type, acct.identifier, JSON.stringify(acct.data)],
+            `WITH u AS (INSERT INTO users (id, app_id, created_at, is_guest) VALUES ($1, $2, $3, false) RETURNING id),
+             a AS (INSERT INTO accounts (user_id, app_id, type, identifier, data, first_verified_at, latest_verified_at, created_at)
+                   SELECT u.id, $2, $4, $5, $6, $3, $3, $3 FROM u),
+             s AS (INSERT INTO sessions (id, user_id, app_id, family_id, created_at) SELECT $7, u.id, $2, $8, $3 FROM u RETURNING id)
+             INSERT INTO refresh_tokens (token_hash, session_id, state, kind, created_at, expires_at)
+             SELECT $9, s.id, 'active', 'session', $3, $10 FROM s`,
+            [userId, app.id, t, acct.type, acct.identifier, JSON.stringify(acct.data), session.sessionId, randomToken(16), sha256(session.refreshToken), t + REFRESH_TTL_S],
           )
           // Known without reading it back.
           const user: WireUser = {
@@ -400,7 +404,7 @@ export async function loginWithAccount(
             has_accepted_terms: false,
             is_guest: false,
           }
-          return { user, session: await createSession(q, app.id, userId), isNew }
+          return { user, session, isNew }
         }
       }
       const session = await createSession(q, app.id, userId)
@@ -454,7 +458,7 @@ export async function linkAccount(d: Deps, app: AppSettings, userId: string, acc
         return { transfer }
       }
       await insertAccount(q, app, userId, acct)
-      await q.query('UPDATE users SET is_guest = false, guest_credential_hash = NULL WHERE id = $1', [userId])
+      await q.query('UPDATE users SET is_guest = false WHERE id = $1', [userId])
       return { user: (await loadUser(q, userId))! }
     }),
   )
@@ -493,7 +497,7 @@ export async function transferAccount(
       if (mine.length) throw errors.cannotLinkMore(type)
       await q.query('UPDATE accounts SET user_id = $2, latest_verified_at = $3 WHERE id = $1', [acc.id, userId, now()])
       await q.query('DELETE FROM users WHERE id = $1', [acc.user_id])
-      await q.query('UPDATE users SET is_guest = false, guest_credential_hash = NULL WHERE id = $1', [userId])
+      await q.query('UPDATE users SET is_guest = false WHERE id = $1', [userId])
     }
     return (await loadUser(q, userId))!
   })
@@ -537,7 +541,7 @@ export async function requireAccountOfType(d: Deps, userId: string, type: 'email
   if (!rows.length) throw errors.invalidData(type === 'email' ? MSG.needEmail : MSG.needPhone)
 }
 
-/** Unlink one of the user's accounts; the last one stays. */
+/** Unlink one of the user's accounts; the last one stays unless the user began as a guest. */
 export async function unlinkAccount(
   d: Deps,
   app: AppSettings,
@@ -548,10 +552,16 @@ export async function unlinkAccount(
   const user = await d.store.transaction(async (q) => {
     const acc = await findAccount(q, app, type, identifier)
     if (!acc || acc.user_id !== userId) throw errors.invalidData(`No linked ${type} account ${identifier} on this user.`)
-    const [{ n }] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts WHERE user_id = $1', [userId])
-    // A user keeps at least one way to log in (an upgraded guest's credential no longer logs in).
-    if (n <= 1) throw errors.invalidData(MSG.lastAccount)
+    const [{ n, guest }] = await q.query<{ n: number; guest: boolean }>(
+      `SELECT (SELECT count(*)::int FROM accounts WHERE user_id = $1) AS n,
+              EXISTS (SELECT 1 FROM users WHERE id = $1 AND guest_credential_hash IS NOT NULL) AS guest`,
+      [userId],
+    )
+    // A user keeps a way to log in: the last account stays, except on a user that began as a
+    // guest, which becomes a guest again (its guest credential logs in again).
+    if (n <= 1 && !guest) throw errors.invalidData(MSG.lastAccount)
     await q.query('DELETE FROM accounts WHERE id = $1', [acc.id])
+    if (n <= 1) await q.query('UPDATE users SET is_guest = true WHERE id = $1', [userId])
     return (await loadUser(q, userId))!
   })
   return userResponse(d, app.id, user)
@@ -562,8 +572,10 @@ export async function guestLogin(d: Deps, app: AppSettings, credential: string):
   const hash = sha256(`guest:${app.id}:${credential}`)
   const r = await retryUnique(() =>
     d.store.transaction(async (q) => {
-      // The hash is cleared when the guest upgrades: the credential then makes a new guest.
-      const rows = await q.query<{ id: string }>('SELECT id FROM users WHERE guest_credential_hash = $1 AND is_guest', [hash])
+      const rows = await q.query<{ id: string; is_guest: boolean }>('SELECT id, is_guest FROM users WHERE guest_credential_hash = $1', [hash])
+      // Once the guest has linked an account, its credential no longer logs in (until that
+      // account is unlinked again): the linked account does.
+      if (rows[0] && !rows[0].is_guest) throw errors.invalidCredentials(MSG.upgradedGuest)
       let userId = rows[0]?.id
       let isNew = false
       if (!userId) {

@@ -66,7 +66,8 @@ export async function startTestServer(store: Store, opts: Partial<ServerOptions>
     logCodes: false,
     logLevel: 'silent',
     ...opts,
-    limits: { perIp: 100_000, perIdentifier: 1000, resendCooldownS: 0, refreshReuseIntervalS: 0, ...opts.limits },
+    // Fixed windows a year long: no window boundary falls inside a test.
+    limits: { perIp: 100_000, perIdentifier: 1000, resendCooldownS: 0, refreshReuseIntervalS: 0, windowS: 365 * 86400, codeTtlS: 365 * 86400, ...opts.limits },
   })
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })
   await new Promise<void>((r) => (server.listening ? r() : server.once('listening', () => r())))
@@ -241,7 +242,8 @@ export async function startServerProcess(env: Record<string, string>, args: stri
   proc.stderr!.on('data', (d) => (out += d))
   const exited = new Promise<number | string | null>((r) => proc.once('exit', (code, signal) => r(code ?? signal)))
   const base = `http://127.0.0.1:${port}`
-  for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+  // Bounded by time, not a count: a loaded shared machine may take long to start two processes.
+  for (const until = Date.now() + 150_000; Date.now() < until; ) {
     if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`server exited: ${out}`)
     try {
       if ((await fetch(`${base}/health/ready`)).ok) return { base, proc, output: () => out, exited }

@@ -99,7 +99,7 @@ beforeAll(async () => {
   store = await openPglite()
   s = await startTestServer(store, { apps, rpcUrls: { [CHAIN]: rpc } })
   noRpc = await startTestServer(store, { apps })
-}, 60_000)
+}, 180_000)
 
 afterAll(async () => {
   await s?.close()
@@ -116,7 +116,7 @@ async function siweLogin(server: TestServer, address: Hex, sign: (message: strin
 }
 
 describe('SIWE with smart-contract wallets', () => {
-  it('ERC-1271 (deployed wallet) and ERC-6492 (counterfactual wallet) log in; a foreign signer or no RPC does not', { timeout: 60_000 }, async () => {
+  it('ERC-1271 (deployed wallet) and ERC-6492 (counterfactual wallet) log in; a foreign signer or no RPC does not', { timeout: 180_000 }, async () => {
     const { wallet, factory } = compile()
     const chain = { id: CHAIN, name: 'hardhat', nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpc] } } }
     const pub = createPublicClient({ chain, transport: http(rpc) })

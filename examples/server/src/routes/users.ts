@@ -40,7 +40,7 @@ export function registerUsers(api: Api, ctx: ServerCtx) {
       }
       const app = c.get('app')
       await ctx.store.transaction(async (q) => {
-        if (!(await hitLimit(q, `analytics:${clientIp(c, ctx.trustProxy)}`, ctx.limits.analyticsPerIp, 60))) throw errors.tooMany()
+        if (!(await hitLimit(q, `analytics:${clientIp(c, ctx.trustProxy)}`, ctx.limits.analyticsPerIp, ctx.limits.analyticsWindowS))) throw errors.tooMany()
         const client = c.req.header('privy-client-id')
         await q.query(
           'INSERT INTO analytics_events (app_id, event_name, payload, client_id, created_at) VALUES ($1, $2, $3, $4, $5)',
