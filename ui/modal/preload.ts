@@ -2,6 +2,7 @@
  * Idle preload for the modal's first open. Started by `Modal` after it mounts, when the
  * browser is idle (`requestIdleCallback`, a `setTimeout` fallback), so that the first click on
  * 'Log in' needs no network fetch and does less first-time work:
+ *  - the landing entries' chunks (`LoginMethod.preload`: SMS's phone input), once ready;
  *  - the landing screen, when it is registered lazily (`ScreenDefinition.load`), is loaded
  *    and kept resolved, so the dialog renders it in the click's own task, without a Suspense
  *    fallback (see `resolvedComponent`);
@@ -98,15 +99,45 @@ export function warmStyles(theme: 'light' | 'dark' = 'light'): boolean {
 }
 
 /**
+ * The landing entries' own chunks (`LoginMethod.preload`, e.g. SMS's phone input), once the
+ * config is known (at ready: the server's login methods decide the entries). Failures are
+ * left to the open, which loads them again.
+ */
+export function preloadEntries(kernel: Portico): () => void {
+  const run = () => {
+    try {
+      const recent = kernel.recentLogin()?.method ?? null
+      for (const e of kernel.hooks.loginMethods.call([], { config: kernel.config, recent })) {
+        if (e.preload && kernel.config.loginMethods.includes(e.id)) void e.preload().catch(() => {})
+      }
+    } catch {
+      /* config not resolved */
+    }
+  }
+  if (kernel.isReady) {
+    run()
+    return () => {}
+  }
+  const onReady = () => {
+    kernel.events.off('ready', onReady)
+    run()
+  }
+  kernel.events.on('ready', onReady)
+  return () => kernel.events.off('ready', onReady)
+}
+
+/**
  * What `Modal` starts after mount: at idle, preload the landing (if lazy) and warm the styles.
  * Returns a cancel for the unmount.
  */
 export function startIdlePreload(kernel: Portico, screenId = 'landing'): () => void {
   let cancelled = false
+  let stopEntries = () => {}
   const cancel = whenIdle(() => {
     if (cancelled) return
     const def = kernel.screens.get(screenId)
     if (def) void preloadScreen(def).catch(() => {})
+    stopEntries = preloadEntries(kernel)
     if (kernel.screens.getState().open) return
     let theme: 'light' | 'dark' = 'light'
     try {
@@ -119,5 +150,6 @@ export function startIdlePreload(kernel: Portico, screenId = 'landing'): () => v
   return () => {
     cancelled = true
     cancel()
+    stopEntries()
   }
 }
