@@ -3,7 +3,7 @@
  * browser is idle (`requestIdleCallback`, a `setTimeout` fallback), so that the first click on
  * 'Log in' needs no network fetch and does less first-time work:
  *  - the landing entries' chunks (`LoginMethod.preload`: SMS's phone input), once ready;
- *  - the landing screen, when it is registered lazily (`ScreenDefinition.load`), is loaded
+ *  - the dialog's own chunk (./dialog.tsx), then the landing screen, when it is registered lazily (`ScreenDefinition.load`), is loaded
  *    and kept resolved, so the dialog renders it in the click's own task, without a Suspense
  *    fallback (see `resolvedComponent`);
  *  - the stylesheet's dialog rules and the font stack are warmed: a hidden skeleton of the
@@ -17,6 +17,28 @@ import type { ScreenProps } from '../screen-context'
 
 type Screen = ComponentType<ScreenProps>
 type Loaded = Screen | { default: Screen }
+
+type DialogComponent = ComponentType<{ kernel: Portico }>
+let dialog: DialogComponent | null = null
+let dialogPending: Promise<DialogComponent> | null = null
+
+/** The dialog's component once its chunk has loaded (`preloadDialog`). */
+export function loadedDialog(): DialogComponent | null {
+  return dialog
+}
+
+/** Load the dialog's chunk (./dialog.tsx) once; a failure is retried by the next call. */
+export function preloadDialog(): Promise<DialogComponent> {
+  if (dialog) return Promise.resolve(dialog)
+  dialogPending ??= import('./dialog').then(
+    (m) => (dialog = m.Dialog),
+    (e) => {
+      dialogPending = null
+      throw e
+    },
+  )
+  return dialogPending
+}
 
 const resolved = new WeakMap<ScreenDefinition, Screen>()
 const pending = new WeakMap<ScreenDefinition, Promise<Screen>>()
@@ -135,8 +157,14 @@ export function startIdlePreload(kernel: Portico, screenId = 'landing'): () => v
   let stopEntries = () => {}
   const cancel = whenIdle(() => {
     if (cancelled) return
-    const def = kernel.screens.get(screenId)
-    if (def) void preloadScreen(def).catch(() => {})
+    // The dialog first, then the landing: once the landing's load has started, both are in.
+    void preloadDialog()
+      .catch(() => {})
+      .then(() => {
+        if (cancelled) return
+        const def = kernel.screens.get(screenId)
+        if (def) void preloadScreen(def).catch(() => {})
+      })
     stopEntries = preloadEntries(kernel)
     if (kernel.screens.getState().open) return
     let theme: 'light' | 'dark' = 'light'
