@@ -44,7 +44,11 @@ export function Modal({ kernel }: { kernel: Portico }) {
   const state = useSyncExternalStore(nav.subscribe, nav.getState, nav.getState)
   const [mounted, setMounted] = useState(false)
   useEffect(() => setMounted(true), [])
-  useEffect(() => startIdlePreload(kernel), [kernel])
+  useEffect(() => {
+    // The dialog's chunk is small: fetch it at once (in parallel with start-up), not at idle.
+    void preloadDialog().catch(() => {})
+    return startIdlePreload(kernel)
+  }, [kernel])
   if (!mounted || !state.open || !state.current) return null
   // Preloaded (the usual case): the dialog itself, rendered in the click's own task.
   const Dialog = loadedDialog()

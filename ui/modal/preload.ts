@@ -3,7 +3,7 @@
  * browser is idle (`requestIdleCallback`, a `setTimeout` fallback), so that the first click on
  * 'Log in' needs no network fetch and does less first-time work:
  *  - the landing entries' chunks (`LoginMethod.preload`: SMS's phone input), once ready;
- *  - the dialog's own chunk (./dialog.tsx), then the landing screen, when it is registered lazily (`ScreenDefinition.load`), is loaded
+ *  - the dialog's own chunk (./dialog.tsx; `Modal` also starts it at mount), then the landing screen, when it is registered lazily (`ScreenDefinition.load`), is loaded
  *    and kept resolved, so the dialog renders it in the click's own task, without a Suspense
  *    fallback (see `resolvedComponent`);
  *  - the stylesheet's dialog rules and the font stack are warmed: a hidden skeleton of the
@@ -140,12 +140,17 @@ export function preloadEntries(kernel: Portico): () => void {
     run()
     return () => {}
   }
+  // Ready later: at the next idle time after it, not inside the ready event's task.
+  let cancelIdle = () => {}
   const onReady = () => {
     kernel.events.off('ready', onReady)
-    run()
+    cancelIdle = whenIdle(run)
   }
   kernel.events.on('ready', onReady)
-  return () => kernel.events.off('ready', onReady)
+  return () => {
+    kernel.events.off('ready', onReady)
+    cancelIdle()
+  }
 }
 
 /**
