@@ -36,6 +36,11 @@ export interface LoginMethod {
   /** A component drawn inline on the landing (the e-mail or phone input). */
   input?: unknown
   /**
+   * Loads ahead what `input` needs (its lazy chunk): the UI runs it at idle with the landing,
+   * so the first open draws the input at once.
+   */
+  preload?: () => Promise<unknown>
+  /**
    * Other login-method ids this entry stands for, so the 'Recent' chip finds it (a wallet
    * entry covering the signature methods behind it).
    */

@@ -79,9 +79,10 @@ export interface CodeFlowOptions<R, S extends SendOptions = SendOptions, V exten
   store: Store<CodeFlowState>
   /**
    * Check and normalise a destination before anything is sent or submitted (throw to refuse:
-   * not logged out, nothing to update, an invalid number ...). Default: trimmed.
+   * not logged out, nothing to update, an invalid number ...). Default: trimmed. May answer a
+   * promise (a method whose parser loads lazily, as SMS's libphonenumber-js).
    */
-  prepare?(destination: string, options: S & { intent: Intent }): string
+  prepare?(destination: string, options: S & { intent: Intent }): string | Promise<string>
   /** Send a code. */
   send(destination: string, options: S & { intent: Intent }): Promise<unknown>
   /** Check a code (already normalised: 6 digits) and finish; what it returns `submit` returns. */
@@ -143,7 +144,8 @@ export function createCodeFlow<R, S extends SendOptions = SendOptions, V extends
       const opts = { ...(sendOptions ?? {}), intent: sendOptions?.intent ?? 'login' } as S & { intent: Intent }
       let destination: string
       try {
-        destination = options.prepare ? options.prepare(raw, opts) : String(raw ?? '').trim()
+        const prepared = options.prepare ? options.prepare(raw, opts) : String(raw ?? '').trim()
+        destination = typeof prepared === 'string' ? prepared : await prepared
       } catch (e) {
         return fail(e)
       }
@@ -180,11 +182,12 @@ export function createCodeFlow<R, S extends SendOptions = SendOptions, V extends
       let destination: string
       let code: string
       try {
-        destination = given
+        const prepared = given
           ? options.prepare
             ? options.prepare(given, { intent } as S & { intent: Intent })
             : given.trim()
           : (state.destination ?? '')
+        destination = typeof prepared === 'string' ? prepared : await prepared
         if (!destination) throw new PorticoError('invalid_data', texts().sendFirst)
         code = normaliseCode(raw, texts())
       } catch (e) {

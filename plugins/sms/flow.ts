@@ -4,7 +4,6 @@
  * hook share. Its state lives in the plugin's kernel store; states follow part 1 section 4
  * (initial, sending-code, awaiting-code-input, submitting-code, done, error).
  */
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js'
 import {
   PorticoError,
   type AuthResult,
@@ -67,11 +66,15 @@ export interface SmsApi {
   reset(): void
 }
 
-/** A typed number to E.164 for the given country; throws `invalid_data` when it is not valid there. */
-export function toE164(value: string, country: string = 'US', message: string = SMS_TEXTS.invalidPhone): string {
-  const p = parsePhoneNumberFromString(String(value ?? '').trim(), country.toUpperCase() as CountryCode)
-  if (!p || !p.isValid()) throw new PorticoError('invalid_data', message)
-  return p.number
+/** Loads the E.164 converter (libphonenumber-js) once, in its own chunk. */
+export const loadE164 = (): Promise<typeof import('./e164')> => import('./e164')
+
+/**
+ * A typed number to E.164 for the given country; rejects with `invalid_data` when it is not
+ * valid there. Asynchronous: libphonenumber-js loads on first use (a lazy chunk).
+ */
+export async function toE164(value: string, country: string = 'US', message: string = SMS_TEXTS.invalidPhone): Promise<string> {
+  return (await loadE164()).toE164Sync(value, country, message)
 }
 
 /** What the flow needs of the plugin context (read live: `config` changes once the server answers). */
@@ -104,14 +107,15 @@ export function createSmsFlow(ctx: FlowContext, store: Store<SmsState>, defaults
   const flow = createCodeFlow<AuthResult, Omit<SendCodeOptions, 'phoneNumber'>, { complete?: Completer; disableSignup?: boolean }>({
     store,
     texts: () => ({ codeNumeric: t().codeNumeric, codeLength: t().codeLength }),
-    prepare(number, { intent, country }) {
+    async prepare(number, { intent, country }) {
       if (intent === 'login') ctx.assertLoggedOut()
       else if (intent === 'update') {
         if (!requireUser().phone) throw new PorticoError('invalid_data', t().needPhoneToUpdate)
       } else if (intent === 'link' && requireUser().phone) {
         throw new PorticoError('cannot_link_more_of_type', t().cannotLinkMore)
       }
-      return toE164(number, country ?? ctx.config.intl.defaultCountry, t().invalidPhone)
+      const defaultCountry = country ?? ctx.config.intl.defaultCountry
+      return (await loadE164()).toE164Sync(number, defaultCountry, t().invalidPhone)
     },
     send: (number, { token }) => initSms(ctx.api, number, token),
     async verify(code, { destination, intent, complete, disableSignup }) {

@@ -12,7 +12,7 @@ import { INITIAL_CODE_STATE } from 'portico/plugins/code'
 import { transferSms, unlinkSms } from './calls'
 import { smsErrors } from './errors'
 import { createSmsFlow, type SmsApi, type SmsState } from './flow'
-import { SmsLoginInput } from './screens/login-input'
+import { preloadPhoneForm, SmsLoginInput } from './screens/login-input'
 import { SMS_TEXTS } from './strings'
 
 export { toE164, type SmsApi, type SmsState, type SmsStatus, type SendCodeOptions, type SubmitOptions, type Completer } from './flow'
@@ -78,6 +78,7 @@ export function sms(options: SmsOptions = {}): PorticoPlugin<'sms'> {
             screen: SMS_SCREENS.phone,
             params: { disableSignup: options.disableSignup === true },
             input: SmsLoginInput,
+            preload: preloadPhoneForm,
           },
         ]
       })

@@ -12,14 +12,22 @@ export const budgets = {
    * the start-up return path and retry moved into the kernel what every plugin re-implemented.
    */
   kernel: 14 * KIB,
-  /** examples/minimal (e-mail only): entry and its static imports, React excluded. */
-  minimalInitial: 30 * KIB,
+  /**
+   * examples/minimal (e-mail only): entry and its static imports, React excluded. 30 -> 28 KiB
+   * (26.7 measured) with the dialog in its own lazy chunk; issue 11's target is 20 KiB.
+   */
+  minimalInitial: 28 * KIB,
+  /**
+   * examples/app (every plugin on): 48 KiB (44.5 measured) once libphonenumber-js left the
+   * initial load; issue 11's target is 60 KiB.
+   */
+  appInitial: 48 * KIB,
   /** Each plugin entry alone (kernel and ui external, shared); lazy screens not counted. */
   plugins: {
     email: 6 * KIB,
     guest: 3 * KIB,
     'custom-auth': 3 * KIB,
-    sms: 50 * KIB, // libphonenumber-js metadata
+    sms: 4 * KIB, // libphonenumber-js loads lazily (phone form, E.164 conversion)
     siwe: 3 * KIB, // viem and the message builder load when a wallet is picked
     siws: 3 * KIB,
     wallet: 6 * KIB, // the shared wallet base (landing entry, connector registry, errors)

@@ -42,7 +42,10 @@ async function sizes() {
     const s = await appSize(entry)
     out[`examples/${app}`] = s
     const target = SIZE_TARGETS[`examples/${app}`]
-    const vs = target ? ` — target ≤ ${kb(target)}: ${s.initial.gzip <= target ? 'within' : `over by ${kb(s.initial.gzip - target)}`}` : ''
+    const budget = app === 'minimal' ? budgets.minimalInitial : app === 'app' ? budgets.appInitial : undefined
+    const vs =
+      (target ? ` — target ≤ ${kb(target)}: ${s.initial.gzip <= target ? 'within' : `over by ${kb(s.initial.gzip - target)}`}` : '') +
+      (budget ? `; budget ${kb(budget)}` : '')
     console.log(
       `${pad(`examples/${app}`, 24)}initial ${kb(s.initial.gzip)} gzip (${kb(s.initial.min)} min), all chunks ${kb(s.total.gzip)} gzip${vs}`,
     )

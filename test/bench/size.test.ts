@@ -22,10 +22,20 @@ describe('size budgets (gzip -9, minified, React excluded)', () => {
     })
   }
 
-  const minimal = ['main.tsx', 'main.ts'].map((f) => join(ROOT, 'examples/minimal/src', f)).find(existsSync)
+  const appEntry = (app: string) => ['main.tsx', 'main.ts'].map((f) => join(ROOT, 'examples', app, 'src', f)).find(existsSync)
+  const minimal = appEntry('minimal')
   it(`examples/minimal initial load stays within ${kib(budgets.minimalInitial)}`, async () => {
     expect(minimal, 'examples/minimal/src/main.tsx exists').toBeTruthy()
     const s = await appSize(minimal!)
     expect(s.initial.gzip, `minimal initial load is ${kib(s.initial.gzip)}`).toBeLessThanOrEqual(budgets.minimalInitial)
+  })
+
+  it(`examples/app initial load stays within ${kib(budgets.appInitial)}, without libphonenumber-js or viem`, async () => {
+    const app = appEntry('app')
+    expect(app, 'examples/app/src/main.tsx exists').toBeTruthy()
+    const s = await appSize(app!)
+    expect(s.initial.gzip, `app initial load is ${kib(s.initial.gzip)}`).toBeLessThanOrEqual(budgets.appInitial)
+    expect(Object.keys(s.deps)).not.toContain('libphonenumber-js')
+    expect(Object.keys(s.deps)).not.toContain('viem')
   })
 })

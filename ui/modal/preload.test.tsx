@@ -93,6 +93,25 @@ describe('idle preload', () => {
     expect(await screen.findByText('Other screen')).not.toBeNull()
   })
 
+  it("at idle, once ready, the enabled landing entries' own chunks load (LoginMethod.preload); disabled ones do not", async () => {
+    const loads = { alpha: 0, beta: 0 }
+    const entries = definePlugin({
+      id: 'entries',
+      kind: 'feature',
+      setup(ctx) {
+        ctx.hooks.loginMethods.tap('entries', (list) => [
+          ...list,
+          { id: 'alpha', label: 'Alpha', group: 'web2', screen: 'other', preload: async () => void loads.alpha++ },
+          { id: 'beta', label: 'Beta', group: 'web2', screen: 'other', preload: async () => void loads.beta++ },
+        ])
+      },
+    })
+    const t = await createTestKernel({ plugins: [entries], app: { login_methods: ['alpha'] } })
+    render(<PorticoProvider kernel={t.kernel} ui={{ sleep: async () => {} }}>app</PorticoProvider>)
+    await waitFor(() => expect(loads.alpha).toBe(1))
+    expect(loads.beta).toBe(0)
+  })
+
   it('warmStyles inserts a hidden, inert skeleton and removes it in the same task; focus stays put', () => {
     const button = document.createElement('button')
     document.body.appendChild(button)

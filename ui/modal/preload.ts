@@ -2,7 +2,8 @@
  * Idle preload for the modal's first open. Started by `Modal` after it mounts, when the
  * browser is idle (`requestIdleCallback`, a `setTimeout` fallback), so that the first click on
  * 'Log in' needs no network fetch and does less first-time work:
- *  - the landing screen, when it is registered lazily (`ScreenDefinition.load`), is loaded
+ *  - the landing entries' chunks (`LoginMethod.preload`: SMS's phone input), once ready;
+ *  - the dialog's own chunk (./dialog.tsx; `Modal` also starts it at mount), then the landing screen, when it is registered lazily (`ScreenDefinition.load`), is loaded
  *    and kept resolved, so the dialog renders it in the click's own task, without a Suspense
  *    fallback (see `resolvedComponent`);
  *  - the stylesheet's dialog rules and the font stack are warmed: a hidden skeleton of the
@@ -16,6 +17,28 @@ import type { ScreenProps } from '../screen-context'
 
 type Screen = ComponentType<ScreenProps>
 type Loaded = Screen | { default: Screen }
+
+type DialogComponent = ComponentType<{ kernel: Portico }>
+let dialog: DialogComponent | null = null
+let dialogPending: Promise<DialogComponent> | null = null
+
+/** The dialog's component once its chunk has loaded (`preloadDialog`). */
+export function loadedDialog(): DialogComponent | null {
+  return dialog
+}
+
+/** Load the dialog's chunk (./dialog.tsx) once; a failure is retried by the next call. */
+export function preloadDialog(): Promise<DialogComponent> {
+  if (dialog) return Promise.resolve(dialog)
+  dialogPending ??= import('./dialog').then(
+    (m) => (dialog = m.Dialog),
+    (e) => {
+      dialogPending = null
+      throw e
+    },
+  )
+  return dialogPending
+}
 
 const resolved = new WeakMap<ScreenDefinition, Screen>()
 const pending = new WeakMap<ScreenDefinition, Promise<Screen>>()
@@ -98,15 +121,56 @@ export function warmStyles(theme: 'light' | 'dark' = 'light'): boolean {
 }
 
 /**
+ * The landing entries' own chunks (`LoginMethod.preload`, e.g. SMS's phone input), once the
+ * config is known (at ready: the server's login methods decide the entries). Failures are
+ * left to the open, which loads them again.
+ */
+export function preloadEntries(kernel: Portico): () => void {
+  const run = () => {
+    try {
+      const recent = kernel.recentLogin()?.method ?? null
+      for (const e of kernel.hooks.loginMethods.call([], { config: kernel.config, recent })) {
+        if (e.preload && kernel.config.loginMethods.includes(e.id)) void e.preload().catch(() => {})
+      }
+    } catch {
+      /* config not resolved */
+    }
+  }
+  if (kernel.isReady) {
+    run()
+    return () => {}
+  }
+  // Ready later: at the next idle time after it, not inside the ready event's task.
+  let cancelIdle = () => {}
+  const onReady = () => {
+    kernel.events.off('ready', onReady)
+    cancelIdle = whenIdle(run)
+  }
+  kernel.events.on('ready', onReady)
+  return () => {
+    kernel.events.off('ready', onReady)
+    cancelIdle()
+  }
+}
+
+/**
  * What `Modal` starts after mount: at idle, preload the landing (if lazy) and warm the styles.
  * Returns a cancel for the unmount.
  */
 export function startIdlePreload(kernel: Portico, screenId = 'landing'): () => void {
   let cancelled = false
+  let stopEntries = () => {}
   const cancel = whenIdle(() => {
     if (cancelled) return
-    const def = kernel.screens.get(screenId)
-    if (def) void preloadScreen(def).catch(() => {})
+    // The dialog first, then the landing: once the landing's load has started, both are in.
+    void preloadDialog()
+      .catch(() => {})
+      .then(() => {
+        if (cancelled) return
+        const def = kernel.screens.get(screenId)
+        if (def) void preloadScreen(def).catch(() => {})
+      })
+    stopEntries = preloadEntries(kernel)
     if (kernel.screens.getState().open) return
     let theme: 'light' | 'dark' = 'light'
     try {
@@ -119,5 +183,6 @@ export function startIdlePreload(kernel: Portico, screenId = 'landing'): () => v
   return () => {
     cancelled = true
     cancel()
+    stopEntries()
   }
 }
