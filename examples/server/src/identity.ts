@@ -116,7 +116,7 @@ export async function enforceNewUserLimits(q: Queryable, app: AppSettings): Prom
   if (app.userLimit != null && n >= app.userLimit) throw errors.maxAccounts()
 }
 
-async function insertAccount(q: Queryable, app: AppSettings, userId: string, a: AccountInput) {
+export async function insertAccount(q: Queryable, app: AppSettings, userId: string, a: AccountInput) {
   const t = now()
   await q.query(
     `INSERT INTO accounts (user_id, app_id, type, identifier, data, first_verified_at, latest_verified_at, created_at)
@@ -544,10 +544,14 @@ export async function unlinkAccount(
   userId: string,
   type: string,
   identifier: string,
+  /** An error when this account may not be unlinked (e.g. a passkey enrolled in MFA). */
+  refuse?: (data: Record<string, unknown>) => ApiError | undefined,
 ): Promise<WireAuthResponse> {
   const user = await d.store.transaction(async (q) => {
     const acc = await findAccount(q, app, type, identifier)
     if (!acc || acc.user_id !== userId) throw errors.invalidData(`No linked ${type} account ${identifier} on this user.`)
+    const refused = refuse?.(acc.data)
+    if (refused) throw refused
     const [{ n }] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts WHERE user_id = $1', [userId])
     // A user keeps at least one way to log in (an upgraded guest's credential no longer logs in).
     if (n <= 1) throw errors.invalidData(MSG.lastAccount)
