@@ -82,7 +82,19 @@ export function createPasskeyFlow(ctx: Ctx, settings: PasskeySettings = {}): Pas
   const supported = settings.supported ?? webAuthnSupported
   const rp = () => settings.relyingParty ?? globalThis.location?.hostname ?? 'localhost'
 
-  async function ceremony(action: PasskeyAction): Promise<WireAuthResponse | { user: WireUser }> {
+  // One ceremony at a time: a second call while one runs (a double click, a remounted screen)
+  // gets the same promise; a new WebAuthn request would abort the running one.
+  let inFlight: { action: PasskeyAction; promise: Promise<WireAuthResponse | { user: WireUser }> } | null = null
+  function ceremony(action: PasskeyAction): Promise<WireAuthResponse | { user: WireUser }> {
+    if (inFlight?.action === action) return inFlight.promise
+    const promise = run(action).finally(() => {
+      if (inFlight?.promise === promise) inFlight = null
+    })
+    inFlight = { action, promise }
+    return promise
+  }
+
+  async function run(action: PasskeyAction): Promise<WireAuthResponse | { user: WireUser }> {
     state.set({ status: 'generating-challenge', action, error: null })
     try {
       if (!supported()) throw passkeyError('not_supported', T().webauthnRequired)
