@@ -262,6 +262,30 @@ describe('passkeys: bad inputs answer 4xx and write nothing', () => {
   })
 })
 
+describe('passkeys: link refuses bad inputs without writing', () => {
+  it('a replayed link challenge, a wrong origin, a garbled attestation, a credential already registered', async () => {
+    const { a, res } = await signUp()
+    const token = res.token!
+    const init = await call('/link/init', {}, { token })
+    const good = a.create(init.body.options, { origin: ORIGIN })
+    expect((await call('/link', { challenge: init.body.options.challenge, authenticator_response: good }, { token })).status).toBe(200)
+    const before = await snapshot()
+    const replay = await call('/link', { challenge: init.body.options.challenge, authenticator_response: new SoftAuthenticator().create(init.body.options, { origin: ORIGIN }) }, { token })
+    expect(replay.status).toBe(401)
+    const i2 = await call('/link/init', {}, { token })
+    const evil = await call('/link', { challenge: i2.body.options.challenge, authenticator_response: new SoftAuthenticator().create(i2.body.options, { origin: 'https://evil.example' }) }, { token })
+    expect(evil.status).toBe(401)
+    const created = new SoftAuthenticator().create(i2.body.options, { origin: ORIGIN })
+    const garbled = await call('/link', { challenge: i2.body.options.challenge, authenticator_response: { ...created, response: { ...created.response, attestationObject: 'AAAA' } } }, { token })
+    expect(garbled.status).toBe(401)
+    // The same credential again (a second registration of one key): refused, nothing written.
+    const again = await call('/link', { challenge: i2.body.options.challenge, authenticator_response: { ...good, response: { ...good.response, clientDataJSON: Buffer.from(JSON.stringify({ type: 'webauthn.create', challenge: i2.body.options.challenge, origin: ORIGIN })).toString('base64url') } } }, { token })
+    expect(again.status).toBeGreaterThanOrEqual(400)
+    expect(again.status).toBeLessThan(500)
+    expect(await snapshot()).toMatchObject({ users: before.users, accounts: before.accounts, creds: before.creds, sessions: before.sessions })
+  })
+})
+
 describe('passkeys: link, limits, unlink', () => {
   it('links up to 5 passkeys; link/init and link refuse a sixth with no partial write', async () => {
     const { a, res } = await signUp()
