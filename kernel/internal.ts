@@ -30,7 +30,7 @@ export {
   REFRESH_MARKER_MAX_AGE_S,
 } from './session'
 export type { LockManagerLike, ChannelLike } from './session'
-export { toUser, normaliseGeneric, passkeyTitle } from './user'
+export { toUser, normaliseGeneric } from './user'
 export type { AccountTypes } from './user'
 export { createNavigator } from './screens'
 export { defaultErrorView, viewFromDeclarations } from './errors'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createMethodRegistry } from './methods'
-import { normaliseFields, passkeyTitle, toUser, type WalletAccount } from './user'
+import { normaliseFields, toUser, type WalletAccount } from './user'
 import type { WireUser } from './wire'
 
 const T = 1_700_000_000
@@ -92,10 +92,5 @@ describe('user record', () => {
   it('defaults what the server left out', () => {
     const u = toUser({ id: 'x', created_at: T } as WireUser)
     expect(u).toMatchObject({ linkedAccounts: [], mfaMethods: [], hasAcceptedTerms: false, isGuest: false, customMetadata: {} })
-  })
-  it("titles passkeys: name and browser, else browser and OS, else 'Unknown device'", () => {
-    expect(passkeyTitle({ authenticatorName: '1Password', createdWithBrowser: 'Chrome', createdWithOs: 'macOS' })).toBe('1Password (Chrome)')
-    expect(passkeyTitle({ authenticatorName: null, createdWithBrowser: 'Safari', createdWithOs: 'iOS' })).toBe('Safari on iOS')
-    expect(passkeyTitle({ authenticatorName: null, createdWithBrowser: null, createdWithOs: null })).toBe('Unknown device')
   })
 })

@@ -184,14 +184,6 @@ export function normaliseFields<T extends LinkedAccount = LinkedAccount>(raw: Wi
   return out as unknown as T
 }
 
-/** 'Unknown device' unless the passkey says what made it (part 1 section 3). */
-export function passkeyTitle(p: Pick<PasskeyAccount, 'authenticatorName' | 'createdWithBrowser' | 'createdWithOs'>): string {
-  if (p.authenticatorName) return p.createdWithBrowser ? `${p.authenticatorName} (${p.createdWithBrowser})` : p.authenticatorName
-  if (p.createdWithBrowser && p.createdWithOs) return `${p.createdWithBrowser} on ${p.createdWithOs}`
-  if (p.createdWithBrowser) return p.createdWithBrowser
-  return 'Unknown device'
-}
-
 /** What `toUser` needs of the method registry. */
 export interface AccountTypes {
   forAccountType(type: string): Pick<MethodDescriptor, 'normalise' | 'userField' | 'accountTypes'> | undefined

@@ -6,8 +6,8 @@
  *    and testing do not;
  *  - `sideEffects` keeps the stylesheet (webpack would drop `import 'portico/ui/styles.css'`
  *    under `false`) and leaves the JavaScript tree-shakeable;
- *  - every package the output imports is declared (dependency or peer); viem and
- *    libphonenumber-js are optional peers, reached only from the entries that need them.
+ *  - every package the output imports is declared (dependency or peer); viem,
+ *    libphonenumber-js and @simplewebauthn/browser are optional peers, reached only from the entries that need them.
  */
 import { builtinModules } from 'node:module'
 import { readFileSync } from 'node:fs'
@@ -24,6 +24,7 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
 const OPTIONAL_PEERS: Record<string, string[]> = {
   viem: ['plugins/siwe/index'],
   'libphonenumber-js': ['plugins/sms/index', 'ui/phone-input'],
+  '@simplewebauthn/browser': ['plugins/passkey/index'],
 }
 /**
  * Reaches that exist today in files owned by the plugin-contract rewrite. May only shrink:

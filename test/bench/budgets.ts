@@ -31,6 +31,7 @@ export const budgets = {
     siwe: 3 * KIB, // viem and the message builder load when a wallet is picked
     siws: 3 * KIB,
     wallet: 6 * KIB, // the shared wallet base (landing entry, connector registry, errors)
+    passkey: 4 * KIB, // @simplewebauthn/browser loads when a passkey is used
   } as Record<string, number>,
   /** A plugin not listed above. */
   defaultPlugin: 8 * KIB,

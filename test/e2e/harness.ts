@@ -87,6 +87,8 @@ export interface OpenPageOptions {
   waitReady?: boolean
   /** Default 'reduce': no opening animation, so geometry is final at once. */
   reducedMotion?: 'reduce' | 'no-preference'
+  /** Open the app at http://localhost:<port> instead of 127.0.0.1 (WebAuthn needs a domain, not an IP). */
+  host?: '127.0.0.1' | 'localhost'
 }
 
 export interface Harness {
@@ -253,7 +255,7 @@ function staticServer(dir: string, csp: () => string): Server {
   })
 }
 
-async function apiServer(appOrigin: string, options: HarnessOptions) {
+async function apiServer(appOrigins: string[], options: HarnessOptions) {
   const { createServer } = await import('../../examples/server/src/app')
   const { openStore } = await import('../../examples/server/src/store')
   const { serve } = await import('@hono/node-server')
@@ -262,7 +264,7 @@ async function apiServer(appOrigin: string, options: HarnessOptions) {
   const extra = options.extraApps ?? []
   const apps = [...file.apps.filter((a) => !extra.some((e) => e.id === a.id)), ...extra].map((a) => ({
     ...a,
-    allowedOrigins: [...((a.allowedOrigins as string[] | undefined) ?? []), appOrigin],
+    allowedOrigins: [...((a.allowedOrigins as string[] | undefined) ?? []), ...appOrigins],
   }))
   const store = await openStore({})
   const app = await createServer({ store, apps: apps as never, dev: true, logCodes: false, limits: options.limits as never })
@@ -282,7 +284,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const web = staticServer(dir, csp)
   const webPort = await listen(web)
   const appUrl = `http://127.0.0.1:${webPort}`
-  const api = await apiServer(appUrl, options)
+  const api = await apiServer([appUrl, `http://localhost:${webPort}`], options)
   apiPort = api.port
   const apiUrl = `http://127.0.0.1:${apiPort}`
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
@@ -319,7 +321,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       page.on('pageerror', (e) => seen.push(`pageerror: ${e.message}`))
       const q = new URLSearchParams(typeof query === 'string' ? query : query)
       if (!q.has('api')) q.set('api', apiUrl)
-      await page.goto(`${appUrl}/?${q}`)
+      await page.goto(`${opts.host === 'localhost' ? `http://localhost:${webPort}` : appUrl}/?${q}`)
       if (opts.waitReady !== false) {
         await harness.waitReady(page)
       }

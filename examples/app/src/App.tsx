@@ -46,6 +46,7 @@ export function App({ appId }: { appId: string }) {
             <button onClick={() => void link('email')}>Link email</button>
             <button onClick={() => void link('sms')}>Link phone</button>
             <button onClick={() => void link('wallet')}>Link wallet</button>
+            <button onClick={() => void link('passkey')}>Passkeys</button>
             <button onClick={() => void updateEmail()} disabled={!user?.email}>
               Update email
             </button>

@@ -22,6 +22,7 @@ import { registerGuest } from './routes/guest'
 import { registerCustomAuth } from './routes/custom-auth'
 import { registerSiwe } from './routes/siwe'
 import { registerSiws } from './routes/siws'
+import { registerPasskeys } from './routes/passkeys'
 import { registerUsers } from './routes/users'
 import { registerDev } from './routes/dev'
 
@@ -220,6 +221,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   registerCustomAuth(api, ctx)
   registerSiwe(api, ctx)
   registerSiws(api, ctx)
+  registerPasskeys(api, ctx)
   app.route('/api/v1', api)
   app.get('/openapi.json', (c) => c.json(ctx.routes.openapi(VERSION)))
 

@@ -36,6 +36,12 @@ export interface AppSettings {
   captcha?: { enabled: boolean; siteKey?: string | null } | null
   embeddedWallets?: { createOnLogin?: 'off' | 'users-without-wallets' | 'all-users'; [k: string]: unknown } | null
   passkeysForSignupEnabled?: boolean
+  /**
+   * Passkeys (WebAuthn): relying party ids the client may name (default: the host names of
+   * allowedOrigins) and the origins a response may come from (default: allowedOrigins whose
+   * host is the relying party id or under it).
+   */
+  passkeys?: { rpIds?: string[]; origins?: string[] } | null
   telegramBotName?: string | null
   allowedOrigins: string[]
   /** EVM chain ids a SIWE message may name (default: the smart-wallet chains of spec part 1, section 3). */
@@ -88,6 +94,7 @@ const appSchema = z.looseObject({
   captcha: z.object({ enabled: z.boolean(), siteKey: str }).nullish(),
   embeddedWallets: z.looseObject({ createOnLogin: z.enum(['off', 'users-without-wallets', 'all-users']).optional() }).nullish(),
   passkeysForSignupEnabled: z.boolean().optional(),
+  passkeys: z.object({ rpIds: z.array(z.string().min(1)).optional(), origins: z.array(z.url()).optional() }).nullish(),
   telegramBotName: str,
   allowedOrigins: z.array(z.url()).default([]),
   // Spec part 1, section 5: not empty, and includes the default chain (Ethereum mainnet).
@@ -177,7 +184,7 @@ export function toWireApp(a: AppSettings): WireAppConfig {
 }
 
 /** Is the login method (as used by a route group) enabled for the app? */
-export function methodEnabled(a: AppSettings, method: 'email' | 'sms' | 'siwe' | 'siws' | 'guest' | 'custom_auth'): boolean {
+export function methodEnabled(a: AppSettings, method: 'email' | 'sms' | 'siwe' | 'siws' | 'guest' | 'custom_auth' | 'passkey'): boolean {
   const m = a.loginMethods
   if (method === 'siwe' || method === 'siws') {
     if (m.includes(method)) return true

@@ -116,7 +116,7 @@ export async function enforceNewUserLimits(q: Queryable, app: AppSettings): Prom
   if (app.userLimit != null && n >= app.userLimit) throw errors.maxAccounts()
 }
 
-async function insertAccount(q: Queryable, app: AppSettings, userId: string, a: AccountInput) {
+export async function insertAccount(q: Queryable, app: AppSettings, userId: string, a: AccountInput) {
   const t = now()
   await q.query(
     `INSERT INTO accounts (user_id, app_id, type, identifier, data, first_verified_at, latest_verified_at, created_at)
@@ -548,10 +548,14 @@ export async function unlinkAccount(
   userId: string,
   type: string,
   identifier: string,
+  /** An error when this account may not be unlinked (e.g. a passkey enrolled in MFA). */
+  refuse?: (data: Record<string, unknown>) => ApiError | undefined,
 ): Promise<WireAuthResponse> {
   const user = await d.store.transaction(async (q) => {
     const acc = await findAccount(q, app, type, identifier)
     if (!acc || acc.user_id !== userId) throw errors.invalidData(`No linked ${type} account ${identifier} on this user.`)
+    const refused = refuse?.(acc.data)
+    if (refused) throw refused
     const [{ n, guest }] = await q.query<{ n: number; guest: boolean }>(
       `SELECT (SELECT count(*)::int FROM accounts WHERE user_id = $1) AS n,
               EXISTS (SELECT 1 FROM users WHERE id = $1 AND guest_credential_hash IS NOT NULL) AS guest`,

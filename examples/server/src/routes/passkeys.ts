@@ -1,0 +1,436 @@
+/**
+ * Passkeys (WebAuthn, spec part 1 section 7): /passkeys/{register,authenticate,link}/init,
+ * /passkeys/{register,authenticate,link}, /passkeys/unlink. Options and verification are
+ * @simplewebauthn/server's; this file keeps the relying party per app, the challenges
+ * (single use, 5 minutes, bound to their purpose and for links to the user) and the
+ * credentials (public key and sign counter, migration 011).
+ *
+ * Every check that can fail runs before the writing transaction, and the transaction
+ * consumes the challenge with its writes: a refused request writes nothing.
+ */
+import { isIP } from 'node:net'
+import { randomBytes } from 'node:crypto'
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type AuthenticatorTransport,
+  type RegistrationResponseJSON,
+} from '@simplewebauthn/server'
+import { z } from 'zod'
+import { hitLimit } from '../codes'
+import { methodEnabled, type AppSettings } from '../config'
+import { clientIp, currentGuest, requireAuth, type Api, type C, type ServerCtx } from '../context'
+import { ApiError, errors } from '../errors'
+import { insertAccount, loadUser, loginWithAccount, unlinkAccount, userResponse, type AccountInput } from '../identity'
+import type { Queryable } from '../store'
+import { now } from '../tokens'
+import { id, mode, optId } from '../validate'
+
+/** Spec part 1 section 9: at most 5 passkeys per user. */
+export const MAX_PASSKEYS = 5
+export const CHALLENGE_TTL_S = 300
+
+export const PASSKEY_MSG = {
+  cannotLinkMore: 'Cannot link more passkeys to account.',
+  enrolledInMfa: 'This passkey is enrolled in MFA and cannot be unlinked.',
+  badChallenge: 'Invalid or expired passkey challenge.',
+  badResponse: 'The passkey response could not be verified.',
+  unknownPasskey: 'Unknown passkey.',
+  signupNotAllowed: 'Sign-up with a passkey is not allowed for this app.',
+  notConfigured: 'Passkeys are not configured for this app (no relying party id).',
+} as const
+
+const cannotLinkMore = () => new ApiError(400, 'cannot_link_more_of_type', PASSKEY_MSG.cannotLinkMore)
+const bad = (msg: string = PASSKEY_MSG.badResponse) => errors.invalidCredentials(msg)
+
+type Purpose = 'passkey_register' | 'passkey_authenticate' | 'passkey_link'
+
+/** Authenticator names of well-known AAGUIDs (the community list of passkey providers). */
+const AAGUID_NAMES: Record<string, string> = {
+  'ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4': 'Google Password Manager',
+  'adce0002-35bc-c60a-648b-0b25f1f05503': 'Chrome on Mac',
+  'fbfc3007-154e-4ecc-8c0b-6e020557d7bd': 'iCloud Keychain',
+  'dd4ec289-e01d-41c9-bb89-70fa845d4bf2': 'iCloud Keychain (Managed)',
+  'bada5566-a7aa-401f-bd96-45619a55120d': '1Password',
+  'd548826e-79b4-db40-a3d8-11116f7e8349': 'Bitwarden',
+  '08987058-cadc-4b81-b6e1-30de50dcbe96': 'Windows Hello',
+  '9ddd1817-af5a-4672-a2b9-3e3dd95000a9': 'Windows Hello',
+  '6028b017-b1d4-4c02-b4b3-afcdafc96bb2': 'Windows Hello',
+  '531126d6-e717-415c-9320-3d9aa6981239': 'Dashlane',
+  'b84e4048-15dc-4dd0-8640-f4f60813c8af': 'NordPass',
+  '0ea242b4-43c4-4a1b-8b17-dd6d0b6baec6': 'Keeper',
+  'f3809540-7f14-49c1-a8b3-8f813b225541': 'Enpass',
+  '771b48fd-d3d4-4f74-9232-fc157ab0507a': 'Edge on Mac',
+  '53414d53-554e-4700-0000-000000000000': 'Samsung Pass',
+}
+
+export function authenticatorName(aaguid: string | undefined): string | null {
+  return (aaguid && AAGUID_NAMES[aaguid.toLowerCase()]) || null
+}
+
+/** Browser and OS named by a User-Agent (only the families a title needs). */
+export function browserAndOs(ua: string | undefined): { browser: string | null; os: string | null } {
+  const u = (ua ?? '').slice(0, 512)
+  const browser = /Edg(e|A|iOS)?\//.test(u)
+    ? 'Edge'
+    : /OPR\//.test(u)
+      ? 'Opera'
+      : /(Firefox|FxiOS)\//.test(u)
+        ? 'Firefox'
+        : /(Chrome|CriOS|Chromium)\//.test(u)
+          ? 'Chrome'
+          : /Version\/[\d.]+.*Safari\//.test(u)
+            ? 'Safari'
+            : null
+  const os = /Windows/.test(u)
+    ? 'Windows'
+    : /iPhone|iPad|iPod/.test(u)
+      ? 'iOS'
+      : /Android/.test(u)
+        ? 'Android'
+        : /CrOS/.test(u)
+          ? 'ChromeOS'
+          : /Mac OS X|Macintosh/.test(u)
+            ? 'macOS'
+            : /Linux/.test(u)
+              ? 'Linux'
+              : null
+  return { browser, os }
+}
+
+/** The relying party id (requested or the app's first) and the origins a response may come from. */
+export function relyingParty(app: AppSettings, requested?: string | null): { rpId: string; origins: string[] } {
+  const hostOf = (o: string) => {
+    try {
+      return new URL(o).hostname
+    } catch {
+      return ''
+    }
+  }
+  const ids = app.passkeys?.rpIds ?? [...new Set(app.allowedOrigins.map(hostOf).filter((h) => h && !isIP(h.replace(/^\[|\]$/g, ''))))]
+  if (!ids.length) throw new ApiError(403, 'passkey_not_allowed', PASSKEY_MSG.notConfigured)
+  const rpId = requested ?? ids[0]
+  if (!ids.includes(rpId)) {
+    throw errors.invalidData('relying_party: not a relying party of this app', { fields: { relying_party: 'Not a relying party of this app' } }, 422)
+  }
+  const origins =
+    app.passkeys?.origins ??
+    app.allowedOrigins.filter((o) => {
+      const h = hostOf(o)
+      return h === rpId || h.endsWith(`.${rpId}`)
+    })
+  return { rpId, origins }
+}
+
+// A WebAuthn response as @simplewebauthn/browser sends it (base64url strings); the library
+// checks the rest. Bounded so nothing huge reaches the parser.
+const b64 = (max: number) => z.string().max(max, `Must be at most ${max} characters`).regex(/^[A-Za-z0-9_-]*={0,2}$/, 'Expected base64url')
+const credentialBase = {
+  id: b64(1366).min(1, 'Required'),
+  rawId: b64(1366).min(1, 'Required'),
+  type: z.literal('public-key', { message: "Expected 'public-key'" }),
+  authenticatorAttachment: optId(32),
+  clientExtensionResults: z.record(z.string(), z.unknown()).optional().default({}),
+}
+const registrationResponse = z.object({
+  ...credentialBase,
+  response: z.looseObject({
+    clientDataJSON: b64(8192).min(1, 'Required'),
+    attestationObject: b64(32_768).min(1, 'Required'),
+    transports: z.array(z.string().max(32)).max(8).optional(),
+  }),
+})
+const authenticationResponse = z.object({
+  ...credentialBase,
+  response: z.looseObject({
+    clientDataJSON: b64(8192).min(1, 'Required'),
+    authenticatorData: b64(8192).min(1, 'Required'),
+    signature: b64(2048).min(1, 'Required'),
+    userHandle: b64(512).nullish(),
+  }),
+})
+const relying_party = optId(253)
+const challenge = id(128)
+
+export function registerPasskeys(api: Api, ctx: ServerCtx) {
+  const r = ctx.routes
+  const enabled = (c: C) => {
+    const app = c.get('app')
+    if (!methodEnabled(app, 'passkey')) throw errors.disallowedMethod('passkey')
+    return app
+  }
+  const signupAllowed = (app: AppSettings) => {
+    if (!app.passkeysForSignupEnabled) throw new ApiError(403, 'passkey_not_allowed', PASSKEY_MSG.signupNotAllowed)
+    // An allowlist names e-mails, phones and wallets: a passkey alone cannot be on it.
+    if (app.allowlist) throw errors.allowlist()
+  }
+
+  /** Challenges per IP (as sign-in nonces). */
+  const limit = async (c: C) => {
+    if (!(await hitLimit(ctx.store, `passkey-ip:${clientIp(c, ctx.trustProxy)}`, ctx.limits.perIp * 4, ctx.limits.windowS))) {
+      throw errors.tooMany()
+    }
+  }
+  const store = async (appId: string, purpose: Purpose, challengeValue: string, subject: string, rpId: string) => {
+    const t = now()
+    await ctx.store.query(
+      'INSERT INTO nonces (nonce, app_id, kind, subject, data, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [challengeValue, appId, purpose, subject, JSON.stringify({ rp_id: rpId }), t, t + CHALLENGE_TTL_S],
+    )
+  }
+  /** The live challenge (not used, not expired, this purpose, this subject) or 401. */
+  const pending = async (appId: string, purpose: Purpose, value: string, subject: string, rpId: string) => {
+    const rows = await ctx.store.query<{ data: { rp_id: string } }>(
+      'SELECT data FROM nonces WHERE nonce = $1 AND app_id = $2 AND kind = $3 AND subject = $4 AND used_at IS NULL AND expires_at > $5',
+      [value, appId, purpose, subject, now()],
+    )
+    if (!rows.length || rows[0].data?.rp_id !== rpId) throw bad(PASSKEY_MSG.badChallenge)
+  }
+  /** Consumes the challenge inside the writing transaction (two racing requests: one wins). */
+  const consume = async (q: Queryable, appId: string, purpose: Purpose, value: string, subject: string) => {
+    const rows = await q.query(
+      `UPDATE nonces SET used_at = $5 WHERE nonce = $1 AND app_id = $2 AND kind = $3 AND subject = $4
+       AND used_at IS NULL AND expires_at > $5 RETURNING nonce`,
+      [value, appId, purpose, subject, now()],
+    )
+    if (rows.length !== 1) throw bad(PASSKEY_MSG.badChallenge)
+  }
+
+  const userPasskeys = async (q: Queryable, userId: string) =>
+    q.query<{ identifier: string; transports: AuthenticatorTransport[] | null }>(
+      `SELECT a.identifier, p.transports FROM accounts a LEFT JOIN passkey_credentials p
+       ON p.app_id = a.app_id AND p.credential_id = a.identifier WHERE a.user_id = $1 AND a.type = 'passkey' ORDER BY a.id`,
+      [userId],
+    )
+
+  const creationOptions = async (app: AppSettings, rpId: string, userId: Uint8Array, exclude: { identifier: string; transports: AuthenticatorTransport[] | null }[]) =>
+    generateRegistrationOptions({
+      rpName: app.name,
+      rpID: rpId,
+      userID: userId as Uint8Array<ArrayBuffer>,
+      userName: `${app.name} user`,
+      attestationType: 'none',
+      timeout: CHALLENGE_TTL_S * 1000,
+      excludeCredentials: exclude.map((e) => ({ id: e.identifier, transports: e.transports ?? undefined })),
+      authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+    })
+
+  /** Verifies a registration against a live challenge; the account and credential to write. */
+  const verifyRegistration = async (c: C, app: AppSettings, b: { challenge: string; authenticator_response: unknown }, rp: { rpId: string; origins: string[] }) => {
+    let info: Awaited<ReturnType<typeof verifyRegistrationResponse>>['registrationInfo']
+    try {
+      const v = await verifyRegistrationResponse({
+        response: b.authenticator_response as RegistrationResponseJSON,
+        expectedChallenge: b.challenge,
+        expectedOrigin: rp.origins,
+        expectedRPID: rp.rpId,
+        requireUserVerification: false,
+      })
+      if (!v.verified) throw new Error('not verified')
+      info = v.registrationInfo
+    } catch {
+      throw bad()
+    }
+    if (!info) throw bad()
+    const { browser, os } = browserAndOs(c.req.header('user-agent'))
+    const cred = info.credential
+    const account: AccountInput = {
+      type: 'passkey',
+      identifier: cred.id,
+      data: {
+        credential_id: cred.id,
+        authenticator_name: authenticatorName(info.aaguid),
+        created_with_browser: browser,
+        created_with_os: os,
+        created_with_device: null,
+        enrolled_in_mfa: false,
+      },
+      transferable: false,
+      linkMethod: 'passkey',
+      displayName: cred.id,
+    }
+    const writeCredential = async (q: Queryable) => {
+      const rows = await q.query(
+        `INSERT INTO passkey_credentials (app_id, credential_id, public_key, counter, transports, aaguid, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING credential_id`,
+        [app.id, cred.id, Buffer.from(cred.publicKey).toString('base64url'), cred.counter, JSON.stringify(cred.transports ?? []), info.aaguid, now()],
+      )
+      if (rows.length !== 1) throw errors.linkedToAnother()
+    }
+    return { account, writeCredential }
+  }
+
+  // ------------------------------------------------------------ register (sign up)
+
+  r.post(
+    api,
+    '/passkeys/register/init',
+    { summary: 'Passkey sign-up: creation options and a challenge' },
+    z.object({ relying_party, token: optId(4096) }),
+    async (c, b) => {
+      const app = enabled(c)
+      signupAllowed(app)
+      if (app.captcha?.enabled && !b.token && !c.req.header('authorization')) throw errors.invalidCaptcha()
+      const rp = relyingParty(app, b.relying_party)
+      await limit(c)
+      const options = await creationOptions(app, rp.rpId, randomBytes(32), [])
+      await store(app.id, 'passkey_register', options.challenge, '', rp.rpId)
+      return c.json({ relying_party: rp.rpId, options })
+    },
+  )
+
+  r.post(
+    api,
+    '/passkeys/register',
+    { summary: 'Passkey sign-up: verify the new credential, create the user', auth: 'optional' },
+    z.object({ relying_party, challenge, authenticator_response: registrationResponse, mode }),
+    async (c, b) => {
+      const app = enabled(c)
+      signupAllowed(app)
+      const rp = relyingParty(app, b.relying_party)
+      await pending(app.id, 'passkey_register', b.challenge, '', rp.rpId)
+      const { account, writeCredential } = await verifyRegistration(c, app, b, rp)
+      const guest = await currentGuest(c, ctx)
+      const verify = async (q: Queryable) => {
+        await consume(q, app.id, 'passkey_register', b.challenge, '')
+        await writeCredential(q)
+        return true
+      }
+      return c.json(await loginWithAccount(ctx, app, account, { guestUserId: guest, verify }))
+    },
+  )
+
+  // ------------------------------------------------------------ authenticate (log in)
+
+  r.post(
+    api,
+    '/passkeys/authenticate/init',
+    { summary: 'Passkey login: request options and a challenge' },
+    z.object({ relying_party, token: optId(4096) }),
+    async (c, b) => {
+      const app = enabled(c)
+      if (app.captcha?.enabled && !b.token && !c.req.header('authorization')) throw errors.invalidCaptcha()
+      const rp = relyingParty(app, b.relying_party)
+      await limit(c)
+      const options = await generateAuthenticationOptions({ rpID: rp.rpId, userVerification: 'preferred', timeout: CHALLENGE_TTL_S * 1000 })
+      await store(app.id, 'passkey_authenticate', options.challenge, '', rp.rpId)
+      return c.json({ relying_party: rp.rpId, options })
+    },
+  )
+
+  r.post(
+    api,
+    '/passkeys/authenticate',
+    { summary: 'Passkey login: verify the assertion (signature, origin, challenge, sign counter)', auth: 'optional' },
+    z.object({ relying_party, challenge, authenticator_response: authenticationResponse, mode }),
+    async (c, b) => {
+      const app = enabled(c)
+      const rp = relyingParty(app, b.relying_party)
+      await pending(app.id, 'passkey_authenticate', b.challenge, '', rp.rpId)
+      const resp = b.authenticator_response as unknown as AuthenticationResponseJSON
+      const rows = await ctx.store.query<{ public_key: string; counter: number; transports: AuthenticatorTransport[] | null }>(
+        'SELECT public_key, counter, transports FROM passkey_credentials WHERE app_id = $1 AND credential_id = $2',
+        [app.id, resp.id],
+      )
+      const cred = rows[0]
+      if (!cred) throw bad(PASSKEY_MSG.unknownPasskey)
+      let newCounter: number
+      try {
+        const v = await verifyAuthenticationResponse({
+          response: resp,
+          expectedChallenge: b.challenge,
+          expectedOrigin: rp.origins,
+          expectedRPID: rp.rpId,
+          requireUserVerification: false,
+          credential: {
+            id: resp.id,
+            publicKey: new Uint8Array(Buffer.from(cred.public_key, 'base64url')),
+            counter: Number(cred.counter),
+            transports: cred.transports ?? undefined,
+          },
+        })
+        if (!v.verified) throw new Error('not verified')
+        newCounter = v.authenticationInfo.newCounter
+      } catch {
+        throw bad()
+      }
+      const guest = await currentGuest(c, ctx)
+      const verify = async (q: Queryable) => {
+        await consume(q, app.id, 'passkey_authenticate', b.challenge, '')
+        // Compare-and-set: a counter that did not grow (a cloned authenticator, a racing replay) is refused.
+        const ok = await q.query(
+          `UPDATE passkey_credentials SET counter = $3 WHERE app_id = $1 AND credential_id = $2
+           AND (counter < $3 OR (counter = 0 AND $3 = 0)) RETURNING credential_id`,
+          [app.id, resp.id, newCounter],
+        )
+        if (ok.length !== 1) throw bad()
+        return true
+      }
+      const account: AccountInput = { type: 'passkey', identifier: resp.id, data: {}, transferable: false, linkMethod: 'passkey', displayName: resp.id }
+      return c.json(await loginWithAccount(ctx, app, account, { mode: 'no-signup', guestUserId: guest, verify }))
+    },
+  )
+
+  // ------------------------------------------------------------ link, unlink
+
+  r.post(
+    api,
+    '/passkeys/link/init',
+    { summary: 'Link a passkey: creation options (excluding the user’s passkeys) and a challenge', auth: 'bearer' },
+    z.object({ relying_party }),
+    async (c, b) => {
+      const auth = await requireAuth(c, ctx, { linking: true })
+      const app = enabled(c)
+      const rp = relyingParty(app, b.relying_party)
+      const mine = await userPasskeys(ctx.store, auth.userId)
+      if (mine.length >= MAX_PASSKEYS) throw cannotLinkMore()
+      await limit(c)
+      const options = await creationOptions(app, rp.rpId, new TextEncoder().encode(auth.userId), mine)
+      await store(app.id, 'passkey_link', options.challenge, auth.userId, rp.rpId)
+      return c.json({ relying_party: rp.rpId, options })
+    },
+  )
+
+  r.post(
+    api,
+    '/passkeys/link',
+    { summary: 'Link a passkey: verify the new credential, add it to the user', auth: 'bearer' },
+    z.object({ relying_party, challenge, authenticator_response: registrationResponse }),
+    async (c, b) => {
+      const auth = await requireAuth(c, ctx, { linking: true })
+      const app = enabled(c)
+      const rp = relyingParty(app, b.relying_party)
+      await pending(app.id, 'passkey_link', b.challenge, auth.userId, rp.rpId)
+      const { account, writeCredential } = await verifyRegistration(c, app, b, rp)
+      const user = await ctx.store.transaction(async (q) => {
+        // The user row lock serialises links of one user (the limit holds under concurrency).
+        await q.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [auth.userId])
+        await consume(q, app.id, 'passkey_link', b.challenge, auth.userId)
+        if ((await userPasskeys(q, auth.userId)).length >= MAX_PASSKEYS) throw cannotLinkMore()
+        await writeCredential(q)
+        await insertAccount(q, app, auth.userId, account)
+        await q.query('UPDATE users SET is_guest = false, guest_credential_hash = NULL WHERE id = $1', [auth.userId])
+        return (await loadUser(q, auth.userId))!
+      })
+      return c.json(await userResponse(ctx, app.id, user))
+    },
+  )
+
+  r.post(
+    api,
+    '/passkeys/unlink',
+    { summary: 'Unlink a passkey (not while it is enrolled in MFA)', auth: 'bearer' },
+    z.object({ credential_id: id(1366) }),
+    async (c, b) => {
+      const auth = await requireAuth(c, ctx)
+      return c.json(
+        await unlinkAccount(ctx, c.get('app'), auth.userId, 'passkey', b.credential_id, (data) =>
+          data.enrolled_in_mfa === true ? errors.invalidData(PASSKEY_MSG.enrolledInMfa) : undefined,
+        ),
+      )
+    },
+  )
+}

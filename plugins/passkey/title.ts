@@ -1,0 +1,17 @@
+import type { PasskeyAccount } from 'portico'
+import { PASSKEY_TEXTS } from './strings'
+
+/**
+ * A passkey's display title (part 1 section 3): authenticator name and browser, else browser
+ * and OS, else 'Unknown device'. The server names the authenticator from its AAGUID and the
+ * browser and OS from the registering request.
+ */
+export function passkeyTitle(
+  p: Pick<PasskeyAccount, 'authenticatorName' | 'createdWithBrowser' | 'createdWithOs'>,
+  unknownDevice: string = PASSKEY_TEXTS.unknownDevice,
+): string {
+  if (p.authenticatorName) return p.createdWithBrowser ? `${p.authenticatorName} (${p.createdWithBrowser})` : p.authenticatorName
+  if (p.createdWithBrowser && p.createdWithOs) return `${p.createdWithBrowser} on ${p.createdWithOs}`
+  if (p.createdWithBrowser) return p.createdWithBrowser
+  return unknownDevice
+}
