@@ -243,6 +243,58 @@ describe('oauth: bad input', () => {
     expect(await cb.text()).toContain('invalid or has expired')
   })
 
+  it('the callback maps provider errors and refuses oversized or foreign posts', async () => {
+    const go = async (q: Record<string, string>) => {
+      const { state } = await init(s, { provider: 'discord' })
+      const res = await fetch(`${s.url}/api/v1/oauth/callback?${new URLSearchParams({ state, ...q })}`, { redirect: 'manual' })
+      expect(res.status).toBe(303)
+      const back = new URL(res.headers.get('location')!)
+      expect(back.searchParams.get('privy_oauth_code')).toBeNull()
+      return back.searchParams.get('privy_oauth_error')
+    }
+    expect(await go({ error: 'access_denied' })).toBe('oauth_user_denied')
+    expect(await go({ error: 'access_denied', error_description: 'The account is suspended' })).toBe('oauth_account_suspended')
+    expect(await go({ error: 'server_error' })).toBe('oauth_unexpected')
+    const { state } = await init(s, { provider: 'apple' })
+    const big = await fetch(`${s.url}/api/v1/oauth/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ state, code: 'c', user: 'x'.repeat(40_000) }),
+      redirect: 'manual',
+    })
+    expect(big.status).toBe(413)
+    const json = await fetch(`${s.url}/api/v1/oauth/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ state }), redirect: 'manual' })
+    expect(json.status).toBe(415)
+  })
+
+  it('the stand-in refuses what the real providers refuse', async () => {
+    const base = (await init(s, { provider: 'twitter' })).r.body.url as string
+    const noPkce = new URL(base)
+    noPkce.searchParams.delete('code_challenge')
+    noPkce.searchParams.delete('code_challenge_method')
+    expect((await fetch(noPkce)).status).toBe(400)
+    const apple = new URL((await init(s, { provider: 'apple' })).r.body.url)
+    apple.searchParams.delete('response_mode')
+    expect((await fetch(apple)).status).toBe(400)
+    const tiktok = new URL((await init(s, { provider: 'tiktok' })).r.body.url)
+    tiktok.searchParams.set('client_key', 'someone-else')
+    expect((await fetch(tiktok)).status).toBe(400)
+    // Cross-site consent post.
+    const g = new URL((await init(s, { provider: 'google' })).r.body.url)
+    const form = new URLSearchParams(g.searchParams)
+    form.set('user', 'alice')
+    form.set('decision', 'allow')
+    const cross = await fetch(g.origin + g.pathname, { method: 'POST', body: form, headers: { origin: 'http://evil.example' }, redirect: 'manual' })
+    expect(cross.status).toBe(403)
+    // Token endpoint: wrong client secret.
+    const tok = await fetch(`${idpUrl}/google/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: 'x', client_id: 'portico-local-google', client_secret: 'wrong', redirect_uri: 'http://x' }),
+    })
+    expect(tok.status).toBe(401)
+    expect((await tok.json()).error).toBe('invalid_client')
+  })
+
   it('replayed code: the same state twice, and the code again under a new state, both 400 oauth_unexpected', async () => {
     const f = await flow({ provider: 'github' })
     const body = { authorization_code: f.code, state_code: f.state, code_verifier: f.verifier, provider: 'github' }

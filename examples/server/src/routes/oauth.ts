@@ -7,6 +7,7 @@
  * exchanges the code with the client's verifier and reads the profile.
  */
 import type { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
 import * as oauth from 'oauth4webapi'
 import { z } from 'zod'
 import type { WireAuthResponse, WireOAuthTokens } from '../../../../kernel/wire'
@@ -329,14 +330,13 @@ export function registerOAuth(api: Api, ctx: ServerCtx, opts: OAuthOptions = {})
  * privy_oauth_error), or a plain 400 page when the state is unknown.
  */
 export function registerOAuthCallback(app: Hono<Env>, ctx: ServerCtx) {
-  app.on(['GET', 'POST'], CALLBACK_PATH, async (c) => {
+  const limit = bodyLimit({ maxSize: 16 * 1024, onError: (c) => page(c, 413, 'Response too large.') })
+  app.on(['GET', 'POST'], CALLBACK_PATH, limit, async (c) => {
     let params: URLSearchParams
     if (c.req.method === 'POST') {
       const type = c.req.header('content-type') ?? ''
       if (!type.startsWith('application/x-www-form-urlencoded')) return page(c, 415, 'Unsupported response.')
-      const raw = await c.req.text()
-      if (raw.length > 16_384) return page(c, 413, 'Response too large.')
-      params = new URLSearchParams(raw)
+      params = new URLSearchParams(await c.req.text())
     } else {
       params = new URL(c.req.url).searchParams
     }
