@@ -38,5 +38,5 @@ export const unlinkOAuth = (api: Api, provider: string, subject: string) => api.
 export const transferOAuth = (api: Api, data: WireAccountTransferData & { oauth_user_info?: unknown }) =>
   api.post<WireAuthResponse | { user: WireUser }>('/oauth/transfer', {
     nonce: data.nonce,
-    userInfo: data.oauth_user_info ?? { subject: data.account, provider: data.link_method },
+    userInfo: data.oauth_user_info ?? { provider: data.link_method, subject: data.account },
   })

@@ -128,6 +128,11 @@ export interface OAuthApi {
   cancel(): void
   /** POST /oauth/unlink for one of this provider's accounts (default: the user's). */
   unlink(subject?: string): Promise<User>
+  /**
+   * The provider profile (`oauth_user_info`) of an `account_transfer_required` this flow met,
+   * by its nonce: what `POST /oauth/transfer` sends as `userInfo` (kept in memory, once).
+   */
+  transferInfo(nonce: string): Record<string, unknown> | null
   /** Whether this browser is an embedded webview this provider refuses. */
   refusesThisBrowser(): boolean
   /** The popup page: answer the opener with the return parameters (no-op elsewhere). */
@@ -155,6 +160,7 @@ export function createOAuthFlow(ctx: Ctx, spec: OAuthProviderSpec, options: OAut
   const host = () => options.host ?? defaultHost()
   let run = 0
   let cancelPopup = () => {}
+  const transferInfos = new Map<string, Record<string, unknown>>()
 
   const err = (code: string, message: string, cause?: unknown, retryable = false) => oauthError(spec.id, code, message, cause, retryable)
 
@@ -176,6 +182,10 @@ export function createOAuthFlow(ctx: Ctx, spec: OAuthProviderSpec, options: OAut
   const fail = (e: unknown, mine: number) => {
     if (mine !== run) return
     const error = toPorticoError(e)
+    const info = error.data?.oauth_user_info
+    if (error.code === 'account_transfer_required' && typeof error.data?.nonce === 'string' && info && typeof info === 'object') {
+      transferInfos.set(error.data.nonce, info as Record<string, unknown>)
+    }
     const f = oauthFailure(error, spec.displayName, T())
     state.set((s) => ({ ...s, status: 'error', error, detail: f.detail, retryable: f.retryable }))
     // Errors with a screen of their own (allowlist, user limit, account not found, transfer) leave ours.
@@ -364,6 +374,11 @@ export function createOAuthFlow(ctx: Ctx, spec: OAuthProviderSpec, options: OAut
     start,
     cancel: () => cancelPopup(),
     refusesThisBrowser,
+    transferInfo(nonce) {
+      const info = transferInfos.get(nonce) ?? null
+      transferInfos.delete(nonce)
+      return info
+    },
     async unlink(subject) {
       const account = ctx.session.user?.linkedAccounts.find((a) => a.type === `${spec.provider}_oauth` && (!subject || (a as { subject?: string }).subject === subject)) as
         | { subject: string }

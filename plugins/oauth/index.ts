@@ -84,7 +84,9 @@ export function defineOAuthProvider<Id extends string>(descriptor: OAuthProvider
           normalise: (raw) => normaliseFields(raw, descriptor.fields ?? OAUTH_ACCOUNT_FIELDS),
           transferLabel: descriptor.transferLabel,
           linkMethods: [descriptor.id, descriptor.provider, accountType],
-          transfer: (api, data) => transferOAuth(api, data),
+          // The account plugin hands over the transfer data; the provider profile it needs is the one this flow kept.
+          transfer: (api, data) =>
+            transferOAuth(api, { ...data, oauth_user_info: (data as { oauth_user_info?: unknown }).oauth_user_info ?? flow.transferInfo(data.nonce) ?? undefined }),
           unlink: (api, account) => unlinkOAuth(api, descriptor.provider, (account as { subject: string }).subject),
         })
         const screen = screenOf(descriptor.id)

@@ -284,6 +284,21 @@ describe('popup mode', () => {
     expect(grants).toMatchObject([{ accessToken: 'at2', intent: 'link' }])
   })
 
+  it("keeps the provider profile of a link conflict for the account plugin's transfer", async () => {
+    const t = await popupFlow('link', { user: wireUser() })
+    const info = { provider: 'google', subject: 'g-9', email: 'bob@example.com', name: 'Bob', username: null }
+    t.net.on('POST', '/oauth/link', {
+      status: 400,
+      body: { code: 'account_transfer_required', error: 'x', data: { nonce: 'n-9', account: 'bob@example.com', account_type: 'google_oauth', display_name: 'bob@example.com', link_method: 'google', embedded_wallet_address: null, oauth_user_info: info } },
+    })
+    t.post({ type: POPUP_MESSAGE, provider: 'google', code: 'abc', state: t.init.state_code, error: null })
+    await expect(t.done).rejects.toMatchObject({ code: 'account_transfer_required', data: { nonce: 'n-9' } })
+    t.net.on('POST', '/oauth/transfer', authResponse(googleUser(), { session_update_action: 'ignore' }))
+    // What the account plugin passes: the transfer data without the provider's fields.
+    await t.kernel.methods.forLinkMethod('google')!.transfer!(t.kernel.api, { nonce: 'n-9', account: 'bob@example.com', account_type: 'google_oauth', display_name: 'bob@example.com', link_method: 'google' })
+    expect(t.net.callsTo('POST', '/oauth/transfer')[0].body).toEqual({ nonce: 'n-9', userInfo: info })
+  })
+
   it('the popup page posts its return to the opener (own origin) and closes', async () => {
     const f = fakeHost()
     const opener = { postMessage: vi.fn() }
