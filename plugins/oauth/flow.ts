@@ -135,8 +135,6 @@ export interface OAuthApi {
   transferInfo(nonce: string): Record<string, unknown> | null
   /** Whether this browser is an embedded webview this provider refuses. */
   refusesThisBrowser(): boolean
-  /** The popup page: answer the opener with the return parameters (no-op elsewhere). */
-  readonly host: OAuthHost | null
 }
 
 type Ctx = Pick<
@@ -368,7 +366,6 @@ export function createOAuthFlow(ctx: Ctx, spec: OAuthProviderSpec, options: OAut
     spec,
     state,
     screen: SCREEN,
-    host: host(),
     login: (o) => begin('login', o),
     link: (o) => begin('link', o),
     start,
