@@ -178,7 +178,7 @@ export function registerOAuth(api: Api, ctx: ServerCtx, opts: OAuthOptions = {})
       type: `${p.id}_oauth`,
       identifier: profile.subject,
       data: { subject: profile.subject, email: profile.email, name: profile.name, username: profile.username },
-      transferable: true,
+      transferable: app.oauth?.allowTransfer !== false,
       linkMethod: p.id,
       displayName: profile.email ?? profile.username ?? profile.name ?? profile.subject,
       transferInfo: { oauth_user_info: info },
