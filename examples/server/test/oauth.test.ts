@@ -280,6 +280,9 @@ describe('oauth: bad input', () => {
     const tiktok = new URL((await init(s, { provider: 'tiktok' })).r.body.url)
     tiktok.searchParams.set('client_key', 'someone-else')
     expect((await fetch(tiktok)).status).toBe(400)
+    const scope = new URL((await init(s, { provider: 'tiktok' })).r.body.url)
+    scope.searchParams.set('scope', 'user.info.basic user.info.profile') // TikTok separates with commas
+    expect((await fetch(scope)).status).toBe(400)
     // Cross-site consent post.
     const g = new URL((await init(s, { provider: 'google' })).r.body.url)
     const form = new URLSearchParams(g.searchParams)
