@@ -82,6 +82,19 @@ interface TokenRecord {
   expires: number
 }
 
+/** Scopes each provider documents (a request naming another one is refused, as the provider does). */
+export const KNOWN_SCOPES: Record<OAuthProvider, string[]> = {
+  google: ['openid', 'email', 'profile'],
+  apple: ['name', 'email'],
+  discord: ['identify', 'email', 'guilds', 'connections'],
+  github: ['read:user', 'user:email', 'user', 'public_repo', 'repo'],
+  instagram: ['instagram_business_basic', 'instagram_business_content_publish'],
+  spotify: ['user-read-email', 'user-read-private'],
+  tiktok: ['user.info.basic', 'user.info.profile', 'user.info.stats', 'video.list'],
+  twitter: ['users.read', 'tweet.read', 'offline.access', 'follows.read'],
+  linkedin: ['openid', 'profile', 'email'],
+}
+
 const USER_ID = /^[a-z0-9][a-z0-9-]{0,31}$/
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/
 
@@ -157,6 +170,9 @@ export async function createOAuthIdp(opts: OAuthIdpOptions) {
       if (q[clientParam] !== client.clientId) return `unknown ${clientParam}`
       if (!q.redirect_uri || !/^https?:\/\//.test(q.redirect_uri)) return 'redirect_uri must be an http(s) URL'
       if (!q.state) return 'state is required'
+      const scopes = (q.scope ?? '').split(d.scopeSeparator).filter(Boolean)
+      const unknown = scopes.find((x) => !KNOWN_SCOPES[p].includes(x))
+      if (!scopes.length || unknown) return `invalid_scope: ${unknown ?? 'scope is required'}`
       if (q.code_challenge !== undefined && q.code_challenge_method !== 'S256') return 'code_challenge_method must be S256'
       if (p === 'twitter' && !q.code_challenge) return 'PKCE is required (code_challenge)'
       if (p === 'apple' && q.response_mode !== 'form_post') return 'response_mode must be form_post when name or email is requested'

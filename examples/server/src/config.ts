@@ -75,6 +75,7 @@ const oauthProviderSchema = z.object({
 const oauthSchema = z
   .object({
     baseUrl: z.url().optional(),
+    allowTransfer: z.boolean().optional(),
     providers: z.partialRecord(z.enum(OAUTH_PROVIDERS), oauthProviderSchema).optional(),
   })
   .nullish()

@@ -211,6 +211,11 @@ export interface OAuthProviderSettings {
 export interface OAuthAppSettings {
   /** Rebase every provider's endpoints onto one host (the local stand-in). */
   baseUrl?: string
+  /**
+   * A link conflict offers an account transfer (default true, spec part 1 section 5); false:
+   * 400 linked_to_another_user instead.
+   */
+  allowTransfer?: boolean
   providers?: Partial<Record<OAuthProvider, OAuthProviderSettings>>
 }
 

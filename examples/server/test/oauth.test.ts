@@ -16,6 +16,7 @@ import { EMAILONLY, freePort, ORIGIN, startTestServer, uniqueEmail, type TestSer
 
 const OAUTH = 'portico-test-oauth-000001'
 const UNCONFIGURED = 'portico-test-oauthoff-001'
+const NOTRANSFER = 'portico-test-oauthnotx-01'
 const DEMO = 'portico-demo-app-00000001'
 
 let store: Store
@@ -279,6 +280,9 @@ describe('oauth: bad input', () => {
     const tiktok = new URL((await init(s, { provider: 'tiktok' })).r.body.url)
     tiktok.searchParams.set('client_key', 'someone-else')
     expect((await fetch(tiktok)).status).toBe(400)
+    const scope = new URL((await init(s, { provider: 'tiktok' })).r.body.url)
+    scope.searchParams.set('scope', 'user.info.basic user.info.profile') // TikTok separates with commas
+    expect((await fetch(scope)).status).toBe(400)
     // Cross-site consent post.
     const g = new URL((await init(s, { provider: 'google' })).r.body.url)
     const form = new URLSearchParams(g.searchParams)
@@ -450,6 +454,23 @@ describe('oauth: link, unlink, transfer', () => {
     // The other user (whose only account moved) is gone.
     expect(await store.query('SELECT 1 FROM users WHERE id = $1', [first.body.user.id])).toHaveLength(0)
     expect((await counts()).orphans).toBe(0)
+  })
+
+  it('an app without OAuth transfers answers linked_to_another_user, nothing written', async () => {
+    const owner = uniqueUser('owner')
+    const f = await flow({ provider: 'google', user: owner, appId: NOTRANSFER })
+    const first = await authenticate({ authorization_code: f.code, state_code: f.state, code_verifier: f.verifier, provider: 'google' }, { appId: NOTRANSFER })
+    expect(first.status).toBe(200)
+    const me = await s.emailLogin(uniqueEmail('notx'), { appId: NOTRANSFER })
+    const before = await counts()
+    const g = await flow({ provider: 'google', user: owner, appId: NOTRANSFER })
+    const r = await s.call('/api/v1/oauth/link', {
+      appId: NOTRANSFER,
+      token: me.body.token!,
+      body: { authorization_code: g.code, state_code: g.state, code_verifier: g.verifier, provider: 'google' },
+    })
+    expect(r).toMatchObject({ status: 400, body: { code: 'linked_to_another_user', error: 'This account has already been linked to another user.' } })
+    expect(await counts()).toEqual(before)
   })
 
   it('a guest upgrades in place (demo app, stand-in credentials from PORTICO_OAUTH_BASE_URL)', async () => {

@@ -6,7 +6,7 @@
  * Apple's form_post) and sends the browser back to the app page with the code, then
  * exchanges the code with the client's verifier and reads the profile.
  */
-import type { Hono } from 'hono'
+import type { Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import * as oauth from 'oauth4webapi'
 import { z } from 'zod'
@@ -178,7 +178,7 @@ export function registerOAuth(api: Api, ctx: ServerCtx, opts: OAuthOptions = {})
       type: `${p.id}_oauth`,
       identifier: profile.subject,
       data: { subject: profile.subject, email: profile.email, name: profile.name, username: profile.username },
-      transferable: true,
+      transferable: app.oauth?.allowTransfer !== false,
       linkMethod: p.id,
       displayName: profile.email ?? profile.username ?? profile.name ?? profile.subject,
       transferInfo: { oauth_user_info: info },
@@ -378,7 +378,7 @@ export function registerOAuthCallback(app: Hono<Env>, ctx: ServerCtx) {
   })
 }
 
-function page(c: C | any, status: 400 | 413 | 415, message: string) {
+function page(c: Context, status: 400 | 413 | 415, message: string) {
   c.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'")
   c.header('cache-control', 'no-store')
   const esc = message.replace(/[&<>"]/g, (ch: string) => `&#${ch.charCodeAt(0)};`)
