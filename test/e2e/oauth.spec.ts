@@ -130,6 +130,33 @@ describe('OAuth', { timeout: 90_000 }, () => {
     expect(page.url()).not.toMatch(/privy_oauth_/)
   })
 
+  it("shows a suspended provider account: 'Your Google account is suspended. …'", async () => {
+    const page = await open()
+    await h.openModal(page)
+    await page.locator('[role=dialog] [data-method=google]').click()
+    await consent(page, 'dave')
+    await page.getByText('Your Google account is suspended. Please try another login method.').waitFor({ timeout: 20_000 })
+    expect(await page.getByRole('button', { name: 'Retry', exact: true }).count()).toBe(0)
+    expect(await status(page)).toBe('logged out')
+  })
+
+  it("'no-signup' (disableSignup) refuses a new user with 'Account not found'", async () => {
+    const page = await open({ noSignup: '1' })
+    await h.openModal(page)
+    await page.locator('[role=dialog] [data-method=github]').click()
+    await page.locator('select[name=user]').waitFor({ timeout: 20_000 })
+    // A user the stand-in creates on the fly, unknown to Portico.
+    await page.evaluate(() => {
+      const o = document.createElement('option')
+      o.value = o.textContent = `newcomer-${Date.now()}`
+      document.querySelector('select[name=user]')!.append(o)
+    })
+    await page.selectOption('select[name=user]', { index: (await page.locator('select[name=user] option').count()) - 1 })
+    await page.getByRole('button', { name: 'Allow', exact: true }).click()
+    await page.getByText('Account not found').waitFor({ timeout: 20_000 })
+    expect(await status(page)).toBe('logged out')
+  })
+
   it('refuses a returned state that differs from the stored one', async () => {
     const page = await open()
     // On the way back, before the app starts, the stored state no longer matches the returned one.
