@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm start`: the reference server (port 8787) and the demo app (Vite, port 5173) together.
+ * `npm start`: the reference server (port 8787), the demo app (Vite, port 5173) and the local
+ * OAuth identity provider stand-in (port 8792: 'Continue with Google' etc. work offline) together.
  * No extra dependencies: two child processes, their output prefixed, both stopped on Ctrl-C.
  */
 import { spawn } from 'node:child_process'
@@ -10,6 +11,7 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url))
 const API = 'http://127.0.0.1:8787'
 const APP = 'http://127.0.0.1:5173'
+const IDP = 'http://127.0.0.1:8792'
 
 const children = []
 function run(label, cmd, args, env = {}) {
@@ -42,7 +44,10 @@ function stop(code = 0) {
 process.on('SIGINT', () => stop(0))
 process.on('SIGTERM', () => stop(0))
 
-run('server', bin('tsx'), ['examples/server/src/main.ts', '--dev'], { PORT: '8787' })
+// Social logins go to the local stand-in unless PORTICO_OAUTH_BASE_URL is set (to '' for the real providers).
+const oauthBase = process.env.PORTICO_OAUTH_BASE_URL ?? IDP
+run('server', bin('tsx'), ['examples/server/src/main.ts', '--dev'], { PORT: '8787', PORTICO_OAUTH_BASE_URL: oauthBase })
+if (oauthBase === IDP) run('oauth-idp', bin('tsx'), ['examples/server/idp/main.ts'], { PORTICO_IDP_PORT: '8792' })
 // The third-party plugin example's identity provider (Acme ID), for ?app=portico-test-acmeid-00001.
 run('acme-id', bin('tsx'), ['examples/custom-plugin/idp/main.ts'])
 run('app', bin('vite'), ['--config', 'examples/app/vite.config.ts', '--host', '127.0.0.1', '--port', '5173', '--strictPort'])
@@ -55,6 +60,7 @@ setTimeout(() => {
     login codes appear:  in the [server] lines above and at ${API}/dev/outbox
     other configs:       ${APP}/?layout=groups&theme=dark&accent=%23e4572e (see examples/app/src/settings.ts)
     third-party plugin:  ${APP}/?app=portico-test-acmeid-00001 (Acme ID on http://127.0.0.1:8791)
+    social logins:       ${oauthBase === IDP ? `local stand-in identity provider on ${IDP} (no real Google account)` : oauthBase || 'the real providers'}
   Ctrl-C stops them all.
 `)
 }, 2500)

@@ -4,6 +4,7 @@ import { useUnlinkEmail, useUpdateEmail } from 'portico/plugins/email'
 import { useUnlinkWallet } from 'portico/plugins/wallet'
 import type { PorticoError } from 'portico'
 import { AccountExtras } from './account-extras'
+import { OAuthExtras } from './oauth-extras'
 
 export function App({ appId }: { appId: string }) {
   const { ready, status, authenticated, error, retry } = usePortico()
@@ -70,6 +71,7 @@ export function App({ appId }: { appId: string }) {
       </section>
 
       <AccountExtras onResult={setResult} />
+      <OAuthExtras onResult={setResult} />
 
       <p className="demo-result" data-testid="result" aria-live="polite">
         {result}

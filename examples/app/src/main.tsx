@@ -8,8 +8,8 @@ import { App } from './App'
 import { demoPlugins } from './plugins'
 import { settingsFromUrl } from './settings'
 
-const { appId, config } = settingsFromUrl(window.location.search)
-const kernel = createPortico({ ...config, appId, plugins: demoPlugins() })
+const { appId, config, oauth } = settingsFromUrl(window.location.search)
+const kernel = createPortico({ ...config, appId, plugins: demoPlugins(oauth) })
 // Tests read the kernel from the page.
 ;(window as unknown as { portico: typeof kernel }).portico = kernel
 

@@ -11,7 +11,7 @@
  * | siws | wallet (Solana) | on |
  * | account | account-link-conflict / account-check-assets screens | on |
  * | passkey | passkey (app portico-test-passkey-0001) | on |
- * | oauth (google, ...), telegram, farcaster, cross-app | — | not built yet |
+ * | google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram | the provider ids | on (`?oauth=popup`, `?noSignup=1`) |
  */
 import type { PorticoPlugin } from 'portico'
 import { email } from 'portico/plugins/email'
@@ -22,9 +22,30 @@ import { hostAuth } from './host-auth'
 import { siwe } from 'portico/plugins/siwe'
 import { siws } from 'portico/plugins/siws'
 import { account } from 'portico/plugins/account'
+import { google } from 'portico/plugins/google'
+import { apple } from 'portico/plugins/apple'
+import { github } from 'portico/plugins/github'
+import { twitter } from 'portico/plugins/twitter'
+import { discord } from 'portico/plugins/discord'
+import { linkedin } from 'portico/plugins/linkedin'
+import { spotify } from 'portico/plugins/spotify'
+import { tiktok } from 'portico/plugins/tiktok'
+import { instagram } from 'portico/plugins/instagram'
+import type { OAuthOptions } from 'portico/plugins/oauth'
 import { passkey } from 'portico/plugins/passkey'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
 
-export function demoPlugins(): PorticoPlugin[] {
-  return [email(), sms(), guest(), customAuth({ getCustomAccessToken: hostAuth.getCustomAccessToken }), siwe(), siws(), account(), passkey(), acmeId()]
+export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
+  return [
+    email(),
+    sms(),
+    guest(),
+    customAuth({ getCustomAccessToken: hostAuth.getCustomAccessToken }),
+    siwe(),
+    siws(),
+    account(),
+    passkey(),
+    acmeId(),
+    ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),
+  ]
 }

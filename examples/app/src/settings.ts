@@ -6,13 +6,15 @@
  *   &theme=dark|light  &accent=%23e4572e  &header=...  &message=...  &hideInputs=1
  *   &methods=email,sms,wallet  (enabled methods, in order)  &priority=web3-first
  *   &chains=ethereum-only|solana-only  (external wallets; default ethereum-and-solana)
+ *   &oauth=popup  (OAuth providers in a popup; default redirect)  &noSignup=1  (OAuth 'no-signup')
  */
 import type { PorticoConfig } from 'portico'
+import type { OAuthOptions } from 'portico/plugins/oauth'
 
 export const DEMO_APP_ID = 'portico-demo-app-00000001'
 export const DEFAULT_API = 'http://127.0.0.1:8787'
 
-export function settingsFromUrl(search: string): { appId: string; config: Omit<PorticoConfig, 'appId' | 'plugins'> } {
+export function settingsFromUrl(search: string): { appId: string; config: Omit<PorticoConfig, 'appId' | 'plugins'>; oauth: OAuthOptions } {
   const q = new URLSearchParams(search)
   const appearance: NonNullable<PorticoConfig['appearance']> = {}
   const theme = q.get('theme')
@@ -36,5 +38,6 @@ export function settingsFromUrl(search: string): { appId: string; config: Omit<P
     config.loginMethodsAndOrder = { primary, overflow: list.slice(primary.length) }
   } else if (methods) config.loginMethods = methods
   if (layout === 'groups') config.loginMethodsAndOrder = null
-  return { appId: q.get('app') ?? DEMO_APP_ID, config }
+  const oauth: OAuthOptions = { mode: q.get('oauth') === 'popup' ? 'popup' : 'redirect', disableSignup: q.get('noSignup') === '1' }
+  return { appId: q.get('app') ?? DEMO_APP_ID, config, oauth }
 }

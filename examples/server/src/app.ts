@@ -25,6 +25,7 @@ import { registerSiws } from './routes/siws'
 import { registerPasskeys } from './routes/passkeys'
 import { registerUsers } from './routes/users'
 import { registerDev } from './routes/dev'
+import { registerOAuth, registerOAuthCallback, type OAuthOptions } from './routes/oauth'
 
 export const VERSION = '0.1.0'
 
@@ -70,6 +71,8 @@ export interface ServerOptions {
   migrate?: boolean
   /** Set by main.ts while shutting down: /health/ready answers 503 and responses close their connection. */
   draining?: () => boolean
+  /** OAuth (issue 12): provider time-out, public URL for the redirect URI, environment. */
+  oauth?: OAuthOptions
 }
 
 /** Builds the Hono app. Route groups follow the client's plugins; new groups (wallets, MFA, funding) register the same way. */
@@ -222,6 +225,9 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   registerSiwe(api, ctx)
   registerSiws(api, ctx)
   registerPasskeys(api, ctx)
+  registerOAuth(api, ctx, opts.oauth)
+  // The provider's redirect carries no app-id header: registered ahead of the /api/v1 group.
+  registerOAuthCallback(app, ctx)
   app.route('/api/v1', api)
   app.get('/openapi.json', (c) => c.json(ctx.routes.openapi(VERSION)))
 

@@ -3,6 +3,7 @@ import type { JWK } from 'jose'
 import { z } from 'zod'
 import { ConfigError } from './settings'
 import type { WireAppConfig } from '../../../kernel/wire'
+import { OAUTH_PROVIDERS, type OAuthAppSettings } from './oauth-providers'
 
 /** One app as written in apps.json (camelCase, may hold secrets-free server-only settings). */
 export interface AppSettings {
@@ -48,6 +49,11 @@ export interface AppSettings {
   supportedChains?: number[]
   /** Custom-auth (host-issued JWT) verification: a JWKS URL or one public JWK. */
   customAuth?: { jwksUrl?: string; publicJwk?: JWK; issuer?: string; audience?: string } | null
+  /**
+   * OAuth providers (issue 12): client ids (secrets preferably from the environment,
+   * OAUTH_<PROVIDER>_CLIENT_SECRET) and endpoint overrides. Never sent to the browser.
+   */
+  oauth?: OAuthAppSettings | null
 }
 
 export interface AppsRegistry {
@@ -62,6 +68,23 @@ export const DEFAULT_CHAINS = [1, 11155111, 137, 10, 8453, 84532, 42161, 7777777
 
 const str = z.string().nullish()
 const url = z.string().max(2048).nullish()
+const oauthProviderSchema = z.object({
+  clientId: z.string().min(1).optional(),
+  clientSecret: z.string().min(1).optional(),
+  baseUrl: z.url().optional(),
+  authorizationUrl: z.url().optional(),
+  tokenUrl: z.url().optional(),
+  profileUrl: z.url().optional(),
+  issuer: z.string().min(1).optional(),
+  scopes: z.array(z.string().min(1)).optional(),
+})
+const oauthSchema = z
+  .object({
+    baseUrl: z.url().optional(),
+    allowTransfer: z.boolean().optional(),
+    providers: z.partialRecord(z.enum(OAUTH_PROVIDERS), oauthProviderSchema).optional(),
+  })
+  .nullish()
 const appSchema = z.looseObject({
   id: z.string({ message: 'must be a string of exactly 25 characters' }).length(25, 'must be a string of exactly 25 characters'),
   name: z.string().min(1),
@@ -111,6 +134,7 @@ const appSchema = z.looseObject({
       audience: z.string().optional(),
     })
     .nullish(),
+  oauth: oauthSchema,
 })
 const appsFileSchema = z.object({ apps: z.array(appSchema) })
 

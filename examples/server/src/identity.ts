@@ -42,6 +42,8 @@ export interface AccountInput {
   /** link_method of the transfer data: 'email' | 'sms' | 'siws' ... */
   linkMethod: string
   displayName: string
+  /** Extra fields of the transfer data on a link conflict (OAuth: `oauth_user_info`). */
+  transferInfo?: Record<string, unknown>
 }
 
 interface UserRow {
@@ -454,6 +456,7 @@ export async function linkAccount(d: Deps, app: AppSettings, userId: string, acc
           display_name: acct.displayName,
           link_method: acct.linkMethod,
           embedded_wallet_address: null,
+          ...acct.transferInfo,
         }
         return { transfer }
       }

@@ -65,6 +65,7 @@ async function main() {
     logger: log,
     migrate: env.PORTICO_MIGRATE_ON_START,
     draining: () => draining,
+    oauth: { timeoutMs: env.PORTICO_OAUTH_TIMEOUT_MS, publicUrl: env.PORTICO_PUBLIC_URL },
     limits: {
       codeTtlS: env.PORTICO_CODE_TTL_S,
       maxAttempts: env.PORTICO_CODE_MAX_ATTEMPTS,

@@ -79,6 +79,12 @@ export const envSchema = z.object({
   PORTICO_CODE_MAX_ATTEMPTS: int(5, 1),
   PORTICO_REFRESH_REUSE_INTERVAL_S: int(10),
   PORTICO_ANALYTICS_PER_IP: int(120, 1),
+  // OAuth (issue 12): the public origin for the provider redirect URI, the stand-in / proxy base
+  // URL for every provider's endpoints, the per-request provider time-out. Client ids and secrets:
+  // OAUTH_<PROVIDER>_CLIENT_ID / OAUTH_<PROVIDER>_CLIENT_SECRET (read where used).
+  PORTICO_PUBLIC_URL: optStr.pipe(z.url().optional()),
+  PORTICO_OAUTH_BASE_URL: optStr.pipe(z.url().optional()),
+  PORTICO_OAUTH_TIMEOUT_MS: int(10_000, 100),
 })
 
 export type EnvConfig = z.infer<typeof envSchema> & { dev: boolean; secret: string }
