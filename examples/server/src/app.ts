@@ -24,6 +24,9 @@ import { registerSiwe } from './routes/siwe'
 import { registerSiws } from './routes/siws'
 import { registerUsers } from './routes/users'
 import { registerDev } from './routes/dev'
+import { registerTelegram } from './routes/telegram'
+import { captchaSecret } from './captcha'
+import { telegramBotToken } from './telegram'
 
 export const VERSION = '0.1.0'
 
@@ -99,6 +102,19 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
           : `${u} login is enabled but no SMS provider is configured (set SMS_PROVIDER=twilio or webhook, or remove "sms" from the app's loginMethods)`,
       ),
     )
+  }
+  // Captcha needs its secret to verify tokens: refused in production, presence-only in development.
+  const noSecret = apps.all().filter((a) => a.captcha?.enabled && !captchaSecret(a))
+  if (noSecret.length && !opts.dev) {
+    throw new ConfigError(
+      noSecret.map((a) => `${a.id}: captcha is enabled but has no secret (set captcha.secret or captcha.secretEnv, or turn captcha off)`),
+    )
+  }
+  for (const a of noSecret) log.warn({ app_id: a.id }, 'captcha has no secret: development mode only checks that a token is present')
+  for (const a of apps.all()) {
+    if (a.loginMethods.includes('telegram') && !telegramBotToken(a)) {
+      log.warn({ app_id: a.id }, 'telegram is enabled but has no bot token (telegramBotToken or telegramBotTokenEnv): Telegram logins are refused')
+    }
   }
   if (opts.migrate !== false) await opts.store.migrate()
   const keys = deriveKeys(opts.secret ?? DEV_SECRET)
@@ -217,6 +233,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   registerCustomAuth(api, ctx)
   registerSiwe(api, ctx)
   registerSiws(api, ctx)
+  registerTelegram(api, ctx)
   app.route('/api/v1', api)
   app.get('/openapi.json', (c) => c.json(ctx.routes.openapi(VERSION)))
 
