@@ -14,42 +14,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export function widgetScript(global: 'turnstile' | 'hcaptcha'): string {
-  return `(() => {
-  let next = 0;
-  const widgets = new Map();
-  const run = (id) => {
-    const w = widgets.get(id);
-    if (!w) return;
-    w.el.textContent = '';
-    if (String(w.opts.sitekey).startsWith('fail')) {
-      setTimeout(() => w.opts['error-callback'] && w.opts['error-callback']('stand-in-failure'), 10);
-      return;
-    }
-    const pass = () => w.opts.callback('pass.' + w.opts.sitekey + '.' + Date.now().toString(36) + '.' + (++next));
-    if (String(w.opts.sitekey).startsWith('interactive')) {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = 'I am human';
-      b.addEventListener('click', pass);
-      w.el.appendChild(b);
-      return;
-    }
-    setTimeout(pass, 10);
-  };
-  window.${global} = {
-    render(container, opts) {
-      const el = typeof container === 'string' ? document.querySelector(container) : container;
-      const id = 'w' + (++next);
-      widgets.set(id, { el, opts });
-      run(id);
-      return id;
-    },
-    reset(id) { run(id); },
-    remove(id) { const w = widgets.get(id); if (w) w.el.textContent = ''; widgets.delete(id); },
-  };
-})();`
-}
+export { widgetScript } from '../../plugins/captcha/stand-in'
 
 export interface Siteverify {
   url: string
