@@ -164,6 +164,13 @@ export function appsFrom(list: AppSettings[]): AppsRegistry {
 
 /** What GET /apps/{appId} returns: nothing secret (no allowlist entries, no keys). */
 export function toWireApp(a: AppSettings): WireAppConfig {
+  // The bot's numeric id (public: Telegram.Login.auth needs it) is the token's part before ':'.
+  const botToken = a.telegramBotToken ?? (a.telegramBotTokenEnv ? process.env[a.telegramBotTokenEnv] : undefined)
+  const botId = a.telegramBotName && botToken && /^\d+:/.test(botToken) ? Number(botToken.split(':')[0]) : null
+  return Object.assign(wireApp(a), { telegram_bot_id: botId })
+}
+
+function wireApp(a: AppSettings): WireAppConfig {
   return {
     id: a.id,
     name: a.name,

@@ -216,6 +216,7 @@ describe('captcha verification (siteverify stand-in)', () => {
     expect(cfg.body.captcha_enabled).toBe(true)
     const tg = await s.call(`/api/v1/apps/${TG}`, { appId: TG })
     expect(tg.body.telegram_bot_name).toBe(TEST_BOT_NAME)
+    expect(tg.body.telegram_bot_id).toBe(Number(TEST_BOT_TOKEN.split(':')[0]))
     expect(JSON.stringify(tg.body)).not.toContain(TEST_BOT_TOKEN.split(':')[1])
     await expect(
       createServer({

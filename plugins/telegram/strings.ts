@@ -1,0 +1,21 @@
+/** Telegram texts (part 1 section 8, 'OAuth, messaging-app and Farcaster messages'). */
+export const TELEGRAM_TEXTS = {
+  label: 'Telegram',
+  title: 'Log in with Telegram',
+  linkTitle: 'Link Telegram',
+  loading: 'Loading Telegram…',
+  waiting: 'Confirm in the Telegram window to continue.',
+  verifying: 'Verifying your Telegram account…',
+  success: 'Success',
+  authFailed: 'Authentication failed',
+  retry: 'Retry',
+  notAllowed: 'Login with Telegram not allowed.',
+  notInitialized: 'Telegram was not initialized',
+  canceled: 'Telegram auth failed or was canceled by the client',
+  linkedToAnother: 'This account has already been linked to another user.',
+  invalidCredentials: 'Something went wrong. Try again.',
+  tooManyRequests: 'Too many requests. Please wait before trying again.',
+  rateLimited: 'Request limit reached for Telegram. Please wait a moment and try again.',
+  suspended: 'Your Telegram account is suspended. Please try another login method.',
+  cannotLinkMore: 'You cannot authorize more than one account for this user.',
+}
