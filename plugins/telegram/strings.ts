@@ -9,6 +9,7 @@ export const TELEGRAM_TEXTS = {
   success: 'Success',
   authFailed: 'Authentication failed',
   retry: 'Retry',
+  start: 'Continue with Telegram',
   notAllowed: 'Login with Telegram not allowed.',
   notInitialized: 'Telegram was not initialized',
   canceled: 'Telegram auth failed or was canceled by the client',

@@ -10,7 +10,9 @@
  * | siwe | wallet (Ethereum) | on |
  * | siws | wallet (Solana) | on |
  * | account | account-link-conflict / account-check-assets screens | on |
- * | oauth (google, ...), passkey, telegram, farcaster, cross-app | — | not built yet |
+ * | telegram | telegram (widget from telegram.org; Mini App launch data) | on |
+ * | turnstile | captcha (apps with captcha on) | on |
+ * | oauth (google, ...), passkey, farcaster, cross-app | — | not built yet |
  */
 import type { PorticoPlugin } from 'portico'
 import { email } from 'portico/plugins/email'
@@ -21,8 +23,10 @@ import { hostAuth } from './host-auth'
 import { siwe } from 'portico/plugins/siwe'
 import { siws } from 'portico/plugins/siws'
 import { account } from 'portico/plugins/account'
+import { telegram } from 'portico/plugins/telegram'
+import { turnstile } from 'portico/plugins/turnstile'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
 
 export function demoPlugins(): PorticoPlugin[] {
-  return [email(), sms(), guest(), customAuth({ getCustomAccessToken: hostAuth.getCustomAccessToken }), siwe(), siws(), account(), acmeId()]
+  return [email(), sms(), guest(), customAuth({ getCustomAccessToken: hostAuth.getCustomAccessToken }), siwe(), siws(), account(), acmeId(), telegram(), turnstile()]
 }

@@ -32,7 +32,7 @@ export default function TelegramStatus({ params }: ScreenProps<Params>) {
     if (pending && !pending.claimed) {
       pending.claimed = true
       void run(pending.result)
-    }
+    } else if (!pending) telegram.state.set({ status: 'idle', error: null })
     return () => {
       alive.current = false
     }
@@ -89,7 +89,7 @@ export default function TelegramStatus({ params }: ScreenProps<Params>) {
       {(failed || status === 'waiting') && (
         <div className="portico-actions">
           <Button variant={status === 'waiting' ? 'secondary' : 'primary'} onClick={retry}>
-            {T.retry}
+            {!pending && !error ? T.start : T.retry}
           </Button>
         </div>
       )}
