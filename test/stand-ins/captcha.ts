@@ -41,7 +41,8 @@ export async function startSiteverify(opts: { secret: string }): Promise<Sitever
       if (!secret) return answer(false, ['missing-input-secret'])
       if (secret !== opts.secret) return answer(false, ['invalid-input-secret'])
       if (!response) return answer(false, ['missing-input-response'])
-      if (!response.startsWith('pass.')) return answer(false, ['invalid-input-response'])
+      // Tokens of a site key containing 'refuse' are refused (the server then answers invalid_captcha).
+      if (!response.startsWith('pass.') || response.includes('refuse')) return answer(false, ['invalid-input-response'])
       if (seen.has(response)) return answer(false, ['timeout-or-duplicate'])
       seen.add(response)
       answer(true)
