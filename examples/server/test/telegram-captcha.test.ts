@@ -4,6 +4,7 @@
  * by a local siteverify stand-in (test/stand-ins/captcha.ts). Every refusal leaves users,
  * accounts and sessions as they were.
  */
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPglite } from '../src/store/pglite'
 import type { Store } from '../src/store'
@@ -228,5 +229,29 @@ describe('captcha verification (siteverify stand-in)', () => {
         apps: [{ id: 'portico-test-cap-prod-001', name: 'P', allowedOrigins: origins, loginMethods: ['guest'], captcha: { enabled: true, siteKey: 'k' } }],
       }),
     ).rejects.toBeInstanceOf(ConfigError)
+  })
+})
+
+describe('fuzz (fast-check): Telegram bodies', () => {
+  it('hostile or forged Telegram data never answers 5xx and never writes', { timeout: 60_000 }, async () => {
+    const value = fc.oneof(fc.string({ maxLength: 40 }), fc.integer(), fc.constant('a\u0000b'), fc.constant('\ud800'), fc.double(), fc.boolean(), fc.constant(null))
+    const widget = fc.oneof(
+      fc.dictionary(fc.constantFrom('id', 'first_name', 'last_name', 'username', 'photo_url', 'auth_date', 'hash', 'Bad', 'x_y'), value, { maxKeys: 8 }),
+      fc.constant(null),
+      fc.string({ maxLength: 20 }),
+    )
+    const webApp = fc.oneof(fc.string({ maxLength: 200 }), fc.constant(`${signWebApp(user())}x`), fc.constant(null), fc.integer())
+    const path = fc.constantFrom('/api/v1/telegram/authenticate', '/api/v1/telegram/link', '/api/v1/telegram/transfer', '/api/v1/telegram/unlink')
+    const login = await s.emailLogin(uniqueEmail('tgfuzz'), { appId: TG })
+    await fc.assert(
+      fc.asyncProperty(path, widget, webApp, fc.boolean(), fc.string({ maxLength: 30 }), async (p, w, d, bearer, extra) => {
+        const before = await snapshot()
+        const body = { telegram_auth_result: w, telegram_web_app_data: d, nonce: extra || undefined, telegram_user_id: extra, captcha_token: extra }
+        const r = await s.call(p, { appId: TG, body, token: bearer ? login.body.token! : undefined })
+        expect(r.status, `${p} ${JSON.stringify(body).slice(0, 200)}`).toBeLessThan(500)
+        if (r.status >= 400) expect(await snapshot()).toEqual(before)
+      }),
+      { numRuns: 120, seed: 12 },
+    )
   })
 })
