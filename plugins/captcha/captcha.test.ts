@@ -90,6 +90,17 @@ describe('captcha token on init calls (request hook)', () => {
     expect(kernel.screens.resolveError(err).title).toBe('Something went wrong! Please try again later.')
   })
 
+  it('an interactive challenge waits for the user (no auto-continue), then the call goes on', async () => {
+    const { kernel, net } = await kernelWith('interactive-key')
+    const call = kernel.api.post('/passwordless/init', { email: 'ana@example.com' })
+    await vi.waitFor(() => expect(document.querySelector('.portico-captcha-offscreen button')).not.toBeNull())
+    await new Promise((r) => setTimeout(r, 300))
+    expect(net.callsTo('POST', '/passwordless/init')).toHaveLength(0)
+    ;(document.querySelector('.portico-captcha-offscreen button') as HTMLButtonElement).click()
+    await call
+    expect(net.callsTo('POST', '/passwordless/init')[0].body.token).toMatch(/^pass\.interactive-key\./)
+  })
+
   it("a blocked script: captcha_failure, start-up unaffected", async () => {
     delete g.turnstile
     const { kernel } = await kernelWith('sk-pass', true, turnstile({ scriptUrl: 'http://127.0.0.1:9/blocked.js' }))
