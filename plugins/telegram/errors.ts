@@ -37,6 +37,10 @@ export function telegramErrorText(error: PorticoError, texts: Texts): { title: s
         return texts.suspended
       case 'cannot_link_more_of_type':
         return texts.cannotLinkMore
+      case 'oauth_user_denied':
+        return texts.userDenied
+      case 'invalid_captcha':
+        return texts.invalidCaptcha
       default:
         return error.message || texts.invalidCredentials
     }

@@ -19,4 +19,6 @@ export const TELEGRAM_TEXTS = {
   rateLimited: 'Request limit reached for Telegram. Please wait a moment and try again.',
   suspended: 'Your Telegram account is suspended. Please try another login method.',
   cannotLinkMore: 'You cannot authorize more than one account for this user.',
+  userDenied: 'Retry and check Telegram to finish connecting your account.',
+  invalidCaptcha: 'Please try again.',
 }

@@ -86,5 +86,7 @@ describe('telegram()', () => {
     expect(t('oauth_account_suspended').detail).toBe('Your Telegram account is suspended. Please try another login method.')
     expect(t('cannot_link_more_of_type').detail).toBe('You cannot authorize more than one account for this user.')
     expect(t('invalid_credentials').detail).toBe('Something went wrong. Try again.')
+    expect(t('invalid_captcha').detail).toBe('Please try again.')
+    expect(t('oauth_user_denied').detail).toBe('Retry and check Telegram to finish connecting your account.')
   })
 })
