@@ -32,7 +32,7 @@ async function kernelWith(siteKey = 'sk-pass', enabled = true, plugin: PorticoPl
 }
 
 describe('captcha token on init calls (request hook)', () => {
-  it('headless: an off-screen widget solves one; each init gets its own token', async () => {
+  it('headless: a widget at the end of the body solves one; each init gets its own token', async () => {
     const { kernel, net } = await kernelWith()
     await kernel.api.post('/passwordless/init', { email: 'ana@example.com' })
     await kernel.api.post('/passwordless/init', { email: 'ana@example.com' })
@@ -93,12 +93,23 @@ describe('captcha token on init calls (request hook)', () => {
   it('an interactive challenge waits for the user (no auto-continue), then the call goes on', async () => {
     const { kernel, net } = await kernelWith('interactive-key')
     const call = kernel.api.post('/passwordless/init', { email: 'ana@example.com' })
-    await vi.waitFor(() => expect(document.querySelector('.portico-captcha-offscreen button')).not.toBeNull())
+    await vi.waitFor(() => expect(document.querySelector('.portico-captcha-headless button')).not.toBeNull())
     await new Promise((r) => setTimeout(r, 300))
     expect(net.callsTo('POST', '/passwordless/init')).toHaveLength(0)
-    ;(document.querySelector('.portico-captcha-offscreen button') as HTMLButtonElement).click()
+    ;(document.querySelector('.portico-captcha-headless button') as HTMLButtonElement).click()
     await call
     expect(net.callsTo('POST', '/passwordless/init')[0].body.token).toMatch(/^pass\.interactive-key\./)
+  })
+
+  it("headless with the host's container: the widget renders there", async () => {
+    const { kernel, net } = await kernelWith()
+    const mine = document.body.appendChild(document.createElement('section'))
+    kernel.plugin<CaptchaApi>('turnstile').mount(mine)
+    await vi.waitFor(() => expect(kernel.plugin<CaptchaApi>('turnstile').state.get().status).toBe('success'))
+    await kernel.api.post('/passwordless/init', { email: 'ana@example.com' })
+    await kernel.api.post('/passwordless/init', { email: 'ana@example.com' })
+    expect(net.callsTo('POST', '/passwordless/init').map((c) => c.body.token)).toHaveLength(2)
+    expect(document.querySelector('.portico-captcha-headless')).toBeNull()
   })
 
   it("a blocked script: captcha_failure, start-up unaffected", async () => {

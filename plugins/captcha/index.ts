@@ -4,7 +4,8 @@
  *
  * - The captcha screen ('captcha-challenge') is inserted when captcha is on (app config
  *   `captcha_enabled` + site key), no token exists, the user is not authenticated and a modal
- *   is open (headless apps get an off-screen widget instead). It auto-continues about 1 s
+ *   is open. Headless (no modal): the widget renders in the host's container (`mount(el)`)
+ *   or in a `div.portico-captcha-headless` appended to the body. It auto-continues about 1 s
  *   after success; an interactive challenge waits for the user.
  * - 3 retries, the first after 1 s (then 2 s, 4 s); a wait for a token polls every 200 ms up
  *   to 20 s (`captcha_timeout`).
@@ -55,7 +56,7 @@ export interface CaptchaApi {
   enabled(): boolean
   /** A token: the waiting one, else the captcha screen (or an off-screen widget) solves one. */
   token(): Promise<string>
-  /** Render the widget into `container` (the captcha screen does). */
+  /** Render the widget into `container` (the captcha screen does; a headless host may give its own). */
   mount(container: HTMLElement): void
   unmount(): void
   /** Forget the token and failures (after 'invalid_captcha'). */
@@ -77,6 +78,7 @@ export function setupCaptcha(ctx: PluginContext, provider: CaptchaProvider, opti
     return e
   })
   let offscreen: HTMLElement | null = null
+  let hostContainer: HTMLElement | null = null
 
   const waitForToken = async (): Promise<string> => {
     const started = Date.now()
@@ -104,10 +106,11 @@ export function setupCaptcha(ctx: PluginContext, provider: CaptchaProvider, opti
           if (nav.current?.id !== CAPTCHA_SCREEN) void ctx.screens.open(CAPTCHA_SCREEN, { inserted: true })
           else if (state.get().status !== 'loading') controller.reset()
         } else if (typeof document !== 'undefined') {
-          offscreen ??= Object.assign(document.createElement('div'), { className: 'portico-captcha-offscreen' })
-          if (!offscreen.isConnected) document.body.appendChild(offscreen)
+          // Headless: the host's container (api.mount) if it gave one, else one at the end of the body.
+          const target = hostContainer?.isConnected ? hostContainer : (offscreen ??= Object.assign(document.createElement('div'), { className: 'portico-captcha-headless' }))
+          if (!target.isConnected) document.body.appendChild(target)
           if (state.get().status !== 'loading') controller.unmount()
-          controller.mount(offscreen)
+          controller.mount(target)
         }
       }
       await waitForToken()
@@ -115,7 +118,10 @@ export function setupCaptcha(ctx: PluginContext, provider: CaptchaProvider, opti
       for (let i = 0; i < 30 && ctx.screens.getState().current?.id === CAPTCHA_SCREEN; i++) await sleep(100)
       return controller.take() ?? (await api.token())
     },
-    mount: (el) => controller.mount(el),
+    mount: (el) => {
+      if (el.closest('[role=dialog]') === null) hostContainer = el
+      controller.mount(el)
+    },
     unmount: () => controller.unmount(),
     reset: () => controller.reset(),
   }
