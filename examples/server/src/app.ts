@@ -103,14 +103,12 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
       ),
     )
   }
-  // Captcha needs its secret to verify tokens: refused in production, presence-only in development.
-  const noSecret = apps.all().filter((a) => a.captcha?.enabled && !captchaSecret(a))
-  if (noSecret.length && !opts.dev) {
-    throw new ConfigError(
-      noSecret.map((a) => `${a.id}: captcha is enabled but has no secret (set captcha.secret or captcha.secretEnv, or turn captcha off)`),
-    )
+  // Captcha needs its secret to verify tokens. Without one: development mode checks presence
+  // only; production fails closed (its inits answer 502 captcha_failure) and says so at start-up.
+  for (const a of apps.all().filter((x) => x.captcha?.enabled && !captchaSecret(x))) {
+    if (opts.dev) log.warn({ app_id: a.id }, 'captcha has no secret: development mode only checks that a token is present')
+    else log.error({ app_id: a.id }, 'captcha is enabled but has no secret (captcha.secret or captcha.secretEnv): its logins are refused until one is set')
   }
-  for (const a of noSecret) log.warn({ app_id: a.id }, 'captcha has no secret: development mode only checks that a token is present')
   for (const a of apps.all()) {
     if (a.loginMethods.includes('telegram') && !telegramBotToken(a)) {
       log.warn({ app_id: a.id }, 'telegram is enabled but has no bot token (telegramBotToken or telegramBotTokenEnv): Telegram logins are refused')

@@ -9,11 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPglite } from '../src/store/pglite'
 import type { Store } from '../src/store'
 import type { AppSettings } from '../src/config'
-import { createServer } from '../src/app'
 import { signWebApp, signWidget, TEST_BOT_NAME, TEST_BOT_TOKEN, type TgUser } from '../../../test/stand-ins/telegram'
 import { startSiteverify, type Siteverify } from '../../../test/stand-ins/captcha'
 import { startTestServer, uniqueEmail, type TestServer } from './helpers'
-import { ConfigError } from '../src/settings'
+import { DEV_SECRET } from '../src/settings'
 
 const TG = 'portico-test-tg-srv-00001'
 const TG_CAPTCHA = 'portico-test-tg-cap-00001'
@@ -210,7 +209,7 @@ describe('captcha verification (siteverify stand-in)', () => {
     await refused('/api/v1/passwordless/init', { email: uniqueEmail(), token: 'pass.sk.d1' }, 502, 'captcha_failure', { appId: CAP_DOWN })
   })
 
-  it('the secret never reaches clients; production refuses captcha without a secret', async () => {
+  it('the secret never reaches clients; production without a secret fails closed', async () => {
     const cfg = await s.call(`/api/v1/apps/${CAP}`, { appId: CAP })
     expect(cfg.status).toBe(200)
     expect(JSON.stringify(cfg.body)).not.toContain(SECRET)
@@ -219,16 +218,21 @@ describe('captcha verification (siteverify stand-in)', () => {
     expect(tg.body.telegram_bot_name).toBe(TEST_BOT_NAME)
     expect(tg.body.telegram_bot_id).toBe(Number(TEST_BOT_TOKEN.split(':')[0]))
     expect(JSON.stringify(tg.body)).not.toContain(TEST_BOT_TOKEN.split(':')[1])
-    await expect(
-      createServer({
-        store,
-        dev: false,
-        secret: 'x'.repeat(32),
-        logLevel: 'silent',
-        migrate: false,
-        apps: [{ id: 'portico-test-cap-prod-001', name: 'P', allowedOrigins: origins, loginMethods: ['guest'], captcha: { enabled: true, siteKey: 'k' } }],
-      }),
-    ).rejects.toBeInstanceOf(ConfigError)
+    // Production with captcha on and no secret: fails closed (502), nothing written.
+    const prod = await startTestServer(store, {
+      dev: false,
+      secret: DEV_SECRET, // the store's signing key is sealed with it
+      migrate: false,
+      appsFile: undefined,
+      apps: [{ id: 'portico-test-cap-prod-001', name: 'P', allowedOrigins: origins, loginMethods: ['wallet'], captcha: { enabled: true, siteKey: 'k' } }],
+    })
+    try {
+      const r = await prod.call('/api/v1/siwe/init', { appId: 'portico-test-cap-prod-001', body: { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', token: 'pass.k.1' } })
+      expect(r.status).toBe(502)
+      expect(r.body.code).toBe('captcha_failure')
+    } finally {
+      await prod.close()
+    }
   })
 })
 
