@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { useLinkAccount, useLogin, useLogout, usePortico, useUser, type LoginSuccess } from 'portico/ui'
 import { useUnlinkEmail, useUpdateEmail } from 'portico/plugins/email'
 import { useUnlinkWallet } from 'portico/plugins/wallet'
+import { usePlugin } from 'portico/ui'
 import type { PorticoError } from 'portico'
 import { AccountExtras } from './account-extras'
 import { OAuthExtras } from './oauth-extras'
@@ -18,6 +19,7 @@ export function App({ appId }: { appId: string }) {
   const { unlinkEmail } = useUnlinkEmail()
   const { unlinkWallet } = useUnlinkWallet()
   const { logout } = useLogout({ onSuccess: () => setResult('logged out') })
+  const telegram = usePlugin('telegram')
 
   return (
     <main className="demo">
@@ -48,6 +50,15 @@ export function App({ appId }: { appId: string }) {
             <button onClick={() => void link('sms')}>Link phone</button>
             <button onClick={() => void link('wallet')}>Link wallet</button>
             <button onClick={() => void link('passkey')}>Passkeys</button>
+            <button onClick={() => void link('telegram')}>Link Telegram</button>
+            <button
+              onClick={() =>
+                telegram.unlink(user!.telegram!.telegramUserId).then(() => setResult('complete: unlink telegram'), (e: PorticoError) => setResult(`error: ${e.code}`))
+              }
+              disabled={!user?.telegram}
+            >
+              Unlink Telegram
+            </button>
             <button onClick={() => void updateEmail()} disabled={!user?.email}>
               Update email
             </button>

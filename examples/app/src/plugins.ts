@@ -12,6 +12,8 @@
  * | account | account-link-conflict / account-check-assets screens | on |
  * | passkey | passkey (app portico-test-passkey-0001) | on |
  * | google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram | the provider ids | on (`?oauth=popup`, `?noSignup=1`) |
+ * | telegram | telegram (widget from telegram.org; Mini App launch data) | on |
+ * | turnstile | captcha (apps with captcha on) | on |
  */
 import type { PorticoPlugin } from 'portico'
 import { email } from 'portico/plugins/email'
@@ -33,6 +35,8 @@ import { tiktok } from 'portico/plugins/tiktok'
 import { instagram } from 'portico/plugins/instagram'
 import type { OAuthOptions } from 'portico/plugins/oauth'
 import { passkey } from 'portico/plugins/passkey'
+import { telegram } from 'portico/plugins/telegram'
+import { turnstile } from 'portico/plugins/turnstile'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
 
 export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
@@ -46,6 +50,8 @@ export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
     account(),
     passkey(),
     acmeId(),
+    telegram(),
+    turnstile(),
     ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),
   ]
 }

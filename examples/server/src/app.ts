@@ -26,6 +26,9 @@ import { registerPasskeys } from './routes/passkeys'
 import { registerUsers } from './routes/users'
 import { registerDev } from './routes/dev'
 import { registerOAuth, registerOAuthCallback, type OAuthOptions } from './routes/oauth'
+import { registerTelegram } from './routes/telegram'
+import { captchaSecret } from './captcha'
+import { telegramBotToken } from './telegram'
 
 export const VERSION = '0.1.0'
 
@@ -103,6 +106,17 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
           : `${u} login is enabled but no SMS provider is configured (set SMS_PROVIDER=twilio or webhook, or remove "sms" from the app's loginMethods)`,
       ),
     )
+  }
+  // Captcha needs its secret to verify tokens. Without one: development mode checks presence
+  // only; production fails closed (its inits answer 502 captcha_failure) and says so at start-up.
+  for (const a of apps.all().filter((x) => x.captcha?.enabled && !captchaSecret(x))) {
+    if (opts.dev) log.warn({ app_id: a.id }, 'captcha has no secret: development mode only checks that a token is present')
+    else log.error({ app_id: a.id }, 'captcha is enabled but has no secret (captcha.secret or captcha.secretEnv): its logins are refused until one is set')
+  }
+  for (const a of apps.all()) {
+    if (a.loginMethods.includes('telegram') && !telegramBotToken(a)) {
+      log.warn({ app_id: a.id }, 'telegram is enabled but has no bot token (telegramBotToken or telegramBotTokenEnv): Telegram logins are refused')
+    }
   }
   if (opts.migrate !== false) await opts.store.migrate()
   const keys = deriveKeys(opts.secret ?? DEV_SECRET)
@@ -228,6 +242,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   registerOAuth(api, ctx, opts.oauth)
   // The provider's redirect carries no app-id header: registered ahead of the /api/v1 group.
   registerOAuthCallback(app, ctx)
+  registerTelegram(api, ctx)
   app.route('/api/v1', api)
   app.get('/openapi.json', (c) => c.json(ctx.routes.openapi(VERSION)))
 

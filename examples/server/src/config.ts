@@ -34,7 +34,19 @@ export interface AppSettings {
   /** New users refused once this many exist while in development mode (default 150). */
   developmentUserCap?: number
   disablePlusEmails?: boolean
-  captcha?: { enabled: boolean; siteKey?: string | null } | null
+  /**
+   * Captcha on init calls: the provider (default 'turnstile'), the public site key, the secret
+   * (inline, or `secretEnv`: the environment variable holding it; never sent to clients) and an
+   * optional siteverify URL (a local stand-in).
+   */
+  captcha?: {
+    enabled: boolean
+    siteKey?: string | null
+    provider?: 'turnstile' | 'hcaptcha'
+    secret?: string | null
+    secretEnv?: string | null
+    verifyUrl?: string | null
+  } | null
   embeddedWallets?: { createOnLogin?: 'off' | 'users-without-wallets' | 'all-users'; [k: string]: unknown } | null
   passkeysForSignupEnabled?: boolean
   /**
@@ -44,6 +56,11 @@ export interface AppSettings {
    */
   passkeys?: { rpIds?: string[]; origins?: string[] } | null
   telegramBotName?: string | null
+  /** The Telegram bot token (inline) or `telegramBotTokenEnv`, the environment variable holding it. Server only. */
+  telegramBotToken?: string | null
+  telegramBotTokenEnv?: string | null
+  /** Oldest accepted Telegram `auth_date`, in seconds (default 86400). */
+  telegramAuthMaxAgeS?: number | null
   allowedOrigins: string[]
   /** EVM chain ids a SIWE message may name (default: the smart-wallet chains of spec part 1, section 3). */
   supportedChains?: number[]
@@ -114,11 +131,23 @@ const appSchema = z.looseObject({
   developmentMode: z.boolean().optional(),
   developmentUserCap: z.number().int().min(0).optional(),
   disablePlusEmails: z.boolean().optional(),
-  captcha: z.object({ enabled: z.boolean(), siteKey: str }).nullish(),
+  captcha: z
+    .object({
+      enabled: z.boolean(),
+      siteKey: str,
+      provider: z.enum(['turnstile', 'hcaptcha']).optional(),
+      secret: str,
+      secretEnv: str,
+      verifyUrl: z.url().nullish(),
+    })
+    .nullish(),
   embeddedWallets: z.looseObject({ createOnLogin: z.enum(['off', 'users-without-wallets', 'all-users']).optional() }).nullish(),
   passkeysForSignupEnabled: z.boolean().optional(),
   passkeys: z.object({ rpIds: z.array(z.string().min(1)).optional(), origins: z.array(z.url()).optional() }).nullish(),
   telegramBotName: str,
+  telegramBotToken: z.string().regex(/^\d{1,20}:[A-Za-z0-9_-]{20,100}$/, 'must look like 123456:ABC... (the token BotFather gave)').nullish(),
+  telegramBotTokenEnv: str,
+  telegramAuthMaxAgeS: z.number().int().positive().nullish(),
   allowedOrigins: z.array(z.url()).default([]),
   // Spec part 1, section 5: not empty, and includes the default chain (Ethereum mainnet).
   supportedChains: z
@@ -169,6 +198,13 @@ export function appsFrom(list: AppSettings[]): AppsRegistry {
 
 /** What GET /apps/{appId} returns: nothing secret (no allowlist entries, no keys). */
 export function toWireApp(a: AppSettings): WireAppConfig {
+  // The bot's numeric id (public: Telegram.Login.auth needs it) is the token's part before ':'.
+  const botToken = a.telegramBotToken ?? (a.telegramBotTokenEnv ? process.env[a.telegramBotTokenEnv] : undefined)
+  const botId = a.telegramBotName && botToken && /^\d+:/.test(botToken) ? Number(botToken.split(':')[0]) : null
+  return Object.assign(wireApp(a), { telegram_bot_id: botId })
+}
+
+function wireApp(a: AppSettings): WireAppConfig {
   return {
     id: a.id,
     name: a.name,
@@ -208,7 +244,7 @@ export function toWireApp(a: AppSettings): WireAppConfig {
 }
 
 /** Is the login method (as used by a route group) enabled for the app? */
-export function methodEnabled(a: AppSettings, method: 'email' | 'sms' | 'siwe' | 'siws' | 'guest' | 'custom_auth' | 'passkey'): boolean {
+export function methodEnabled(a: AppSettings, method: 'email' | 'sms' | 'siwe' | 'siws' | 'guest' | 'custom_auth' | 'passkey' | 'telegram'): boolean {
   const m = a.loginMethods
   if (method === 'siwe' || method === 'siws') {
     if (m.includes(method)) return true

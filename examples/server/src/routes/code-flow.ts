@@ -8,6 +8,7 @@ import { checkCode, consumeCode, issueCode } from '../codes'
 import type { Queryable } from '../store'
 import { clientIp, currentGuest, requireAuth, type Api, type C, type ServerCtx } from '../context'
 import { deliverCode } from '../delivery'
+import { requireCaptcha } from '../captcha'
 import { ApiError, errors } from '../errors'
 import {
   linkAccount,
@@ -80,7 +81,7 @@ export function registerCodeFlow(api: Api, ctx: ServerCtx, f: CodeFlow) {
   r.post(api, `${f.base}/init`, { summary: `Send a ${f.channel} code` }, z.object({ [f.fields.id]: idField, token: optId(4096) }), async (c, b) => {
     const app = enabled(c)
     const to = idOf(c, b[f.fields.id] as string, f.fields.id)
-    if (app.captcha?.enabled && !b.token) throw errors.invalidCaptcha()
+    await requireCaptcha(c, ctx, b.token as string | null | undefined)
     await issueCode(ctx.store, ctx.limits, ctx.keys, { appId: app.id, channel: f.channel, identifier: to, requester: requester(c) }, (q, code) =>
       deliverCode(q, ctx.delivery, { appId: app.id, appName: app.name, channel: f.channel, to, code }),
     )

@@ -3,6 +3,7 @@ import type { AppSettings } from '../config'
 import { methodEnabled } from '../config'
 import { clientIp, currentGuest, requireAuth, type Api, type C, type ServerCtx } from '../context'
 import { errors } from '../errors'
+import { requireCaptcha } from '../captcha'
 import { linkAccount, loginWithAccount, transferAccount, unlinkAccount, type AccountInput } from '../identity'
 import { issueNonce } from '../nonces'
 import { z } from 'zod'
@@ -38,7 +39,8 @@ export function registerWalletFlow(api: Api, ctx: ServerCtx, f: WalletFlow) {
 
   r.post(api, `${f.base}/init`, { summary: `${name}: a nonce for an address` }, z.object({ address: id(128), token: optId(4096) }), async (c, b) => {
     const app = enabled(c)
-    if (app.captcha?.enabled && !b.token && !c.req.header('authorization')) throw errors.invalidCaptcha()
+    // Linking (a bearer) needs no captcha; a login's init does.
+    if (!c.req.header('authorization')) await requireCaptcha(c, ctx, b.token)
     return c.json(
       await issueNonce(ctx.store, ctx.limits, {
         appId: app.id,

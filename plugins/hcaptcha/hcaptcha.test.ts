@@ -1,0 +1,44 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createTestKernel, pluginContract } from 'portico/testing'
+import { hcaptcha } from 'portico/plugins/hcaptcha'
+
+/** A minimal provider global: render() calls back with a token for the site key. */
+const widgetScript = (name: string) =>
+  `window.${name} = { render(el, o) { setTimeout(() => o.callback('pass.' + o.sitekey + '.' + Math.random()), 1); return 'w1' }, reset() {}, remove() {} }`
+
+pluginContract(() => hcaptcha(), { enabled: ['email'] })
+
+afterEach(() => {
+  delete (globalThis as Record<string, unknown>).hcaptcha
+  document.head.innerHTML = ''
+})
+
+describe('hcaptcha()', () => {
+  it('is a captcha plugin that loads its script from the official URL (overridable) only when needed', async () => {
+    const { kernel, net } = await createTestKernel({ plugins: [hcaptcha()], app: { captcha_enabled: true, captcha_site_key: 'sk-pass' } })
+    expect(kernel.plugins[0].kind).toBe('captcha')
+    const appended: HTMLScriptElement[] = []
+    const spy = vi.spyOn(document.head, 'appendChild').mockImplementation(<T extends Node>(el: T) => (appended.push(el as never), el))
+    expect(appended).toEqual([]) // nothing loads at start-up
+    net.on('POST', '/passwordless/init', { success: true })
+    const call = kernel.api.post('/passwordless/init', { email: 'ana@example.com' })
+    await new Promise((r) => setTimeout(r, 0))
+    spy.mockRestore()
+    const script = appended[0]
+    expect(script.src).toBe('https://js.hcaptcha.com/1/api.js?render=explicit')
+    // The script "arrives": the stand-in defines the provider's global, then onload fires.
+    new Function(widgetScript('hcaptcha'))()
+    script.onload?.(new Event('load'))
+    await call
+    expect(net.callsTo('POST', '/passwordless/init')[0].body.token).toMatch(/^pass\.sk-pass\./)
+  })
+
+  it('takes the site key and script URL from options', async () => {
+    new Function(widgetScript('hcaptcha'))()
+    const { kernel, net } = await createTestKernel({ plugins: [hcaptcha({ siteKey: 'sk-own', scriptUrl: '/local.js' })], app: { captcha_enabled: true, captcha_site_key: null } })
+    net.on('POST', '/passwordless/init', { success: true })
+    await kernel.api.post('/passwordless/init', { email: 'ana@example.com' })
+    expect(net.callsTo('POST', '/passwordless/init')[0].body.token).toMatch(/^pass\.sk-own\./)
+  })
+})

@@ -1,0 +1,77 @@
+/**
+ * Shared by telegram.spec.ts and captcha.spec.ts: a Chromium of our own and pages of the demo
+ * app whose requests to Telegram's and Cloudflare's script origins are answered by local
+ * stand-ins (test/stand-ins), with those origins added to the page's script-src (what a host
+ * using them must add). `allowScripts: false` keeps the harness's strict CSP, so the scripts
+ * are blocked (the 'script unavailable' case).
+ */
+import type { BrowserContext, Page } from 'playwright-core'
+import { chromium, type Browser } from 'playwright-core'
+import { CHROMIUM_ARGS, type Harness } from './harness'
+
+export const TELEGRAM_ORIGIN = 'https://telegram.org'
+export const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com'
+
+export interface StandIns {
+  /** The body of telegram-widget.js for the next request. */
+  telegramScript: () => string
+  /** The body of Turnstile's api.js. */
+  turnstileScript: () => string
+}
+
+export async function ownBrowser(): Promise<Browser> {
+  // A page whose response Playwright fulfilled (to extend its CSP) counts as 'public' for
+  // Local Network Access, which would block its calls to the loopback API server.
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [...CHROMIUM_ARGS, '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessSendPreflights,BlockInsecurePrivateNetworkRequests'],
+  })
+}
+
+const pageErrors = new WeakMap<Page, string[]>()
+export const errorsOf = (page: Page) => pageErrors.get(page) ?? []
+
+export async function openStandInApp(
+  h: Harness,
+  browser: Browser,
+  standIns: StandIns,
+  query: Record<string, string>,
+  opts: { allowScripts?: boolean } = {},
+): Promise<{ page: Page; context: BrowserContext; scriptRequests: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' })
+  const scriptRequests: string[] = []
+  const js = { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }
+  await context.route(`${TELEGRAM_ORIGIN}/**`, async (route) => {
+    scriptRequests.push(route.request().url())
+    await route.fulfill({ status: 200, headers: js, body: standIns.telegramScript() })
+  })
+  await context.route(`${TURNSTILE_ORIGIN}/**`, async (route) => {
+    scriptRequests.push(route.request().url())
+    await route.fulfill({ status: 200, headers: js, body: standIns.turnstileScript() })
+  })
+  if (opts.allowScripts !== false) {
+    await context.route(`${h.appUrl}/**`, async (route) => {
+      const response = await route.fetch()
+      const headers = response.headers()
+      const csp = headers['content-security-policy']
+      if (csp) headers['content-security-policy'] = `${csp}; script-src 'self' ${TELEGRAM_ORIGIN} ${TURNSTILE_ORIGIN}`
+      await route.fulfill({ response, headers })
+    })
+  }
+  const page = await context.newPage()
+  const seen: string[] = []
+  pageErrors.set(page, seen)
+  page.on('console', (m) => void (m.type() === 'error' && seen.push(m.text())))
+  page.on('pageerror', (e) => seen.push(`pageerror: ${e.message}`))
+  await page.goto(`${h.appUrl}/?${new URLSearchParams({ ...query, api: h.apiUrl })}`)
+  await page.waitForSelector('[data-testid=status]:text-is("logged out")', { timeout: 15_000 })
+  return { page, context, scriptRequests }
+}
+
+export async function userRecord(page: Page): Promise<any> {
+  return JSON.parse((await page.textContent('[data-testid=user]')) ?? 'null')
+}
+
+export async function waitResult(page: Page, text: string) {
+  await page.waitForSelector(`[data-testid=result]:text-is("${text}")`, { timeout: 15_000 })
+}
