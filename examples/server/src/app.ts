@@ -24,6 +24,7 @@ import { registerSiwe } from './routes/siwe'
 import { registerSiws } from './routes/siws'
 import { registerUsers } from './routes/users'
 import { registerDev } from './routes/dev'
+import { registerFarcaster, type FarcasterOptions } from './routes/farcaster'
 
 export const VERSION = '0.1.0'
 
@@ -62,6 +63,8 @@ export interface ServerOptions {
   signer?: Signer
   /** JSON-RPC URL per EVM chain id, for ERC-1271 / ERC-6492 SIWE signatures. */
   rpcUrls?: Record<number, string>
+  /** Sign In With Farcaster: Optimism RPC URL (custody lookup), IdRegistry address, relay key, connect URI base. */
+  farcaster?: FarcasterOptions
   logger?: Logger
   /** Log level when no `logger` is given (default LOG_LEVEL, else 'info'). */
   logLevel?: string
@@ -114,6 +117,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
     log,
     routes: new Routes(),
     rpcUrls: opts.rpcUrls ?? {},
+    farcaster: opts.farcaster ?? {},
   }
   const draining = opts.draining ?? (() => false)
 
@@ -217,6 +221,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   registerCustomAuth(api, ctx)
   registerSiwe(api, ctx)
   registerSiws(api, ctx)
+  registerFarcaster(api, app, ctx)
   app.route('/api/v1', api)
   app.get('/openapi.json', (c) => c.json(ctx.routes.openapi(VERSION)))
 

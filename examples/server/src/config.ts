@@ -174,7 +174,7 @@ export function toWireApp(a: AppSettings): WireAppConfig {
 }
 
 /** Is the login method (as used by a route group) enabled for the app? */
-export function methodEnabled(a: AppSettings, method: 'email' | 'sms' | 'siwe' | 'siws' | 'guest' | 'custom_auth'): boolean {
+export function methodEnabled(a: AppSettings, method: 'email' | 'sms' | 'siwe' | 'siws' | 'guest' | 'custom_auth' | 'farcaster'): boolean {
   const m = a.loginMethods
   if (method === 'siwe' || method === 'siws') {
     if (m.includes(method)) return true
