@@ -36,6 +36,7 @@ export const ALLOWED_HEADERS = [
   'privy-ca-id',
   'privy-client',
   'privy-ui',
+  'farcaster-channel-token',
 ]
 
 export interface ServerOptions {

@@ -234,7 +234,7 @@ describe('Farcaster: link, unlink, transfer', () => {
     const conflict = await call('/api/v1/farcaster/link', { token, body: await channelSignIn(u2) })
     expect(conflict.status).toBe(400)
     expect(conflict.body.code).toBe('account_transfer_required')
-    expect(conflict.body.data).toMatchObject({ link_method: 'farcaster', account_type: 'farcaster' })
+    expect(conflict.body.data).toMatchObject({ link_method: 'farcaster', account_type: 'farcaster', account: String(u2.fid) })
     // A wrong fid or nonce moves nothing.
     expect((await call('/api/v1/farcaster/transfer', { token, body: { nonce: conflict.body.data.nonce, farcaster_id: u.fid } })).status).toBe(401)
     const moved = await call('/api/v1/farcaster/transfer', { token, body: { nonce: conflict.body.data.nonce, farcaster_id: u2.fid } })

@@ -184,7 +184,8 @@ export function registerFarcaster(api: Api, root: Hono<Env>, ctx: ServerCtx) {
       },
       transferable: true,
       linkMethod: 'farcaster',
-      displayName: p.username ?? `fid:${fid}`,
+      // The transfer prompt's `account`: the fid (what /farcaster/transfer names as farcaster_id).
+      displayName: String(fid),
     }
     return { acct, tokenHash: ch.token_hash }
   }
