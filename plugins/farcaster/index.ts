@@ -24,6 +24,7 @@ export { runFarcaster, FARCASTER_SCREEN, FARCASTER_POLL_MS, FARCASTER_TIMEOUT_MS
 export type { FarcasterApi, FarcasterState, FarcasterStatusName, FarcasterFlowOptions } from './flow'
 export { FARCASTER_TEXTS } from './strings'
 export { FarcasterIcon } from './icon'
+export { useUnlinkFarcaster } from './react'
 
 export type FarcasterTexts = typeof FARCASTER_TEXTS
 

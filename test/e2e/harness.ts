@@ -77,6 +77,8 @@ export interface HarnessOptions {
   limits?: Record<string, unknown>
   /** The example app to build and serve. Default 'app' (all plugins); 'minimal' is e-mail only. */
   example?: ExampleName
+  /** More options of the reference server's createServer (e.g. `farcaster: { rpcUrl, idRegistry }`). */
+  server?: Record<string, unknown>
 }
 
 export interface OpenPageOptions {
@@ -263,7 +265,7 @@ async function apiServer(appOrigin: string, options: HarnessOptions) {
     allowedOrigins: [...((a.allowedOrigins as string[] | undefined) ?? []), appOrigin],
   }))
   const store = await openStore({})
-  const app = await createServer({ store, apps: apps as never, dev: true, logCodes: false, limits: options.limits as never })
+  const app = await createServer({ ...options.server, store, apps: apps as never, dev: true, logCodes: false, limits: options.limits as never })
   const server = await new Promise<Server>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as unknown as Server)) as unknown as Server
   })

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { useLinkAccount, useLogin, useLogout, usePortico, useUser, type LoginSuccess } from 'portico/ui'
 import { useUnlinkEmail, useUpdateEmail } from 'portico/plugins/email'
 import { useUnlinkWallet } from 'portico/plugins/wallet'
+import { useUnlinkFarcaster } from 'portico/plugins/farcaster'
 import type { PorticoError } from 'portico'
 import { AccountExtras } from './account-extras'
 
@@ -16,6 +17,7 @@ export function App({ appId }: { appId: string }) {
   const { updateEmail } = useUpdateEmail({ onComplete: () => setResult('complete: update'), onError })
   const { unlinkEmail } = useUnlinkEmail()
   const { unlinkWallet } = useUnlinkWallet()
+  const { unlinkFarcaster } = useUnlinkFarcaster()
   const { logout } = useLogout({ onSuccess: () => setResult('logged out') })
 
   return (
@@ -60,6 +62,13 @@ export function App({ appId }: { appId: string }) {
               disabled={!user?.wallet}
             >
               Unlink wallet
+            </button>
+            <button onClick={() => void link('farcaster')}>Link Farcaster</button>
+            <button
+              onClick={() => unlinkFarcaster().then(() => setResult('complete: unlink farcaster'), (e: PorticoError) => setResult(`error: ${e.code}`))}
+              disabled={!user?.farcaster}
+            >
+              Unlink Farcaster
             </button>
             <button onClick={() => void logout()} data-testid="logout">
               Log out

@@ -10,7 +10,8 @@
  * | siwe | wallet (Ethereum) | on |
  * | siws | wallet (Solana) | on |
  * | account | account-link-conflict / account-check-assets screens | on |
- * | oauth (google, ...), passkey, telegram, farcaster, cross-app | — | not built yet |
+ * | farcaster | farcaster (app portico-test-farcaster-01) | on |
+ * | oauth (google, ...), passkey, telegram, cross-app | — | not built yet |
  */
 import type { PorticoPlugin } from 'portico'
 import { email } from 'portico/plugins/email'
@@ -21,8 +22,9 @@ import { hostAuth } from './host-auth'
 import { siwe } from 'portico/plugins/siwe'
 import { siws } from 'portico/plugins/siws'
 import { account } from 'portico/plugins/account'
+import { farcaster } from 'portico/plugins/farcaster'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
 
 export function demoPlugins(): PorticoPlugin[] {
-  return [email(), sms(), guest(), customAuth({ getCustomAccessToken: hostAuth.getCustomAccessToken }), siwe(), siws(), account(), acmeId()]
+  return [email(), sms(), guest(), customAuth({ getCustomAccessToken: hostAuth.getCustomAccessToken }), siwe(), siws(), account(), acmeId(), farcaster()]
 }
