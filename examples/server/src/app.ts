@@ -25,6 +25,7 @@ import { registerSiws } from './routes/siws'
 import { registerUsers } from './routes/users'
 import { registerDev } from './routes/dev'
 import { registerFarcaster, type FarcasterOptions } from './routes/farcaster'
+import { registerCrossApp } from './routes/cross-app'
 
 export const VERSION = '0.1.0'
 
@@ -223,6 +224,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   registerSiwe(api, ctx)
   registerSiws(api, ctx)
   registerFarcaster(api, app, ctx)
+  registerCrossApp(api, ctx)
   app.route('/api/v1', api)
   app.get('/openapi.json', (c) => c.json(ctx.routes.openapi(VERSION)))
 
