@@ -32,7 +32,7 @@ const pkce = () => {
 const count = async (sql: string, args: unknown[] = []) => Number((await store.query<{ n: number }>(sql, args))[0].n)
 
 /** A provider user (e-mail) and a code they grant to the requester. */
-async function grant(o: { token?: string; requester?: string; origin?: string } = {}) {
+async function grant(o: { token?: string | null; requester?: string; origin?: string } = {}) {
   const token = o.token ?? (await s.emailLogin(uniqueEmail('prov'), { appId: PROVIDER })).body.token
   const { verifier, challenge } = pkce()
   const r = await s.call('/api/v1/cross-app/authorize', {
