@@ -68,7 +68,7 @@ export function crossApp(): PorticoPlugin<'cross-app'> {
           return openTransact({
             transactUrl: connection.transact_url,
             providerAppId: connection.provider_app_id,
-            request: { appId: ctx.config.appId, name: ctx.config.appearance?.landingHeader ?? ctx.config.appId, logoUrl: null, action },
+            request: { appId: ctx.config.appId, name: ctx.config.name, logoUrl: typeof ctx.config.appearance?.logo === 'string' ? ctx.config.appearance.logo : null, action },
             texts: texts(),
           })
         },

@@ -111,7 +111,8 @@ export function openTransact(o: TransactOptions): Transaction {
       if (settled) return
       const request: CrossAppRequest = { ...o.request, popup: true, code_challenge: challenge, origin: host.location.origin, provider_app_id: o.providerAppId }
       const url = new URL(o.transactUrl)
-      url.search = new URLSearchParams({ token: state, request: encodeRequest(request) }).toString()
+      url.searchParams.set('token', state)
+      url.searchParams.set('request', encodeRequest(request))
       popup.location.href = url.href
     }, (e) => finish(crossAppError('oauth_unexpected', T.unexpectedFlow, e)))
   })

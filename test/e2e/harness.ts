@@ -71,8 +71,8 @@ export const APPS = {
 } as const
 
 export interface HarnessOptions {
-  /** More apps (AppSettings of examples/server) for this spec file. */
-  extraApps?: Record<string, unknown>[]
+  /** More apps (AppSettings of examples/server) for this spec file; a function gets the app's origin (http://127.0.0.1:<port>). */
+  extraApps?: Record<string, unknown>[] | ((appOrigin: string) => Record<string, unknown>[])
   /** Server code limits, e.g. `{ resendCooldownMs: 0 }` (see examples/server/src/codes.ts). */
   limits?: Record<string, unknown>
   /** The example app to build and serve. Default 'app' (all plugins); 'minimal' is e-mail only. */
@@ -260,9 +260,11 @@ async function apiServer(appOrigin: string, options: HarnessOptions) {
   const { openStore } = await import('../../examples/server/src/store')
   const { serve } = await import('@hono/node-server')
   const file = JSON.parse(readFileSync(join(ROOT, 'examples/server/apps.json'), 'utf8')) as { apps: Record<string, unknown>[] }
-  const apps = [...file.apps, ...(options.extraApps ?? [])].map((a) => ({
+  const extra = typeof options.extraApps === 'function' ? options.extraApps(appOrigin) : (options.extraApps ?? [])
+  // Every app also allows the same server as http://localhost:<port>: a second origin (cross-app).
+  const apps = [...file.apps, ...extra].map((a) => ({
     ...a,
-    allowedOrigins: [...((a.allowedOrigins as string[] | undefined) ?? []), appOrigin],
+    allowedOrigins: [...((a.allowedOrigins as string[] | undefined) ?? []), appOrigin, appOrigin.replace('127.0.0.1', 'localhost')],
   }))
   const store = await openStore({})
   const app = await createServer({ ...options.server, store, apps: apps as never, dev: true, logCodes: false, limits: options.limits as never })

@@ -64,6 +64,7 @@ export function App({ appId }: { appId: string }) {
               Unlink wallet
             </button>
             <button onClick={() => void link('farcaster')}>Link Farcaster</button>
+            <button onClick={() => void link('cross_app')}>Link cross-app</button>
             <button
               onClick={() => unlinkFarcaster().then(() => setResult('complete: unlink farcaster'), (e: PorticoError) => setResult(`error: ${e.code}`))}
               disabled={!user?.farcaster}

@@ -11,7 +11,8 @@
  * | siws | wallet (Solana) | on |
  * | account | account-link-conflict / account-check-assets screens | on |
  * | farcaster | farcaster (app portico-test-farcaster-01) | on |
- * | oauth (google, ...), passkey, telegram, cross-app | — | not built yet |
+ * | cross-app | cross_app (apps portico-test-xrequest-001 → portico-test-xprovider-01); /oauth/transact page | on |
+ * | oauth (google, ...), passkey, telegram | — | not built yet |
  */
 import type { PorticoPlugin } from 'portico'
 import { email } from 'portico/plugins/email'
@@ -23,8 +24,9 @@ import { siwe } from 'portico/plugins/siwe'
 import { siws } from 'portico/plugins/siws'
 import { account } from 'portico/plugins/account'
 import { farcaster } from 'portico/plugins/farcaster'
+import { crossApp } from 'portico/plugins/cross-app'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
 
 export function demoPlugins(): PorticoPlugin[] {
-  return [email(), sms(), guest(), customAuth({ getCustomAccessToken: hostAuth.getCustomAccessToken }), siwe(), siws(), account(), acmeId(), farcaster()]
+  return [email(), sms(), guest(), customAuth({ getCustomAccessToken: hostAuth.getCustomAccessToken }), siwe(), siws(), account(), acmeId(), farcaster(), crossApp()]
 }
