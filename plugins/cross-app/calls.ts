@@ -37,5 +37,5 @@ export const unlinkCrossApp = (api: Api, body: { provider_app_id: string; subjec
   api.post<{ user: WireUser }>('/cross-app/unlink', body)
 
 /** Provider side: POST /cross-app/authorize (the provider user's bearer) → a one-time code for the requester. */
-export const authorizeCrossApp = (api: Api, body: { requester_app_id: string; code_challenge: string; origin: string; action?: 'login' | 'link' }) =>
+export const authorizeCrossApp = (api: Api, body: { requester_app_id: string; code_challenge: string; origin: string; action?: 'login' | 'link' | 'transact' }) =>
   api.post<{ code: string; origin: string }>('/cross-app/authorize', body)

@@ -101,6 +101,12 @@ describe('crossApp()', () => {
     expect(acc).toMatchObject({ subject: 'did:x', providerAppId: 'prov', providerApp: { id: 'prov' }, embeddedWallets: [{ address: '0x1' }], smartWallets: [] })
   })
 
+  it("refuses to transact against a read-only provider: 'Cannot transact against a read-only provider app'", async () => {
+    const t = await createTestKernel({ plugins: [crossApp()] })
+    const c = { provider_app_id: 'prov', provider_app_name: 'P', provider_app_icon_url: null, provider_app_custom_api_url: null, read_only: true, transact_url: 'https://p.example/oauth/transact' }
+    expect(() => t.kernel.plugin('cross-app').transact(c, 'transact')).toThrow('Cannot transact against a read-only provider app')
+  })
+
   it('loads the connections and shows the provider app as a landing row; a login is not remembered', async () => {
     const t = await createTestKernel({ plugins: [crossApp()], app: { login_methods: ['cross_app'] } })
     t.net.on('GET', /\/cross-app\/connections$/, { connections: [{ provider_app_id: 'prov', provider_app_name: 'Provider App', provider_app_icon_url: null, provider_app_custom_api_url: null, read_only: false, transact_url: 'https://p.example/oauth/transact' }] })

@@ -21,6 +21,6 @@ export interface CrossAppApi {
   /** Load the connections (once; again with `force`). */
   loadConnections(force?: boolean): Promise<CrossAppConnection[]>
   /** Open the provider's /oauth/transact popup (call inside a click). Refuses a read-only provider for action 'transact'. */
-  transact(connection: CrossAppConnection, action: 'login' | 'link'): Transaction
+  transact(connection: CrossAppConnection, action: 'login' | 'link' | 'transact'): Transaction
   readonly api: Api
 }

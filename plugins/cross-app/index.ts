@@ -15,7 +15,7 @@
 import { lazy } from 'react'
 import { definePlugin, normaliseFields, type CrossAppAccount, type PorticoPlugin } from 'portico'
 import { getCrossAppConnections, unlinkCrossApp, type CrossAppConnection } from './calls'
-import { CROSS_APP, CROSS_APP_METHOD, crossAppErrors } from './errors'
+import { CROSS_APP, CROSS_APP_METHOD, crossAppError, crossAppErrors } from './errors'
 import { CROSS_APP_SCREEN, INITIAL_CROSS_APP_STATE, type CrossAppApi, type CrossAppState } from './flow'
 import { openTransact } from './popup'
 import { CROSS_APP_TEXTS } from './strings'
@@ -64,7 +64,8 @@ export function crossApp(): PorticoPlugin<'cross-app'> {
           return loading
         },
         transact(connection, action) {
-          if (!connection.transact_url) throw new Error('This provider app has no transact page URL.')
+          if (!connection.transact_url) throw crossAppError('method_not_supported', texts().issue.replace('{app}', connection.provider_app_name))
+          if (action === 'transact' && connection.read_only) throw crossAppError('method_not_supported', texts().readOnly)
           return openTransact({
             transactUrl: connection.transact_url,
             providerAppId: connection.provider_app_id,

@@ -35,7 +35,7 @@ export interface CrossAppRequest {
   name: string
   logoUrl: string | null
   popup: true
-  action: 'login' | 'link'
+  action: 'login' | 'link' | 'transact'
   code_challenge: string
   origin: string
   provider_app_id: string

@@ -44,6 +44,27 @@ async function grant(o: { token?: string | null; requester?: string; origin?: st
 }
 
 describe('cross-app', () => {
+  it('a read-only provider connection cannot be transacted against (login still can); no code written', async () => {
+    const apps = (await import('../src/config')).loadApps((await import('./helpers')).APPS_FILE)
+    const provider = apps.get(PROVIDER)!
+    const ro = await startTestServer(store, {
+      apps: [...apps.all().filter((a) => a.id !== PROVIDER), { ...provider, crossApp: { allowedRequesters: [REQUESTER, READONLY] } }],
+    })
+    try {
+      const token = (await ro.emailLogin(uniqueEmail('prov'), { appId: PROVIDER })).body.token
+      const codes = await count('SELECT count(*)::int AS n FROM cross_app_codes')
+      const body = (action: string, requester: string) => ({ requester_app_id: requester, code_challenge: pkce().challenge, origin: ORIGIN, action })
+      const refused = await ro.call('/api/v1/cross-app/authorize', { appId: PROVIDER, token, body: body('transact', READONLY) })
+      expect(refused.status).toBe(400)
+      expect(refused.body.error).toBe('Cannot transact against a read-only provider app')
+      expect(await count('SELECT count(*)::int AS n FROM cross_app_codes')).toBe(codes)
+      expect((await ro.call('/api/v1/cross-app/authorize', { appId: PROVIDER, token, body: body('login', READONLY) })).status).toBe(200)
+      expect((await ro.call('/api/v1/cross-app/authorize', { appId: PROVIDER, token, body: body('transact', REQUESTER) })).status).toBe(200)
+    } finally {
+      await ro.close()
+    }
+  })
+
   it('lists connections and provider details', async () => {
     const c = await s.call(`/api/v1/apps/${REQUESTER}/cross-app/connections`, { appId: REQUESTER })
     expect(c.status).toBe(200)

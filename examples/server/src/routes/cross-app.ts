@@ -81,7 +81,7 @@ export function registerCrossApp(api: Api, ctx: ServerCtx) {
     api,
     '/cross-app/authorize',
     { summary: 'Cross-app (provider app): a one-time code for the logged-in user, for a requester app', auth: 'bearer' },
-    z.object({ requester_app_id: id(64), code_challenge: z.string().regex(/^[A-Za-z0-9_-]{43}$/), origin: id(512), action: z.enum(['login', 'link']).nullish() }),
+    z.object({ requester_app_id: id(64), code_challenge: z.string().regex(/^[A-Za-z0-9_-]{43}$/), origin: id(512), action: z.enum(['login', 'link', 'transact']).nullish() }),
     async (c, b) => {
       const auth = await requireAuth(c, ctx)
       const provider = c.get('app')
@@ -90,6 +90,8 @@ export function registerCrossApp(api: Api, ctx: ServerCtx) {
       if (!requester || !connection || !(provider.crossApp?.allowedRequesters ?? []).includes(requester.id)) {
         throw errors.invalidData('This app is not a cross-app provider for the requesting app')
       }
+      // A read-only connection logs users in and links, but is never transacted against.
+      if (b.action === 'transact' && connection.read_only) throw errors.invalidData('Cannot transact against a read-only provider app')
       // The code goes back only to a page of the requester (the popup's opener).
       if (!requester.allowedOrigins.includes(b.origin)) throw errors.invalidData('Origin is not allowed for the requesting app')
       const code = randomToken(32)
