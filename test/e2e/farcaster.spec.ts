@@ -87,6 +87,33 @@ describe('Farcaster', { timeout: 90_000 }, () => {
     expect(h.consoleErrors(page)).toEqual([])
   })
 
+  it("mobile: an 'Open Warpcast app' button carries the connect URI instead of a QR code", async () => {
+    const u = await newUser()
+    const context = await h.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+      reducedMotion: 'reduce',
+    })
+    try {
+      const page = await context.newPage()
+      await page.goto(`${h.appUrl}/?app=${FC}&api=${encodeURIComponent(h.apiUrl)}`)
+      await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'logged out')
+      await page.getByTestId('login').click()
+      await page.locator('[role=dialog] [data-method=farcaster]').click()
+      const button = page.getByRole('link', { name: 'Open Warpcast app', exact: true })
+      await button.waitFor()
+      expect(await page.locator('svg.portico-qr-code').count()).toBe(0)
+      const uri = (await button.getAttribute('href'))!
+      expect(uri).toMatch(/^https:\/\/warpcast\.com\/~\/sign-in-with-farcaster\?channelToken=/)
+      await h.screenshot(page, 'farcaster-mobile')
+      await farcasterApp(h.apiUrl, uri, u)
+      await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'logged in', undefined, { timeout: 15_000 })
+      expect(JSON.parse((await page.textContent('[data-testid=user]'))!).farcaster.fid).toBe(u.fid)
+    } finally {
+      await context.close()
+    }
+  })
+
   it('links to an e-mail user, unlinks, and transfers a Farcaster account another user holds', async () => {
     // Another user owns `taken` (logged in with Farcaster in its own browser context).
     const taken = await newUser()
