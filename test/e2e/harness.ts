@@ -71,12 +71,14 @@ export const APPS = {
 } as const
 
 export interface HarnessOptions {
-  /** More apps (AppSettings of examples/server) for this spec file. */
-  extraApps?: Record<string, unknown>[]
+  /** More apps (AppSettings of examples/server) for this spec file; a function gets the app's origin (http://127.0.0.1:<port>). */
+  extraApps?: Record<string, unknown>[] | ((appOrigin: string) => Record<string, unknown>[])
   /** Server code limits, e.g. `{ resendCooldownMs: 0 }` (see examples/server/src/codes.ts). */
   limits?: Record<string, unknown>
   /** The example app to build and serve. Default 'app' (all plugins); 'minimal' is e-mail only. */
   example?: ExampleName
+  /** More options of the reference server's createServer (e.g. `farcaster: { rpcUrl, idRegistry }`). */
+  server?: Record<string, unknown>
 }
 
 export interface OpenPageOptions {
@@ -260,14 +262,16 @@ async function apiServer(appOrigins: string[], options: HarnessOptions) {
   const { openStore } = await import('../../examples/server/src/store')
   const { serve } = await import('@hono/node-server')
   const file = JSON.parse(readFileSync(join(ROOT, 'examples/server/apps.json'), 'utf8')) as { apps: Record<string, unknown>[] }
-  // A spec's extra app replaces the apps.json app with the same id (the server refuses duplicates).
-  const extra = options.extraApps ?? []
+  // A spec's extra apps (or a function of the app's origin) replace the apps.json app with the
+  // same id (the server refuses duplicates). Every app allows the app's origin and its
+  // http://localhost twin (WebAuthn needs a domain; cross-app needs a second origin).
+  const extra = typeof options.extraApps === 'function' ? options.extraApps(appOrigins[0]) : (options.extraApps ?? [])
   const apps = [...file.apps.filter((a) => !extra.some((e) => e.id === a.id)), ...extra].map((a) => ({
     ...a,
     allowedOrigins: [...((a.allowedOrigins as string[] | undefined) ?? []), ...appOrigins],
   }))
   const store = await openStore({})
-  const app = await createServer({ store, apps: apps as never, dev: true, logCodes: false, limits: options.limits as never })
+  const app = await createServer({ ...options.server, store, apps: apps as never, dev: true, logCodes: false, limits: options.limits as never })
   const server = await new Promise<Server>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as unknown as Server)) as unknown as Server
   })

@@ -3,6 +3,7 @@ import { useLinkAccount, useLogin, useLogout, usePortico, useUser, type LoginSuc
 import { useUnlinkEmail, useUpdateEmail } from 'portico/plugins/email'
 import { useUnlinkWallet } from 'portico/plugins/wallet'
 import { usePlugin } from 'portico/ui'
+import { useUnlinkFarcaster } from 'portico/plugins/farcaster'
 import type { PorticoError } from 'portico'
 import { AccountExtras } from './account-extras'
 import { OAuthExtras } from './oauth-extras'
@@ -18,6 +19,7 @@ export function App({ appId }: { appId: string }) {
   const { updateEmail } = useUpdateEmail({ onComplete: () => setResult('complete: update'), onError })
   const { unlinkEmail } = useUnlinkEmail()
   const { unlinkWallet } = useUnlinkWallet()
+  const { unlinkFarcaster } = useUnlinkFarcaster()
   const { logout } = useLogout({ onSuccess: () => setResult('logged out') })
   const telegram = usePlugin('telegram')
 
@@ -73,6 +75,14 @@ export function App({ appId }: { appId: string }) {
               disabled={!user?.wallet}
             >
               Unlink wallet
+            </button>
+            <button onClick={() => void link('farcaster')}>Link Farcaster</button>
+            <button onClick={() => void link('cross_app')}>Link cross-app</button>
+            <button
+              onClick={() => unlinkFarcaster().then(() => setResult('complete: unlink farcaster'), (e: PorticoError) => setResult(`error: ${e.code}`))}
+              disabled={!user?.farcaster}
+            >
+              Unlink Farcaster
             </button>
             <button onClick={() => void logout()} data-testid="logout">
               Log out

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react'
+import { StrictMode, Suspense } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createPortico } from 'portico'
 import { PorticoProvider } from 'portico/ui'
@@ -6,6 +6,7 @@ import 'portico/ui/styles.css'
 import './app.css'
 import { App } from './App'
 import { demoPlugins } from './plugins'
+import { CrossAppTransactPage } from 'portico/plugins/cross-app'
 import { settingsFromUrl } from './settings'
 
 const { appId, config, oauth } = settingsFromUrl(window.location.search)
@@ -16,7 +17,14 @@ const kernel = createPortico({ ...config, appId, plugins: demoPlugins(oauth) })
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <PorticoProvider kernel={kernel}>
-      <App appId={appId} />
+      {window.location.pathname === '/oauth/transact' ? (
+        // This app as a cross-app provider: the page a requester app opens in a popup.
+        <Suspense fallback={null}>
+          <CrossAppTransactPage providerName={new URLSearchParams(window.location.search).get('provider') ?? appId} />
+        </Suspense>
+      ) : (
+        <App appId={appId} />
+      )}
     </PorticoProvider>
   </StrictMode>,
 )

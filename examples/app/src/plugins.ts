@@ -14,6 +14,8 @@
  * | google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram | the provider ids | on (`?oauth=popup`, `?noSignup=1`) |
  * | telegram | telegram (widget from telegram.org; Mini App launch data) | on |
  * | turnstile | captcha (apps with captcha on) | on |
+ * | farcaster | farcaster (app portico-test-farcaster-01) | on |
+ * | cross-app | cross_app (apps portico-test-xrequest-001 → portico-test-xprovider-01); /oauth/transact page | on |
  */
 import type { PorticoPlugin } from 'portico'
 import { email } from 'portico/plugins/email'
@@ -37,6 +39,8 @@ import type { OAuthOptions } from 'portico/plugins/oauth'
 import { passkey } from 'portico/plugins/passkey'
 import { telegram } from 'portico/plugins/telegram'
 import { turnstile } from 'portico/plugins/turnstile'
+import { farcaster } from 'portico/plugins/farcaster'
+import { crossApp } from 'portico/plugins/cross-app'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
 
 export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
@@ -52,6 +56,8 @@ export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
     acmeId(),
     telegram(),
     turnstile(),
+    farcaster(),
+    crossApp(),
     ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),
   ]
 }

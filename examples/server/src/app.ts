@@ -29,6 +29,8 @@ import { registerOAuth, registerOAuthCallback, type OAuthOptions } from './route
 import { registerTelegram } from './routes/telegram'
 import { captchaSecret } from './captcha'
 import { telegramBotToken } from './telegram'
+import { registerFarcaster, type FarcasterOptions } from './routes/farcaster'
+import { registerCrossApp } from './routes/cross-app'
 
 export const VERSION = '0.1.0'
 
@@ -40,6 +42,7 @@ export const ALLOWED_HEADERS = [
   'privy-ca-id',
   'privy-client',
   'privy-ui',
+  'farcaster-channel-token',
 ]
 
 export interface ServerOptions {
@@ -67,6 +70,8 @@ export interface ServerOptions {
   signer?: Signer
   /** JSON-RPC URL per EVM chain id, for ERC-1271 / ERC-6492 SIWE signatures. */
   rpcUrls?: Record<number, string>
+  /** Sign In With Farcaster: Optimism RPC URL (custody lookup), IdRegistry address, relay key, connect URI base. */
+  farcaster?: FarcasterOptions
   logger?: Logger
   /** Log level when no `logger` is given (default LOG_LEVEL, else 'info'). */
   logLevel?: string
@@ -132,6 +137,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
     log,
     routes: new Routes(),
     rpcUrls: opts.rpcUrls ?? {},
+    farcaster: opts.farcaster ?? {},
   }
   const draining = opts.draining ?? (() => false)
 
@@ -243,6 +249,8 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   // The provider's redirect carries no app-id header: registered ahead of the /api/v1 group.
   registerOAuthCallback(app, ctx)
   registerTelegram(api, ctx)
+  registerFarcaster(api, app, ctx)
+  registerCrossApp(api, ctx)
   app.route('/api/v1', api)
   app.get('/openapi.json', (c) => c.json(ctx.routes.openapi(VERSION)))
 

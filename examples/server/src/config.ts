@@ -64,6 +64,15 @@ export interface AppSettings {
   allowedOrigins: string[]
   /** EVM chain ids a SIWE message may name (default: the smart-wallet chains of spec part 1, section 3). */
   supportedChains?: number[]
+  /**
+   * Cross-app login. Requester side: `connections` (provider apps on this server whose users
+   * may log in here; `transactUrl` is the provider's /oauth/transact page, default its first
+   * allowed origin + '/oauth/transact'). Provider side: `allowedRequesters` (app ids).
+   */
+  crossApp?: {
+    connections?: { providerAppId: string; readOnly?: boolean; transactUrl?: string }[]
+    allowedRequesters?: string[]
+  } | null
   /** Custom-auth (host-issued JWT) verification: a JWKS URL or one public JWK. */
   customAuth?: { jwksUrl?: string; publicJwk?: JWK; issuer?: string; audience?: string } | null
   /**
@@ -244,7 +253,7 @@ function wireApp(a: AppSettings): WireAppConfig {
 }
 
 /** Is the login method (as used by a route group) enabled for the app? */
-export function methodEnabled(a: AppSettings, method: 'email' | 'sms' | 'siwe' | 'siws' | 'guest' | 'custom_auth' | 'passkey' | 'telegram'): boolean {
+export function methodEnabled(a: AppSettings, method: 'email' | 'sms' | 'siwe' | 'siws' | 'guest' | 'custom_auth' | 'passkey' | 'telegram' | 'farcaster'): boolean {
   const m = a.loginMethods
   if (method === 'siwe' || method === 'siws') {
     if (m.includes(method)) return true

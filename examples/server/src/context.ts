@@ -6,6 +6,7 @@ import type { AppSettings, AppsRegistry } from './config'
 import type { Limits } from './codes'
 import type { Delivery } from './delivery'
 import type { Routes } from './openapi'
+import type { FarcasterOptions } from './routes/farcaster'
 import { errors } from './errors'
 import { sessionAlive, type Deps } from './identity'
 import { verifyAccessToken } from './tokens'
@@ -22,6 +23,8 @@ export interface ServerCtx extends Deps {
   routes: Routes
   /** JSON-RPC URL per EVM chain id (smart-contract SIWE signatures). */
   rpcUrls: Record<number, string>
+  /** Sign In With Farcaster: Optimism RPC, IdRegistry, relay key, connect URI base. */
+  farcaster: FarcasterOptions
 }
 
 export type Env = { Variables: { app: AppSettings; requestId: string } }

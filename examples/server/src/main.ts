@@ -62,6 +62,12 @@ async function main() {
           : undefined,
     trustProxy: env.TRUST_PROXY,
     rpcUrls: env.PORTICO_RPC_URLS,
+    farcaster: {
+      rpcUrl: env.PORTICO_FARCASTER_RPC_URL,
+      idRegistry: env.PORTICO_FARCASTER_ID_REGISTRY as `0x${string}` | undefined,
+      relayKey: env.PORTICO_FARCASTER_RELAY_KEY,
+      connectUrl: env.PORTICO_FARCASTER_CONNECT_URL,
+    },
     logger: log,
     migrate: env.PORTICO_MIGRATE_ON_START,
     draining: () => draining,

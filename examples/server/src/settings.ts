@@ -71,6 +71,14 @@ export const envSchema = z.object({
       }
       return out
     }),
+  /** Optimism JSON-RPC URL for Sign In With Farcaster's custody-address lookup. */
+  PORTICO_FARCASTER_RPC_URL: optStr.pipe(z.url().optional()),
+  /** IdRegistry address (default the Optimism deployment). */
+  PORTICO_FARCASTER_ID_REGISTRY: optStr.pipe(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional()),
+  /** Shared key the Farcaster app sends to the built-in relay (X-Farcaster-Auth-Relay-Key). */
+  PORTICO_FARCASTER_RELAY_KEY: optStr,
+  /** Base of the connect URI shown as the QR code (default Warpcast's sign-in link). */
+  PORTICO_FARCASTER_CONNECT_URL: optStr.pipe(z.url().optional()),
   PORTICO_RATE_PER_IDENTIFIER: int(5, 1),
   PORTICO_RATE_PER_IP: int(60, 1),
   PORTICO_RATE_WINDOW_S: int(600, 1),

@@ -1,0 +1,128 @@
+/**
+ * The provider app's /oauth/transact page in a popup. `openTransact()` must run inside a
+ * click: it opens the window synchronously, then points it at the page with the `token`
+ * (this flow's state) and `request` (appId, name, logoUrl, popup, action, code_challenge,
+ * origin; base64url JSON) query parameters. The answer comes back by `postMessage`; a message
+ * counts only from our popup window (`event.source`), and then:
+ * - from another origin than the page's: 'Origins between parent and child windows do not match.'
+ * - with another state: 'Unexpected auth flow. This may be a phishing attempt.'
+ * - `error: 'rejected'`, or the window closed (checked every 300 ms): 'User rejected request'
+ * - nothing within 2 minutes: 'Authorization request timed out after 2 minutes.'
+ */
+import { crossAppError } from './errors'
+import { base64url, challengeOf, createState, createVerifier } from './pkce'
+import { CROSS_APP_TEXTS } from './strings'
+
+export const CROSS_APP_RESPONSE = 'portico:cross-app-response'
+export const POPUP_POLL_MS = 300
+export const TRANSACT_TIMEOUT_MS = 120_000
+
+export interface PopupHost {
+  open(url: string, target: string, features: string): PopupWindow | null
+  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void
+  removeEventListener(type: 'message', listener: (event: MessageEvent) => void): void
+  location: { origin: string }
+}
+export interface PopupWindow {
+  closed: boolean
+  close(): void
+  location: { href: string } | Location
+}
+
+/** What the provider page receives in `request`. */
+export interface CrossAppRequest {
+  appId: string
+  name: string
+  logoUrl: string | null
+  popup: true
+  action: 'login' | 'link' | 'transact'
+  code_challenge: string
+  origin: string
+  provider_app_id: string
+}
+
+export interface TransactOptions {
+  transactUrl: string
+  providerAppId: string
+  request: Pick<CrossAppRequest, 'appId' | 'name' | 'logoUrl' | 'action'>
+  host?: PopupHost
+  timeoutMs?: number
+  pollMs?: number
+  texts?: typeof CROSS_APP_TEXTS
+}
+
+export interface Transaction {
+  readonly result: Promise<{ code: string; verifier: string }>
+  cancel(): void
+  claim(): boolean
+  readonly claimed: boolean
+}
+
+export const encodeRequest = (r: CrossAppRequest) => base64url(new TextEncoder().encode(JSON.stringify(r)))
+export function decodeRequest(s: string): CrossAppRequest | null {
+  try {
+    const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'))
+    return JSON.parse(new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)))) as CrossAppRequest
+  } catch {
+    return null
+  }
+}
+
+export function openTransact(o: TransactOptions): Transaction {
+  const T = o.texts ?? CROSS_APP_TEXTS
+  const host = o.host ?? (window as unknown as PopupHost)
+  const pageOrigin = new URL(o.transactUrl).origin
+  const verifier = createVerifier()
+  const state = createState()
+  let claimed = false
+  let settled = false
+  let cancel = () => {}
+  const popup = host.open('', 'portico-cross-app', 'popup,width=440,height=640')
+
+  const result = new Promise<{ code: string; verifier: string }>((resolve, reject) => {
+    if (!popup) return reject(crossAppError('cross_app_popup_blocked', T.popupBlocked))
+    const finish = (error: unknown, grant?: { code: string; verifier: string }) => {
+      if (settled) return
+      settled = true
+      host.removeEventListener('message', onMessage)
+      clearInterval(poll)
+      clearTimeout(timer)
+      if (!popup.closed) popup.close()
+      if (grant) resolve(grant)
+      else reject(error)
+    }
+    const onMessage = (event: MessageEvent) => {
+      if (event.source !== (popup as unknown)) return
+      if (event.origin !== pageOrigin) return finish(crossAppError('oauth_unexpected', T.originMismatch))
+      const data = event.data as { type?: unknown; state?: unknown; code?: unknown; error?: unknown } | null
+      if (!data || data.type !== CROSS_APP_RESPONSE) return
+      if (data.state !== state) return finish(crossAppError('oauth_unexpected', T.unexpectedFlow))
+      if (data.error === 'rejected') return finish(crossAppError('oauth_user_denied', T.userRejected))
+      if (typeof data.code !== 'string' || !data.code) return finish(crossAppError('oauth_unexpected', T.unexpectedFlow))
+      finish(null, { code: data.code, verifier })
+    }
+    host.addEventListener('message', onMessage)
+    const poll = setInterval(() => {
+      if (popup.closed) finish(crossAppError('oauth_user_denied', T.userRejected))
+    }, o.pollMs ?? POPUP_POLL_MS)
+    const timer = setTimeout(() => finish(crossAppError('client_request_timeout', T.timedOut)), o.timeoutMs ?? TRANSACT_TIMEOUT_MS)
+    cancel = () => finish(crossAppError('oauth_user_denied', T.userRejected))
+    challengeOf(verifier).then((challenge) => {
+      if (settled) return
+      const request: CrossAppRequest = { ...o.request, popup: true, code_challenge: challenge, origin: host.location.origin, provider_app_id: o.providerAppId }
+      const url = new URL(o.transactUrl)
+      url.searchParams.set('token', state)
+      url.searchParams.set('request', encodeRequest(request))
+      popup.location.href = url.href
+    }, (e) => finish(crossAppError('oauth_unexpected', T.unexpectedFlow, e)))
+  })
+  result.catch(() => {})
+  return {
+    result,
+    cancel: () => cancel(),
+    claim: () => (claimed ? false : (claimed = true)),
+    get claimed() {
+      return claimed
+    },
+  }
+}
