@@ -21,7 +21,10 @@ export const budgets = {
    * examples/app (every plugin on): 48 KiB (44.5 measured) once libphonenumber-js left the
    * initial load; issue 11's target is 60 KiB.
    */
-  appInitial: 48 * KIB,
+  // 48 -> 64 KiB: the demo app now also carries the nine OAuth providers and their base,
+  // passkey, Telegram, captcha, Farcaster and cross-app (44.5 KiB with the seven plugins of
+  // contract v2; 61.6 KiB with all twenty). The issue-11 target of 60 KiB is printed by the bench.
+  appInitial: 64 * KIB,
   /** Each plugin entry alone (kernel and ui external, shared); lazy screens not counted. */
   plugins: {
     email: 6 * KIB,
