@@ -483,3 +483,39 @@ describe('oauth: link, unlink, transfer', () => {
     expect(r.body.user.is_guest).toBe(false)
   })
 })
+
+describe('captcha on the OAuth init (issue 13: every init that takes a token)', () => {
+  it('verifies the token with siteverify before any state is written', async () => {
+    const { readFileSync } = await import('node:fs')
+    const { startSiteverify } = await import('../../../test/stand-ins/captcha')
+    const sv = await startSiteverify({ secret: 'oauth-captcha-secret' })
+    const file = JSON.parse(readFileSync(new URL('../apps.json', import.meta.url), 'utf8')) as { apps: { id: string }[] }
+    const base = file.apps.find((a) => a.id === OAUTH)!
+    const capped = { ...base, captcha: { enabled: true, siteKey: 'sk', secret: 'oauth-captcha-secret', verifyUrl: sv.url } }
+    const cs = await startTestServer(store, { apps: [capped] as never, appsFile: undefined, oauth: { timeoutMs: 1000, env: { PORTICO_OAUTH_BASE_URL: idpUrl } } })
+    try {
+      const states = async () => (await store.query<{ n: number }>('SELECT count(*)::int AS n FROM oauth_states'))[0].n
+      const before = await states()
+      const body = (token?: string) => ({
+        provider: 'google',
+        redirect_to: `${ORIGIN}/login`,
+        code_challenge: challengeOf(newVerifier()),
+        state_code: newState(),
+        ...(token ? { token } : {}),
+      })
+      const missing = await cs.call('/api/v1/oauth/init', { appId: OAUTH, body: body() })
+      expect(missing.status).toBe(400)
+      expect(missing.body.code).toBe('invalid_captcha')
+      const forged = await cs.call('/api/v1/oauth/init', { appId: OAUTH, body: body('forged') })
+      expect(forged.status).toBe(400)
+      expect(forged.body.code).toBe('invalid_captcha')
+      expect(await states()).toBe(before)
+      const ok = await cs.call('/api/v1/oauth/init', { appId: OAUTH, body: body('pass.sk.oauth1') })
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200)
+      expect(sv.calls.map((c) => c.response)).toEqual(['forged', 'pass.sk.oauth1'])
+    } finally {
+      await cs.close()
+      await sv.close()
+    }
+  })
+})

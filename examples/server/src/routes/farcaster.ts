@@ -14,6 +14,7 @@
  *   and the channel is used once (consumed in the same transaction as the login).
  * - /farcaster/unlink { fid }, /farcaster/transfer { nonce, farcaster_id }.
  */
+import { requireCaptcha } from '../captcha'
 import { createAppClient, type CreateClientArgs } from '@farcaster/auth-client'
 
 type EthereumConnector = CreateClientArgs['ethereum']
@@ -102,7 +103,7 @@ export function registerFarcaster(api: Api, root: Hono<Env>, ctx: ServerCtx) {
 
   r.post(api, '/farcaster/init', { summary: 'Farcaster: open a sign-in channel' }, z.object({ token: optId(4096) }), async (c, b) => {
     const app = enabled(c)
-    if (app.captcha?.enabled && !b.token && !c.req.header('authorization')) throw errors.invalidCaptcha()
+    if (!c.req.header('authorization')) await requireCaptcha(c, ctx, b.token)
     if (!(await hitLimit(ctx.store, `farcaster-ip:${clientIp(c, ctx.trustProxy)}`, ctx.limits.perIp * 4, ctx.limits.windowS))) {
       throw errors.tooMany()
     }
