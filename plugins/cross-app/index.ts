@@ -116,5 +116,8 @@ export function crossApp(): PorticoPlugin<'cross-app'> {
   })
 }
 
-/** The provider app's /oauth/transact page (loaded lazily): `<CrossAppTransactPage providerName="My App" />`. */
+/**
+ * The provider app's /oauth/transact page (loaded lazily). The host passes its page's query (the
+ * plugin reads no address itself): `<CrossAppTransactPage providerName="My App" search={location.search} />`.
+ */
 export const CrossAppTransactPage = lazy(() => import('./screens/transact'))

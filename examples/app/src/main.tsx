@@ -20,7 +20,7 @@ createRoot(document.getElementById('root')!).render(
       {window.location.pathname === '/oauth/transact' ? (
         // This app as a cross-app provider: the page a requester app opens in a popup.
         <Suspense fallback={null}>
-          <CrossAppTransactPage providerName={new URLSearchParams(window.location.search).get('provider') ?? appId} />
+          <CrossAppTransactPage providerName={new URLSearchParams(window.location.search).get('provider') ?? appId} search={window.location.search} />
         </Suspense>
       ) : (
         <App appId={appId} />

@@ -12,7 +12,7 @@ import { CROSS_APP } from '../errors'
 import { CROSS_APP_RESPONSE, decodeRequest } from '../popup'
 import { CROSS_APP_TEXTS } from '../strings'
 
-export default function CrossAppTransactPage({ providerName, search = typeof location === 'undefined' ? '' : location.search }: { providerName: string; search?: string }) {
+export default function CrossAppTransactPage({ providerName, search }: { providerName: string; search: string }) {
   const kernel = useKernel()
   const T = useTexts(CROSS_APP, CROSS_APP_TEXTS)
   const { user } = useUser()
