@@ -9,6 +9,7 @@
  * - `error: 'rejected'`, or the window closed (checked every 300 ms): 'User rejected request'
  * - nothing within 2 minutes: 'Authorization request timed out after 2 minutes.'
  */
+import { watchPopup } from 'portico/plugins/oauth'
 import { crossAppError } from './errors'
 import { base64url, challengeOf, createState, createVerifier } from './pkce'
 import { CROSS_APP_TEXTS } from './strings'
@@ -75,54 +76,49 @@ export function openTransact(o: TransactOptions): Transaction {
   const verifier = createVerifier()
   const state = createState()
   let claimed = false
-  let settled = false
-  let cancel = () => {}
   const popup = host.open('', 'portico-cross-app', 'popup,width=440,height=640')
 
-  const result = new Promise<{ code: string; verifier: string }>((resolve, reject) => {
-    if (!popup) return reject(crossAppError('cross_app_popup_blocked', T.popupBlocked))
-    const finish = (error: unknown, grant?: { code: string; verifier: string }) => {
-      if (settled) return
-      settled = true
-      host.removeEventListener('message', onMessage)
-      clearInterval(poll)
-      clearTimeout(timer)
-      if (!popup.closed) popup.close()
-      if (grant) resolve(grant)
-      else reject(error)
+  const transaction = (result: Promise<{ code: string; verifier: string }>, cancel: () => void): Transaction => {
+    result.catch(() => {})
+    return {
+      result,
+      cancel,
+      claim: () => (claimed ? false : (claimed = true)),
+      get claimed() {
+        return claimed
+      },
     }
-    const onMessage = (event: MessageEvent) => {
-      if (event.source !== (popup as unknown)) return
-      if (event.origin !== pageOrigin) return finish(crossAppError('oauth_unexpected', T.originMismatch))
-      const data = event.data as { type?: unknown; state?: unknown; code?: unknown; error?: unknown } | null
-      if (!data || data.type !== CROSS_APP_RESPONSE) return
-      if (data.state !== state) return finish(crossAppError('oauth_unexpected', T.unexpectedFlow))
-      if (data.error === 'rejected') return finish(crossAppError('oauth_user_denied', T.userRejected))
-      if (typeof data.code !== 'string' || !data.code) return finish(crossAppError('oauth_unexpected', T.unexpectedFlow))
-      finish(null, { code: data.code, verifier })
-    }
-    host.addEventListener('message', onMessage)
-    const poll = setInterval(() => {
-      if (popup.closed) finish(crossAppError('oauth_user_denied', T.userRejected))
-    }, o.pollMs ?? POPUP_POLL_MS)
-    const timer = setTimeout(() => finish(crossAppError('client_request_timeout', T.timedOut)), o.timeoutMs ?? TRANSACT_TIMEOUT_MS)
-    cancel = () => finish(crossAppError('oauth_user_denied', T.userRejected))
-    challengeOf(verifier).then((challenge) => {
+  }
+  if (!popup) return transaction(Promise.reject(crossAppError('cross_app_popup_blocked', T.popupBlocked)), () => {})
+
+  let settled = false
+  const watch = watchPopup<{ code: string; verifier: string }>(host, popup, {
+    origin: pageOrigin,
+    timeoutMs: o.timeoutMs ?? TRANSACT_TIMEOUT_MS,
+    pollMs: o.pollMs ?? POPUP_POLL_MS,
+    originMismatch: () => crossAppError('oauth_unexpected', T.originMismatch),
+    rejected: () => crossAppError('oauth_user_denied', T.userRejected),
+    timedOut: () => crossAppError('client_request_timeout', T.timedOut),
+    accept(raw) {
+      const data = raw as { type?: unknown; state?: unknown; code?: unknown; error?: unknown } | null
+      if (!data || data.type !== CROSS_APP_RESPONSE) return undefined
+      if (data.state !== state) return { error: crossAppError('oauth_unexpected', T.unexpectedFlow) }
+      if (data.error === 'rejected') return { error: crossAppError('oauth_user_denied', T.userRejected) }
+      if (typeof data.code !== 'string' || !data.code) return { error: crossAppError('oauth_unexpected', T.unexpectedFlow) }
+      return { value: { code: data.code, verifier } }
+    },
+  })
+  const result = watch.result.finally(() => (settled = true))
+  challengeOf(verifier).then(
+    (challenge) => {
       if (settled) return
       const request: CrossAppRequest = { ...o.request, popup: true, code_challenge: challenge, origin: host.location.origin, provider_app_id: o.providerAppId }
       const url = new URL(o.transactUrl)
       url.searchParams.set('token', state)
       url.searchParams.set('request', encodeRequest(request))
       popup.location.href = url.href
-    }, (e) => finish(crossAppError('oauth_unexpected', T.unexpectedFlow, e)))
-  })
-  result.catch(() => {})
-  return {
-    result,
-    cancel: () => cancel(),
-    claim: () => (claimed ? false : (claimed = true)),
-    get claimed() {
-      return claimed
     },
-  }
+    (e) => watch.fail(crossAppError('oauth_unexpected', T.unexpectedFlow, e)),
+  )
+  return transaction(result, watch.cancel)
 }

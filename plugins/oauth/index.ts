@@ -37,7 +37,7 @@ export {
   type OAuthTokenGrant,
   type StartOptions,
 } from './flow'
-export { POPUP_MESSAGE, POPUP_PARAM, POPUP_TIMEOUT_MS, POPUP_POLL_MS, waitForPopup, type OAuthHost, type OAuthPopup, type PopupReturn } from './popup'
+export { POPUP_MESSAGE, POPUP_PARAM, POPUP_TIMEOUT_MS, POPUP_POLL_MS, waitForPopup, watchPopup, type WatchPopupOptions, type OAuthHost, type OAuthPopup, type PopupReturn } from './popup'
 export { createPendingStore, PENDING_TTL_MS, type PendingAuthorization, type PendingStore } from './pending'
 export { createVerifier, createStateCode, challengeOf, base64url, VERIFIER_BYTES, STATE_BYTES } from './pkce'
 export { isInAppBrowser } from './in-app-browser'

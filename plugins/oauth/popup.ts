@@ -53,44 +53,83 @@ export interface PopupWait {
   cancel(): void
 }
 
-export function waitForPopup(host: OAuthHost, popup: OAuthPopup, provider: string, o: PopupWaitOptions): PopupWait {
-  let cancel = () => {}
-  const result = new Promise<PopupReturn>((resolve, reject) => {
+export interface WatchPopupOptions<T> {
+  /** The origin the popup's message must come from. */
+  origin: string
+  /** A message from our popup: the value it carries, an error to fail with, or undefined to ignore it. */
+  accept(data: unknown): { value: T } | { error: unknown } | undefined
+  originMismatch(): unknown
+  rejected(): unknown
+  timedOut(): unknown
+  timeoutMs?: number
+  pollMs?: number
+  /** Polls a closed window is given before it counts as rejected (a message posted just before closing). Default 0. */
+  closeGrace?: number
+}
+
+/**
+ * Watch a popup until it answers: messages count only from that window (`event.source`) and
+ * the expected origin; a closed window is the user rejecting; a time-out. Shared by the OAuth
+ * popup and cross-app's transact popup. `cancel()` ends it as rejected.
+ */
+export function watchPopup<T>(
+  host: Pick<OAuthHost, 'addEventListener' | 'removeEventListener'>,
+  popup: OAuthPopup,
+  o: WatchPopupOptions<T>,
+): { result: Promise<T>; cancel(): void; fail(error: unknown): void } {
+  let fail: (error: unknown) => void = () => {}
+  const result = new Promise<T>((resolve, reject) => {
     let settled = false
-    let closedSeen = false
-    const finish = (error: unknown, value?: PopupReturn) => {
+    let closedPolls = 0
+    const finish = (error: unknown, value?: { value: T }) => {
       if (settled) return
       settled = true
       host.removeEventListener('message', onMessage)
       clearInterval(poll)
       clearTimeout(timer)
       if (!popup.closed) popup.close()
-      if (value) resolve(value)
+      if (value) resolve(value.value)
       else reject(error)
     }
     const onMessage = (event: MessageEvent) => {
       if (event.source !== (popup as unknown)) return // another window or frame: not ours to judge
-      if (event.origin !== host.location.origin) return finish(o.originMismatch())
-      const data = event.data as Partial<PopupReturn> | null
-      if (!data || data.type !== POPUP_MESSAGE || data.provider !== provider) return
-      finish(null, {
-        type: POPUP_MESSAGE,
-        provider,
-        code: typeof data.code === 'string' ? data.code : null,
-        state: typeof data.state === 'string' ? data.state : null,
-        error: typeof data.error === 'string' ? data.error : null,
-      })
+      if (event.origin !== o.origin) return finish(o.originMismatch())
+      const answer = o.accept(event.data)
+      if (!answer) return
+      if ('error' in answer) finish(answer.error)
+      else finish(null, answer)
     }
     host.addEventListener('message', onMessage)
-    // A closed window is the user rejecting; one poll of grace lets a message posted just before closing arrive.
     const poll = setInterval(() => {
       if (!popup.closed) return
-      if (closedSeen) finish(o.rejected())
-      closedSeen = true
+      if (closedPolls++ >= (o.closeGrace ?? 0)) finish(o.rejected())
     }, o.pollMs ?? POPUP_POLL_MS)
     const timer = setTimeout(() => finish(o.timedOut()), o.timeoutMs ?? POPUP_TIMEOUT_MS)
-    cancel = () => finish(o.rejected())
+    fail = (error) => finish(error)
   })
   result.catch(() => {})
-  return { result, cancel: () => cancel() }
+  return { result, cancel: () => fail(o.rejected()), fail: (error) => fail(error) }
+}
+
+export function waitForPopup(host: OAuthHost, popup: OAuthPopup, provider: string, o: PopupWaitOptions): PopupWait {
+  const { result, cancel } = watchPopup<PopupReturn>(host, popup, {
+    ...o,
+    origin: host.location.origin,
+    // One poll of grace lets a message posted just before closing arrive.
+    closeGrace: 1,
+    accept(raw) {
+      const data = raw as Partial<PopupReturn> | null
+      if (!data || data.type !== POPUP_MESSAGE || data.provider !== provider) return undefined
+      return {
+        value: {
+          type: POPUP_MESSAGE,
+          provider,
+          code: typeof data.code === 'string' ? data.code : null,
+          state: typeof data.state === 'string' ? data.state : null,
+          error: typeof data.error === 'string' ? data.error : null,
+        },
+      }
+    },
+  })
+  return { result, cancel }
 }
