@@ -118,6 +118,7 @@ export function crossApp(): PorticoPlugin<'cross-app'> {
 
 /**
  * The provider app's /oauth/transact page (loaded lazily). The host passes its page's query (the
- * plugin reads no address itself): `<CrossAppTransactPage providerName="My App" search={location.search} />`.
+ * plugin reads no address itself): `<CrossAppTransactPage providerName="My App" search={query} />`,
+ * where `query` is the page's query string as the host app reads it.
  */
 export const CrossAppTransactPage = lazy(() => import('./screens/transact'))
