@@ -22,6 +22,7 @@ const external = (id) =>
 const input = { 'kernel/index': 'kernel/index.ts', 'kernel/internal': 'kernel/internal.ts' }
 if (existsSync('ui/index.ts')) input['ui/index'] = 'ui/index.ts'
 if (existsSync('ui/phone-input.ts')) input['ui/phone-input'] = 'ui/phone-input.ts'
+if (existsSync('ui/qr.tsx')) input['ui/qr'] = 'ui/qr.tsx'
 if (existsSync('test/kit/index.ts')) input['testing/index'] = 'test/kit/testing.ts'
 for (const id of existsSync('plugins') ? readdirSync('plugins') : []) {
   if (existsSync(`plugins/${id}/index.ts`)) input[`plugins/${id}/index`] = `plugins/${id}/index.ts`

@@ -19,6 +19,7 @@ const entries: Record<string, string> = {
   'portico/internal': 'kernel/internal.ts',
   'portico/ui': 'ui/index.ts',
   'portico/ui/phone-input': 'ui/phone-input.ts',
+  'portico/ui/qr': 'ui/qr.tsx',
   'portico/testing': 'test/kit/testing.ts',
 }
 for (const id of readdirSync(join(ROOT, 'plugins')).sort()) {

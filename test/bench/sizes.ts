@@ -15,6 +15,7 @@ export const aliases: Record<string, string> = {
   portico: join(ROOT, 'kernel/index.ts'),
   'portico/ui': join(ROOT, 'ui/index.ts'),
   'portico/ui/phone-input': join(ROOT, 'ui/phone-input.ts'),
+  'portico/ui/qr': join(ROOT, 'ui/qr.tsx'),
   'portico/testing': join(ROOT, 'test/kit/testing.ts'),
 }
 for (const id of existsSync(join(ROOT, 'plugins')) ? readdirSync(join(ROOT, 'plugins')) : []) {
