@@ -7,6 +7,7 @@ import { useUnlinkFarcaster } from 'portico/plugins/farcaster'
 import type { PorticoError } from 'portico'
 import { AccountExtras } from './account-extras'
 import { OAuthExtras } from './oauth-extras'
+import { WalletPanel } from './wallet-panel'
 
 export function App({ appId }: { appId: string }) {
   const { ready, status, authenticated, error, retry } = usePortico()
@@ -93,6 +94,7 @@ export function App({ appId }: { appId: string }) {
 
       <AccountExtras onResult={setResult} />
       <OAuthExtras onResult={setResult} />
+      <WalletPanel onResult={setResult} />
 
       <p className="demo-result" data-testid="result" aria-live="polite">
         {result}
