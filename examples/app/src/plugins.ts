@@ -43,9 +43,14 @@ import { turnstile } from 'portico/plugins/turnstile'
 import { farcaster } from 'portico/plugins/farcaster'
 import { crossApp } from 'portico/plugins/cross-app'
 import { embeddedWallet } from 'portico/plugins/embedded-wallet'
-import { hardhat } from 'viem/chains'
+import type { Chain } from 'viem'
 import type { DemoWalletSettings } from './settings'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
+
+/** The local EVM chain `npm start` runs (hardhat, chain id 31337); a plain object keeps viem out of the initial load. */
+function localChain(rpc: string): Chain {
+  return { id: 31337, name: 'Hardhat', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpc] } } }
+}
 
 export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSettings): PorticoPlugin[] {
   return [
@@ -65,8 +70,7 @@ export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSetting
     embeddedWallet({
       frameUrl: wallet?.frameUrl,
       createOnLogin: wallet?.createOnLogin,
-      chains: [hardhat],
-      rpcUrls: wallet ? { [hardhat.id]: wallet.rpc } : {},
+      chains: [localChain(wallet?.rpc ?? 'http://127.0.0.1:8545')],
     }),
     ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),
   ]
