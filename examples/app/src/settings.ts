@@ -55,7 +55,7 @@ export function settingsFromUrl(search: string): {
   } else if (methods) config.loginMethods = methods
   if (layout === 'groups') config.loginMethodsAndOrder = null
   const oauth: OAuthOptions = { mode: q.get('oauth') === 'popup' ? 'popup' : 'redirect', disableSignup: q.get('noSignup') === '1' }
-  const mode = q.get('createOnLogin') ?? (import.meta as { env?: Record<string, string | undefined> }).env?.VITE_PORTICO_CREATE_ON_LOGIN
+  const mode = q.get('createOnLogin') ?? import.meta.env?.VITE_PORTICO_CREATE_ON_LOGIN
   const wallet: DemoWalletSettings = {
     frameUrl: q.get('frame') ?? DEFAULT_FRAME,
     rpc: q.get('rpc') ?? DEFAULT_RPC,
