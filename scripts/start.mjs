@@ -50,6 +50,10 @@ run('server', bin('tsx'), ['examples/server/src/main.ts', '--dev'], { PORT: '878
 if (oauthBase === IDP) run('oauth-idp', bin('tsx'), ['examples/server/idp/main.ts'], { PORTICO_IDP_PORT: '8792' })
 // The third-party plugin example's identity provider (Acme ID), for ?app=portico-test-acmeid-00001.
 run('acme-id', bin('tsx'), ['examples/custom-plugin/idp/main.ts'])
+// Funding stand-ins (MoonPay 8794, Coinbase Onramp 8795, bridge provider 8796): the demo app's funding config points at them.
+run('moonpay', bin('tsx'), ['examples/stand-ins/moonpay/main.ts'])
+run('coinbase', bin('tsx'), ['examples/stand-ins/coinbase/main.ts'])
+run('bridge', bin('tsx'), ['examples/stand-ins/bridge/main.ts'])
 run('app', bin('vite'), ['--config', 'examples/app/vite.config.ts', '--host', '127.0.0.1', '--port', '5173', '--strictPort'])
 
 setTimeout(() => {
