@@ -44,7 +44,7 @@ describe('quote', () => {
     const ok = reply(200, { steps: [{ items: [{ data }] }], fees: { gas: { amount: '21000000000000' }, relayer: { amount: '100000000000000' } }, details: { currencyIn: { amountFormatted: '0.0501' } } })
     const input = quoteInput(resolveRequest({ address: EVM, chain: chain(10) }, null), chain(8453), USER, 1000n)
     expect(await fetchBridgeQuote(ok as never, 'https://relay.test/', input)).toEqual({ tx: data, total: '0.0501', fee: '0.000121' })
-    expect(ok.mock.calls[0][0]).toBe('https://relay.test/execute/swap')
+    expect((ok.mock.calls[0] as unknown as [string])[0]).toBe('https://relay.test/execute/swap')
     expect(JSON.parse((ok.mock.calls[0] as unknown as [string, RequestInit])[1].body as string)).toEqual(input)
     expect(await fetchBridgeQuote(reply(400, { message: 'Invalid address for recipient' }) as never, 'h', input)).toBeNull()
     await expect(fetchBridgeQuote(reply(400, { message: 'Insufficient liquidity' }) as never, 'h', input)).rejects.toThrow('Insufficient liquidity')
