@@ -1,6 +1,6 @@
 /** Every text of the Coinbase Onramp funding methods (spec part 2, sections 4, 5 and 8), overridable under `texts: { 'coinbase-onramp': {...} }`. */
 export const COINBASE_ONRAMP_TEXTS = {
-  cardLabel: 'Buy with card',
+  cardLabel: 'Buy with Coinbase',
   cardDescription: 'Pay with a card through Coinbase',
   exchangeLabel: 'Transfer from Coinbase',
   exchangeDescription: 'Send from your Coinbase account',

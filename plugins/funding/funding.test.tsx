@@ -264,6 +264,14 @@ describe('transfer from an external wallet', () => {
     expect(sent).toEqual({ from: '0x1111111111111111111111111111111111111111', to: ADDRESS, value: '0xde0b6b3a7640000' })
     expect(statuses).toEqual(['connecting', 'checking', 'awaiting', 'confirming', 'success'])
   })
+  it('a screen that went away never sends (aborted signal)', async () => {
+    const w = wallet()
+    const ac = new AbortController()
+    const p = transferFromWallet({ provider: w.provider, fetch: rpcFetch(10n ** 19n), request, texts: FUNDING_TEXTS, signal: ac.signal, onStatus() {} })
+    ac.abort()
+    await expect(p).rejects.toBeTruthy()
+    expect(w.calls).not.toContain('eth_sendTransaction')
+  })
   it('balance failures fall back to 0', async () => {
     expect(await evmBalance((async () => { throw new Error('down') }) as never, 'http://x', ADDRESS)).toBe(0n)
   })

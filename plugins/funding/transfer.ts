@@ -55,6 +55,10 @@ export async function transferFromWallet(o: {
     throw isUserRejection(e) ? rejectedError(texts, e) : e
   })) as string[]
   const from = accounts[0]
+  const live = () => {
+    if (o.signal?.aborted) throw o.signal.reason ?? new Error('aborted')
+  }
+  live()
   o.onStatus('checking', from)
   await switchChain(provider, chain).catch((e) => {
     throw isUserRejection(e) ? rejectedError(texts, e) : e
@@ -62,6 +66,8 @@ export async function transferFromWallet(o: {
   const value = toBaseUnits(r.amount, r.decimals, () => invalidDecimalError(texts))
   const balance = await requestBalance(o.fetch, r, from)
   if (balance < value) throw notEnoughFundsError(formatText(texts.notEnoughFunds, { address: from }))
+  // A screen that went away (the modal closed, or mounted anew) never sends.
+  live()
   o.onStatus('awaiting', from)
   const tx = r.erc20Address
     ? { from, to: r.erc20Address, data: erc20TransferData(r.address, value) }

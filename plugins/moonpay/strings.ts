@@ -1,6 +1,6 @@
 /** Every text of the MoonPay funding method (spec part 2, sections 4 'Funding' and 8), overridable under `texts: { moonpay: {...} }`. */
 export const MOONPAY_TEXTS = {
-  label: 'Buy with card',
+  label: 'Buy with MoonPay',
   description: 'Pay with a card through MoonPay',
   openingTitle: 'Opening MoonPay',
   openingDescription: 'Complete your purchase in the MoonPay window.',

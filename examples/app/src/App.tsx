@@ -7,6 +7,7 @@ import { useUnlinkFarcaster } from 'portico/plugins/farcaster'
 import type { PorticoError } from 'portico'
 import { AccountExtras } from './account-extras'
 import { OAuthExtras } from './oauth-extras'
+import { FundingDemo, LOCAL_EVM_RPC } from './funding-demo'
 
 export function App({ appId }: { appId: string }) {
   const { ready, status, authenticated, error, retry } = usePortico()
@@ -93,6 +94,7 @@ export function App({ appId }: { appId: string }) {
 
       <AccountExtras onResult={setResult} />
       <OAuthExtras onResult={setResult} />
+      <FundingDemo onResult={setResult} rpc={new URLSearchParams(window.location.search).get('evmRpc') ?? LOCAL_EVM_RPC} />
 
       <p className="demo-result" data-testid="result" aria-live="polite">
         {result}

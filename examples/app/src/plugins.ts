@@ -16,6 +16,7 @@
  * | turnstile | captcha (apps with captcha on) | on |
  * | farcaster | farcaster (app portico-test-farcaster-01) | on |
  * | cross-app | cross_app (apps portico-test-xrequest-001 → portico-test-xprovider-01); /oauth/transact page | on |
+ * | funding, moonpay, coinbase-onramp, bridge | funding methods (app funding_config; stand-ins in npm start; `?evmRpc=`) | on |
  */
 import type { PorticoPlugin } from 'portico'
 import { email } from 'portico/plugins/email'
@@ -41,6 +42,11 @@ import { telegram } from 'portico/plugins/telegram'
 import { turnstile } from 'portico/plugins/turnstile'
 import { farcaster } from 'portico/plugins/farcaster'
 import { crossApp } from 'portico/plugins/cross-app'
+import { funding } from 'portico/plugins/funding'
+import { moonpay } from 'portico/plugins/moonpay'
+import { coinbaseOnramp } from 'portico/plugins/coinbase-onramp'
+import { bridge } from 'portico/plugins/bridge'
+import { LOCAL_EVM_RPC, localChain } from './funding-demo'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
 
 export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
@@ -58,6 +64,10 @@ export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
     turnstile(),
     farcaster(),
     crossApp(),
+    funding(),
+    moonpay(),
+    coinbaseOnramp(),
+    bridge({ chains: [localChain(new URLSearchParams(globalThis.location?.search ?? '').get('evmRpc') ?? LOCAL_EVM_RPC)] }),
     ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),
   ]
 }

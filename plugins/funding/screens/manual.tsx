@@ -50,12 +50,10 @@ export default function FundingManualScreen(_: ScreenProps) {
       </QrSlot>
       <div className="portico-field">
         <span className="portico-label">{T.addressLabel}</span>
-        <div className="portico-actions-row">
-          <code className="portico-code" data-funding-address="">
-            {request.address}
-          </code>
-          <CopyButton value={request.address} label={T.copy} copiedLabel={T.copied} />
-        </div>
+        <code className="portico-address" data-funding-address="">
+          {request.address}
+        </code>
+        <CopyButton value={request.address} label={T.copy} copiedLabel={T.copied} />
       </div>
       {received ? (
         <>

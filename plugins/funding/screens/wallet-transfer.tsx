@@ -37,6 +37,7 @@ export default function FundingWalletTransferScreen(_: ScreenProps) {
       onStatus: (s) => !ac.signal.aborted && setStatus(s),
     }).catch((e) => {
       if (ac.signal.aborted) return
+      if (!(isPorticoError(e) && e.code.startsWith('funding_'))) console.warn('[portico] funding from a wallet failed:', e)
       setError(isPorticoError(e) && e.code.startsWith('funding_') ? e.message : T.somethingWentWrong)
     })
     return () => ac.abort()
