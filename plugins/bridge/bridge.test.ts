@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createTestKernel, pluginContract } from 'portico/testing'
 import { funding, listFundingMethods, resolveRequest, type FundingChain } from 'portico/plugins/funding'
-import { BRIDGE_TEXTS, bridge, bridgeHost, bridgeSupported, fetchBridgeQuote, quoteInput, SOLANA_BRIDGE_CHAIN_ID } from './index'
+import { BRIDGE_TEXTS, bridge, bridgeSupported } from './index'
+import { fetchBridgeQuote, SOLANA_BRIDGE_CHAIN_ID } from './calls'
+import { bridgeHost, quoteInput } from './quote'
 
 pluginContract(() => bridge({ chains: [] }))
 

@@ -17,13 +17,13 @@
 import { definePlugin, type PorticoPlugin } from 'portico'
 import type { FundingChain, FundingMethod } from 'portico/plugins/funding'
 import { bridgeErrors } from './errors'
-import { bridgeSupported } from './quote'
+import { bridgeSupported } from './rules'
 import { BRIDGE_TEXTS } from './strings'
 
-export { fetchBridgeQuote, SOLANA_BRIDGE_CHAIN_ID, NATIVE_EVM_CURRENCY, NATIVE_SOLANA_CURRENCY } from './calls'
+// The entry stays small (the factory, the rule for Solana clusters, texts): the quote call loads with
+// the 'bridge-transfer' screen.
 export type { BridgeQuoteInput, BridgeQuote, BridgeTxData } from './calls'
-export { quoteInput, bridgeHost, bridgeSupported, destinationChainId, BRIDGE_API, BRIDGE_TESTNET_API } from './quote'
-export { bridgeErrors, noQuoteError, quoteError, BRIDGE } from './errors'
+export { bridgeSupported } from './rules'
 export { BRIDGE_TEXTS } from './strings'
 export type BridgeTexts = typeof BRIDGE_TEXTS
 

@@ -5,11 +5,6 @@ import { NATIVE_EVM_CURRENCY, NATIVE_SOLANA_CURRENCY, SOLANA_BRIDGE_CHAIN_ID, ty
 export const BRIDGE_API = 'https://api.relay.link'
 export const BRIDGE_TESTNET_API = 'https://api.testnets.relay.link'
 
-/** Bridging is not supported for Solana testnet or devnet. */
-export function bridgeSupported(r: Pick<ResolvedFundingRequest, 'chainType' | 'cluster'>): boolean {
-  return !(r.chainType === 'solana' && r.cluster && r.cluster.name !== 'mainnet-beta')
-}
-
 export function destinationChainId(r: Pick<ResolvedFundingRequest, 'chainType' | 'chain'>): number {
   return r.chainType === 'solana' ? SOLANA_BRIDGE_CHAIN_ID : (r.chain?.id ?? 1)
 }

@@ -18,13 +18,12 @@ import { coinbaseOnrampErrors } from './errors'
 import { coinbaseTarget } from './networks'
 import { COINBASE_ONRAMP_TEXTS } from './strings'
 
-export { initCoinbaseOnramp, getCoinbaseOnrampStatus } from './calls'
+// The entry stays small (the factory, the chain table for 'Unsupported chainId', texts): calls and
+// the status poll load with the 'coinbase-onramp-status' screen.
 export type { CoinbaseInitBody, CoinbaseInitResponse } from './calls'
 export { coinbaseTarget, paymentMethodFor, COINBASE_NATIVE, COINBASE_USDC, COINBASE_ASSETS } from './networks'
 export type { CoinbaseTarget } from './networks'
-export { coinbaseStatus, watchCoinbase, COINBASE_POLL_MS, COINBASE_CLOSED_POLLS, COINBASE_ID_DELAY_MS } from './status'
 export type { CoinbaseStatus } from './status'
-export { coinbaseOnrampErrors, coinbaseFailure, unsupportedChainError, COINBASE_ONRAMP } from './errors'
 export { COINBASE_ONRAMP_TEXTS } from './strings'
 export type CoinbaseOnrampTexts = typeof COINBASE_ONRAMP_TEXTS
 

@@ -19,12 +19,10 @@ import type { FundingMethod, WireFundingConfig } from 'portico/plugins/funding'
 import { moonpayErrors } from './errors'
 import { MOONPAY_TEXTS } from './strings'
 
-export { signMoonpayUrl, fetchMoonpayStatus } from './calls'
+// The entry stays small (the factory and texts): calls, currency codes and the status poll load
+// with the 'moonpay-status' screen.
 export type { MoonpaySignBody, MoonpaySignResponse } from './calls'
-export { moonpayCurrencyCode, MOONPAY_NATIVE, MOONPAY_USDC } from './currency'
 export type { MoonpayCurrency } from './currency'
-export { moonpayErrors, moonpayFailure, MOONPAY } from './errors'
-export { moonpayView, watchMoonpay, MOONPAY_POLL_MS, MOONPAY_MAX_FAILURES, MOONPAY_ID_DELAY_MS } from './status'
 export type { MoonpayView } from './status'
 export { MOONPAY_TEXTS } from './strings'
 export type MoonpayTexts = typeof MOONPAY_TEXTS

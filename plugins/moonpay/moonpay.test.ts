@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createTestKernel, pluginContract } from 'portico/testing'
 import { funding, listFundingMethods, resolveRequest, type FundingChain } from 'portico/plugins/funding'
-import { MOONPAY_TEXTS, fetchMoonpayStatus, moonpay, moonpayCurrencyCode, moonpayView, watchMoonpay } from './index'
+import { MOONPAY_TEXTS, moonpay } from './index'
+import { fetchMoonpayStatus } from './calls'
+import { moonpayCurrencyCode } from './currency'
+import { moonpayView, watchMoonpay } from './status'
 
 pluginContract(() => moonpay())
 afterEach(() => vi.useRealTimers())

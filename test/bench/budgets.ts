@@ -24,7 +24,10 @@ export const budgets = {
   // 48 -> 64 KiB: the demo app now also carries the nine OAuth providers and their base,
   // passkey, Telegram, captcha, Farcaster and cross-app (44.5 KiB with the seven plugins of
   // contract v2; 61.6 KiB with all twenty). The issue-11 target of 60 KiB is printed by the bench.
-  appInitial: 64 * KIB,
+  // 64 -> 72 KiB: funding (issue 17) adds its base and three providers to the demo (63.6 ->
+  // 71.2 KiB measured): the base's entry carries the helpers its providers' lazy screens import
+  // (amount, chain reads, transfer, poll); a separate helper entry would take ~3 KiB back.
+  appInitial: 72 * KIB,
   /** Each plugin entry alone (kernel and ui external, shared); lazy screens not counted. */
   plugins: {
     email: 6 * KIB,

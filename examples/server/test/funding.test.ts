@@ -57,7 +57,7 @@ beforeAll(async () => {
           coinbase: { apiUrl: cb, payUrl: cb },
         },
       },
-      { ...base, id: OFF },
+      { ...base, id: OFF, funding: null },
     ],
   })
   token = (await s.emailLogin(uniqueEmail('fund'), { appId: FND })).body.token!
