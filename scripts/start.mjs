@@ -50,6 +50,8 @@ run('server', bin('tsx'), ['examples/server/src/main.ts', '--dev'], { PORT: '878
 if (oauthBase === IDP) run('oauth-idp', bin('tsx'), ['examples/server/idp/main.ts'], { PORTICO_IDP_PORT: '8792' })
 // The third-party plugin example's identity provider (Acme ID), for ?app=portico-test-acmeid-00001.
 run('acme-id', bin('tsx'), ['examples/custom-plugin/idp/main.ts'])
+// Solana: the SVM JSON-RPC stand-in (litesvm, a real SVM) on 8899 with a demo SPL token.
+run('svm', bin('tsx'), ['examples/stand-ins/svm/main.ts'], { PORTICO_SVM_PORT: '8899' })
 run('app', bin('vite'), ['--config', 'examples/app/vite.config.ts', '--host', '127.0.0.1', '--port', '5173', '--strictPort'])
 
 setTimeout(() => {
