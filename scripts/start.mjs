@@ -54,6 +54,8 @@ run('acme-id', bin('tsx'), ['examples/custom-plugin/idp/main.ts'])
 run('moonpay', bin('tsx'), ['examples/stand-ins/moonpay/main.ts'])
 run('coinbase', bin('tsx'), ['examples/stand-ins/coinbase/main.ts'])
 run('bridge', bin('tsx'), ['examples/stand-ins/bridge/main.ts'])
+// Solana: the SVM JSON-RPC stand-in (litesvm, a real SVM) on 8899 with a demo SPL token.
+run('svm', bin('tsx'), ['examples/stand-ins/svm/main.ts'], { PORTICO_SVM_PORT: '8899' })
 run('app', bin('vite'), ['--config', 'examples/app/vite.config.ts', '--host', '127.0.0.1', '--port', '5173', '--strictPort'])
 
 setTimeout(() => {
