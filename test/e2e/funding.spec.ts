@@ -11,7 +11,10 @@ import type { Page } from 'playwright-core'
 import { serve } from '@hono/node-server'
 import { formatEther, parseEther, type Address } from 'viem'
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
+import { randomBytes } from 'node:crypto'
+import { base58 } from '@scure/base'
 import { startEvm, type Evm } from '../chains/evm'
+import { startSvm, type Svm } from '../chains/svm'
 import { APPS, startHarness, type Harness } from './harness'
 import { installEthereumWallet } from './wallets/ethereum'
 import { until } from './page-scripts'
@@ -23,6 +26,7 @@ import { createBridgeStandIn, SOLVER } from '../../examples/stand-ins/bridge/ser
 const FND = 'portico-test-fnd-00000001'
 let h: Harness
 let evm: Evm
+let svm: Svm
 const moonpay = createMoonPayStandIn({
   keys: { [DEV_FUNDING.moonpay.apiKey]: DEV_FUNDING.moonpay.secretKey, [DEV_FUNDING.moonpay.sandboxApiKey]: DEV_FUNDING.moonpay.sandboxSecretKey },
 })
@@ -38,10 +42,10 @@ async function listen(fetch: (r: Request) => Response | Promise<Response>): Prom
 }
 
 beforeAll(async () => {
-  evm = await startEvm()
+  ;[evm, svm] = await Promise.all([startEvm(), startSvm()])
   const [mp, cb, br] = await Promise.all([listen(moonpay.app.fetch), listen(coinbase.app.fetch), listen(relay.app.fetch)])
   h = await startHarness({
-    connectSrc: [evm.rpc, mp, br],
+    connectSrc: [evm.rpc, svm.rpc, mp, br],
     extraApps: (origin) => [
       {
         id: FND,
@@ -62,6 +66,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close()
   evm?.stop()
+  svm?.stop()
   for (const c of closers) c()
 })
 
@@ -70,8 +75,8 @@ const BASE = () => ({ id: 8453, name: 'Base', nativeCurrency: { name: 'Ether', s
 const fresh = () => privateKeyToAccount(generatePrivateKey()).address
 
 let n = 0
-function open(opts: { theme?: 'dark' | 'light' } = {}) {
-  return h.openPage({ app: FND, evmRpc: evm.rpc, ...(opts.theme ? { theme: opts.theme } : {}) })
+function open(opts: { theme?: 'dark' | 'light'; axe?: boolean } = {}) {
+  return h.openPage({ app: FND, evmRpc: evm.rpc, ...(opts.theme ? { theme: opts.theme } : {}) }, { bypassCSP: !!opts.axe })
 }
 
 async function openWithWallet() {
@@ -145,11 +150,28 @@ describe('funding', { timeout: 90_000 }, () => {
     await waitTitle(page, 'Receive 0.05 ETH')
     expect(await page.getAttribute('[role=dialog] svg.portico-qr-code', 'width')).toBe('200')
     expect(await page.textContent('[data-funding-address]')).toBe(address)
-    await page.waitForSelector('[role=dialog] [role=status]:text-is("Waiting for funds…")')
+    await page.waitForSelector('[role=dialog] [role=status][data-funding-watching]:text-is("Waiting for funds…")')
     await h.screenshot(page, 'funding-manual')
     await evm.fund(address as Address, parseEther('0.05'))
     await page.waitForSelector('[role=dialog] button:has-text("Continue")', { timeout: 20_000 })
     await h.screenshot(page, 'funding-manual-received')
+    await page.click('[role=dialog] button:has-text("Continue")')
+    expect(await fundResult(page)).toEqual({ status: 'completed', method: 'manual' })
+    expect(h.consoleErrors(page)).toEqual([])
+  })
+
+  it('manual transfer on Solana (the SVM stand-in): Continue once SOL arrives', async () => {
+    const page = await open()
+    const address = base58.encode(randomBytes(32))
+    await fund(page, { address, chainType: 'solana', cluster: { name: 'mainnet-beta', rpcUrl: svm.rpc }, amount: '0.1' })
+    await waitScreen(page, 'funding-methods')
+    await page.click('[data-method=funding-manual]')
+    await waitTitle(page, 'Receive 0.1 SOL')
+    expect(await page.textContent('[role=dialog] .portico-description')).toBe('Scan the code or copy the address to send SOL on Solana.')
+    await page.waitForSelector('[role=dialog] [role=status][data-funding-watching]:text-is("Waiting for funds…")')
+    await h.screenshot(page, 'funding-manual-solana')
+    await svm.airdrop(address, 100_000_000n)
+    await page.waitForSelector('[role=dialog] button:has-text("Continue")', { timeout: 20_000 })
     await page.click('[role=dialog] button:has-text("Continue")')
     expect(await fundResult(page)).toEqual({ status: 'completed', method: 'manual' })
     expect(h.consoleErrors(page)).toEqual([])
@@ -248,9 +270,11 @@ describe('funding', { timeout: 90_000 }, () => {
   })
 
   it("unsupported chains: Coinbase's text on its methods; a blocked popup is 'Unable to initialize flow'", async () => {
-    const page = await open({ theme: 'dark' })
+    // This page skips the CSP so that axe can be injected (the CSP is on for every other test here).
+    const page = await open({ theme: 'dark', axe: true })
     await fund(page, { address: fresh(), chain: LOCAL() })
     await waitScreen(page, 'funding-methods')
+    expect(await h.axe(page)).toEqual([])
     expect(await page.textContent('[data-unsupported=coinbase-onramp]')).toBe('Unsupported chainId: 31337 for Coinbase Onramp')
     expect(await page.isDisabled('[data-method=coinbase-onramp]')).toBe(true)
     await h.screenshot(page, 'funding-methods-unsupported-dark')

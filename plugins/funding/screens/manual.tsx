@@ -20,6 +20,8 @@ export default function FundingManualScreen(_: ScreenProps) {
   const screen = useScreen()
   const { request } = useStore(api.state)
   const [received, setReceived] = useState(false)
+  // Set once the starting balance is known: a rise is measured from it.
+  const [watching, setWatching] = useState(false)
 
   useEffect(() => {
     if (!request) return
@@ -28,8 +30,10 @@ export default function FundingManualScreen(_: ScreenProps) {
       intervalMs: MANUAL_POLL_MS,
       tick: async () => {
         const b = await requestBalance(api.fetch, request)
-        if (start === null) start = b
-        else if (b > start) return true
+        if (start === null) {
+          start = b
+          setWatching(true)
+        } else if (b > start) return true
         return undefined
       },
     })
@@ -64,7 +68,7 @@ export default function FundingManualScreen(_: ScreenProps) {
           <Button onClick={() => screen.close({ method: 'manual' })}>{T.continue}</Button>
         </>
       ) : (
-        <p className="portico-help" role="status">
+        <p className="portico-help" role="status" data-funding-watching={watching ? '' : undefined}>
           {T.waitingForFunds}
         </p>
       )}

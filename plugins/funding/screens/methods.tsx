@@ -68,13 +68,18 @@ export default function FundingMethodsScreen(_: ScreenProps) {
           {T.editAmount}
         </Button>
       </div>
+      {error ? (
+        <p className="portico-error" role="alert">
+          {error}
+        </p>
+      ) : null}
       <ul className="portico-list">
         {listed.map(({ method, unsupported }) => (
           <li key={method.id}>
             <ListButton
               method={method.id}
               label={method.label}
-              icon={iconOf(method.icon)}
+              icon={iconOf(method.icon ?? (method.popup ? icons.GlobeIcon : undefined))}
               disabled={!!unsupported}
               onClick={() => choose(method)}
             />
@@ -86,11 +91,6 @@ export default function FundingMethodsScreen(_: ScreenProps) {
           </li>
         ))}
       </ul>
-      {error ? (
-        <p className="portico-error" role="alert">
-          {error}
-        </p>
-      ) : null}
     </ScreenLayout>
   )
 }
