@@ -69,7 +69,7 @@ export default function FundingMethodsScreen(_: ScreenProps) {
         </Button>
       </div>
       {error ? (
-        <p className="portico-error" role="alert">
+        <p className="portico-field-error" role="alert">
           {error}
         </p>
       ) : null}
