@@ -59,6 +59,13 @@ run('app', bin('vite'), ['--config', 'examples/app/vite.config.ts', '--host', '1
 // Embedded wallets (issue 14): the local EVM chain (hardhat 2 on 8545) for balances and sends;
 // the wallet frame itself is the server's second listener (PORTICO_FRAME_PORT, 8788).
 run('evm', bin('tsx'), ['scripts/evm-node.ts'], { PORTICO_EVM_PORT: '8545' })
+// Funding stand-ins (MoonPay 8794, Coinbase Onramp 8795, bridge provider 8796): the demo app's funding config points at them.
+run('moonpay', bin('tsx'), ['examples/stand-ins/moonpay/main.ts'])
+run('coinbase', bin('tsx'), ['examples/stand-ins/coinbase/main.ts'])
+run('bridge', bin('tsx'), ['examples/stand-ins/bridge/main.ts'])
+// Solana: the SVM JSON-RPC stand-in (litesvm, a real SVM) on 8899 with a demo SPL token.
+run('svm', bin('tsx'), ['examples/stand-ins/svm/main.ts'], { PORTICO_SVM_PORT: '8899' })
+run('app', bin('vite'), ['--config', 'examples/app/vite.config.ts', '--host', '127.0.0.1', '--port', '5173', '--strictPort'])
 
 setTimeout(() => {
   console.log(`

@@ -83,6 +83,8 @@ export interface HarnessOptions {
   walletFrame?: boolean
   /** More sources for the app page's CSP (e.g. a local chain's RPC in `connectSrc`). */
   csp?: { connectSrc?: string[]; frameSrc?: string[] }
+  /** Shorthand for `csp.connectSrc`. */
+  connectSrc?: string[]
 }
 
 export interface OpenPageOptions {
@@ -307,7 +309,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   let frameOrigin: string | undefined
   const extra = (list: (string | undefined)[] = []) => list.filter(Boolean).map((x) => ` ${x}`).join('')
   const csp = () =>
-    `default-src 'self'; connect-src 'self' http://127.0.0.1:${apiPort}${extra(options.csp?.connectSrc)}` +
+    `default-src 'self'; connect-src 'self' http://127.0.0.1:${apiPort}${extra([...(options.csp?.connectSrc ?? []), ...(options.connectSrc ?? [])])}` +
     (frameOrigin || options.csp?.frameSrc?.length ? `; frame-src${extra([frameOrigin, ...(options.csp?.frameSrc ?? [])])}` : '')
   const web = staticServer(dir, csp)
   const webPort = await listen(web)

@@ -9,6 +9,7 @@ import { AccountExtras } from './account-extras'
 import { OAuthExtras } from './oauth-extras'
 // The wallet panel (and viem) load when a user is logged in.
 const WalletPanel = lazy(() => import('./wallet-panel').then((m) => ({ default: m.WalletPanel })))
+import { FundingDemo, LOCAL_EVM_RPC } from './funding-demo'
 
 export function App({ appId }: { appId: string }) {
   const { ready, status, authenticated, error, retry } = usePortico()
@@ -100,6 +101,7 @@ export function App({ appId }: { appId: string }) {
           <WalletPanel onResult={setResult} />
         </Suspense>
       ) : null}
+      <FundingDemo onResult={setResult} rpc={new URLSearchParams(window.location.search).get('evmRpc') ?? LOCAL_EVM_RPC} />
 
       <p className="demo-result" data-testid="result" aria-live="polite">
         {result}

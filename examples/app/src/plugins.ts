@@ -17,6 +17,7 @@
  * | farcaster | farcaster (app portico-test-farcaster-01) | on |
  * | cross-app | cross_app (apps portico-test-xrequest-001 → portico-test-xprovider-01); /oauth/transact page | on |
  * | embedded-wallet | (no login method) wallets on login, wallet panel (`?frame=`, `?rpc=`, `?createOnLogin=`) | on |
+ * | funding, moonpay, coinbase-onramp, bridge | funding methods (app funding_config; stand-ins in npm start; `?evmRpc=`) | on |
  */
 import type { PorticoPlugin } from 'portico'
 import { email } from 'portico/plugins/email'
@@ -45,6 +46,11 @@ import { crossApp } from 'portico/plugins/cross-app'
 import { embeddedWallet } from 'portico/plugins/embedded-wallet'
 import type { Chain } from 'viem'
 import type { DemoWalletSettings } from './settings'
+import { funding } from 'portico/plugins/funding'
+import { moonpay } from 'portico/plugins/moonpay'
+import { coinbaseOnramp } from 'portico/plugins/coinbase-onramp'
+import { bridge } from 'portico/plugins/bridge'
+import { LOCAL_EVM_RPC, localChain } from './funding-demo'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
 
 /** The local EVM chain `npm start` runs (hardhat, chain id 31337); a plain object keeps viem out of the initial load. */
@@ -73,6 +79,10 @@ export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSetting
       createdScreenMs: wallet?.createdScreenMs,
       chains: [localChain(wallet?.rpc ?? 'http://127.0.0.1:8545')],
     }),
+    funding(),
+    moonpay(),
+    coinbaseOnramp(),
+    bridge({ chains: [localChain(new URLSearchParams(globalThis.location?.search ?? '').get('evmRpc') ?? LOCAL_EVM_RPC)] }),
     ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),
   ]
 }

@@ -32,6 +32,7 @@ import { telegramBotToken } from './telegram'
 import { registerFarcaster, type FarcasterOptions } from './routes/farcaster'
 import { registerCrossApp } from './routes/cross-app'
 import { derivedRecoveryKey, registerWallets, type WalletOptions } from './routes/wallets'
+import { registerFunding } from './routes/funding'
 
 export const VERSION = '0.1.0'
 
@@ -258,6 +259,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   registerFarcaster(api, app, ctx)
   registerCrossApp(api, ctx)
   registerWallets(api, ctx, { ...opts.wallets, recoveryKey: opts.wallets?.recoveryKey ?? derivedRecoveryKey(opts.secret ?? DEV_SECRET) })
+  registerFunding(api, ctx)
   app.route('/api/v1', api)
   app.get('/openapi.json', (c) => c.json(ctx.routes.openapi(VERSION)))
 

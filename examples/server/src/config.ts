@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { ConfigError } from './settings'
 import type { WireAppConfig } from '../../../kernel/wire'
 import { OAUTH_PROVIDERS, type OAuthAppSettings } from './oauth-providers'
+import { fundingSchema, fundingWire } from './funding-config'
 
 /** One app as written in apps.json (camelCase, may hold secrets-free server-only settings). */
 export interface AppSettings {
@@ -80,6 +81,8 @@ export interface AppSettings {
    * OAUTH_<PROVIDER>_CLIENT_SECRET) and endpoint overrides. Never sent to the browser.
    */
   oauth?: OAuthAppSettings | null
+  /** Funding (spec part 2): methods, options, providers' keys (secrets by env var name) and URLs. See funding-config.ts. */
+  funding?: unknown
 }
 
 export interface AppsRegistry {
@@ -173,6 +176,7 @@ const appSchema = z.looseObject({
     })
     .nullish(),
   oauth: oauthSchema,
+  funding: fundingSchema,
 })
 const appsFileSchema = z.object({ apps: z.array(appSchema) })
 
@@ -210,7 +214,7 @@ export function toWireApp(a: AppSettings): WireAppConfig {
   // The bot's numeric id (public: Telegram.Login.auth needs it) is the token's part before ':'.
   const botToken = a.telegramBotToken ?? (a.telegramBotTokenEnv ? process.env[a.telegramBotTokenEnv] : undefined)
   const botId = a.telegramBotName && botToken && /^\d+:/.test(botToken) ? Number(botToken.split(':')[0]) : null
-  return Object.assign(wireApp(a), { telegram_bot_id: botId })
+  return Object.assign(wireApp(a), { telegram_bot_id: botId, funding_config: fundingWire(a) })
 }
 
 function wireApp(a: AppSettings): WireAppConfig {

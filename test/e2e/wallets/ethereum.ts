@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core'
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
-import type { Hex } from 'viem'
+import { createWalletClient, defineChain, http, type Hex } from 'viem'
 
 export interface TestEthereumWalletOptions {
   /** Default: a fixed test key (hardhat's account #1). */
@@ -14,6 +14,11 @@ export interface TestEthereumWalletOptions {
   name?: string
   rdns?: string
   uuid?: string
+  /**
+   * A JSON-RPC URL (e.g. a hardhat node): reads are forwarded to it and `eth_sendTransaction`
+   * is signed by the account and sent there; `wallet_switchEthereumChain` is accepted.
+   */
+  rpc?: string
 }
 
 export interface TestEthereumWallet {
@@ -23,6 +28,10 @@ export interface TestEthereumWallet {
   rejectSignatures(n?: number): void
   /** Reject the next `n` account requests with code 4001. */
   rejectConnections(n?: number): void
+  /** Reject the next `n` transaction requests with code 4001. */
+  rejectTransactions(n?: number): void
+  /** Hashes of the transactions sent (with the `rpc` option). */
+  sent: string[]
   /** Methods the page asked for, in order. */
   requests: string[]
   /** Messages signed. */
@@ -72,8 +81,15 @@ const ICON =
 /** Install the wallet in `page` before its scripts run. Call before `page.goto`. */
 export async function installEthereumWallet(page: Page, options: TestEthereumWalletOptions = {}): Promise<TestEthereumWallet> {
   const account = privateKeyToAccount(options.privateKey ?? TEST_ETH_KEY)
-  const chainId = options.chainId ?? 1
+  let chainId = options.chainId ?? 1
   let rejectSign = 0
+  let rejectTx = 0
+  const sent: string[] = []
+  const forward = async (method: string, params: unknown[]) => {
+    const res = await fetch(options.rpc!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+    const json = (await res.json()) as { result?: unknown; error?: { code: number; message: string } }
+    return json.error ? { error: json.error } : { result: json.result }
+  }
   let rejectConnect = 0
   const requests: string[] = []
   const signed: string[] = []
@@ -103,9 +119,30 @@ export async function installEthereumWallet(page: Page, options: TestEthereumWal
         signed.push(Buffer.from(data.slice(2), 'hex').toString('utf8'))
         return { result: await account.signMessage({ message: { raw: data } }) }
       }
-      default:
-        return { error: { code: 4200, message: `The test wallet does not support ${method}` } }
+      case 'wallet_switchEthereumChain':
+        if (!options.rpc) break
+        chainId = Number((params[0] as { chainId: string }).chainId)
+        return { result: null }
+      case 'eth_sendTransaction': {
+        if (!options.rpc) break
+        if (rejectTx > 0) {
+          rejectTx--
+          return rejected
+        }
+        const tx = params[0] as { to: Hex; value?: Hex; data?: Hex }
+        const real = Number((await forward('eth_chainId', [])).result)
+        const client = createWalletClient({ account, chain: defineChain({ id: real, name: 'rpc', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [options.rpc] } } }), transport: http(options.rpc) })
+        try {
+          const hash = await client.sendTransaction({ to: tx.to, value: tx.value ? BigInt(tx.value) : undefined, data: tx.data })
+          sent.push(hash)
+          return { result: hash }
+        } catch (e) {
+          return { error: { code: -32000, message: (e as Error).message.split('\n')[0] } }
+        }
+      }
     }
+    if (options.rpc && !['eth_requestAccounts', 'eth_accounts', 'eth_chainId', 'personal_sign'].includes(method)) return forward(method, params)
+    return { error: { code: 4200, message: `The test wallet does not support ${method}` } }
   })
   const pageOptions = {
     binding,
@@ -120,6 +157,8 @@ export async function installEthereumWallet(page: Page, options: TestEthereumWal
     address: account.address,
     rejectSignatures: (n = 1) => void (rejectSign += n),
     rejectConnections: (n = 1) => void (rejectConnect += n),
+    rejectTransactions: (n = 1) => void (rejectTx += n),
+    sent,
     requests,
     signed,
   }

@@ -1,0 +1,17 @@
+/**
+ * The MoonPay stand-in for the offline demo (npm start): `npx tsx examples/stand-ins/moonpay/main.ts`.
+ * PORTICO_MOONPAY_PORT (8794). It accepts the reference server's development keys.
+ */
+import { serve } from '@hono/node-server'
+import { DEV_FUNDING } from '../../server/src/funding-config'
+import { createMoonPayStandIn } from './server'
+
+const port = Number(process.env.PORTICO_MOONPAY_PORT ?? 8794)
+const m = DEV_FUNDING.moonpay
+const { app } = createMoonPayStandIn({ keys: { [m.apiKey]: m.secretKey, [m.sandboxApiKey]: m.sandboxSecretKey } })
+const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) => {
+  console.log(`[moonpay] MoonPay stand-in (widget and transactions API) on http://127.0.0.1:${info.port}`)
+})
+const stop = () => server.close(() => process.exit(0))
+process.on('SIGINT', stop)
+process.on('SIGTERM', stop)

@@ -1,0 +1,71 @@
+/**
+ * portico/plugins/bridge — 'Transfer from another network': funding from an external EVM wallet
+ * on another network, EVM↔EVM and EVM→Solana, through a bridge provider's quote (Relay's
+ * `/execute/swap`, EXACT_OUTPUT; a testnet host for testnets; Solana destination chain id
+ * 792703809; not for Solana testnet or devnet). Spec part 2: 'Funding screens', section 4
+ * 'Bridge', section 7 'Funding provider calls', section 8.
+ *
+ * ```ts
+ * createPortico({ appId, plugins: [funding(), siwe(), bridge({ chains: [base, optimism] })] })
+ * ```
+ * Offered when the request (or the app) enables cross-chain bridging. The screen shows the
+ * amount, the source network dropdown with the wallet's balances, the destination with its
+ * balance and 'Confirm with {wallet}'; then the quote, the wallet sends its transaction
+ * ('Confirming with {wallet}' → 'Bridging with {wallet}' with total, destination, network and
+ * estimated fee), then success.
+ */
+import { definePlugin, type PorticoPlugin } from 'portico'
+import type { FundingChain, FundingMethod } from 'portico/plugins/funding'
+import { bridgeErrors } from './errors'
+import { bridgeSupported } from './rules'
+import { BRIDGE_TEXTS } from './strings'
+
+// The entry stays small (the factory, the rule for Solana clusters, texts): the quote call loads with
+// the 'bridge-transfer' screen.
+export type { BridgeQuoteInput, BridgeQuote, BridgeTxData } from './calls'
+export { bridgeSupported } from './rules'
+export { BRIDGE_TEXTS } from './strings'
+export type BridgeTexts = typeof BRIDGE_TEXTS
+
+export const BRIDGE_SCREEN = 'bridge-transfer'
+
+export interface BridgeOptions {
+  /** The source networks offered (viem chains fit). The request's own chain is left out. */
+  chains: FundingChain[]
+}
+
+export interface BridgeApi {
+  options: BridgeOptions
+}
+
+declare module 'portico' {
+  interface PluginApis {
+    bridge: BridgeApi
+  }
+}
+
+export function bridge(options: BridgeOptions = { chains: [] }): PorticoPlugin<'bridge'> {
+  return definePlugin({
+    id: 'bridge',
+    kind: 'funding',
+    setup(ctx) {
+      const texts = () => ctx.texts(BRIDGE_TEXTS)
+      ctx.provide<BridgeApi>({ options })
+      ctx.declareErrors(bridgeErrors(texts))
+      ctx.screens.register({ id: BRIDGE_SCREEN, load: () => import('./screens/transfer') })
+      ctx.hooks.fundingMethods.tap(ctx.id, (list) => {
+        const method: FundingMethod = {
+          id: 'bridge',
+          kind: 'wallet',
+          label: texts().label,
+          description: texts().description,
+          order: 35,
+          screen: BRIDGE_SCREEN,
+          available: (r) =>
+            r.crossChainBridgingEnabled && bridgeSupported(r) && options.chains.some((c) => r.chainType === 'solana' || c.id !== r.chain?.id),
+        }
+        return [...list, method]
+      })
+    },
+  })
+}

@@ -1,0 +1,78 @@
+/**
+ * portico/plugins/coinbase-onramp — funding through Coinbase Onramp (spec part 2 sections 4, 5,
+ * 7, 8, 9): 'Buy with card' (buy → CARD) and 'Transfer from Coinbase' (send → CRYPTO_ACCOUNT).
+ *
+ * ```ts
+ * createPortico({ appId, plugins: [funding(), coinbaseOnramp()] })
+ * ```
+ * The user's click opens a 440x680 popup; the server gets a session token from Coinbase with
+ * the app's CDP key (`POST /funding/coinbase_on_ramp/init` → app_id, session_token,
+ * partner_user_id); the popup goes to the pay URL that `@coinbase/cbpay-js` builds (appId,
+ * sessionToken, defaultExperience, presetCryptoAmount, defaultNetwork, defaultPaymentMethod,
+ * defaultAsset, partnerUserId; loaded lazily); the status is polled every 1.5 s through the
+ * server. Chains outside Coinbase's list show 'Unsupported chainId: {id} for Coinbase Onramp'.
+ */
+import { definePlugin, formatText, type PorticoPlugin } from 'portico'
+import type { FundingMethod, ResolvedFundingRequest, WireFundingConfig } from 'portico/plugins/funding'
+import { coinbaseOnrampErrors } from './errors'
+import { coinbaseTarget } from './networks'
+import { COINBASE_ONRAMP_TEXTS } from './strings'
+
+// The entry stays small (the factory, the chain table for 'Unsupported chainId', texts): calls and
+// the status poll load with the 'coinbase-onramp-status' screen.
+export type { CoinbaseInitBody, CoinbaseInitResponse } from './calls'
+export { coinbaseTarget, paymentMethodFor, COINBASE_NATIVE, COINBASE_USDC, COINBASE_ASSETS } from './networks'
+export type { CoinbaseTarget } from './networks'
+export type { CoinbaseStatus } from './status'
+export { COINBASE_ONRAMP_TEXTS } from './strings'
+export type CoinbaseOnrampTexts = typeof COINBASE_ONRAMP_TEXTS
+
+export const COINBASE_ONRAMP_STATUS_SCREEN = 'coinbase-onramp-status'
+
+export interface CoinbaseOnrampOptions {
+  /** Offer 'Transfer from Coinbase' (send → CRYPTO_ACCOUNT) as the exchange method. Default true. */
+  exchange?: boolean
+}
+
+export function coinbaseOnramp(options: CoinbaseOnrampOptions = {}): PorticoPlugin<'coinbase-onramp'> {
+  return definePlugin({
+    id: 'coinbase-onramp',
+    kind: 'funding',
+    setup(ctx) {
+      const texts = () => ctx.texts(COINBASE_ONRAMP_TEXTS)
+      ctx.declareErrors(coinbaseOnrampErrors(texts))
+      ctx.screens.register({ id: COINBASE_ONRAMP_STATUS_SCREEN, load: () => import('./screens/status') })
+      const unsupported = (r: ResolvedFundingRequest) => {
+        const t = coinbaseTarget(r)
+        return 'unsupported' in t ? formatText(texts().unsupportedChain, { id: t.unsupported }) : undefined
+      }
+      const available = (_r: ResolvedFundingRequest, config: WireFundingConfig | null) => !!config?.coinbase
+      ctx.hooks.fundingMethods.tap(ctx.id, (list) => {
+        const t = texts()
+        const card: FundingMethod = {
+          id: 'coinbase-onramp',
+          kind: 'card',
+          provider: 'coinbase',
+          label: t.cardLabel,
+          description: t.cardDescription,
+          order: 11,
+          popup: true,
+          screen: COINBASE_ONRAMP_STATUS_SCREEN,
+          params: { experience: 'buy' },
+          available,
+          unsupported,
+        }
+        const exchange: FundingMethod = {
+          ...card,
+          id: 'coinbase-onramp-exchange',
+          kind: 'exchange',
+          label: t.exchangeLabel,
+          description: t.exchangeDescription,
+          order: 20,
+          params: { experience: 'send' },
+        }
+        return options.exchange === false ? [...list, card] : [...list, card, exchange]
+      })
+    },
+  })
+}

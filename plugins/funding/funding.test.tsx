@@ -1,0 +1,278 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
+import { createTestKernel, pluginContract, renderScreen } from 'portico/testing'
+import {
+  FUNDING_AMOUNT_SCREEN,
+  FUNDING_MANUAL_SCREEN,
+  FUNDING_METHODS_SCREEN,
+  FUNDING_TEXTS,
+  MANUAL_POLL_MS,
+  formatTokenAmount,
+  fromBaseUnits,
+  funding,
+  isPositiveAmount,
+  listFundingMethods,
+  optionAllowed,
+  poll,
+  resolveRequest,
+  sanitizeAmount,
+  toBaseUnits,
+  transferFromWallet,
+  evmBalance,
+  type FundingChain,
+  type FundingMethod,
+} from './index'
+import { definePlugin } from 'portico'
+
+pluginContract(() => funding())
+afterEach(() => {
+  cleanup()
+  vi.useRealTimers()
+})
+
+const CHAIN: FundingChain = { id: 31337, name: 'Hardhat', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['http://rpc.test'] } } }
+const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const FUNDING_CONFIG = { methods: ['card', 'exchange', 'wallet', 'manual'] }
+
+describe('amount input rules', () => {
+  it('keeps digits and one dot; a leading dot becomes 0.', () => {
+    expect(sanitizeAmount('12a.3.4')).toBe('12.34')
+    expect(sanitizeAmount('.5')).toBe('0.5')
+    expect(sanitizeAmount('.')).toBe('0.')
+    expect(sanitizeAmount('1,5')).toBe('1.5')
+    expect(sanitizeAmount('-3e5')).toBe('35')
+    expect(sanitizeAmount('')).toBe('')
+  })
+  it('Continue needs an amount above 0', () => {
+    for (const a of ['', '0', '0.', '0.000', '.']) expect(isPositiveAmount(a), a).toBe(false)
+    for (const a of ['1', '0.01', '10.', '0.0001']) expect(isPositiveAmount(a), a).toBe(true)
+  })
+  it('converts decimals to base units without floating point', () => {
+    expect(toBaseUnits('0.05', 18)).toBe(50_000_000_000_000_000n)
+    expect(toBaseUnits('1', 6)).toBe(1_000_000n)
+    expect(toBaseUnits('.5', 9)).toBe(500_000_000n)
+    expect(toBaseUnits('0.1234567', 6)).toBe(123_456n)
+    expect(() => toBaseUnits('1e5', 18)).toThrow('Number is not a valid decimal number')
+    expect(() => toBaseUnits('', 18)).toThrow('Number is not a valid decimal number')
+    expect(fromBaseUnits(50_000_000_000_000_000n, 18)).toBe('0.05')
+    expect(formatTokenAmount(1_234_567_000_000_000_000n, 18)).toBe('1.234')
+    expect(formatTokenAmount(1n, 18)).toBe('<0.001')
+    expect(formatTokenAmount(0n, 18)).toBe('0')
+  })
+})
+
+describe('funding request', () => {
+  it('fills in chain type, amount, symbol and decimals', () => {
+    const r = resolveRequest({ address: ADDRESS, chain: CHAIN }, { default_recommended_amount: '0.02' })
+    expect(r).toMatchObject({ chainType: 'ethereum', amount: '0.02', symbol: 'ETH', decimals: 18, network: 'Hardhat' })
+    expect(resolveRequest({ address: ADDRESS, chain: CHAIN, isUSDC: true }, null)).toMatchObject({ symbol: 'USDC', decimals: 6 })
+    expect(resolveRequest({ address: 'So1', cluster: { name: 'devnet' } }, null)).toMatchObject({ chainType: 'solana', symbol: 'SOL', decimals: 9, network: 'Devnet' })
+    expect(resolveRequest({ address: 'So1', chainType: 'solana' }, null)).toMatchObject({ network: 'Solana', amount: '0.01' })
+    expect(resolveRequest({ address: ADDRESS }, null).chain?.id).toBe(1)
+    expect(resolveRequest({ address: ADDRESS, erc20Address: '0xabc', erc20ContractInfo: { symbol: 'TKN', decimals: 8 } }, null)).toMatchObject({ symbol: 'TKN', decimals: 8 })
+  })
+  it('supportedOptions limits the methods', () => {
+    expect(optionAllowed({ address: ADDRESS }, 'card', 'moonpay')).toBe(true)
+    const r = { address: ADDRESS, supportedOptions: [{ method: 'card', provider: 'coinbase' as const }, { method: 'wallets' }] }
+    expect(optionAllowed(r, 'card', 'moonpay')).toBe(false)
+    expect(optionAllowed(r, 'card', 'coinbase')).toBe(true)
+    expect(optionAllowed(r, 'wallet')).toBe(true)
+    expect(optionAllowed(r, 'manual')).toBe(false)
+  })
+})
+
+describe('poll', () => {
+  it('counts consecutive failures and gives up after maxFailures; ignored errors do not count', async () => {
+    vi.useFakeTimers()
+    // A 404 (no transaction yet) is an answer: it breaks a run of failures.
+    const errs = [404, 500, 404, 500, 500, 500]
+    let calls = 0
+    const p = poll({
+      intervalMs: 3000,
+      maxFailures: 3,
+      isIgnored: (e) => (e as { status: number }).status === 404,
+      tick: async () => {
+        throw { status: errs[calls++] }
+      },
+    })
+    let failed: unknown = null
+    p.result.catch((e) => (failed = e))
+    for (let i = 0; i < 5; i++) await vi.advanceTimersByTimeAsync(3000)
+    expect(calls).toBe(6)
+    expect(failed).toEqual({ status: 500 })
+  })
+  it('a success resets the failure count; a value stops it', async () => {
+    vi.useFakeTimers()
+    const seq: (Error | number | undefined)[] = [new Error('a'), new Error('b'), undefined, new Error('c'), new Error('d'), 7]
+    let i = 0
+    const p = poll<number>({
+      intervalMs: 1000,
+      maxFailures: 3,
+      tick: async () => {
+        const v = seq[i++]
+        if (v instanceof Error) throw v
+        return v
+      },
+    })
+    await vi.advanceTimersByTimeAsync(10_000)
+    await expect(p.result).resolves.toBe(7)
+    expect(i).toBe(6)
+  })
+})
+
+describe('the plugin', () => {
+  it("refuses with 'Wallet funding is not enabled' when the app has no funding config", async () => {
+    const t = await createTestKernel({ plugins: [funding()] })
+    await expect(t.kernel.plugin('funding').fund({ address: ADDRESS })).rejects.toMatchObject({ code: 'funding_not_enabled', message: 'Wallet funding is not enabled' })
+    expect(t.kernel.plugin('funding').enabled()).toBe(false)
+  })
+  it('lists methods from the fundingMethods hook: the app config, each method rule, the order', async () => {
+    const extra = definePlugin({
+      id: 'extra',
+      kind: 'funding',
+      setup(ctx) {
+        ctx.hooks.fundingMethods.tap(ctx.id, (l) => [
+          ...l,
+          { id: 'x-card', kind: 'card', provider: 'x', label: 'X', screen: 'x', order: 1, unsupported: () => 'Unsupported here' } satisfies FundingMethod,
+          { id: 'x-hidden', kind: 'card', label: 'H', screen: 'x', available: () => false } satisfies FundingMethod,
+        ])
+      },
+    })
+    const t = await createTestKernel({ plugins: [funding(), extra], app: { funding_config: FUNDING_CONFIG } as never })
+    const r = resolveRequest({ address: ADDRESS, chain: CHAIN }, null)
+    const list = listFundingMethods(t.kernel, r, { methods: ['card', 'wallet', 'manual'] })
+    expect(list.map((m) => [m.method.id, m.unsupported])).toEqual([
+      ['x-card', 'Unsupported here'],
+      ['funding-wallet', undefined],
+      ['funding-manual', undefined],
+    ])
+    expect(listFundingMethods(t.kernel, r, { methods: ['manual'] }).map((m) => m.method.id)).toEqual(['funding-manual'])
+  })
+  it('records an on-ramp start: analytics, alternate-funding flag, the id after its delay', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const t = await createTestKernel({ plugins: [funding()], app: { funding_config: FUNDING_CONFIG } as never })
+    const api = t.kernel.plugin('funding')
+    api.recordStart({ provider: 'moonpay', method: 'card', address: ADDRESS, amount: '1' }, 'ext-1', 8000)
+    expect(api.state.get().funding).toMatchObject({ provider: 'moonpay', alternateFunding: true })
+    expect(api.state.get().funding?.providerId).toBeUndefined()
+    await vi.advanceTimersByTimeAsync(7999)
+    expect(api.state.get().funding?.providerId).toBeUndefined()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(api.state.get().funding?.providerId).toBe('ext-1')
+    await vi.waitFor(() => expect(t.net.callsTo('POST', '/analytics_events').map((c) => c.body.eventName)).toContain('funding_flow_started'))
+  })
+  it('prompts after wallet creation only when the app asks for it', async () => {
+    const t = await createTestKernel({ plugins: [funding()], app: { funding_config: FUNDING_CONFIG } as never })
+    expect(await t.kernel.plugin('funding').promptAfterWalletCreation({ address: ADDRESS, chainType: 'ethereum' })).toBeNull()
+    const t2 = await createTestKernel({ plugins: [funding()], app: { funding_config: { ...FUNDING_CONFIG, prompt_funding_on_wallet_creation: true } } as never })
+    const p = t2.kernel.plugin('funding').promptAfterWalletCreation({ address: ADDRESS, chainType: 'ethereum' })
+    await waitFor(() => expect(t2.kernel.screens.getState().current?.id).toBe(FUNDING_METHODS_SCREEN))
+    t2.kernel.screens.dismiss()
+    await expect(p).resolves.toEqual({ status: 'exited' })
+  })
+})
+
+describe('screens', () => {
+  it("'Confirm or edit amount': sanitises input, Continue needs > 0, sets the amount", async () => {
+    const t = await createTestKernel({ plugins: [funding()], app: { funding_config: FUNDING_CONFIG } as never })
+    const api = t.kernel.plugin('funding')
+    api.state.set({ request: resolveRequest({ address: ADDRESS, chain: CHAIN, amount: '1' }, null) })
+    await renderScreen(t.kernel, FUNDING_AMOUNT_SCREEN, {}, { intent: 'update' })
+    expect(await screen.findByText(FUNDING_TEXTS.editAmountTitle)).toBeTruthy()
+    const input = screen.getByLabelText('Amount') as HTMLInputElement
+    const button = screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement
+    fireEvent.change(input, { target: { value: '.' } })
+    expect(input.value).toBe('0.')
+    expect(button.disabled).toBe(true)
+    fireEvent.change(input, { target: { value: '.25x' } })
+    expect(input.value).toBe('0.25')
+    expect(button.disabled).toBe(false)
+    fireEvent.click(button)
+    expect(api.state.get().request?.amount).toBe('0.25')
+  })
+  it("manual transfer: 'Receive {amount} {symbol}', QR of size 200, Continue once the balance rises (2 s poll)", async () => {
+    let balance = 5n
+    const rpc = vi.fn(async (_url: RequestInfo | URL, init?: RequestInit) => {
+      const body = JSON.parse(String(init?.body))
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: `0x${balance.toString(16)}` }))
+    })
+    const t = await createTestKernel({ plugins: [funding()], app: { funding_config: FUNDING_CONFIG } as never })
+    const api = t.kernel.plugin('funding')
+    Object.defineProperty(api, 'fetch', { value: rpc })
+    api.state.set({ request: resolveRequest({ address: ADDRESS, chain: CHAIN, amount: '0.5' }, null) })
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true })
+    const view = await renderScreen(t.kernel, FUNDING_MANUAL_SCREEN, {}, { intent: 'update' })
+    expect(await screen.findByText('Receive 0.5 ETH')).toBeTruthy()
+    await waitFor(() => expect(view.dialog.querySelector('svg.portico-qr-code')?.getAttribute('width')).toBe('200'))
+    expect(screen.getByText(ADDRESS)).toBeTruthy()
+    await act(() => vi.advanceTimersByTimeAsync(MANUAL_POLL_MS))
+    expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull()
+    balance = 6n
+    await act(() => vi.advanceTimersByTimeAsync(MANUAL_POLL_MS))
+    const cont = await screen.findByRole('button', { name: 'Continue' })
+    expect(rpc.mock.calls.length).toBeGreaterThanOrEqual(3)
+    fireEvent.click(cont)
+    await expect(view.flow).resolves.toEqual({ ok: true, value: { method: 'manual' } })
+  })
+})
+
+describe('transfer from an external wallet', () => {
+  const rpcFetch = (balance: bigint) =>
+    (async (_u: RequestInfo | URL, init?: RequestInit) => {
+      const b = JSON.parse(String(init?.body))
+      const result = b.method === 'eth_getBalance' ? `0x${balance.toString(16)}` : { status: '0x1' }
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id: b.id, result }))
+    }) as typeof fetch
+  const wallet = (over: Record<string, (p: unknown[]) => unknown> = {}) => {
+    const calls: string[] = []
+    return {
+      calls,
+      provider: {
+        async request({ method, params = [] }: { method: string; params?: unknown[] }) {
+          calls.push(method)
+          if (over[method]) return over[method](params)
+          if (method === 'eth_requestAccounts') return ['0x1111111111111111111111111111111111111111']
+          if (method === 'eth_chainId') return '0x7a69'
+          if (method === 'eth_sendTransaction') return '0xhash'
+          throw new Error(`unexpected ${method}`)
+        },
+      },
+    }
+  }
+  const request = resolveRequest({ address: ADDRESS, chain: CHAIN, amount: '1' }, null)
+  it("refuses with 'Wallet {address} does not have enough funds.'", async () => {
+    const w = wallet()
+    await expect(transferFromWallet({ provider: w.provider, fetch: rpcFetch(10n), request, texts: FUNDING_TEXTS, onStatus() {} })).rejects.toThrow(
+      'Wallet 0x1111111111111111111111111111111111111111 does not have enough funds.',
+    )
+    expect(w.calls).not.toContain('eth_sendTransaction')
+  })
+  it("a rejection is 'Transaction was rejected by the user'", async () => {
+    const w = wallet({ eth_sendTransaction: () => Promise.reject(Object.assign(new Error('User rejected the request.'), { code: 4001 })) })
+    await expect(transferFromWallet({ provider: w.provider, fetch: rpcFetch(10n ** 19n), request, texts: FUNDING_TEXTS, onStatus() {} })).rejects.toThrow(
+      'Transaction was rejected by the user',
+    )
+  })
+  it('switches chain, sends the amount, waits for the receipt', async () => {
+    let sent: unknown
+    const w = wallet({ eth_chainId: () => '0x1', wallet_switchEthereumChain: () => null, eth_sendTransaction: (p) => ((sent = p[0]), '0xabc') })
+    const statuses: string[] = []
+    const r = await transferFromWallet({ provider: w.provider, fetch: rpcFetch(10n ** 19n), request, texts: FUNDING_TEXTS, onStatus: (s) => statuses.push(s) })
+    expect(r.hash).toBe('0xabc')
+    expect(w.calls).toContain('wallet_switchEthereumChain')
+    expect(sent).toEqual({ from: '0x1111111111111111111111111111111111111111', to: ADDRESS, value: '0xde0b6b3a7640000' })
+    expect(statuses).toEqual(['connecting', 'checking', 'awaiting', 'confirming', 'success'])
+  })
+  it('a screen that went away never sends (aborted signal)', async () => {
+    const w = wallet()
+    const ac = new AbortController()
+    const p = transferFromWallet({ provider: w.provider, fetch: rpcFetch(10n ** 19n), request, texts: FUNDING_TEXTS, signal: ac.signal, onStatus() {} })
+    ac.abort()
+    await expect(p).rejects.toBeTruthy()
+    expect(w.calls).not.toContain('eth_sendTransaction')
+  })
+  it('balance failures fall back to 0', async () => {
+    expect(await evmBalance((async () => { throw new Error('down') }) as never, 'http://x', ADDRESS)).toBe(0n)
+  })
+})

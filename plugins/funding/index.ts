@@ -1,0 +1,108 @@
+/**
+ * portico/plugins/funding — the funding base (spec part 2: 'Funding screens', 'Funding
+ * request', 'Funding', 'Funding rules', section 8 'Funding'): the method selection, the amount
+ * ('Confirm or edit amount'), manual transfer ('Receive {amount} {symbol}', QR code, copyable
+ * address, balance polled every 2 s), transfer from an external wallet (the wallet base's
+ * connectors), the 'Create a Phantom wallet' screen, and `useFundWallet()`.
+ *
+ * ```ts
+ * createPortico({ appId, plugins: [funding(), moonpay(), coinbaseOnramp(), bridge()] })
+ * const { fundWallet } = useFundWallet()
+ * await fundWallet({ address, chain: base, amount: '0.05' })
+ * ```
+ *
+ * Each provider is its own plugin of kind 'funding' contributing a `FundingMethod` through the
+ * kernel's `fundingMethods` hook (this base contributes manual transfer and transfer from a
+ * wallet), so an app pays only for the providers it enables. Other plugins call
+ * `kernel.plugin('funding')?.fund({ address, chain, amount })` (approvals' 'Add funds'), and
+ * the embedded wallet calls `promptAfterWalletCreation(wallet)` after creating one.
+ */
+import { definePlugin, type PorticoPlugin } from 'portico'
+import { icons } from 'portico/ui'
+import { fundingErrors } from './errors'
+import { createFundingApi, type FundingApi, type FundingOptions } from './flow'
+import {
+  FUNDING_AMOUNT_SCREEN,
+  FUNDING_MANUAL_SCREEN,
+  FUNDING_METHODS_SCREEN,
+  FUNDING_PHANTOM_SCREEN,
+  FUNDING_WALLETS_SCREEN,
+  FUNDING_WALLET_TRANSFER_SCREEN,
+} from './ids'
+import type { FundingMethod } from './methods'
+import { FUNDING_TEXTS } from './strings'
+
+export { sanitizeAmount, isPositiveAmount, toBaseUnits, fromBaseUnits, formatTokenAmount } from './amount'
+export { evmBalance, solanaBalance, requestBalance, rpcCall, waitForReceipt } from './chain'
+export { fundingErrors, isUserRejection, notEnabledError, popupBlockedError, rejectedError, notEnoughFundsError, FUNDING } from './errors'
+export { createFundingApi, wireFundingConfig, INITIAL_FUNDING_STATE } from './flow'
+export type { FundingApi, FundingOptions, FundingState, FundingData, FundingResult } from './flow'
+export * from './ids'
+export { listFundingMethods, isFundingMethod } from './methods'
+export type { FundingMethod, ListedMethod } from './methods'
+export { openFundingPopup, ONRAMP_POPUP } from './popup'
+export type { FundingPopup } from './popup'
+export { poll } from './poll'
+export type { Poll, PollOptions } from './poll'
+export { resolveRequest, clusterRpc, optionAllowed, MAINNET, CLUSTER_LABELS, DEFAULT_AMOUNT } from './request'
+export type {
+  FundingRequest,
+  ResolvedFundingRequest,
+  FundingChain,
+  SolanaCluster,
+  SolanaClusterName,
+  FundingOption,
+  FundingMethodKind,
+  WireFundingConfig,
+} from './request'
+export { useFundWallet, useFundingRequest } from './react'
+export { transferFromWallet, switchChain, erc20TransferData } from './transfer'
+export type { Eip1193, TransferStatus } from './transfer'
+export { FUNDING_TEXTS } from './strings'
+export type FundingTexts = typeof FUNDING_TEXTS
+
+declare module 'portico' {
+  interface PluginApis {
+    funding: FundingApi
+  }
+}
+
+export function funding(options: FundingOptions = {}): PorticoPlugin<'funding'> {
+  return definePlugin({
+    id: 'funding',
+    kind: 'funding',
+    setup(ctx) {
+      const texts = () => ctx.texts(FUNDING_TEXTS)
+      ctx.provide(createFundingApi(ctx, options))
+      ctx.declareErrors(fundingErrors(texts))
+      ctx.screens.register({ id: FUNDING_METHODS_SCREEN, load: () => import('./screens/methods') })
+      ctx.screens.register({ id: FUNDING_AMOUNT_SCREEN, load: () => import('./screens/amount') })
+      ctx.screens.register({ id: FUNDING_MANUAL_SCREEN, load: () => import('./screens/manual') })
+      ctx.screens.register({ id: FUNDING_WALLETS_SCREEN, load: () => import('./screens/wallets') })
+      ctx.screens.register({ id: FUNDING_WALLET_TRANSFER_SCREEN, load: () => import('./screens/wallet-transfer') })
+      ctx.screens.register({ id: FUNDING_PHANTOM_SCREEN, load: () => import('./screens/phantom') })
+      ctx.hooks.fundingMethods.tap(ctx.id, (list) => {
+        const t = texts()
+        const wallet: FundingMethod = {
+          id: 'funding-wallet',
+          kind: 'wallet',
+          label: t.walletLabel,
+          description: t.walletDescription,
+          icon: icons.WalletIcon,
+          order: 30,
+          screen: FUNDING_WALLETS_SCREEN,
+        }
+        const manual: FundingMethod = {
+          id: 'funding-manual',
+          kind: 'manual',
+          label: t.manualLabel,
+          description: t.manualDescription,
+          icon: icons.CopyIcon,
+          order: 90,
+          screen: FUNDING_MANUAL_SCREEN,
+        }
+        return [...list, wallet, manual]
+      })
+    },
+  })
+}
