@@ -50,6 +50,8 @@ run('server', bin('tsx'), ['examples/server/src/main.ts', '--dev'], { PORT: '878
 if (oauthBase === IDP) run('oauth-idp', bin('tsx'), ['examples/server/idp/main.ts'], { PORTICO_IDP_PORT: '8792' })
 // The third-party plugin example's identity provider (Acme ID), for ?app=portico-test-acmeid-00001.
 run('acme-id', bin('tsx'), ['examples/custom-plugin/idp/main.ts'])
+// WalletConnect relay stand-in (ws://127.0.0.1:8798): the walletconnect plugin pairs through it offline.
+run('wc-relay', bin('tsx'), ['examples/stand-ins/walletconnect-relay/main.ts'], { PORTICO_WC_RELAY_PORT: '8798' })
 run('app', bin('vite'), ['--config', 'examples/app/vite.config.ts', '--host', '127.0.0.1', '--port', '5173', '--strictPort'])
 
 setTimeout(() => {
@@ -60,6 +62,7 @@ setTimeout(() => {
     login codes appear:  in the [server] lines above and at ${API}/dev/outbox
     other configs:       ${APP}/?layout=groups&theme=dark&accent=%23e4572e (see examples/app/src/settings.ts)
     third-party plugin:  ${APP}/?app=portico-test-acmeid-00001 (Acme ID on http://127.0.0.1:8791)
+    WalletConnect relay: ws://127.0.0.1:8798 (stand-in; pair a wallet client with the QR's wc: link)
     social logins:       ${oauthBase === IDP ? `local stand-in identity provider on ${IDP} (no real Google account)` : oauthBase || 'the real providers'}
   Ctrl-C stops them all.
 `)
