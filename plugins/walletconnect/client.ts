@@ -4,10 +4,10 @@
  * transport and crypto) and viem's EIP-4361 builder. Nothing here runs at start-up.
  *
  * Closed networks: the relay is `relayUrl` (configurable; the tests' and `npm start`'s
- * stand-in), telemetry is off (`telemetryEnabled: false`), and the Verify API is reached only
- * by a hidden attestation iframe the page's CSP may refuse: sign-client then goes on without
- * an attestation (it logs a warning). An unreachable relay fails the connection with a
- * retryable error, never start-up.
+ * stand-in), telemetry is off (`telemetryEnabled: false`), and the Verify API (a hidden
+ * attestation iframe, which a strict CSP refuses and sign-client then waits 5 s for) is off
+ * with `verify: false`. An unreachable relay fails the connection with a retryable error
+ * after `relayTimeoutMs`, never start-up.
  */
 import { SignClient } from '@walletconnect/sign-client'
 import { createSiweMessage } from 'viem/siwe'
@@ -37,6 +37,12 @@ export interface ClientOptions {
   /** Storage prefix (one per app id, so two apps on one origin keep their sessions apart). */
   storagePrefix: string
   storage?: WalletConnectStorage
+  /**
+   * Ask WalletConnect's Verify API for an attestation of the page (a hidden iframe to
+   * verify.walletconnect.org). Off: proposals go without one, as when Verify is unreachable,
+   * without the iframe and its 5 s wait. Default true.
+   */
+  verify?: boolean
   /** How long to wait for the relay to take the session proposal. Default 10000 ms. */
   relayTimeoutMs?: number
   /** A new pairing URI to show (QR code, deep links). */
@@ -116,7 +122,8 @@ function signClient(options: ClientOptions): Promise<SignClientInstance> {
     if (!storageIds.has(options.storage)) storageIds.set(options.storage, ++storageNo)
     sid = storageIds.get(options.storage)!
   }
-  const key = [options.storagePrefix, options.relayUrl, options.projectId, sid].join('|')
+  const verify = options.verify !== false
+  const key = [options.storagePrefix, options.relayUrl, options.projectId, sid, verify].join('|')
   let c = clients.get(key)
   if (!c) {
     c = SignClient.init({
@@ -127,6 +134,10 @@ function signClient(options: ClientOptions): Promise<SignClientInstance> {
       telemetryEnabled: false,
       logger: 'silent',
       ...(options.storage ? { storage: options.storage as never } : {}),
+    }).then((client) => {
+      // No attestation: what sign-client sends when the Verify API cannot be reached.
+      if (!verify) (client.core.verify as { register: (...args: unknown[]) => Promise<string> }).register = async () => ''
+      return client
     })
     c.catch(() => clients.delete(key))
     clients.set(key, c)

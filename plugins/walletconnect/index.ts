@@ -50,6 +50,12 @@ export interface WalletConnectOptions {
   requestTimeoutMs?: number
   /** MetaMask via WalletConnect signature wait in ms. Default 2500 (spec part 1 section 9). */
   metamaskSignatureWaitMs?: number
+  /**
+   * Ask WalletConnect's Verify API to attest the page (a hidden iframe to
+   * verify.walletconnect.org). `false` in closed networks or under a CSP without that frame:
+   * proposals then go without an attestation. Default true.
+   */
+  verify?: boolean
   /** How long to wait for the relay before the connection fails (retryable). Default 10000 ms. */
   relayTimeoutMs?: number
   /** sign-client's key-value storage (default: IndexedDB in browsers). Tests pass a memory store. */
@@ -165,6 +171,7 @@ export function walletconnect(options: WalletConnectOptions = {}): PorticoPlugin
                 projectId: projectId ?? '',
                 relayUrl,
                 relayTimeoutMs: options.relayTimeoutMs,
+                verify: options.verify,
                 storage: options.storage,
                 storagePrefix: `portico:${ctx.config.appId}:${relayHost(relayUrl)}`,
                 metadata: {

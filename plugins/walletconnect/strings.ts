@@ -18,7 +18,9 @@ export const WALLETCONNECT_TEXTS = {
   copyLink: 'Copy link',
   copied: 'Copied',
   /** Closes the QR code: counts as the user rejecting (spec part 1 section 4). */
-  closeQr: 'Close',
+  closeQr: 'Close QR code',
+  /** Mobile: leaves the wallet links, likewise a rejection. */
+  cancel: 'Cancel',
   /** While the relay connection and the pairing URI are prepared. */
   preparing: 'Waiting for {wallet}',
   /** While the wallet signs (desktop: on the phone). */

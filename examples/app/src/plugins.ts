@@ -16,6 +16,7 @@
  * | turnstile | captcha (apps with captcha on) | on |
  * | farcaster | farcaster (app portico-test-farcaster-01) | on |
  * | cross-app | cross_app (apps portico-test-xrequest-001 → portico-test-xprovider-01); /oauth/transact page | on |
+ * | walletconnect | wallet (the 'WalletConnect' row; relay stand-in ws://127.0.0.1:8798, `?wcRelay=` overrides) | on |
  */
 import type { PorticoPlugin } from 'portico'
 import { email } from 'portico/plugins/email'
@@ -41,6 +42,7 @@ import { telegram } from 'portico/plugins/telegram'
 import { turnstile } from 'portico/plugins/turnstile'
 import { farcaster } from 'portico/plugins/farcaster'
 import { crossApp } from 'portico/plugins/cross-app'
+import { walletconnect } from 'portico/plugins/walletconnect'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
 
 export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
@@ -58,6 +60,13 @@ export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
     turnstile(),
     farcaster(),
     crossApp(),
+    // WalletConnect through the local relay stand-in (npm start runs it on 8798); a demo
+    // project id; no Verify API (closed network, strict CSP).
+    walletconnect({
+      projectId: 'portico-demo-walletconnect',
+      relayUrl: (typeof location !== 'undefined' && new URLSearchParams(location.search).get('wcRelay')) || 'ws://127.0.0.1:8798',
+      verify: false,
+    }),
     ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),
   ]
 }

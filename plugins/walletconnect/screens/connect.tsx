@@ -1,7 +1,7 @@
 /**
  * 'walletconnect-connect': the awaiting-connection screen of the WalletConnect connector.
  * While pairing: the QR code (desktop) or one link per wallet app (mobile: the wallet's
- * universal link carrying the `wc:` URI), 'Copy link', and 'Close' — closing the QR counts as
+ * universal link carrying the `wc:` URI), 'Copy link', and 'Close QR code' ('Cancel' on mobile) — closing the QR counts as
  * the user rejecting ('You rejected the request', with 'Try connecting again'). Then the wallet
  * base's connection states: signing, 'Sign with your wallet' (mobile), errors with Retry, done.
  * The pairing URI is on the QR element as `data-portico-wc-uri`.
@@ -134,7 +134,7 @@ export default function WalletConnectConnectScreen() {
         <div className="portico-actions">
           <CopyButton value={uri} label={T.copyLink} copiedLabel={T.copied} />
           <Button variant="secondary" data-portico-wc-close="" onClick={() => wc.closeQr()}>
-            {T.closeQr}
+            {mobile ? T.cancel : T.closeQr}
           </Button>
         </div>
       </ScreenLayout>
