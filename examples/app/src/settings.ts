@@ -7,7 +7,7 @@
  *   &methods=email,sms,wallet  (enabled methods, in order)  &priority=web3-first
  *   &chains=ethereum-only|solana-only  (external wallets; default ethereum-and-solana)
  *   &oauth=popup  (OAuth providers in a popup; default redirect)  &noSignup=1  (OAuth 'no-signup')
- *   &wcRelay=ws://127.0.0.1:8798  (WalletConnect relay; read in ./plugins.ts)
+ *   &wcRelay=ws://127.0.0.1:8798  (WalletConnect relay; read in ./plugins.ts)  &wc=0  (WalletConnect off)
  */
 import type { PorticoConfig } from 'portico'
 import type { OAuthOptions } from 'portico/plugins/oauth'
@@ -31,6 +31,8 @@ export function settingsFromUrl(search: string): { appId: string; config: Omit<P
   const priority = q.get('priority')
   if (priority === 'web3-first' || priority === 'web2-first') appearance.loginGroupPriority = priority
   const config: Omit<PorticoConfig, 'appId' | 'plugins'> = { apiUrl: q.get('api') ?? DEFAULT_API, appearance }
+  // WalletConnect (the walletconnect plugin) is on unless ?wc=0.
+  config.externalWallets = { walletConnect: { enabled: q.get('wc') !== '0' } }
   const methods = q.get('methods')?.split(',').filter(Boolean)
   const layout = q.get('layout')
   if (layout === 'list') {
