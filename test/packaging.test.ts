@@ -22,7 +22,8 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
 
 /** Optional peers and the entries allowed to reach them (statically or through lazy chunks). */
 const OPTIONAL_PEERS: Record<string, string[]> = {
-  viem: ['plugins/siwe/index'],
+  viem: ['plugins/siwe/index', 'plugins/walletconnect/index'],
+  '@walletconnect/sign-client': ['plugins/walletconnect/index'],
   'libphonenumber-js': ['plugins/sms/index', 'ui/phone-input'],
   '@simplewebauthn/browser': ['plugins/passkey/index'],
 }

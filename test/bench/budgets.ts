@@ -24,7 +24,9 @@ export const budgets = {
   // 48 -> 64 KiB: the demo app now also carries the nine OAuth providers and their base,
   // passkey, Telegram, captcha, Farcaster and cross-app (44.5 KiB with the seven plugins of
   // contract v2; 61.6 KiB with all twenty). The issue-11 target of 60 KiB is printed by the bench.
-  appInitial: 64 * KIB,
+  // 64 -> 66 KiB: the demo app also carries walletconnect (its entry is 3.7 KiB gzip as measured here; the
+  // WalletConnect libraries are a lazy chunk loaded on click): 64.8 KiB measured.
+  appInitial: 66 * KIB,
   /** Each plugin entry alone (kernel and ui external, shared); lazy screens not counted. */
   plugins: {
     email: 6 * KIB,
@@ -35,6 +37,7 @@ export const budgets = {
     siws: 3 * KIB,
     wallet: 6 * KIB, // the shared wallet base (landing entry, connector registry, errors)
     passkey: 4 * KIB, // @simplewebauthn/browser loads when a passkey is used
+    walletconnect: 4 * KIB, // @walletconnect/sign-client and viem load when WalletConnect is picked (or a session is restored)
   } as Record<string, number>,
   /** A plugin not listed above. */
   defaultPlugin: 8 * KIB,
