@@ -95,10 +95,13 @@ describe('walletconnect in the browser', () => {
     expect(errorsBesidesIcons(page)).toEqual([])
   })
 
-  it('closing the QR counts as the user rejecting; Try connecting again shows a new QR', async () => {
-    const page = await h.openPage({ wcRelay: relay.url })
+  it('closing the QR counts as the user rejecting; Try connecting again shows a new QR (dark theme, axe)', async () => {
+    // bypassCSP: axe is injected (the relay is still reached the same way).
+    const page = await h.openPage({ wcRelay: relay.url, theme: 'dark' }, { bypassCSP: true })
     await openWalletConnect(page)
-    await page.waitForSelector(PAIRING)
+    await page.waitForSelector(`${PAIRING} svg[role=img]`)
+    await h.screenshot(page, 'walletconnect-qr-dark')
+    expect(await h.axe(page, '[role=dialog]')).toEqual([])
     const first = await page.getAttribute(PAIRING, 'data-portico-wc-uri')
     await page.getByRole('button', { name: 'Close QR code' }).click()
     await page.waitForSelector('[data-portico-wallet-status=error]')
@@ -106,6 +109,7 @@ describe('walletconnect in the browser', () => {
     expect(await dialog.locator('.portico-title').textContent()).toBe('You rejected the request')
     expect(await dialog.textContent()).toContain('Unable to connect to wallet')
     await h.screenshot(page, 'walletconnect-qr-closed')
+    expect(await h.axe(page, '[role=dialog]')).toEqual([])
     await page.getByRole('button', { name: 'Try connecting again' }).click()
     await page.waitForSelector(PAIRING)
     const second = await page.getAttribute(PAIRING, 'data-portico-wc-uri')
