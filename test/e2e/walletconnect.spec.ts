@@ -56,8 +56,26 @@ async function openWalletConnect(page: Page) {
 describe('walletconnect in the browser', () => {
   it('logs in by QR: the wallet pairs with the page URI, approves and signs; restored after a reload; disconnect', async () => {
     const page = await h.openPage({ wcRelay: relay.url })
-    await openWalletConnect(page)
+    // What loads when: sign-client (its session-proposal code) is in no script until the click.
+    const signClientLoaded = async () => {
+      const scripts = await page.evaluate(() => [
+        ...new Set([
+          ...performance.getEntriesByType('resource').map((e) => e.name),
+          ...[...document.querySelectorAll('script[src]')].map((s) => (s as HTMLScriptElement).src),
+        ]),
+      ])
+      const js = scripts.filter((u) => /\.js(\?|$)/.test(u))
+      expect(js.length).toBeGreaterThan(0)
+      for (const url of js) if ((await (await fetch(url)).text()).includes('wc_sessionPropose')) return true
+      return false
+    }
+    await h.openModal(page)
+    await page.click('[data-method="wallet"]')
+    await page.waitForSelector(WC_ROW)
+    expect(await signClientLoaded()).toBe(false)
+    await page.click(WC_ROW)
     await page.waitForSelector(`${PAIRING} svg[role=img]`)
+    expect(await signClientLoaded()).toBe(true)
     const dialog = page.locator('[role=dialog]')
     expect(await dialog.locator('.portico-title').textContent()).toBe('WalletConnect')
     expect(await dialog.textContent()).toContain('Scan with your wallet')
