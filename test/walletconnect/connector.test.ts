@@ -192,6 +192,27 @@ describe('walletconnect: login through the relay with a real wallet client', () 
     await wallet.close()
   })
 
+  it('links a WalletConnect wallet to a logged-in user (POST /siwe/link, no mode)', async () => {
+    const wallet = await startWallet()
+    const user = wireUser({ accounts: [{ type: 'email', address: 'a@example.com', verified_at: 1, first_verified_at: 1, latest_verified_at: 1 }] })
+    const t = await setup({}, { user })
+    kernels.push(t.kernel)
+    expect(t.kernel.session.authenticated).toBe(true)
+    t.net.on('POST', '/siwe/link', (call) =>
+      authResponse({ ...user, linked_accounts: [...user.linked_accounts, walletAccount(wallet.address) as any] }, { session_update_action: 'ignore', token: null, refresh_token: null }),
+    )
+    const stop = t.pairWith(wallet)
+    const conn = createWalletConnection(t.connector, 'link', (res, meta) => t.kernel.completeLogin(res, meta))
+    await conn.start()
+    stop()
+    expect(conn.getState().status).toBe('done')
+    const [link] = t.net.callsTo('POST', '/siwe/link')
+    expect((link.body as any).mode).toBeUndefined()
+    expect(link.body).toMatchObject({ connectorType: 'wallet_connect_v2', chainId: 'eip155:1' })
+    expect(t.kernel.session.user?.wallet?.address).toBe(wallet.address)
+    await wallet.close()
+  })
+
   it('an unreachable relay fails the connection (retryable) within the relay time-out, without unhandled rejections', async () => {
     const t = await setup({ relayUrl: 'ws://127.0.0.1:9', relayTimeoutMs: 1500 })
     kernels.push(t.kernel)
