@@ -13,7 +13,7 @@ import { SignClient } from '@walletconnect/sign-client'
 import { createSiweMessage } from 'viem/siwe'
 import { getAddress, toHex } from 'viem/utils'
 import { pageOrigin, walletClientTypeOf } from 'portico/plugins/wallet'
-import { disconnectedError, relayUnreachableError, walletRpcError } from './errors'
+import { disconnectedError, relayUnreachableError, unsupportedMethodError, walletRpcError } from './errors'
 
 /** Default wait for the relay to take a session proposal. */
 export const RELAY_TIMEOUT_MS = 10_000
@@ -171,7 +171,10 @@ export async function createWalletConnectClient(options: ClientOptions): Promise
   client.on('session_update', onUpdate as never)
 
   const request: WalletConnectClient['request'] = async (args, s, chainId) => {
-    if (!client.session.getAll().some((x) => x.topic === s.topic)) throw disconnectedError()
+    const live = client.session.getAll().find((x) => x.topic === s.topic)
+    if (!live) throw disconnectedError()
+    // A method the wallet did not approve for the session: EIP-1193 4200 (unsupported).
+    if (!live.namespaces?.eip155?.methods?.includes(args.method)) throw unsupportedMethodError(args.method)
     try {
       return await client.request({
         topic: s.topic,

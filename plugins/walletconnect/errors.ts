@@ -2,7 +2,7 @@
  * WalletConnect's errors. The wallet errors (codes, texts, retry rules) are the wallet base's;
  * this plugin raises provider-style errors the base maps: closing the QR code is the user
  * rejecting (EIP-1193 4001, spec part 1 section 4), a session the wallet ended is 4900
- * (disconnected).
+ * (disconnected), a method the wallet did not approve is 4200 (unsupported).
  */
 export interface ProviderRpcError extends Error {
   code: number
@@ -16,6 +16,11 @@ export function qrClosedError(): ProviderRpcError {
 /** The wallet ended the session, or there is none (EIP-1193 4900, disconnected). */
 export function disconnectedError(message = 'The WalletConnect session is not connected.'): ProviderRpcError {
   return Object.assign(new Error(message), { code: 4900 })
+}
+
+/** The wallet did not approve this method for the session (EIP-1193 4200). */
+export function unsupportedMethodError(method: string): ProviderRpcError {
+  return Object.assign(new Error(`The wallet does not support ${method} in this session.`), { code: 4200 })
 }
 
 /** The relay did not take the session proposal in time (unreachable, refused by the CSP). */

@@ -135,6 +135,19 @@ describe('walletconnect in the browser', () => {
     expect(errorsBesidesIcons(page)).toEqual([])
   })
 
+  it('with the Verify API on (its iframe refused by the CSP), the login still works: only the CSP reports, no page error', async () => {
+    const page = await h.openPage({ wcRelay: relay.url, wcVerify: '1' })
+    await openWalletConnect(page)
+    await page.waitForSelector(PAIRING, { timeout: 30_000 })
+    const wallet = await newWallet()
+    await wallet.pair((await page.getAttribute(PAIRING, 'data-portico-wc-uri'))!)
+    await page.waitForSelector('[role=dialog]', { state: 'detached', timeout: 30_000 })
+    expect((await userRecord(page)).wallet.address).toBe(wallet.address)
+    const errors = errorsBesidesIcons(page)
+    expect(errors.length).toBeGreaterThan(0)
+    for (const e of errors) expect(e).toMatch(/^Framing 'https:\/\/verify\.walletconnect\.org\/' violates the following Content Security Policy directive/)
+  })
+
   it('on a phone (mobile emulation) offers wallet deep links instead of the QR, then logs in after Sign with your wallet', async () => {
     const context = await h.browser.newContext({ ...devices['Pixel 7'], reducedMotion: 'reduce' })
     const page = await context.newPage()

@@ -184,6 +184,8 @@ describe('walletconnect: login through the relay with a real wallet client', () 
     expect(await provider.request({ method: 'eth_accounts' })).toEqual([wallet.address])
     const signature = (await provider.request({ method: 'personal_sign', params: ['0x68656c6c6f', wallet.address] })) as Hex
     expect(await verifyMessage({ address: wallet.address as Hex, message: hexToString('0x68656c6c6f'), signature })).toBe(true)
+    // Not approved for the session: 4200.
+    await expect(provider.request({ method: 'eth_sign', params: [wallet.address, '0x00'] })).rejects.toMatchObject({ code: 4200 })
 
     await wallet.client.disconnect({ topic: restored!.topic, reason: { code: 6000, message: 'bye' } })
     await expect.poll(() => second.api.state.get().status).toBe('idle')

@@ -45,6 +45,8 @@ import { crossApp } from 'portico/plugins/cross-app'
 import { walletconnect } from 'portico/plugins/walletconnect'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
 
+const demoQuery = (name: string) => (typeof location !== 'undefined' ? new URLSearchParams(location.search).get(name) : null)
+
 export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
   return [
     email(),
@@ -61,11 +63,11 @@ export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
     farcaster(),
     crossApp(),
     // WalletConnect through the local relay stand-in (npm start runs it on 8798); a demo
-    // project id; no Verify API (closed network, strict CSP).
+    // project id; no Verify API (closed network, strict CSP) unless ?wcVerify=1.
     walletconnect({
       projectId: 'portico-demo-walletconnect',
-      relayUrl: (typeof location !== 'undefined' && new URLSearchParams(location.search).get('wcRelay')) || 'ws://127.0.0.1:8798',
-      verify: false,
+      relayUrl: demoQuery('wcRelay') || 'ws://127.0.0.1:8798',
+      verify: demoQuery('wcVerify') === '1',
     }),
     ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),
   ]

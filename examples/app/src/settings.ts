@@ -7,7 +7,7 @@
  *   &methods=email,sms,wallet  (enabled methods, in order)  &priority=web3-first
  *   &chains=ethereum-only|solana-only  (external wallets; default ethereum-and-solana)
  *   &oauth=popup  (OAuth providers in a popup; default redirect)  &noSignup=1  (OAuth 'no-signup')
- *   &wcRelay=ws://127.0.0.1:8798  (WalletConnect relay; read in ./plugins.ts)  &wc=0  (WalletConnect off)
+ *   &wcRelay=ws://127.0.0.1:8798  (WalletConnect relay; read in ./plugins.ts)  &wc=0  (WalletConnect off)  &wcVerify=1  (its Verify API on)
  */
 import type { PorticoConfig } from 'portico'
 import type { OAuthOptions } from 'portico/plugins/oauth'
