@@ -55,12 +55,24 @@ function wait(ms: number, signal?: AbortSignal): Promise<void> {
   })
 }
 
+/**
+ * What a connector may offer beyond login (the external-wallets wallet objects read them when
+ * present): its flags and account, an EIP-1193 provider over the session, disconnect.
+ */
+export interface WalletConnectConnector extends WalletLoginConnector {
+  status(): { connected: boolean; initialized: boolean; address: string | null }
+  getEthereumProvider(): Promise<{ request(args: { method: string; params?: unknown }): Promise<unknown> }>
+  disconnect(): Promise<void>
+}
+
 export function createWalletConnectConnector(
   ctx: Ctx,
   rt: ConnectorRuntime,
   view: { name: string; icon?: string; confirmSign?: boolean },
-): WalletLoginConnector {
+  extras: Pick<WalletConnectConnector, 'status' | 'getEthereumProvider' | 'disconnect'>,
+): WalletConnectConnector {
   return {
+    ...extras,
     id: WALLETCONNECT_CONNECTOR_ID,
     name: view.name,
     icon: view.icon,

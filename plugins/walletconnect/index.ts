@@ -21,9 +21,9 @@
  * WalletConnect (or a kept session is restored for a logged-in user).
  */
 import { definePlugin, type PorticoPlugin, type WalletConnectorEntry } from 'portico'
-import { needsSignButton, setupWallet, walletChains, type SignPrompt, type WalletLoginConnector } from 'portico/plugins/wallet'
+import { CONNECTORS_CHANGED, needsSignButton, setupWallet, walletChains, type SignPrompt } from 'portico/plugins/wallet'
 import type { ClientOptions, WalletConnectClient, WalletConnectStorage, WalletSession } from './client'
-import { createWalletConnectConnector, WALLETCONNECT_SCREEN } from './connector'
+import { createWalletConnectConnector, WALLETCONNECT_SCREEN, type WalletConnectConnector } from './connector'
 import { disconnectedError } from './errors'
 import { WALLETCONNECT_TEXTS } from './strings'
 import { DEFAULT_MOBILE_WALLETS, mobileWalletsFor, type MobileWallet } from './wallets'
@@ -90,7 +90,7 @@ export interface WalletConnectEthereumProvider {
 /** What `kernel.plugin('walletconnect')` / `usePlugin('walletconnect')` return. */
 export interface WalletConnectApi {
   /** The login connector, or null when WalletConnect is off or has no project id. */
-  connector(): WalletLoginConnector | null
+  connector(): WalletConnectConnector | null
   /** Wallet apps offered on mobile. */
   mobileWallets(): MobileWallet[]
   /** Whether to offer deep links instead of the QR code. */
@@ -160,6 +160,7 @@ export function walletconnect(options: WalletConnectOptions = {}): PorticoPlugin
       const forget = () => {
         ctx.storage.set(KEPT, null)
         state.set({ ...IDLE })
+        ctx.events.emit(CONNECTORS_CHANGED, { plugin: ctx.id })
       }
       const getClient = () => {
         if (!client) {
@@ -204,6 +205,24 @@ export function walletconnect(options: WalletConnectOptions = {}): PorticoPlugin
       const onSession = (s: WalletSession) => {
         ctx.storage.set(KEPT, JSON.stringify({ topic: s.topic, address: s.address }))
         state.set({ status: 'connected', uri: null, address: s.address, walletName: s.peer.name, walletClientType: s.walletClientType })
+        ctx.events.emit(CONNECTORS_CHANGED, { plugin: ctx.id })
+      }
+
+      const getEthereumProvider = async (): Promise<WalletConnectEthereumProvider> => {
+        const c = await getClient()
+        return {
+          async request({ method, params }) {
+            const s = c.current() ?? c.restore(kept()?.topic)
+            if (!s) throw disconnectedError()
+            if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [s.address]
+            if (method === 'eth_chainId') return `0x${s.chainId.toString(16)}`
+            return c.request({ method, params }, s)
+          },
+        }
+      }
+      const disconnect = async () => {
+        if (client) await (await client).disconnect()
+        forget()
       }
 
       const connector =
@@ -230,6 +249,14 @@ export function walletconnect(options: WalletConnectOptions = {}): PorticoPlugin
                 metamaskWaitMs: options.metamaskSignatureWaitMs,
               },
               { name: T().name, confirmSign: needsSignButton(options.signPrompt) },
+              {
+                status: () => {
+                  const st = state.get()
+                  return { connected: st.status === 'connected', initialized: true, address: st.status === 'connected' ? st.address : null }
+                },
+                getEthereumProvider,
+                disconnect,
+              },
             )
           : null
 
@@ -259,22 +286,8 @@ export function walletconnect(options: WalletConnectOptions = {}): PorticoPlugin
         isMobile: mobile,
         closeQr: () => closeQr?.(),
         restore,
-        async disconnect() {
-          if (client) await (await client).disconnect()
-          forget()
-        },
-        async getEthereumProvider() {
-          const c = await getClient()
-          return {
-            async request({ method, params }) {
-              const s = c.current() ?? c.restore(kept()?.topic)
-              if (!s) throw disconnectedError()
-              if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [s.address]
-              if (method === 'eth_chainId') return `0x${s.chainId.toString(16)}`
-              return c.request({ method, params }, s)
-            },
-          }
-        },
+        disconnect,
+        getEthereumProvider,
         state,
       })
       return () => {
@@ -288,6 +301,7 @@ export function walletconnect(options: WalletConnectOptions = {}): PorticoPlugin
 
 export { WALLETCONNECT_TEXTS } from './strings'
 export { METAMASK_SIGNATURE_WAIT_MS, WALLETCONNECT_SCREEN, WALLETCONNECT_CONNECTOR_ID } from './connector'
+export type { WalletConnectConnector } from './connector'
 export { DEFAULT_MOBILE_WALLETS, walletDeepLink, walletOpenLink } from './wallets'
 export type { MobileWallet } from './wallets'
 export type { WalletSession, WalletConnectStorage } from './client'

@@ -9,7 +9,7 @@ import { verifyMessage, hexToString, type Hex } from 'viem'
 import { parseSiweMessage } from 'viem/siwe'
 import { createTestKernel, wireUser, authResponse } from 'portico/testing'
 import { createWalletConnection, walletConnectors, walletErrorText, type WalletLoginConnector } from 'portico/plugins/wallet'
-import { walletconnect, type WalletConnectOptions, type WalletConnectStorage } from 'portico/plugins/walletconnect'
+import { walletconnect, type WalletConnectConnector, type WalletConnectOptions, type WalletConnectStorage } from 'portico/plugins/walletconnect'
 import { startRelay, type Relay } from '../../examples/stand-ins/walletconnect-relay/relay'
 import { memoryStore, startWallet as startWalletOn, type TestWallet } from '../e2e/wallets/walletconnect'
 
@@ -99,7 +99,12 @@ describe('walletconnect: login through the relay with a real wallet client', () 
     expect(t.kernel.session.user?.wallet).toMatchObject({ address: wallet.address, connectorType: 'wallet_connect_v2' })
     expect(t.kernel.recentLogin()).toEqual({ method: 'siwe', walletClientType: 'wallet_connect', chainType: 'ethereum' })
     expect(t.api.state.get()).toMatchObject({ status: 'connected', uri: null, address: wallet.address, walletName: 'Portico Test Wallet' })
+    // The wallet-object surface (external-wallets reads it): flags, account, provider.
+    const wc = t.connector as WalletConnectConnector
+    expect(wc.status()).toEqual({ connected: true, initialized: true, address: wallet.address })
+    expect(await (await wc.getEthereumProvider()).request({ method: 'eth_chainId' })).toBe('0x1')
     await t.api.disconnect()
+    expect(wc.status()).toEqual({ connected: false, initialized: true, address: null })
     await expect.poll(() => wallet.deleted.length).toBe(1)
     expect(t.api.state.get().status).toBe('idle')
     await wallet.close()

@@ -7,7 +7,7 @@
  * The pairing URI is on the QR element as `data-portico-wc-uri`.
  */
 import { lazy, Suspense, useEffect, useRef, useState } from 'react'
-import { Button, CopyButton, QrSlot, ScreenLayout, Spinner, StatusIcon, useCompleteLogin, useKernel, usePlugin, useScreen, useStore, useTexts } from 'portico/ui'
+import { Button, CLOSE_DELAY_MS, CopyButton, QrSlot, ScreenLayout, Spinner, StatusIcon, useCompleteLogin, useKernel, usePlugin, useScreen, useStore, useTexts } from 'portico/ui'
 import { formatText } from 'portico'
 import { createWalletConnection, walletErrorText, WALLET_TEXTS, type ConnectionState, type WalletConnection } from 'portico/plugins/wallet'
 import { WALLETCONNECT_TEXTS } from '../strings'
@@ -18,7 +18,9 @@ const QrCode = lazy(() => import('./qr'))
 export default function WalletConnectConnectScreen() {
   const kernel = useKernel()
   const wc = usePlugin('walletconnect')
-  const screen = useScreen()
+  const screen = useScreen<{ connectorId?: string; connectOnly?: boolean }>()
+  // Connect-only (the wallet base's connect-only list): the account, no sign-in.
+  const connectOnly = !!screen.params.connectOnly
   const S = useTexts('wallet', WALLET_TEXTS)
   const T = useTexts('walletconnect', WALLETCONNECT_TEXTS)
   const complete = useCompleteLogin()
@@ -33,18 +35,30 @@ export default function WalletConnectConnectScreen() {
 
   useEffect(() => {
     if (!connector) return
-    const c = createWalletConnection(connector, intent, (response, meta) => complete(response, meta), {
+    // `connectOnly` is honoured by wallet bases that support it (passed through untyped).
+    const hooks = {
       confirmSign: connector.confirmSign,
-      onError: (e) => {
+      connectOnly,
+      onError: (e: Parameters<typeof screen.error>[0]) => {
         const context = { method: 'siwe' }
         if (kernel.screens.hasOwnScreen(e, context)) errorRef.current(e, context)
       },
-    })
+    }
+    const c = createWalletConnection(connector, intent, (response, meta) => complete(response, meta), hooks)
     conn.current = c
     setState(c.getState())
-    const unsubscribe = c.subscribe(setState)
+    let closing: ReturnType<typeof setTimeout> | undefined
+    const unsubscribe = c.subscribe((st) => {
+      setState(st)
+      if (connectOnly && st.status === 'done' && !closing) {
+        closing = setTimeout(() => {
+          if (kernel.screens.getState().open) kernel.screens.close({ wallet: { address: st.address, connectorId: connector.id } })
+        }, CLOSE_DELAY_MS)
+      }
+    })
     void c.start()
     return () => {
+      clearTimeout(closing)
       unsubscribe()
       c.cancel()
       wc.closeQr()
