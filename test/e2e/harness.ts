@@ -79,8 +79,8 @@ export interface HarnessOptions {
   example?: ExampleName
   /** More options of the reference server's createServer (e.g. `farcaster: { rpcUrl, idRegistry }`). */
   server?: Record<string, unknown>
-  /** More `connect-src` sources for the page's CSP (a stand-in the page talks to, e.g. a ws:// relay). */
-  connectSrc?: string[]
+  /** More sources for the app page's CSP (e.g. a local chain's RPC in `connectSrc`). */
+  csp?: { connectSrc?: string[]; frameSrc?: string[] }
 }
 
 export interface OpenPageOptions {
@@ -286,7 +286,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const example = EXAMPLES[options.example ?? 'app']
   const dir = await buildExample(options.example ?? 'app')
   let apiPort = 0
-  const csp = () => [`default-src 'self'; connect-src 'self' http://127.0.0.1:${apiPort}`, ...(options.connectSrc ?? [])].join(' ')
+  const extra = (list: (string | undefined)[] = []) => list.filter(Boolean).map((x) => ` ${x}`).join('')
+  const csp = () =>
+    `default-src 'self'; connect-src 'self' http://127.0.0.1:${apiPort}${extra(options.csp?.connectSrc)}` +
+    (options.csp?.frameSrc?.length ? `; frame-src${extra(options.csp?.frameSrc ?? [])}` : '')
   const web = staticServer(dir, csp)
   const webPort = await listen(web)
   const appUrl = `http://127.0.0.1:${webPort}`

@@ -19,7 +19,7 @@ let relay: Relay
 const wallets: TestWallet[] = []
 beforeAll(async () => {
   relay = await startRelay()
-  h = await startHarness({ connectSrc: [relay.url] })
+  h = await startHarness({ csp: { connectSrc: [relay.url] } })
 })
 afterAll(async () => {
   for (const w of wallets) await w.close()
