@@ -65,6 +65,8 @@ run('coinbase', bin('tsx'), ['examples/stand-ins/coinbase/main.ts'])
 run('bridge', bin('tsx'), ['examples/stand-ins/bridge/main.ts'])
 // Solana: the SVM JSON-RPC stand-in (litesvm, a real SVM) on 8899 with a demo SPL token.
 run('svm', bin('tsx'), ['examples/stand-ins/svm/main.ts'], { PORTICO_SVM_PORT: '8899' })
+// WalletConnect relay stand-in (ws://127.0.0.1:8798): the walletconnect plugin pairs through it offline.
+run('wc-relay', bin('tsx'), ['examples/stand-ins/walletconnect-relay/main.ts'], { PORTICO_WC_RELAY_PORT: '8798' })
 run('app', bin('vite'), ['--config', 'examples/app/vite.config.ts', '--host', '127.0.0.1', '--port', '5173', '--strictPort'])
 
 setTimeout(() => {
@@ -77,6 +79,7 @@ setTimeout(() => {
     third-party plugin:  ${APP}/?app=portico-test-acmeid-00001 (Acme ID on http://127.0.0.1:8791)
     embedded wallets:    created on login; frame on http://127.0.0.1:8788, local chain http://127.0.0.1:8545
                          (fund one: npx tsx scripts/evm-fund.ts <address> 1)
+    WalletConnect relay: ws://127.0.0.1:8798 (stand-in; pair a wallet client with the QR's wc: link)
     social logins:       ${oauthBase === IDP ? `local stand-in identity provider on ${IDP} (no real Google account)` : oauthBase || 'the real providers'}
   Ctrl-C stops them all.
 `)

@@ -31,6 +31,11 @@ export interface WalletLoginConnector extends WalletConnectorEntry {
   method?: string
   /** Ask for the signature only after the user presses 'Sign with your wallet'. */
   confirmSign?: boolean
+  /**
+   * The screen the wallet list opens for this connector (params `{ connectorId }`), when it
+   * needs its own awaiting-connection screen (WalletConnect's QR code); default `wallet-connect`.
+   */
+  screen?: string
   /** Ask the wallet for its account; resolves with the address. */
   connect(signal?: AbortSignal): Promise<string>
   /**

@@ -31,6 +31,9 @@ export const budgets = {
   // 71.2 KiB measured): the base's entry carries the helpers its providers' lazy screens import
   // (amount, chain reads, transfer, poll); a separate helper entry would take ~3 KiB back.
   appInitial: 72 * KIB,
+  // 64 -> 66 KiB: the demo app also carries walletconnect (its entry is 3.7 KiB gzip as measured here; the
+  // WalletConnect libraries are a lazy chunk loaded on click): 64.8 KiB measured.
+  appInitial: 66 * KIB,
   /** Each plugin entry alone (kernel and ui external, shared); lazy screens not counted. */
   plugins: {
     email: 6 * KIB,
@@ -41,6 +44,7 @@ export const budgets = {
     siws: 3 * KIB,
     wallet: 6 * KIB, // the shared wallet base (landing entry, connector registry, errors)
     passkey: 4 * KIB, // @simplewebauthn/browser loads when a passkey is used
+    walletconnect: 4 * KIB, // @walletconnect/sign-client and viem load when WalletConnect is picked (or a session is restored)
   } as Record<string, number>,
   /** A plugin not listed above. */
   defaultPlugin: 8 * KIB,

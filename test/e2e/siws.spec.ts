@@ -111,7 +111,8 @@ describe('siws in the browser', () => {
       'No wallets available: Please download an external wallet provider, like Phantom or Solflare',
     )
     await h.screenshot(page, 'siws-no-wallets')
-    const eth = await h.openPage({ chains: 'ethereum-only' })
+    // WalletConnect off: it is always available, so the list would not be empty.
+    const eth = await h.openPage({ chains: 'ethereum-only', wc: '0' })
     await h.openModal(eth)
     await eth.click('[data-method="wallet"]')
     await eth.waitForSelector('[data-portico-no-wallets]', { timeout: 10_000 })

@@ -18,6 +18,7 @@
  * | cross-app | cross_app (apps portico-test-xrequest-001 → portico-test-xprovider-01); /oauth/transact page | on |
  * | embedded-wallet | (no login method) wallets on login, wallet panel (`?frame=`, `?rpc=`, `?createOnLogin=`) | on |
  * | funding, moonpay, coinbase-onramp, bridge | funding methods (app funding_config; stand-ins in npm start; `?evmRpc=`) | on |
+ * | walletconnect | wallet (the 'WalletConnect' row; relay stand-in ws://127.0.0.1:8798, `?wcRelay=` overrides) | on |
  */
 import type { PorticoPlugin } from 'portico'
 import { email } from 'portico/plugins/email'
@@ -59,6 +60,12 @@ function localChain(rpc: string): Chain {
 }
 
 export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSettings): PorticoPlugin[] {
+import { walletconnect } from 'portico/plugins/walletconnect'
+import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
+
+const demoQuery = (name: string) => (typeof location !== 'undefined' ? new URLSearchParams(location.search).get(name) : null)
+
+export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
   return [
     email(),
     sms(),
@@ -83,6 +90,13 @@ export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSetting
     moonpay(),
     coinbaseOnramp(),
     bridge({ chains: [localChain(new URLSearchParams(globalThis.location?.search ?? '').get('evmRpc') ?? LOCAL_EVM_RPC)] }),
+    // WalletConnect through the local relay stand-in (npm start runs it on 8798); a demo
+    // project id; no Verify API (closed network, strict CSP) unless ?wcVerify=1.
+    walletconnect({
+      projectId: 'portico-demo-walletconnect',
+      relayUrl: demoQuery('wcRelay') || 'ws://127.0.0.1:8798',
+      verify: demoQuery('wcVerify') === '1',
+    }),
     ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),
   ]
 }

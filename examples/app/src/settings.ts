@@ -10,6 +10,7 @@
  *   &frame=http://127.0.0.1:8788  the wallet frame's origin  &rpc=http://127.0.0.1:8545  the local EVM chain
  *   &createOnLogin=off|all-users|users-without-wallets  (default: the app's setting; `npm start` turns it on)
  *   &createdMs=2500  how long the wallet-created screen stays
+ *   &wcRelay=ws://127.0.0.1:8798  (WalletConnect relay; read in ./plugins.ts)  &wc=0  (WalletConnect off)  &wcVerify=1  (its Verify API on)
  */
 import type { PorticoConfig } from 'portico'
 import type { OAuthOptions } from 'portico/plugins/oauth'
@@ -47,6 +48,8 @@ export function settingsFromUrl(search: string): {
   const priority = q.get('priority')
   if (priority === 'web3-first' || priority === 'web2-first') appearance.loginGroupPriority = priority
   const config: Omit<PorticoConfig, 'appId' | 'plugins'> = { apiUrl: q.get('api') ?? DEFAULT_API, appearance }
+  // WalletConnect (the walletconnect plugin) is on unless ?wc=0.
+  config.externalWallets = { walletConnect: { enabled: q.get('wc') !== '0' } }
   const methods = q.get('methods')?.split(',').filter(Boolean)
   const layout = q.get('layout')
   if (layout === 'list') {

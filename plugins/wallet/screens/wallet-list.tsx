@@ -74,7 +74,7 @@ export default function WalletListScreen() {
               icon={<WalletLogo src={c.icon} />}
               label={c.name}
               method={`wallet:${c.id}`}
-              onClick={() => screen.open(WALLET_CONNECT_SCREEN, { connectorId: c.id })}
+              onClick={() => screen.open(c.screen ?? WALLET_CONNECT_SCREEN, { connectorId: c.id })}
               chip={
                 <>
                   {c.connectorType === 'solana_adapter' ? <Chip>{S.solana}</Chip> : null}

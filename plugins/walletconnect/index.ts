@@ -1,0 +1,307 @@
+/**
+ * portico/plugins/walletconnect — log in with a phone wallet over WalletConnect v2.
+ *
+ * ```ts
+ * import { walletconnect } from 'portico/plugins/walletconnect'
+ * createPortico({
+ *   appId,
+ *   loginMethods: ['email', 'wallet'],
+ *   externalWallets: { walletConnect: { enabled: true } },
+ *   plugins: [siwe(), walletconnect({ projectId: '<WalletConnect Cloud project id>' })],
+ * })
+ * ```
+ *
+ * Adds a 'WalletConnect' row to the wallet list (the wallet base's `walletConnectors` hook).
+ * Desktop: a QR code the wallet scans; mobile: links that open the wallet app with the pairing
+ * URI. Closing the QR code counts as rejecting. Then Sign-In with Ethereum through the same
+ * `/siwe/*` routes as the browser wallets (`connectorType: 'wallet_connect_v2'`). The session
+ * is kept (sign-client's storage) and restored after a reload; `disconnect()` ends it.
+ *
+ * The entry is light: `@walletconnect/sign-client` and viem load only when the user picks
+ * WalletConnect (or a kept session is restored for a logged-in user).
+ */
+import { definePlugin, type PorticoPlugin, type WalletConnectorEntry } from 'portico'
+import { CONNECTORS_CHANGED, needsSignButton, setupWallet, walletChains, type SignPrompt } from 'portico/plugins/wallet'
+import type { ClientOptions, WalletConnectClient, WalletConnectStorage, WalletSession } from './client'
+import { createWalletConnectConnector, WALLETCONNECT_SCREEN, type WalletConnectConnector } from './connector'
+import { disconnectedError } from './errors'
+import { WALLETCONNECT_TEXTS } from './strings'
+import { DEFAULT_MOBILE_WALLETS, mobileWalletsFor, type MobileWallet } from './wallets'
+
+/** WalletConnect's public relay (unreachable from closed networks: set `relayUrl`). */
+export const DEFAULT_RELAY_URL = 'wss://relay.walletconnect.org'
+
+export interface WalletConnectOptions {
+  /** The app's WalletConnect Cloud project id. Else the host config's `walletConnectCloudProjectId`, else the server's `wallet_connect_cloud_project_id`. */
+  projectId?: string
+  /** The relay's WebSocket URL. Else `externalWallets.walletConnect.relayUrl`, else WalletConnect's public relay. */
+  relayUrl?: string
+  /** Overrides `externalWallets.walletConnect.enabled` (default: on). */
+  enabled?: boolean
+  /** The dapp metadata the wallet shows. Default: the app's name, the page's origin. */
+  metadata?: Partial<ClientOptions['metadata']>
+  /** Wallet apps the mobile deep-link list offers. Default: MetaMask, Rainbow, Zerion, Uniswap Wallet. */
+  mobileWallets?: MobileWallet[]
+  /** 'auto', 'button', 'mobile' (default: the 'Sign with your wallet' button on mobile). */
+  signPrompt?: SignPrompt
+  /** Refuse new users (mode 'no-signup'). */
+  disableSignup?: boolean
+  /** Wallet request time-out in ms. Default 120000. */
+  requestTimeoutMs?: number
+  /** MetaMask via WalletConnect signature wait in ms. Default 2500 (spec part 1 section 9). */
+  metamaskSignatureWaitMs?: number
+  /**
+   * Ask WalletConnect's Verify API to attest the page (a hidden iframe to
+   * verify.walletconnect.org). `false` in closed networks or under a CSP without that frame:
+   * proposals then go without an attestation. Default true.
+   */
+  verify?: boolean
+  /** How long to wait for the relay before the connection fails (retryable). Default 10000 ms. */
+  relayTimeoutMs?: number
+  /** sign-client's key-value storage (default: IndexedDB in browsers). Tests pass a memory store. */
+  storage?: WalletConnectStorage
+  /** Treat the device as mobile (default: from the user agent). */
+  mobile?: boolean
+}
+
+/** Host config keys the plugin reads (spec part 1 section 3, app configuration). */
+export interface WalletConnectHostConfig {
+  externalWallets?: { walletConnect?: { enabled?: boolean; relayUrl?: string } }
+  walletConnectCloudProjectId?: string
+}
+
+export interface WalletConnectState {
+  /** 'pairing': the URI shows (QR code / deep links); 'connected': a session is live. */
+  status: 'idle' | 'loading' | 'pairing' | 'connected'
+  /** The pairing URI (`wc:...`) while pairing. */
+  uri: string | null
+  /** The connected wallet's address (or the kept one, before it is restored). */
+  address: string | null
+  /** The connected wallet's name (its metadata). */
+  walletName: string | null
+  /** The connected wallet's client type ('metamask', ..., or 'wallet_connect'). */
+  walletClientType: string | null
+}
+
+export interface WalletConnectEthereumProvider {
+  request(args: { method: string; params?: unknown[] | Record<string, unknown> }): Promise<unknown>
+}
+
+/** What `kernel.plugin('walletconnect')` / `usePlugin('walletconnect')` return. */
+export interface WalletConnectApi {
+  /** The login connector, or null when WalletConnect is off or has no project id. */
+  connector(): WalletConnectConnector | null
+  /** Wallet apps offered on mobile. */
+  mobileWallets(): MobileWallet[]
+  /** Whether to offer deep links instead of the QR code. */
+  isMobile(): boolean
+  /** Close the QR code: the pending connection fails as rejected by the user. */
+  closeQr(): void
+  /** Restore the kept session (loads the WalletConnect libraries); null when there is none. */
+  restore(): Promise<WalletSession | null>
+  /** End the session (tells the wallet) and forget it. */
+  disconnect(): Promise<void>
+  /** An EIP-1193 provider over the live session (`personal_sign`, `eth_sendTransaction`, ...). */
+  getEthereumProvider(): Promise<WalletConnectEthereumProvider>
+  state: import('portico').Store<WalletConnectState>
+}
+
+declare module 'portico' {
+  interface PluginApis {
+    walletconnect: WalletConnectApi
+  }
+}
+
+const IDLE: WalletConnectState = { status: 'idle', uri: null, address: null, walletName: null, walletClientType: null }
+const KEPT = 'session'
+
+function relayHost(url: string): string {
+  try {
+    return new URL(url).host
+  } catch {
+    return url
+  }
+}
+
+function isMobileAgent(): boolean {
+  return typeof navigator !== 'undefined' && /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent)
+}
+
+export function walletconnect(options: WalletConnectOptions = {}): PorticoPlugin<'walletconnect'> {
+  return definePlugin({
+    id: 'walletconnect',
+    kind: 'login',
+    setup(ctx) {
+      setupWallet(ctx, { method: 'siwe' })
+      ctx.screens.register({ id: WALLETCONNECT_SCREEN, load: () => import('./screens/connect') })
+      const T = () => ctx.texts(WALLETCONNECT_TEXTS)
+      const host = ctx.config.extra as WalletConnectHostConfig
+      const server = (ctx.config.server ?? {}) as { wallet_connect_cloud_project_id?: string | null; external_wallets?: { wallet_connect?: { enabled?: boolean } } | null }
+      const enabled = options.enabled ?? host.externalWallets?.walletConnect?.enabled ?? server.external_wallets?.wallet_connect?.enabled ?? true
+      const projectId = options.projectId ?? host.walletConnectCloudProjectId ?? server.wallet_connect_cloud_project_id ?? null
+      const relayUrl = options.relayUrl ?? host.externalWallets?.walletConnect?.relayUrl ?? DEFAULT_RELAY_URL
+      const mobile = () => options.mobile ?? isMobileAgent()
+      if (enabled && !projectId) ctx.warn(T().noProjectId)
+
+      const state = ctx.store<WalletConnectState>({ ...IDLE })
+      const kept = (): { topic: string; address: string } | null => {
+        try {
+          return JSON.parse(ctx.storage.get(KEPT) ?? 'null')
+        } catch {
+          return null
+        }
+      }
+      const k = kept()
+      if (k) state.set({ address: k.address })
+
+      let client: Promise<WalletConnectClient> | null = null
+      let closeQr: (() => void) | null = null
+      let destroyed = false
+      const forget = () => {
+        ctx.storage.set(KEPT, null)
+        state.set({ ...IDLE })
+        ctx.events.emit(CONNECTORS_CHANGED, { plugin: ctx.id })
+      }
+      const getClient = () => {
+        if (!client) {
+          state.set({ status: 'loading' })
+          const origin = typeof location !== 'undefined' ? location.origin : 'http://localhost'
+          client = import('./client')
+            .then((m) =>
+              m.createWalletConnectClient({
+                projectId: projectId ?? '',
+                relayUrl,
+                relayTimeoutMs: options.relayTimeoutMs,
+                verify: options.verify,
+                storage: options.storage,
+                storagePrefix: `portico:${ctx.config.appId}:${relayHost(relayUrl)}`,
+                metadata: {
+                  name: ctx.config.name,
+                  description: ctx.config.name,
+                  url: origin,
+                  icons: [],
+                  ...options.metadata,
+                },
+                onUri: (uri) => state.set({ status: 'pairing', uri }),
+                onSessionEnd: forget,
+              }),
+            )
+            .then(
+              (c) => {
+                if (state.get().status === 'loading') state.set({ status: 'idle' })
+                if (destroyed) void c.close()
+                return c
+              },
+              (e) => {
+                // An unreachable relay or a refused load fails this attempt only: try again later.
+                client = null
+                state.set({ status: 'idle' })
+                throw e
+              },
+            )
+        }
+        return client
+      }
+      const onSession = (s: WalletSession) => {
+        ctx.storage.set(KEPT, JSON.stringify({ topic: s.topic, address: s.address }))
+        state.set({ status: 'connected', uri: null, address: s.address, walletName: s.peer.name, walletClientType: s.walletClientType })
+        ctx.events.emit(CONNECTORS_CHANGED, { plugin: ctx.id })
+      }
+
+      const getEthereumProvider = async (): Promise<WalletConnectEthereumProvider> => {
+        const c = await getClient()
+        return {
+          async request({ method, params }) {
+            const s = c.current() ?? c.restore(kept()?.topic)
+            if (!s) throw disconnectedError()
+            if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [s.address]
+            if (method === 'eth_chainId') return `0x${s.chainId.toString(16)}`
+            return c.request({ method, params }, s)
+          },
+        }
+      }
+      const disconnect = async () => {
+        if (client) await (await client).disconnect()
+        forget()
+      }
+
+      const connector =
+        enabled && projectId
+          ? createWalletConnectConnector(
+              ctx,
+              {
+                client: async () => {
+                  const c = await getClient()
+                  const s = c.current() ?? c.restore(kept()?.topic)
+                  if (s && state.get().status !== 'connected') onSession(s)
+                  return c
+                },
+                buildMessage: async (input) => (await import('./client')).buildMessage(input),
+                chains: () => ctx.config.supportedChains.map((c) => c.id),
+                onPairing: (close) => {
+                  closeQr = close
+                  if (!close && state.get().status === 'pairing') state.set({ status: 'idle', uri: null })
+                },
+                onSession,
+                mode: () => (options.disableSignup ? 'no-signup' : 'login-or-sign-up'),
+                statement: () => T().statement,
+                requestTimeoutMs: options.requestTimeoutMs,
+                metamaskWaitMs: options.metamaskSignatureWaitMs,
+              },
+              { name: T().name, confirmSign: needsSignButton(options.signPrompt) },
+              {
+                status: () => {
+                  const st = state.get()
+                  return { connected: st.status === 'connected', initialized: true, address: st.status === 'connected' ? st.address : null }
+                },
+                getEthereumProvider,
+                disconnect,
+              },
+            )
+          : null
+
+      ctx.hooks.walletConnectors.tap(ctx.id, (list: WalletConnectorEntry[]) => {
+        if (!connector || !walletChains(ctx.config.appearance.walletChainType).has('ethereum')) return list
+        return [...list, connector]
+      })
+
+      const restore = async () => {
+        if (!connector || (!client && !kept())) return null
+        const c = await getClient()
+        const s = c.current() ?? c.restore(kept()?.topic)
+        if (s) onSession(s)
+        else if (kept()) forget()
+        return s
+      }
+      // A user who logged in with WalletConnect gets the session back after a reload (the
+      // libraries load then, and only then).
+      const onReady = () => {
+        if (kept() && ctx.session.authenticated) void restore().catch(() => {})
+      }
+      ctx.events.on('ready', onReady)
+
+      ctx.provide<WalletConnectApi>({
+        connector: () => connector,
+        mobileWallets: () => mobileWalletsFor(options.mobileWallets ?? DEFAULT_MOBILE_WALLETS, ctx.config.appearance.walletList),
+        isMobile: mobile,
+        closeQr: () => closeQr?.(),
+        restore,
+        disconnect,
+        getEthereumProvider,
+        state,
+      })
+      return () => {
+        destroyed = true
+        ctx.events.off('ready', onReady)
+        void client?.then((c) => c.close()).catch(() => {})
+      }
+    },
+  })
+}
+
+export { WALLETCONNECT_TEXTS } from './strings'
+export { METAMASK_SIGNATURE_WAIT_MS, WALLETCONNECT_SCREEN, WALLETCONNECT_CONNECTOR_ID } from './connector'
+export type { WalletConnectConnector } from './connector'
+export { DEFAULT_MOBILE_WALLETS, walletDeepLink, walletOpenLink } from './wallets'
+export type { MobileWallet } from './wallets'
+export type { WalletSession, WalletConnectStorage } from './client'
