@@ -8,6 +8,7 @@ import { PorticoError, type Api } from 'portico'
 import {
   WALLET_CONNECT_CODES,
   WALLET_TEXTS,
+  pollAccounts,
   withWalletTimeout,
   type ConnectionProgress,
   type WalletIntent,
@@ -33,7 +34,11 @@ export function createEthereumSession(
   return {
     async connect(signal) {
       const addresses = await withWalletTimeout(client.requestAddresses(), timeout, signal)
-      const address = addresses?.[0]
+      // Some wallets grant access before they report the account: poll eth_accounts
+      // (10 attempts, 500 ms apart; spec part 1 section 9).
+      const address =
+        addresses?.[0] ??
+        (await pollAccounts(() => provider.request({ method: 'eth_accounts' }) as Promise<string[]>, { signal }))
       if (!address) {
         throw new PorticoError(WALLET_CONNECT_CODES.noAddress, WALLET_TEXTS.unableToRetrieveAddress, {
           kind: 'connector_error',

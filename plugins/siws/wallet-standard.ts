@@ -38,6 +38,23 @@ export interface SolanaSignMessageFeature {
   ): Promise<readonly { signedMessage: Uint8Array; signature: Uint8Array; signatureType?: 'ed25519' }[]>
 }
 
+/** `solana:signIn` (Sign In With Solana in one wallet call; the wallet builds the message). */
+export interface SolanaSignInFeature {
+  version: string
+  signIn(...inputs: SolanaSignInInput[]): Promise<readonly { account: StandardWalletAccount; signedMessage: Uint8Array; signature: Uint8Array }[]>
+}
+
+export interface SolanaSignInInput {
+  domain?: string
+  address?: string
+  statement?: string
+  uri?: string
+  version?: string
+  chainId?: string
+  nonce?: string
+  issuedAt?: string
+}
+
 export interface RegistryApi {
   register(...wallets: StandardWallet[]): () => void
 }
@@ -104,12 +121,12 @@ export function createWalletStandardRegistry(target: Target = globalThis as unkn
   }
 }
 
-/** A wallet that can sign in with Solana: a Solana chain, standard:connect and solana:signMessage. */
+/** A wallet that can sign in with Solana: a Solana chain, standard:connect and solana:signIn or solana:signMessage. */
 export function isSolanaSignInWallet(w: StandardWallet): boolean {
   return (
     Array.isArray(w.chains) &&
     w.chains.some((c) => typeof c === 'string' && c.startsWith('solana:')) &&
     !!w.features?.['standard:connect'] &&
-    !!w.features?.['solana:signMessage']
+    (!!w.features?.['solana:signMessage'] || !!w.features?.['solana:signIn'])
   )
 }

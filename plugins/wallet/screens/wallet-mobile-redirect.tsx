@@ -1,0 +1,71 @@
+/**
+ * The mobile interstitial (spec part 1 section 2, part 2 section 4): 'Redirecting to Phantom
+ * Mobile Wallet' (the wallet's name) while the page hands over to the wallet app through its
+ * deep link; if the page is still here after about 1 s (the app is not installed), 'Go to App
+ * Store' links to the wallet's store page. Params: `{ connectorId }` (a redirect connector,
+ * whose `connect` builds the deep link and leaves the page) or `{ brand }` (a brand's
+ * in-app-browser link to this page).
+ */
+import { useEffect, useState } from 'react'
+import { ScreenLayout, StatusIcon, useKernel, useScreen, useTexts } from 'portico/ui'
+import { formatText } from 'portico'
+import { brandName, mobilePlatform, walletBrand } from '../brands'
+import { isLoginConnector } from '../connection'
+import { WALLET_FAILED_SCREEN } from '../ids'
+import { APP_STORE_FALLBACK_MS } from '../limits'
+import { navigateTo, pageUrl } from '../page'
+import { WALLET_TEXTS } from '../strings'
+import { WalletLogo } from './wallet-logo'
+
+export default function WalletMobileRedirectScreen() {
+  const kernel = useKernel()
+  const screen = useScreen<{ connectorId?: string; brand?: string; connectOnly?: boolean }>()
+  const S = useTexts('wallet', WALLET_TEXTS)
+  const connector = screen.params.connectorId
+    ? kernel.hooks.walletConnectors.call([]).filter(isLoginConnector).find((c) => c.id === screen.params.connectorId)
+    : undefined
+  const brand = walletBrand(screen.params.brand ?? connector?.walletClientType)
+  const name = connector?.name ?? (brand ? brandName(brand, kernel.config.name) : '')
+  const [fallback, setFallback] = useState(false)
+
+  useEffect(() => {
+    let live = true
+    const timer = setTimeout(() => {
+      if (live && (typeof document === 'undefined' || document.visibilityState !== 'hidden')) setFallback(true)
+    }, APP_STORE_FALLBACK_MS)
+    try {
+      if (connector) {
+        connector.connect().catch((e) => {
+          if (live) screen.replace(WALLET_FAILED_SCREEN, { connectorId: connector.id, cause: String((e as Error)?.message ?? e) })
+        })
+      } else if (brand?.browseUrl) {
+        navigateTo(brand.browseUrl(pageUrl()))
+      }
+    } catch (e) {
+      screen.replace(WALLET_FAILED_SCREEN, { connectorId: connector?.id, brand: brand?.id, cause: String((e as Error)?.message ?? e) })
+    }
+    return () => {
+      live = false
+      clearTimeout(timer)
+    }
+    // Once per screen.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+
+  const platform = mobilePlatform()
+  const store = brand?.appStore ? brand.appStore[platform === 'android' ? 'android' : 'ios'] : brand?.installUrl
+  return (
+    <ScreenLayout
+      title={formatText(S.redirecting, { wallet: name })}
+      icon={<StatusIcon status="loading"><WalletLogo src={connector?.icon} brand={brand?.id} size={32} /></StatusIcon>}
+    >
+      <div className="portico-actions" data-portico-wallet-redirect={fallback ? 'fallback' : 'waiting'}>
+        {fallback && store ? (
+          <a className="portico-button" data-variant="primary" data-full="" href={store} target="_blank" rel="noopener noreferrer">
+            <span className="portico-button-label">{S.goToAppStore}</span>
+          </a>
+        ) : null}
+      </div>
+    </ScreenLayout>
+  )
+}
