@@ -6,6 +6,7 @@
  *   &theme=dark|light  &accent=%23e4572e  &header=...  &message=...  &hideInputs=1
  *   &methods=email,sms,wallet  (enabled methods, in order)  &priority=web3-first
  *   &chains=ethereum-only|solana-only  (external wallets; default ethereum-and-solana)
+ *   &wallets=metamask,phantom,detected_wallets  (appearance.walletList, in order)
  *   &oauth=popup  (OAuth providers in a popup; default redirect)  &noSignup=1  (OAuth 'no-signup')
  */
 import type { PorticoConfig } from 'portico'
@@ -27,6 +28,8 @@ export function settingsFromUrl(search: string): { appId: string; config: Omit<P
   // External wallets: both chains by default in the demo (siwe + siws); ?chains=ethereum-only|solana-only
   const chains = q.get('chains')
   appearance.walletChainType = chains === 'ethereum-only' || chains === 'solana-only' ? chains : 'ethereum-and-solana'
+  const wallets = q.get('wallets')?.split(',').filter(Boolean)
+  if (wallets?.length) appearance.walletList = wallets
   const priority = q.get('priority')
   if (priority === 'web3-first' || priority === 'web2-first') appearance.loginGroupPriority = priority
   const config: Omit<PorticoConfig, 'appId' | 'plugins'> = { apiUrl: q.get('api') ?? DEFAULT_API, appearance }

@@ -11,11 +11,14 @@ import { ScreenLayout, StatusIcon, useKernel, useScreen, useTexts } from 'portic
 import { formatText } from 'portico'
 import { brandName, mobilePlatform, walletBrand } from '../brands'
 import { isLoginConnector } from '../connection'
-import { WALLET_FAILED_SCREEN } from '../ids'
+import { WALLET_CONNECT_SCREEN, WALLET_FAILED_SCREEN } from '../ids'
 import { APP_STORE_FALLBACK_MS } from '../limits'
 import { navigateTo, pageUrl } from '../page'
 import { WALLET_TEXTS } from '../strings'
 import { WalletLogo } from './wallet-logo'
+
+/** How long the interstitial shows before the page hands over to the wallet app. */
+export const REDIRECT_SETTLE_MS = 50
 
 export default function WalletMobileRedirectScreen() {
   const kernel = useKernel()
@@ -29,24 +32,36 @@ export default function WalletMobileRedirectScreen() {
   const [fallback, setFallback] = useState(false)
 
   useEffect(() => {
-    let live = true
-    const timer = setTimeout(() => {
-      if (live && (typeof document === 'undefined' || document.visibilityState !== 'hidden')) setFallback(true)
+    const controller = new AbortController()
+    const fallbackTimer = setTimeout(() => {
+      if (typeof document === 'undefined' || document.visibilityState !== 'hidden') setFallback(true)
     }, APP_STORE_FALLBACK_MS)
-    try {
-      if (connector) {
-        connector.connect().catch((e) => {
-          if (live) screen.replace(WALLET_FAILED_SCREEN, { connectorId: connector.id, cause: String((e as Error)?.message ?? e) })
-        })
-      } else if (brand?.browseUrl) {
-        navigateTo(brand.browseUrl(pageUrl()))
+    const fail = (e: unknown) => {
+      if (!controller.signal.aborted) {
+        screen.replace(WALLET_FAILED_SCREEN, { connectorId: connector?.id, brand: brand?.id, cause: String((e as Error)?.message ?? e) })
       }
-    } catch (e) {
-      screen.replace(WALLET_FAILED_SCREEN, { connectorId: connector?.id, brand: brand?.id, cause: String((e as Error)?.message ?? e) })
     }
+    // Leave the page a moment after the screen settled: the modal may mount a lazily loaded
+    // screen twice (its loader, then the loaded component); only the mount that stays opens
+    // the wallet app.
+    const leave = setTimeout(() => {
+      try {
+        if (connector) {
+          // A redirect connector leaves the page; one already connected answers at once.
+          connector.connect(controller.signal).then(() => {
+            if (!controller.signal.aborted) screen.replace(WALLET_CONNECT_SCREEN, { connectorId: connector.id, connectOnly: screen.params.connectOnly })
+          }, fail)
+        } else if (brand?.browseUrl) {
+          navigateTo(brand.browseUrl(pageUrl()))
+        }
+      } catch (e) {
+        fail(e)
+      }
+    }, REDIRECT_SETTLE_MS)
     return () => {
-      live = false
-      clearTimeout(timer)
+      controller.abort()
+      clearTimeout(fallbackTimer)
+      clearTimeout(leave)
     }
     // Once per screen.
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -1,0 +1,106 @@
+/**
+ * External wallets beyond the browser extension, in Chromium against the reference server:
+ * Phantom on a phone (mobile emulation) through its deep links, answered by a Phantom
+ * stand-in that speaks Phantom's documented protocol (./wallets/phantom.ts); the wallet list
+ * (walletList order, install rows, overflow, chain-type filtering, the Solana-only empty
+ * text); a smart-contract wallet's SIWE (ERC-1271, ERC-6492) through the Coinbase Wallet SDK
+ * on a local hardhat chain; wagmi reading the user's wallets through `portico/wagmi`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { devices, type BrowserContext, type Page } from 'playwright-core'
+import { startHarness, type Harness } from './harness'
+import { PAGE_INIT_SCRIPT } from './page-scripts'
+import { installPhantomStandIn } from './wallets/phantom'
+
+let h: Harness
+beforeAll(async () => {
+  h = await startHarness()
+})
+afterAll(async () => {
+  await h?.close()
+})
+
+const PHANTOM_DEEPLINK = '[data-method="wallet:phantom:deeplink"]'
+
+async function userRecord(page: Page) {
+  return JSON.parse((await page.textContent('[data-testid=user]')) ?? 'null')
+}
+
+/** An iPhone-sized Chromium context (mobile user agent, touch) with the harness's page scripts. */
+async function phoneContext(): Promise<BrowserContext> {
+  const { defaultBrowserType: _, ...iphone } = devices['iPhone 13']
+  const context = await h.browser.newContext({ ...iphone, reducedMotion: 'reduce' })
+  await context.addInitScript(PAGE_INIT_SCRIPT)
+  return context
+}
+
+async function openPhone(context: BrowserContext, query: Record<string, string>): Promise<Page> {
+  const page = await context.newPage()
+  const q = new URLSearchParams({ api: h.apiUrl, ...query })
+  await page.goto(`${h.appUrl}/?${q}`)
+  await h.waitReady(page)
+  return page
+}
+
+describe('Phantom on a phone (deep links)', () => {
+  it('shows the interstitial, then Go to App Store; the return connects, a second trip signs, the user is logged in', async () => {
+    const context = await phoneContext()
+    const phantom = await installPhantomStandIn(context)
+    const page = await openPhone(context, { chains: 'solana-only' })
+    await h.openModal(page)
+    await page.click('[data-method="wallet"]')
+    await page.waitForSelector(PHANTOM_DEEPLINK)
+    expect(await page.textContent(PHANTOM_DEEPLINK)).toContain('Phantom')
+    await h.screenshot(page, 'external-phantom-mobile-list')
+
+    // First without the app (the deep link goes nowhere): the interstitial stays, and after
+    // about 1 s offers 'Go to App Store'.
+    phantom.notInstalledNext()
+    await page.click(PHANTOM_DEEPLINK)
+    await page.waitForSelector('[data-portico-wallet-redirect=fallback] a')
+    const dialog = page.locator('[role=dialog]')
+    expect(await dialog.locator('.portico-title').textContent()).toBe('Redirecting to Phantom Mobile Wallet')
+    const store = page.getByRole('link', { name: 'Go to App Store' })
+    expect(await store.getAttribute('href')).toContain('apps.apple.com')
+    await h.screenshot(page, 'external-phantom-interstitial')
+
+    // With the app: back to the list, Phantom again; it answers on the return address, which the
+    // kernel strips; then 'Sign with your wallet'.
+    await dialog.getByRole('button', { name: /back/i }).click()
+    await page.click(PHANTOM_DEEPLINK)
+    await page.waitForSelector('[role=dialog][data-screen=wallet-connect] [data-portico-wallet-status=ready]', { timeout: 20_000 })
+    const back = new URL(page.url())
+    for (const p of ['portico_wallet_connector', 'portico_wallet_client', 'phantom_encryption_public_key', 'nonce', 'data']) {
+      expect(back.searchParams.has(p)).toBe(false)
+    }
+    expect(back.searchParams.get('chains')).toBe('solana-only')
+    await h.screenshot(page, 'external-phantom-sign')
+    await page.getByRole('button', { name: 'Sign with your wallet' }).click()
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'logged in', undefined, { timeout: 20_000 })
+    expect(phantom.requests).toEqual(['connect', 'connect', 'signMessage'])
+    expect(phantom.signed[0]).toContain(`${new URL(h.appUrl).host} wants you to sign in with your Solana account:\n${phantom.address}`)
+    const user = await userRecord(page)
+    expect(user.wallet).toMatchObject({ address: phantom.address, chainType: 'solana', walletClientType: 'phantom', connectorType: 'phantom' })
+    expect(new URL(page.url()).searchParams.has('data')).toBe(false)
+    await context.close()
+  })
+
+  it('a refusal in Phantom shows Could not connect with wallet; Try again goes back to Phantom, Cancel to the list', async () => {
+    const context = await phoneContext()
+    const phantom = await installPhantomStandIn(context)
+    const page = await openPhone(context, { chains: 'solana-only' })
+    await h.openModal(page)
+    await page.click('[data-method="wallet"]')
+    phantom.rejectNext()
+    await page.click(PHANTOM_DEEPLINK)
+    await page.waitForSelector('[role=dialog][data-screen=wallet-login-failed]', { timeout: 20_000 })
+    const dialog = page.locator('[role=dialog]')
+    expect(await dialog.locator('.portico-title').textContent()).toBe('Could not connect with wallet')
+    expect(await dialog.getByRole('button', { name: 'Cancel' }).isVisible()).toBe(true)
+    await h.screenshot(page, 'external-phantom-login-failed')
+    await dialog.getByRole('button', { name: 'Try again' }).click()
+    await page.waitForSelector('[role=dialog][data-screen=wallet-connect] [data-portico-wallet-status=ready]', { timeout: 20_000 })
+    expect(phantom.requests).toEqual(['connect', 'connect'])
+    await context.close()
+  })
+})
