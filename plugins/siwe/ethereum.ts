@@ -27,7 +27,7 @@ export interface EthereumSession {
 export function createEthereumSession(
   provider: Eip1193Provider,
   api: Api,
-  options: EthereumConnectorOptions & { walletClientType: string },
+  options: EthereumConnectorOptions & { walletClientType: string; connectorType?: string },
 ): EthereumSession {
   const client = createWalletClient({ transport: custom(provider, { retryCount: 0 }) })
   const { walletClientType, requestTimeoutMs: timeout } = options
@@ -65,7 +65,7 @@ export function createEthereumSession(
       const { nonce } = await initSiwe(api, { address }, signal)
       const message = buildSiweMessage({ address, chainId, nonce, statement: options.statement() })
       const signature = await withWalletTimeout(client.signMessage({ account: address as Address, message }), timeout, signal)
-      const body = { message, signature, chainId: `eip155:${chainId}`, walletClientType, connectorType: 'injected' }
+      const body = { message, signature, chainId: `eip155:${chainId}`, walletClientType, connectorType: options.connectorType ?? 'injected' }
       const response =
         intent === 'link'
           ? await linkSiwe(api, body, signal)

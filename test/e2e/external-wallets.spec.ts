@@ -8,16 +8,29 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devices, type BrowserContext, type Page } from 'playwright-core'
+import { encodeFunctionData, type Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { serializeErc6492Signature } from 'viem/utils'
 import { startHarness, type Harness } from './harness'
 import { PAGE_INIT_SCRIPT } from './page-scripts'
 import { installPhantomStandIn } from './wallets/phantom'
+import { installEthereumWallet } from './wallets/ethereum'
+import { compileSolidity, SMART_WALLET_SOURCE, startEvm, type Evm } from '../chains/evm'
+
+/** examples/server/apps.json: wallet only, chains 1 and 31337 (the local chain). */
+const SMART_APP = 'portico-test-ext-smartw01'
+/** examples/server/apps.json: wallet only, walletChainType 'solana-only'. */
+const SOLANA_APP = 'portico-test-ext-solana01'
 
 let h: Harness
+let evm: Evm
 beforeAll(async () => {
-  h = await startHarness()
-})
+  evm = await startEvm()
+  h = await startHarness({ server: { rpcUrls: { 31337: evm.rpc } } })
+}, 180_000)
 afterAll(async () => {
   await h?.close()
+  evm?.stop()
 })
 
 const PHANTOM_DEEPLINK = '[data-method="wallet:phantom:deeplink"]'
@@ -102,5 +115,69 @@ describe('Phantom on a phone (deep links)', () => {
     await page.waitForSelector('[role=dialog][data-screen=wallet-connect] [data-portico-wallet-status=ready]', { timeout: 20_000 })
     expect(phantom.requests).toEqual(['connect', 'connect'])
     await context.close()
+  })
+})
+
+describe('Coinbase Wallet: a smart-contract account signs in (server-side ERC-1271 / ERC-6492 on a local chain)', () => {
+  const COINBASE = '[data-method="wallet:coinbase_wallet"]'
+  const contracts = () => ({ wallet: compileSolidity(SMART_WALLET_SOURCE, 'OwnedWallet'), factory: compileSolidity(SMART_WALLET_SOURCE, 'WalletFactory') })
+
+  /**
+   * The demo app with the Coinbase Wallet plugin, and a wallet where the Coinbase extension puts
+   * its provider (`window.coinbaseWalletExtension`, which @coinbase/wallet-sdk hands out): its
+   * account is the smart-contract address, its signatures the ones the smart wallet returns.
+   */
+  async function openWithSmartWallet(address: Hex, sign: (data: Hex) => Promise<Hex>) {
+    const page = await h.openPage({ app: SMART_APP, chains: 'app', coinbase: '1' })
+    const wallet = await installEthereumWallet(page, { address, sign, chainId: 31337, inject: 'coinbaseWalletExtension' })
+    await page.reload()
+    await h.waitReady(page)
+    await h.openModal(page)
+    await page.click('[data-method="wallet"]')
+    await page.waitForSelector(COINBASE)
+    return { page, wallet }
+  }
+
+  it('ERC-1271: a deployed account logs in; its SIWE is verified on chain', async () => {
+    const { wallet } = contracts()
+    const owner = privateKeyToAccount(generatePrivateKey())
+    const account = await evm.deploy(wallet.abi, wallet.bytecode, [owner.address])
+    const { page, wallet: w } = await openWithSmartWallet(account, (data) => owner.signMessage({ message: { raw: data } }))
+    expect(await page.textContent(COINBASE)).toContain('Coinbase Wallet')
+    await h.screenshot(page, 'external-coinbase-list')
+    await page.click(COINBASE)
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'logged in', undefined, { timeout: 20_000 })
+    const user = await userRecord(page)
+    expect(user.wallet).toMatchObject({ chainType: 'ethereum', chainId: 'eip155:31337', walletClientType: 'coinbase_wallet', connectorType: 'coinbase_wallet' })
+    expect(user.wallet.address.toLowerCase()).toBe(account.toLowerCase())
+    expect(w.requests).toEqual(expect.arrayContaining(['eth_requestAccounts', 'personal_sign']))
+  })
+
+  it('ERC-6492: an account not deployed yet logs in (the signature carries its factory call)', async () => {
+    const { factory } = contracts()
+    const owner = privateKeyToAccount(generatePrivateKey())
+    const factoryAddress = await evm.deploy(factory.abi, factory.bytecode)
+    const salt = `0x${'22'.repeat(32)}` as Hex
+    const account = (await evm.public.readContract({ address: factoryAddress, abi: factory.abi, functionName: 'addressOf', args: [owner.address, salt] })) as Hex
+    expect(await evm.public.getCode({ address: account })).toBeUndefined()
+    const data = encodeFunctionData({ abi: factory.abi, functionName: 'deploy', args: [owner.address, salt] })
+    const { page } = await openWithSmartWallet(account, async (raw) =>
+      serializeErc6492Signature({ address: factoryAddress, data, signature: await owner.signMessage({ message: { raw } }) }),
+    )
+    await page.click(COINBASE)
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'logged in', undefined, { timeout: 20_000 })
+    expect((await userRecord(page)).wallet.address.toLowerCase()).toBe(account.toLowerCase())
+  })
+
+  it("a signature the account's owner did not make is refused: 'Could not log in with wallet'", async () => {
+    const { wallet } = contracts()
+    const owner = privateKeyToAccount(generatePrivateKey())
+    const stranger = privateKeyToAccount(generatePrivateKey())
+    const account = await evm.deploy(wallet.abi, wallet.bytecode, [owner.address])
+    const { page } = await openWithSmartWallet(account, (data) => stranger.signMessage({ message: { raw: data } }))
+    await page.click(COINBASE)
+    await page.waitForSelector('[data-portico-wallet-status=error]', { timeout: 20_000 })
+    expect(await page.locator('[role=dialog] .portico-title').textContent()).toBe('Could not log in with wallet')
+    expect(await page.textContent('[data-testid=status]')).toBe('logged out')
   })
 })

@@ -10,7 +10,7 @@ import { CrossAppTransactPage } from 'portico/plugins/cross-app'
 import { settingsFromUrl } from './settings'
 
 const { appId, config, oauth } = settingsFromUrl(window.location.search)
-const kernel = createPortico({ ...config, appId, plugins: demoPlugins(oauth) })
+const kernel = createPortico({ ...config, appId, plugins: demoPlugins(oauth, { coinbase: new URLSearchParams(window.location.search).get('coinbase') === '1' }) })
 // Tests read the kernel from the page.
 ;(window as unknown as { portico: typeof kernel }).portico = kernel
 

@@ -17,6 +17,7 @@
  * | farcaster | farcaster (app portico-test-farcaster-01) | on |
  * | cross-app | cross_app (apps portico-test-xrequest-001 → portico-test-xprovider-01); /oauth/transact page | on |
  * | phantom | wallet (Phantom deep links on mobile browsers without Phantom) | on |
+ * | coinbase-wallet | wallet (Coinbase Wallet SDK) | `?coinbase=1` |
  */
 import type { PorticoPlugin } from 'portico'
 import { email } from 'portico/plugins/email'
@@ -43,9 +44,10 @@ import { turnstile } from 'portico/plugins/turnstile'
 import { farcaster } from 'portico/plugins/farcaster'
 import { crossApp } from 'portico/plugins/cross-app'
 import { phantom } from 'portico/plugins/phantom'
+import { coinbaseWallet } from 'portico/plugins/coinbase-wallet'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
 
-export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
+export function demoPlugins(oauth: OAuthOptions = {}, extra: { coinbase?: boolean } = {}): PorticoPlugin[] {
   return [
     email(),
     sms(),
@@ -61,6 +63,9 @@ export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
     farcaster(),
     crossApp(),
     phantom(),
+    // Coinbase Wallet (SDK: extension, app, smart wallet) with ?coinbase=1: its row is always
+    // there when on (the SDK falls back to its popup), so the other specs keep their lists.
+    ...(extra.coinbase ? [coinbaseWallet()] : []),
     ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),
   ]
 }
