@@ -15,6 +15,7 @@ import { startHarness, type Harness } from './harness'
 import { PAGE_INIT_SCRIPT } from './page-scripts'
 import { installPhantomStandIn } from './wallets/phantom'
 import { installEthereumWallet } from './wallets/ethereum'
+import { installSolanaWallet } from './wallets/solana'
 import { compileSolidity, SMART_WALLET_SOURCE, startEvm, type Evm } from '../chains/evm'
 
 /** examples/server/apps.json: wallet only, chains 1 and 31337 (the local chain). */
@@ -179,5 +180,78 @@ describe('Coinbase Wallet: a smart-contract account signs in (server-side ERC-12
     await page.waitForSelector('[data-portico-wallet-status=error]', { timeout: 20_000 })
     expect(await page.locator('[role=dialog] .portico-title').textContent()).toBe('Could not log in with wallet')
     expect(await page.textContent('[data-testid=status]')).toBe('logged out')
+  })
+})
+
+describe('the wallet list: walletList, walletChainType, overflow', () => {
+  const BRANDS = [
+    { name: 'MetaMask', rdns: 'io.metamask' },
+    { name: 'Rainbow', rdns: 'me.rainbow' },
+    { name: 'Zerion', rdns: 'io.zerion.wallet' },
+    { name: 'Rabby Wallet', rdns: 'io.rabby' },
+    { name: 'Brave Wallet', rdns: 'com.brave.wallet' },
+  ]
+  async function openWithWallets(query: Record<string, string>) {
+    const page = await h.openPage(query)
+    for (const [i, b] of BRANDS.entries()) await installEthereumWallet(page, { ...b, uuid: `w${i}`, privateKey: generatePrivateKey() })
+    await installSolanaWallet(page, { secretKey: crypto.getRandomValues(new Uint8Array(32)) })
+    await page.reload()
+    await h.waitReady(page)
+    await h.openModal(page)
+    await page.click('[data-method="wallet"]')
+    await page.waitForSelector('[data-portico-wallet-list] [data-method^="wallet:"]')
+    return page
+  }
+  const rows = (page: Page) => page.$$eval('[data-portico-wallet-list] .portico-list-label', (els) => els.map((e) => e.textContent))
+
+  it('more than 4 wallets: 3 and More wallets; both chains, then Ethereum only, then Solana only', async () => {
+    const both = await openWithWallets({})
+    expect(await rows(both)).toEqual(['MetaMask', 'Rainbow', 'Zerion', 'More wallets'])
+    await h.screenshot(both, 'external-wallet-list-overflow')
+    await both.click('[data-method="wallet:more"]')
+    expect(await rows(both)).toEqual(['MetaMask', 'Rainbow', 'Zerion', 'Rabby Wallet', 'Brave Wallet', 'Phantom'])
+    expect(await both.textContent('[data-method="wallet:wallet-standard:Phantom"]')).toContain('Solana')
+    // The brands' inline SVG marks draw under the page's CSP (no data: image).
+    expect(await both.$$eval('[data-portico-wallet-list] svg[data-portico-brand]', (els) => els.map((e) => e.getAttribute('data-portico-brand')))).toEqual([
+      'metamask',
+      'rainbow',
+      'zerion',
+      'rabby_wallet',
+      'brave_wallet',
+      'phantom',
+    ])
+    await h.screenshot(both, 'external-wallet-list-all')
+
+    const eth = await openWithWallets({ chains: 'ethereum-only' })
+    await eth.click('[data-method="wallet:more"]')
+    expect(await rows(eth)).toEqual(['MetaMask', 'Rainbow', 'Zerion', 'Rabby Wallet', 'Brave Wallet'])
+
+    const sol = await openWithWallets({ chains: 'solana-only' })
+    expect(await rows(sol)).toEqual(['Phantom'])
+  })
+
+  it('walletList orders the wallets; a listed brand that is not here opens the install screen', async () => {
+    const page = await openWithWallets({ wallets: 'coinbase_wallet,rabby_wallet,phantom,detected_ethereum_wallets', chains: 'ethereum-and-solana' })
+    expect(await rows(page)).toEqual(['Coinbase Wallet', 'Rabby Wallet', 'Phantom', 'More wallets'])
+    await page.click('[data-method="wallet:more"]')
+    expect(await rows(page)).toEqual(['Coinbase Wallet', 'Rabby Wallet', 'Phantom', 'MetaMask', 'Rainbow', 'Zerion', 'Brave Wallet'])
+    await page.click('[data-method="wallet:brand:coinbase_wallet"]')
+    await page.waitForSelector('[role=dialog][data-screen=wallet-install]')
+    const dialog = page.locator('[role=dialog]')
+    expect(await dialog.locator('.portico-title').textContent()).toBe('Get Coinbase Wallet')
+    expect(await dialog.getByRole('link', { name: 'Install Coinbase Wallet' }).getAttribute('href')).toBe('https://www.coinbase.com/wallet/downloads')
+    expect(await dialog.getByRole('link', { name: 'Learn more about wallets' }).getAttribute('href')).toBe('https://ethereum.org/en/wallets/')
+    await h.screenshot(page, 'external-wallet-install')
+  })
+
+  it("an app with only Solana wallets and none installed says '... like Phantom or Solflare'", async () => {
+    const page = await h.openPage({ app: SOLANA_APP, chains: 'app' })
+    await h.openModal(page)
+    await page.click('[data-method="wallet"]')
+    await page.waitForSelector('[data-portico-no-wallets]', { timeout: 10_000 })
+    expect(await page.textContent('[data-portico-no-wallets]')).toBe(
+      'No wallets available: Please download an external wallet provider, like Phantom or Solflare',
+    )
+    await h.screenshot(page, 'external-solana-only-no-wallets')
   })
 })

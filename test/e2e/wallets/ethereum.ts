@@ -98,7 +98,7 @@ export async function installEthereumWallet(page: Page, options: TestEthereumWal
   let rejectConnect = 0
   const requests: string[] = []
   const signed: string[] = []
-  const binding = '__porticoTestEthereumWallet'
+  const binding = `__porticoTestEthereumWallet_${(options.uuid ?? 'portico-test-wallet-1').replace(/[^a-zA-Z0-9]/g, '_')}`
   const rejected = { error: { code: 4001, message: 'User rejected the request.' } }
   await page.exposeFunction(binding, async ({ method, params }: { method: string; params: unknown[] }) => {
     requests.push(method)
