@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devices, type BrowserContext, type Page } from 'playwright-core'
-import { encodeFunctionData, type Hex } from 'viem'
+import { encodeFunctionData, verifyMessage, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { serializeErc6492Signature } from 'viem/utils'
 import { startHarness, type Harness } from './harness'
@@ -253,5 +253,23 @@ describe('the wallet list: walletList, walletChainType, overflow', () => {
       'No wallets available: Please download an external wallet provider, like Phantom or Solflare',
     )
     await h.screenshot(page, 'external-solana-only-no-wallets')
+  })
+})
+
+describe('portico/wagmi: wagmi reads the user\'s wallets', () => {
+  it('after a wallet login wagmi sees the external wallet as its account and signs with it', async () => {
+    const page = await h.openPage({ chains: 'ethereum-only' })
+    const wallet = await installEthereumWallet(page, { privateKey: generatePrivateKey(), chainId: 1 })
+    await page.reload()
+    await h.waitReady(page)
+    // Logged out: wagmi cannot connect.
+    expect(await page.evaluate(() => (window as any).porticoWagmi().then(() => 'connected', (e: Error) => e.message))).toContain('Log in')
+    await h.openModal(page)
+    await page.click('[data-method="wallet"]')
+    await page.click('[data-method="wallet:eip6963:io.metamask"]')
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'logged in', undefined, { timeout: 20_000 })
+    const seen = await page.evaluate(() => (window as any).porticoWagmi())
+    expect(seen).toMatchObject({ status: 'connected', connector: 'portico', address: wallet.address, addresses: [wallet.address] })
+    expect(await verifyMessage({ address: wallet.address, message: seen.message, signature: seen.signatures[0].signature })).toBe(true)
   })
 })

@@ -13,6 +13,8 @@ const { appId, config, oauth } = settingsFromUrl(window.location.search)
 const kernel = createPortico({ ...config, appId, plugins: demoPlugins(oauth, { coinbase: new URLSearchParams(window.location.search).get('coinbase') === '1' }) })
 // Tests read the kernel from the page.
 ;(window as unknown as { portico: typeof kernel }).portico = kernel
+// ... and what wagmi sees of the user's wallets through portico/wagmi (loaded on call).
+;(window as unknown as { porticoWagmi: () => Promise<unknown> }).porticoWagmi = () => import('./wagmi-demo').then((m) => m.readWagmi(kernel))
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
