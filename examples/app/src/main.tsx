@@ -9,8 +9,12 @@ import { demoPlugins } from './plugins'
 import { CrossAppTransactPage } from 'portico/plugins/cross-app'
 import { settingsFromUrl } from './settings'
 
-const { appId, config, oauth } = settingsFromUrl(window.location.search)
-const kernel = createPortico({ ...config, appId, plugins: demoPlugins(oauth, { coinbase: new URLSearchParams(window.location.search).get('coinbase') === '1' }) })
+const { appId, config, oauth, wallet } = settingsFromUrl(window.location.search)
+const kernel = createPortico({
+  ...config,
+  appId,
+  plugins: demoPlugins(oauth, wallet, { coinbase: new URLSearchParams(window.location.search).get('coinbase') === '1' }),
+})
 // Tests read the kernel from the page.
 ;(window as unknown as { portico: typeof kernel }).portico = kernel
 // ... and what wagmi sees of the user's wallets through portico/wagmi (loaded on call).

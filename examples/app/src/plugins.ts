@@ -16,6 +16,7 @@
  * | turnstile | captcha (apps with captcha on) | on |
  * | farcaster | farcaster (app portico-test-farcaster-01) | on |
  * | cross-app | cross_app (apps portico-test-xrequest-001 → portico-test-xprovider-01); /oauth/transact page | on |
+ * | embedded-wallet | (no login method) wallets on login, wallet panel (`?frame=`, `?rpc=`, `?createOnLogin=`) | on |
  * | phantom | wallet (Phantom deep links on mobile browsers without Phantom) | on |
  * | coinbase-wallet | wallet (Coinbase Wallet SDK) | `?coinbase=1` |
  */
@@ -45,9 +46,17 @@ import { farcaster } from 'portico/plugins/farcaster'
 import { crossApp } from 'portico/plugins/cross-app'
 import { phantom } from 'portico/plugins/phantom'
 import { coinbaseWallet } from 'portico/plugins/coinbase-wallet'
+import { embeddedWallet } from 'portico/plugins/embedded-wallet'
+import type { Chain } from 'viem'
+import type { DemoWalletSettings } from './settings'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
 
-export function demoPlugins(oauth: OAuthOptions = {}, extra: { coinbase?: boolean } = {}): PorticoPlugin[] {
+/** The local EVM chain `npm start` runs (hardhat, chain id 31337); a plain object keeps viem out of the initial load. */
+function localChain(rpc: string): Chain {
+  return { id: 31337, name: 'Hardhat', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpc] } } }
+}
+
+export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSettings, extra: { coinbase?: boolean } = {}): PorticoPlugin[] {
   return [
     email(),
     sms(),
@@ -66,6 +75,11 @@ export function demoPlugins(oauth: OAuthOptions = {}, extra: { coinbase?: boolea
     // Coinbase Wallet (SDK: extension, app, smart wallet) with ?coinbase=1: its row is always
     // there when on (the SDK falls back to its popup), so the other specs keep their lists.
     ...(extra.coinbase ? [coinbaseWallet()] : []),
+    embeddedWallet({
+      frameUrl: wallet?.frameUrl,
+      createOnLogin: wallet?.createOnLogin,
+      chains: [localChain(wallet?.rpc ?? 'http://127.0.0.1:8545')],
+    }),
     ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),
   ]
 }
