@@ -27,7 +27,7 @@ let h: Harness
 let evm: Evm
 beforeAll(async () => {
   evm = await startEvm()
-  h = await startHarness({ server: { rpcUrls: { 31337: evm.rpc } } })
+  h = await startHarness({ server: { rpcUrls: { 31337: evm.rpc } }, walletFrame: true, csp: { connectSrc: [evm.rpc] } })
 }, 180_000)
 afterAll(async () => {
   await h?.close()
@@ -271,5 +271,44 @@ describe('portico/wagmi: wagmi reads the user\'s wallets', () => {
     const seen = await page.evaluate(() => (window as any).porticoWagmi())
     expect(seen).toMatchObject({ status: 'connected', connector: 'portico', address: wallet.address, addresses: [wallet.address] })
     expect(await verifyMessage({ address: wallet.address, message: seen.message, signature: seen.signatures[0].signature })).toBe(true)
+  })
+})
+
+describe('portico/wagmi with embedded and external wallets', () => {
+  it('an e-mail user with an embedded wallet links an external one; wagmi lists and signs with both', { timeout: 120_000 }, async () => {
+    const page = await h.openPage({ frame: h.frameUrl!, rpc: evm.rpc, createOnLogin: 'users-without-wallets', chains: 'ethereum-only' })
+    const external = await installEthereumWallet(page, { privateKey: generatePrivateKey(), chainId: 1 })
+    await page.reload()
+    await h.waitReady(page)
+    const email = `ext-${Date.now().toString(36)}@example.com`
+    await h.openModal(page)
+    const since = Date.now()
+    await page.fill('input[type=email]', email)
+    await page.press('input[type=email]', 'Enter')
+    await page.waitForSelector('[role=dialog][data-screen=email-code] .portico-code-box')
+    const code = await h.readOutboxCode(email, since)
+    await page.click('.portico-code-box >> nth=0')
+    await page.keyboard.type(code, { delay: 20 })
+    // The embedded Ethereum wallet is created on login.
+    const embedded = (await (
+      await page.waitForFunction(
+        () => {
+          const k = (window as any).portico
+          const w = k.session.authenticated && k.plugin('embedded-wallet')?.wallets().find((x: any) => x.chainType === 'ethereum')
+          return w && !document.querySelector('[role=dialog]') ? w.address : null
+        },
+        undefined,
+        { timeout: 60_000 },
+      )
+    ).jsonValue()) as Hex
+    await page.getByRole('button', { name: 'Link wallet', exact: true }).click()
+    await page.click('[data-method="wallet:eip6963:io.metamask"]')
+    await page.waitForFunction(() => document.querySelector('[data-testid=result]')?.textContent === 'complete: link', undefined, { timeout: 20_000 })
+    const seen = await page.evaluate(() => (window as any).porticoWagmi())
+    expect(seen).toMatchObject({ status: 'connected', connector: 'portico', addresses: [external.address, embedded] })
+    for (const { address, signature } of seen.signatures) {
+      expect(await verifyMessage({ address, message: seen.message, signature })).toBe(true)
+    }
+    await h.screenshot(page, 'external-wagmi-both')
   })
 })
