@@ -312,3 +312,23 @@ describe('portico/wagmi with embedded and external wallets', () => {
     await h.screenshot(page, 'external-wagmi-both')
   })
 })
+
+describe('connect only (useConnectWallet)', () => {
+  it("logged out: the connect-only list, the wallet's account without a signature, the user stays logged out", async () => {
+    const page = await h.openPage({ chains: 'ethereum-only' })
+    const wallet = await installEthereumWallet(page, { privateKey: generatePrivateKey() })
+    await page.reload()
+    await h.waitReady(page)
+    const result = page.evaluate(() => (window as any).porticoConnectWallet())
+    await page.waitForSelector('[data-portico-wallet-list][data-portico-connect-only] [data-method="wallet:eip6963:io.metamask"]')
+    expect(await page.locator('[role=dialog] .portico-title').textContent()).toBe('Connect a wallet')
+    await h.screenshot(page, 'external-connect-only')
+    await page.click('[data-method="wallet:eip6963:io.metamask"]')
+    await page.waitForSelector('[data-portico-wallet-status=done]', { state: 'attached' })
+    expect(await page.locator('[role=dialog] .portico-title').textContent()).toBe('Successfully connected')
+    await h.screenshot(page, 'external-connect-only-connected')
+    expect(await result).toEqual({ address: wallet.address, walletClientType: 'metamask', connectorType: 'injected', linked: false })
+    expect(wallet.requests).not.toContain('personal_sign')
+    expect(await page.textContent('[data-testid=status]')).toBe('logged out')
+  })
+})

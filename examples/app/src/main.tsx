@@ -19,6 +19,9 @@ const kernel = createPortico({
 ;(window as unknown as { portico: typeof kernel }).portico = kernel
 // ... and what wagmi sees of the user's wallets through portico/wagmi (loaded on call).
 ;(window as unknown as { porticoWagmi: () => Promise<unknown> }).porticoWagmi = () => import('./wagmi-demo').then((m) => m.readWagmi(kernel))
+// ... and the connect-only flow (a wallet's account without signing in): useConnectWallet's.
+;(window as unknown as { porticoConnectWallet: () => Promise<unknown> }).porticoConnectWallet = () =>
+  import('portico/plugins/wallet').then((m) => m.connectWallet(kernel)).then(({ wallet }) => ({ address: wallet.address, walletClientType: wallet.walletClientType, connectorType: wallet.connectorType, linked: wallet.linked }))
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
