@@ -33,11 +33,11 @@ import {
   providerError,
   setupWallet,
   walletClientTypeOf,
-  walletRows,
   watchAccounts,
   type WalletLoginConnector,
 } from './index'
 import { BRAND_MARKS } from './screens/brand-icons'
+import { walletRows } from './list'
 
 const conn = (over: Partial<WalletLoginConnector> = {}): WalletLoginConnector => ({
   id: over.id ?? `c:${over.walletClientType ?? 'x'}`,

@@ -99,7 +99,6 @@ export { unlinkExternalWallet } from './calls'
 export { unlinkWallet, useUnlinkWallet } from './unlink'
 export { walletClientTypeOf, walletBrand, brandName, mobilePlatform, WALLET_BRANDS, DETECTED_WALLETS } from './brands'
 export type { WalletBrand } from './brands'
-export { walletRows, WALLET_LIST_IDS } from './list'
 export type { WalletRow, WalletRowOptions } from './list'
 export { pageOrigin, pageUrl, navigateTo } from './page'
 export {

@@ -2,6 +2,7 @@
  * Which rows the wallet list shows, in which order (spec part 1 sections 2 and 3: the app's
  * `walletList` and `walletChainType`): a pure function, so the rules are unit-tested alone.
  */
+import { brandLinks } from './brand-links'
 import { DETECTED_WALLETS, WALLET_BRANDS, walletBrand, type WalletBrand } from './brands'
 import type { WalletLoginConnector } from './connection'
 
@@ -52,7 +53,7 @@ export function walletRows(connectors: readonly WalletLoginConnector[], options:
       }
       if (!pick.length) {
         const brand = walletBrand(entry)
-        if (brand && brand.id !== 'wallet_connect' && brand.chains.some((ch) => chains.has(ch)) && (brand.installUrl || brand.browseUrl)) {
+        if (brand && brand.id !== 'wallet_connect' && brand.chains.some((ch) => chains.has(ch)) && (brandLinks(brand.id).installUrl || brandLinks(brand.id).browseUrl)) {
           rows.push({ kind: 'brand', brand, recent: false })
         }
       }

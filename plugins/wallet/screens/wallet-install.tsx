@@ -4,6 +4,7 @@
  */
 import { ScreenLayout, useKernel, useScreen, useTexts } from 'portico/ui'
 import { formatText } from 'portico'
+import { brandLinks } from '../brand-links'
 import { brandName, walletBrand } from '../brands'
 import { WALLET_TEXTS } from '../strings'
 import { WalletLogo } from './wallet-logo'
@@ -21,8 +22,8 @@ export default function WalletInstallScreen() {
       icon={<WalletLogo brand={brand?.id} size={48} />}
     >
       <div className="portico-actions" data-portico-wallet-install={brand?.id ?? ''}>
-        {brand?.installUrl ? (
-          <a className="portico-button" data-variant="primary" data-full="" href={brand.installUrl} target="_blank" rel="noopener noreferrer">
+        {brand && brandLinks(brand.id).installUrl ? (
+          <a className="portico-button" data-variant="primary" data-full="" href={brandLinks(brand.id).installUrl} target="_blank" rel="noopener noreferrer">
             <span className="portico-button-label">{formatText(S.installButton, { wallet })}</span>
           </a>
         ) : null}

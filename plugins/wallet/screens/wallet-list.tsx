@@ -9,6 +9,7 @@
  */
 import { useEffect, useMemo, useState } from 'react'
 import { Chip, ListButton, ScreenLayout, Spinner, useKernel, useScreen, useTexts } from 'portico/ui'
+import { brandLinks } from '../brand-links'
 import { brandName, mobilePlatform } from '../brands'
 import { isLoginConnector, type WalletLoginConnector } from '../connection'
 import { walletChains } from '../chains'
@@ -95,7 +96,7 @@ export default function WalletListScreen() {
 
   const pick = (row: WalletRow) => {
     if (row.kind === 'brand') {
-      if (mobile && row.brand.browseUrl) screen.open(WALLET_REDIRECT_SCREEN, { brand: row.brand.id })
+      if (mobile && brandLinks(row.brand.id).browseUrl) screen.open(WALLET_REDIRECT_SCREEN, { brand: row.brand.id })
       else screen.open(WALLET_INSTALL_SCREEN, { brand: row.brand.id })
       return
     }

@@ -9,6 +9,7 @@
 import { useEffect, useState } from 'react'
 import { ScreenLayout, StatusIcon, useKernel, useScreen, useTexts } from 'portico/ui'
 import { formatText } from 'portico'
+import { brandLinks } from '../brand-links'
 import { brandName, mobilePlatform, walletBrand } from '../brands'
 import { isLoginConnector } from '../connection'
 import { WALLET_CONNECT_SCREEN, WALLET_FAILED_SCREEN } from '../ids'
@@ -29,6 +30,7 @@ export default function WalletMobileRedirectScreen() {
     : undefined
   const brand = walletBrand(screen.params.brand ?? connector?.walletClientType)
   const name = connector?.name ?? (brand ? brandName(brand, kernel.config.name) : '')
+  const links = brandLinks(brand?.id)
   const [fallback, setFallback] = useState(false)
 
   useEffect(() => {
@@ -51,8 +53,8 @@ export default function WalletMobileRedirectScreen() {
           connector.connect(controller.signal).then(() => {
             if (!controller.signal.aborted) screen.replace(WALLET_CONNECT_SCREEN, { connectorId: connector.id, connectOnly: screen.params.connectOnly })
           }, fail)
-        } else if (brand?.browseUrl) {
-          navigateTo(brand.browseUrl(pageUrl()))
+        } else if (brand && links.browseUrl) {
+          navigateTo(links.browseUrl(pageUrl()))
         }
       } catch (e) {
         fail(e)
@@ -68,7 +70,7 @@ export default function WalletMobileRedirectScreen() {
   }, [])
 
   const platform = mobilePlatform()
-  const store = brand?.appStore ? brand.appStore[platform === 'android' ? 'android' : 'ios'] : brand?.installUrl
+  const store = links.appStore ? links.appStore[platform === 'android' ? 'android' : 'ios'] : links.installUrl
   return (
     <ScreenLayout
       title={formatText(S.redirecting, { wallet: name })}
