@@ -282,3 +282,13 @@ describe('solana:signIn', () => {
     expect(ed25519.verify(Buffer.from(body.signature, 'base64'), new TextEncoder().encode(body.message), publicKey)).toBe(true)
   })
 })
+
+describe('the embedded wallet', () => {
+  it('is never listed as an external Solana wallet', async () => {
+    const target = isolated()
+    const { kernel } = await createTestKernel({ plugins: [siws({ target })], app: { login_methods: ['wallet'] }, config: { appearance: { walletChainType: 'solana-only' } } })
+    registerWallet(target as unknown as EventTarget, testWallet({ name: 'Portico Embedded Wallet' }))
+    registerWallet(target as unknown as EventTarget, testWallet({ name: 'Solflare' }))
+    expect(walletConnectors(kernel).map((c) => c.name)).toEqual(['Solflare'])
+  })
+})

@@ -121,9 +121,20 @@ export function createWalletStandardRegistry(target: Target = globalThis as unkn
   }
 }
 
-/** A wallet that can sign in with Solana: a Solana chain, standard:connect and solana:signIn or solana:signMessage. */
+/**
+ * The provider's own embedded Solana wallet registers through wallet-standard too (for other
+ * dapps on the page); it is never an external wallet to log in or link with (spec part 1
+ * section 5). Recognised by a `portico:embedded` feature or its name.
+ */
+export const EMBEDDED_WALLET_NAME = 'Portico Embedded Wallet'
+export function isEmbeddedStandardWallet(w: StandardWallet): boolean {
+  return w.name === EMBEDDED_WALLET_NAME || !!w.features?.['portico:embedded']
+}
+
+/** A wallet that can sign in with Solana: a Solana chain, standard:connect and solana:signIn or solana:signMessage (never the embedded wallet). */
 export function isSolanaSignInWallet(w: StandardWallet): boolean {
   return (
+    !isEmbeddedStandardWallet(w) &&
     Array.isArray(w.chains) &&
     w.chains.some((c) => typeof c === 'string' && c.startsWith('solana:')) &&
     !!w.features?.['standard:connect'] &&
