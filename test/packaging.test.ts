@@ -25,6 +25,9 @@ const OPTIONAL_PEERS: Record<string, string[]> = {
   viem: ['plugins/siwe/index'],
   'libphonenumber-js': ['plugins/sms/index', 'ui/phone-input'],
   '@simplewebauthn/browser': ['plugins/passkey/index'],
+  '@coinbase/wallet-sdk': ['plugins/coinbase-wallet/index'],
+  '@wagmi/core': ['wagmi/index'],
+  '@noble/ciphers': ['plugins/phantom/index'],
 }
 /**
  * Reaches that exist today in files owned by the plugin-contract rewrite. May only shrink:
