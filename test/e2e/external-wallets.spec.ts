@@ -244,6 +244,17 @@ describe('the wallet list: walletList, walletChainType, overflow', () => {
     await h.screenshot(page, 'external-wallet-install')
   })
 
+  it('the install screen in the dark theme, without serious axe findings', async () => {
+    const page = await h.openPage({ wallets: 'rainbow,detected_wallets', theme: 'dark' }, { bypassCSP: true })
+    await h.openModal(page)
+    await page.click('[data-method="wallet"]')
+    await page.click('[data-method="wallet:brand:rainbow"]')
+    await page.waitForSelector('[role=dialog][data-screen=wallet-install] a.portico-button')
+    expect(await page.locator('[role=dialog] .portico-title').textContent()).toBe('Get Rainbow')
+    await h.screenshot(page, 'external-wallet-install-dark')
+    expect(await h.axe(page)).toEqual([])
+  })
+
   it("an app with only Solana wallets and none installed says '... like Phantom or Solflare'", async () => {
     const page = await h.openPage({ app: SOLANA_APP, chains: 'app' })
     await h.openModal(page)
