@@ -24,6 +24,7 @@ import {
   WALLET_REQUEST_TIMEOUT_MS,
   WALLET_TEXTS,
   brandName,
+  connectOrCreateWallet,
   connectedWallets,
   createConnectorStatus,
   createWalletConnection,
@@ -294,3 +295,24 @@ describe('screens', () => {
   })
 })
 
+
+describe('connect or create (the connect-only variant)', () => {
+  it('logged out: the wallet list signs in; logged in without an embedded wallet: the embedded plugin creates one; else connect only', async () => {
+    const create = vi.fn(async () => ({ address: '0xnew' }))
+    let embeddedWallets: unknown[] = []
+    const embedded = definePlugin({ id: 'embedded-wallet', kind: 'wallet', setup: (ctx) => ctx.provide({ wallets: () => embeddedWallets, create }) })
+    const { kernel } = await createTestKernel({ plugins: [walletPlugin([conn()]), embedded], app: { login_methods: ['wallet'] } })
+    void connectOrCreateWallet(kernel)
+    await vi.waitFor(() => expect(kernel.screens.getState().current).toMatchObject({ id: WALLET_LIST_SCREEN, params: {} }))
+    expect(kernel.screens.getState().intent).toBe('login')
+    kernel.screens.dismiss()
+
+    const { kernel: inK } = await createTestKernel({ plugins: [walletPlugin([conn()]), embedded], app: { login_methods: ['wallet'] }, user: wireUser() })
+    expect(await connectOrCreateWallet(inK)).toEqual({ address: '0xnew' })
+    expect(create).toHaveBeenCalledTimes(1)
+    embeddedWallets = [{ address: '0xnew' }]
+    void connectOrCreateWallet(inK)
+    await vi.waitFor(() => expect(inK.screens.getState().current).toMatchObject({ id: WALLET_LIST_SCREEN, params: { connectOnly: true } }))
+    expect(inK.screens.getState().intent).toBe('link')
+  })
+})
