@@ -23,6 +23,7 @@ const input = { 'kernel/index': 'kernel/index.ts', 'kernel/internal': 'kernel/in
 if (existsSync('ui/index.ts')) input['ui/index'] = 'ui/index.ts'
 if (existsSync('ui/phone-input.ts')) input['ui/phone-input'] = 'ui/phone-input.ts'
 if (existsSync('ui/qr.tsx')) input['ui/qr'] = 'ui/qr.tsx'
+if (existsSync('wagmi/index.ts')) input['wagmi/index'] = 'wagmi/index.ts'
 if (existsSync('test/kit/index.ts')) input['testing/index'] = 'test/kit/testing.ts'
 for (const id of existsSync('plugins') ? readdirSync('plugins') : []) {
   if (existsSync(`plugins/${id}/index.ts`)) input[`plugins/${id}/index`] = `plugins/${id}/index.ts`

@@ -20,6 +20,7 @@ const entries: Record<string, string> = {
   'portico/ui': 'ui/index.ts',
   'portico/ui/phone-input': 'ui/phone-input.ts',
   'portico/ui/qr': 'ui/qr.tsx',
+  'portico/wagmi': 'wagmi/index.ts',
   'portico/testing': 'test/kit/testing.ts',
 }
 for (const id of readdirSync(join(ROOT, 'plugins')).sort()) {

@@ -25,10 +25,13 @@ const OPTIONAL_PEERS: Record<string, string[]> = {
   viem: ['plugins/siwe/index', 'plugins/embedded-wallet/index', 'plugins/walletconnect/index'],
   // The embedded wallet's Solana wallet-standard wallet (lazy chunk).
   '@wallet-standard/wallet': ['plugins/embedded-wallet/index'],
-  '@scure/base': ['plugins/embedded-wallet/index'],
+  '@scure/base': ['plugins/embedded-wallet/index', 'plugins/phantom/index'],
   '@walletconnect/sign-client': ['plugins/walletconnect/index'],
   'libphonenumber-js': ['plugins/sms/index', 'ui/phone-input'],
   '@simplewebauthn/browser': ['plugins/passkey/index'],
+  '@coinbase/wallet-sdk': ['plugins/coinbase-wallet/index'],
+  '@wagmi/core': ['wagmi/index'],
+  '@noble/ciphers': ['plugins/phantom/index'],
 }
 /**
  * Reaches that exist today in files owned by the plugin-contract rewrite. May only shrink:

@@ -4,7 +4,7 @@
  * message builder) only when the user picks the wallet.
  */
 import type { PluginContext } from 'portico'
-import { walletClientTypeOf, type WalletLoginConnector } from 'portico/plugins/wallet'
+import { createConnectorStatus, walletClientTypeOf, watchAccounts, type WalletLoginConnector } from 'portico/plugins/wallet'
 import type { DiscoveredProvider } from './eip6963'
 import type { EthereumSession } from './ethereum'
 
@@ -20,7 +20,7 @@ export interface EthereumConnectorOptions {
   chains?: () => { supported: number[]; defaultId: number }
 }
 
-type Ctx = Pick<PluginContext, 'api'> & Partial<Pick<PluginContext, 'assertLoggedOut'>>
+type Ctx = Pick<PluginContext, 'api'> & Partial<Pick<PluginContext, 'assertLoggedOut' | 'events' | 'id'>>
 
 export function createEthereumConnector(d: DiscoveredProvider, ctx: Ctx, options: EthereumConnectorOptions): WalletLoginConnector {
   const walletClientType = walletClientTypeOf(d.info)
@@ -29,6 +29,13 @@ export function createEthereumConnector(d: DiscoveredProvider, ctx: Ctx, options
   const session = () =>
     (pending ??= import('./ethereum').then((m) => m.createEthereumSession(d.provider, ctx.api, { ...options, walletClientType })))
 
+  const status = createConnectorStatus(ctx.events ?? null, ctx.id ?? 'siwe')
+  // A wallet that reports no accounts (or disconnects) is disconnected (spec part 1 section 4).
+  let unwatch: (() => void) | null = null
+  const connected = (address: string) => {
+    status.set({ connected: true, address })
+    unwatch ??= watchAccounts(d.provider, status)
+  }
   return {
     id: d.source === 'eip6963' ? `eip6963:${d.info.rdns || d.info.uuid}` : 'injected',
     name: d.info.name,
@@ -41,8 +48,19 @@ export function createEthereumConnector(d: DiscoveredProvider, ctx: Ctx, options
     confirmSign: options.confirmSign,
     provider: d.provider,
     rdns: d.info.rdns,
+    status: () => status.get(),
+    async getEthereumProvider() {
+      return d.provider
+    },
+    async disconnect() {
+      unwatch?.()
+      unwatch = null
+      status.set({ connected: false })
+    },
     async connect(signal) {
-      return (await session()).connect(signal)
+      const address = await (await session()).connect(signal)
+      connected(address)
+      return address
     },
     async signIn(address, intent, signal, progress) {
       if (intent === 'login') ctx.assertLoggedOut?.()

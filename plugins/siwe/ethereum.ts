@@ -8,6 +8,7 @@ import { PorticoError, type Api } from 'portico'
 import {
   WALLET_CONNECT_CODES,
   WALLET_TEXTS,
+  pollAccounts,
   withWalletTimeout,
   type ConnectionProgress,
   type WalletIntent,
@@ -26,14 +27,18 @@ export interface EthereumSession {
 export function createEthereumSession(
   provider: Eip1193Provider,
   api: Api,
-  options: EthereumConnectorOptions & { walletClientType: string },
+  options: EthereumConnectorOptions & { walletClientType: string; connectorType?: string },
 ): EthereumSession {
   const client = createWalletClient({ transport: custom(provider, { retryCount: 0 }) })
   const { walletClientType, requestTimeoutMs: timeout } = options
   return {
     async connect(signal) {
       const addresses = await withWalletTimeout(client.requestAddresses(), timeout, signal)
-      const address = addresses?.[0]
+      // Some wallets grant access before they report the account: poll eth_accounts
+      // (10 attempts, 500 ms apart; spec part 1 section 9).
+      const address =
+        addresses?.[0] ??
+        (await pollAccounts(() => provider.request({ method: 'eth_accounts' }) as Promise<string[]>, { signal }))
       if (!address) {
         throw new PorticoError(WALLET_CONNECT_CODES.noAddress, WALLET_TEXTS.unableToRetrieveAddress, {
           kind: 'connector_error',
@@ -60,7 +65,7 @@ export function createEthereumSession(
       const { nonce } = await initSiwe(api, { address }, signal)
       const message = buildSiweMessage({ address, chainId, nonce, statement: options.statement() })
       const signature = await withWalletTimeout(client.signMessage({ account: address as Address, message }), timeout, signal)
-      const body = { message, signature, chainId: `eip155:${chainId}`, walletClientType, connectorType: 'injected' }
+      const body = { message, signature, chainId: `eip155:${chainId}`, walletClientType, connectorType: options.connectorType ?? 'injected' }
       const response =
         intent === 'link'
           ? await linkSiwe(api, body, signal)

@@ -25,6 +25,7 @@ import { transferSiwe, unlinkSiwe } from './calls'
 import { createEthereumConnector } from './connector'
 import { createEip6963Discovery, type Eip1193Provider, type Eip6963Discovery } from './eip6963'
 import type { SiweMessageInput } from './message'
+import type { EthereumConnectorOptions } from './connector'
 import { SIWE_TEXTS } from './strings'
 
 export interface SiweOptions {
@@ -136,6 +137,20 @@ export async function unlinkEthereumWallet(kernel: Pick<Portico, 'api' | 'sessio
   const res = await unlinkSiwe(kernel.api, { address })
   return kernel.session.setUser(res.user)
 }
+
+/**
+ * The SIWE sign-in over any EIP-1193 provider (eth_requestAccounts, chain switch, EIP-4361
+ * message, personal_sign, /siwe/authenticate or /siwe/link), for other connector plugins
+ * (Coinbase Wallet ...). Async: viem and the message builder load on first use.
+ */
+export async function createSiweSession(
+  provider: Eip1193Provider,
+  api: Portico['api'],
+  options: EthereumConnectorOptions & { walletClientType: string; connectorType?: string },
+) {
+  return (await import('./ethereum')).createEthereumSession(provider, api, options)
+}
+export type { EthereumSession } from './ethereum'
 
 /** The EIP-4361 message for these inputs. Async: the builder (with viem) loads on first use. */
 export async function buildSiweMessage(input: SiweMessageInput): Promise<string> {

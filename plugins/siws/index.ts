@@ -139,5 +139,7 @@ export type {
   WalletStandardRegistry,
   RegistryApi,
   SolanaSignMessageFeature,
+  SolanaSignInFeature,
+  SolanaSignInInput,
   StandardConnectFeature,
 } from './wallet-standard'

@@ -244,3 +244,51 @@ describe('siwe + siws together', () => {
     }
   })
 })
+
+describe('solana:signIn', () => {
+  it('a wallet with solana:signIn builds and signs the SIWS message itself; the server gets its signed message', async () => {
+    const inputs: unknown[] = []
+    const base = testWallet({ name: 'Solflare' })
+    const features = { ...base.features } as Record<string, unknown>
+    delete features['solana:signMessage']
+    const wallet: StandardWallet = {
+      ...base,
+      accounts: base.accounts,
+      features: {
+        ...features,
+        'solana:signIn': {
+          version: '1.0.0',
+          async signIn(input: Record<string, string>) {
+            inputs.push(input)
+            const message = buildSiwsMessage({ address: input.address, nonce: input.nonce, domain: input.domain, uri: input.uri, statement: input.statement, chainId: input.chainId, issuedAt: new Date(input.issuedAt) })
+            const bytes = new TextEncoder().encode(message)
+            return [{ account: { address, publicKey, chains: ['solana:mainnet'], features: [] }, signedMessage: bytes, signature: ed25519.sign(bytes, secretKey) }]
+          },
+        },
+      },
+    }
+    const target = isolated()
+    const { kernel, net } = await createTestKernel({ plugins: [siws({ target })], app: { login_methods: ['wallet'] }, config: { appearance: { walletChainType: 'solana-only' } } })
+    registerWallet(target as unknown as EventTarget, wallet)
+    const [c] = walletConnectors(kernel)
+    expect(c.name).toBe('Solflare')
+    net.on('POST', '/siws/init', { nonce: 'n0nce5678' }).on('POST', '/siws/authenticate', authResponse(wireUser()))
+    await c.signIn(await c.connect(), 'login')
+    expect(inputs[0]).toMatchObject({ address, nonce: 'n0nce5678', version: '1', chainId: 'mainnet', domain: location.host, uri: location.origin })
+    const body = net.callsTo('POST', '/siws/authenticate')[0].body as { message: string; signature: string; connectorType: string }
+    expect(body.message).toContain(`wants you to sign in with your Solana account:\n${address}`)
+    expect(body.message).toContain('Nonce: n0nce5678')
+    expect(body.connectorType).toBe('solana_adapter')
+    expect(ed25519.verify(Buffer.from(body.signature, 'base64'), new TextEncoder().encode(body.message), publicKey)).toBe(true)
+  })
+})
+
+describe('the embedded wallet', () => {
+  it('is never listed as an external Solana wallet', async () => {
+    const target = isolated()
+    const { kernel } = await createTestKernel({ plugins: [siws({ target })], app: { login_methods: ['wallet'] }, config: { appearance: { walletChainType: 'solana-only' } } })
+    registerWallet(target as unknown as EventTarget, testWallet({ name: 'Portico Embedded Wallet' }))
+    registerWallet(target as unknown as EventTarget, testWallet({ name: 'Solflare' }))
+    expect(walletConnectors(kernel).map((c) => c.name)).toEqual(['Solflare'])
+  })
+})

@@ -5,6 +5,8 @@
  */
 import { PorticoError, type PluginContext } from 'portico'
 import {
+  createConnectorStatus,
+  pageOrigin,
   walletClientTypeOf,
   withWalletTimeout,
   WALLET_CONNECT_CODES,
@@ -16,7 +18,13 @@ import {
 import { authenticateSiws, initSiws, linkSiws } from './calls'
 import { noSignatureError } from './errors'
 import { buildSiwsMessage } from './message'
-import type { SolanaSignMessageFeature, StandardConnectFeature, StandardWallet, StandardWalletAccount } from './wallet-standard'
+import type {
+  SolanaSignInFeature,
+  SolanaSignMessageFeature,
+  StandardConnectFeature,
+  StandardWallet,
+  StandardWalletAccount,
+} from './wallet-standard'
 
 export interface SolanaConnectorOptions {
   mode: () => 'login-or-sign-up' | 'no-signup'
@@ -41,14 +49,21 @@ function chainName(account: StandardWalletAccount | undefined, wallet: StandardW
 
 export function createSolanaConnector(
   wallet: StandardWallet,
-  ctx: Pick<PluginContext, 'api'> & Partial<Pick<PluginContext, 'assertLoggedOut'>>,
+  ctx: Pick<PluginContext, 'api'> & Partial<Pick<PluginContext, 'assertLoggedOut' | 'events' | 'id'>>,
   options: SolanaConnectorOptions,
 ): WalletLoginConnector {
   const walletClientType = walletClientTypeOf({ name: wallet.name, rdns: '' })
   const timeout = options.requestTimeoutMs
   const accounts = new Map<string, StandardWalletAccount>()
   const connectFeature = wallet.features['standard:connect'] as StandardConnectFeature
-  const signFeature = wallet.features['solana:signMessage'] as SolanaSignMessageFeature
+  const signFeature = wallet.features['solana:signMessage'] as SolanaSignMessageFeature | undefined
+  const signInFeature = wallet.features['solana:signIn'] as SolanaSignInFeature | undefined
+  const status = createConnectorStatus(ctx.events ?? null, ctx.id ?? 'siws')
+  const onChange = (wallet.features['standard:events'] as { on?: (e: 'change', l: (p: { accounts?: readonly StandardWalletAccount[] }) => void) => () => void } | undefined)?.on
+  // A wallet that reports no accounts is disconnected (spec part 1 section 4).
+  onChange?.('change', (props) => {
+    if (props.accounts && props.accounts.length === 0) status.set({ connected: false })
+  })
 
   return {
     id: `wallet-standard:${wallet.name}`,
@@ -61,6 +76,18 @@ export function createSolanaConnector(
     method: 'siws',
     confirmSign: options.confirmSign,
     wallet,
+    status: () => status.get(),
+    async solanaSignMessage(message) {
+      const account = accounts.get(status.get().address ?? '')
+      if (!account || !signFeature) throw new PorticoError(WALLET_CONNECT_CODES.unsupported, WALLET_TEXTS.unsupportedWallet, { kind: 'connector_error' })
+      const [signed] = await withWalletTimeout(signFeature.signMessage({ account, message }), timeout)
+      return signed.signature
+    },
+    async disconnect() {
+      const feature = wallet.features['standard:disconnect'] as { disconnect?: () => Promise<void> } | undefined
+      await feature?.disconnect?.().catch(() => {})
+      status.set({ connected: false })
+    },
     async connect(signal) {
       const { accounts: list } = await withWalletTimeout(connectFeature.connect(), timeout, signal)
       const all = [...(list ?? []), ...wallet.accounts]
@@ -72,6 +99,7 @@ export function createSolanaConnector(
         })
       }
       accounts.set(account.address, account)
+      status.set({ connected: true, address: account.address })
       return account.address
     },
     async signIn(address: string, intent: WalletIntent, signal?: AbortSignal): Promise<WalletSignInResult> {
@@ -84,14 +112,35 @@ export function createSolanaConnector(
         })
       }
       const { nonce } = await initSiws(ctx.api, { address }, signal)
-      const message = buildSiwsMessage({ address, nonce, chainId: chainName(account, wallet), statement: options.statement?.() })
-      const [signed] = await withWalletTimeout(
-        signFeature.signMessage({ account, message: new TextEncoder().encode(message) }),
-        timeout,
-        signal,
-      )
-      if (!signed?.signature) throw noSignatureError()
-      const body = { message, signature: toBase64(signed.signature), walletClientType, connectorType: 'solana_adapter' }
+      let message: string
+      let signature: Uint8Array | undefined
+      if (signInFeature) {
+        // solana:signIn: the wallet builds the SIWS message from these fields and signs it.
+        const page = pageOrigin()
+        const [out] = await withWalletTimeout(
+          signInFeature.signIn({
+            domain: page.host,
+            address,
+            statement: options.statement?.(),
+            uri: page.origin,
+            version: '1',
+            chainId: chainName(account, wallet),
+            nonce,
+            issuedAt: new Date().toISOString(),
+          }),
+          timeout,
+          signal,
+        )
+        message = new TextDecoder().decode(out?.signedMessage ?? new Uint8Array())
+        signature = out?.signature
+      } else {
+        if (!signFeature) throw noSignatureError()
+        message = buildSiwsMessage({ address, nonce, chainId: chainName(account, wallet), statement: options.statement?.() })
+        const [signed] = await withWalletTimeout(signFeature.signMessage({ account, message: new TextEncoder().encode(message) }), timeout, signal)
+        signature = signed?.signature
+      }
+      if (!signature) throw noSignatureError()
+      const body = { message, signature: toBase64(signature), walletClientType, connectorType: 'solana_adapter' }
       const response =
         intent === 'link'
           ? await linkSiws(ctx.api, body, signal)

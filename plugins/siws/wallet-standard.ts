@@ -38,6 +38,23 @@ export interface SolanaSignMessageFeature {
   ): Promise<readonly { signedMessage: Uint8Array; signature: Uint8Array; signatureType?: 'ed25519' }[]>
 }
 
+/** `solana:signIn` (Sign In With Solana in one wallet call; the wallet builds the message). */
+export interface SolanaSignInFeature {
+  version: string
+  signIn(...inputs: SolanaSignInInput[]): Promise<readonly { account: StandardWalletAccount; signedMessage: Uint8Array; signature: Uint8Array }[]>
+}
+
+export interface SolanaSignInInput {
+  domain?: string
+  address?: string
+  statement?: string
+  uri?: string
+  version?: string
+  chainId?: string
+  nonce?: string
+  issuedAt?: string
+}
+
 export interface RegistryApi {
   register(...wallets: StandardWallet[]): () => void
 }
@@ -104,12 +121,23 @@ export function createWalletStandardRegistry(target: Target = globalThis as unkn
   }
 }
 
-/** A wallet that can sign in with Solana: a Solana chain, standard:connect and solana:signMessage. */
+/**
+ * The provider's own embedded Solana wallet registers through wallet-standard too (for other
+ * dapps on the page); it is never an external wallet to log in or link with (spec part 1
+ * section 5). Recognised by a `portico:embedded` feature or its name.
+ */
+export const EMBEDDED_WALLET_NAME = 'Portico Embedded Wallet'
+export function isEmbeddedStandardWallet(w: StandardWallet): boolean {
+  return w.name === EMBEDDED_WALLET_NAME || !!w.features?.['portico:embedded']
+}
+
+/** A wallet that can sign in with Solana: a Solana chain, standard:connect and solana:signIn or solana:signMessage (never the embedded wallet). */
 export function isSolanaSignInWallet(w: StandardWallet): boolean {
   return (
+    !isEmbeddedStandardWallet(w) &&
     Array.isArray(w.chains) &&
     w.chains.some((c) => typeof c === 'string' && c.startsWith('solana:')) &&
     !!w.features?.['standard:connect'] &&
-    !!w.features?.['solana:signMessage']
+    (!!w.features?.['solana:signMessage'] || !!w.features?.['solana:signIn'])
   )
 }

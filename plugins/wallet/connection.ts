@@ -36,6 +36,19 @@ export interface WalletLoginConnector extends WalletConnectorEntry {
    * needs its own awaiting-connection screen (WalletConnect's QR code); default `wallet-connect`.
    */
   screen?: string
+   * Open the wallet through a page redirect (a mobile deep link): the list shows the mobile
+   * interstitial ('Redirecting to {wallet} Mobile Wallet') and calls `connect`, which leaves
+   * the page; the flow resumes through the kernel's `returnPath` hook.
+   */
+  redirect?: boolean
+  /** Spec part 1 section 3 flags and the connected address (absent: initialised, not connected). */
+  status?(): ConnectorStatus
+  /** The connected Ethereum wallet's EIP-1193 provider (`getEthereumProvider()` of the wallet object). */
+  getEthereumProvider?(): Promise<Eip1193Like>
+  /** The connected Solana wallet signs bytes (`signMessage` of the Solana wallet object). */
+  solanaSignMessage?(message: Uint8Array): Promise<Uint8Array>
+  /** Forget the connection (and tell the wallet where it can be told). */
+  disconnect?(): Promise<void>
   /** Ask the wallet for its account; resolves with the address. */
   connect(signal?: AbortSignal): Promise<string>
   /**
@@ -49,6 +62,20 @@ export interface WalletLoginConnector extends WalletConnectorEntry {
     signal?: AbortSignal,
     progress?: (connection: ConnectionProgress) => void,
   ): Promise<WalletSignInResult>
+}
+
+/** A minimal EIP-1193 provider. */
+export interface Eip1193Like {
+  request(args: { method: string; params?: unknown }): Promise<unknown>
+  on?(event: string, listener: (...args: any[]) => void): unknown
+  removeListener?(event: string, listener: (...args: any[]) => void): unknown
+}
+
+/** Spec part 1 section 3: a connector's `connected` and `initialized` flags, and its account. */
+export interface ConnectorStatus {
+  connected: boolean
+  initialized: boolean
+  address: string | null
 }
 
 /** Connection states a connector reports while signing in (spec part 1 section 4). */
@@ -130,6 +157,8 @@ export function createWalletConnection(
      * part 1 section 4: on mobile some wallets need the user to press a button).
      */
     confirmSign?: boolean
+    /** Connect only (no signature, no login): done once the wallet gave its account. */
+    connectOnly?: boolean
   } = {},
 ): WalletConnection {
   let state: ConnectionState = {
@@ -160,6 +189,10 @@ export function createWalletConnection(
         set({ status: 'connecting', connection: 'connecting', phase, error: null })
         address = await connector.connect(signal)
         if (signal.aborted) return
+      }
+      if (hooks.connectOnly) {
+        set({ status: 'done', connection: 'connected', address, phase: 'connect', error: null })
+        return
       }
       if (hooks.confirmSign && !gesture) {
         set({ status: 'ready', connection: 'connected', address, phase: 'sign', error: null })

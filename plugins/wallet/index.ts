@@ -25,7 +25,14 @@ import { WALLET_METHOD, smartWalletDescriptor, walletDescriptor } from './accoun
 import { walletChains } from './chains'
 import { isLoginConnector, type WalletLoginConnector } from './connection'
 import { walletErrors } from './errors'
-import { CONNECTORS_CHANGED, WALLET_CONNECT_SCREEN, WALLET_LIST_SCREEN } from './ids'
+import {
+  CONNECTORS_CHANGED,
+  WALLET_CONNECT_SCREEN,
+  WALLET_FAILED_SCREEN,
+  WALLET_INSTALL_SCREEN,
+  WALLET_LIST_SCREEN,
+  WALLET_REDIRECT_SCREEN,
+} from './ids'
 import { WALLET_TEXTS, type WalletTexts } from './strings'
 
 declare module 'portico' {
@@ -49,6 +56,9 @@ export function setupWallet(ctx: PluginContext, plugin: WalletPluginInfo): void 
   if (!ctx.methods.get(WALLET_METHOD)) {
     ctx.screens.register({ id: WALLET_LIST_SCREEN, load: () => import('./screens/wallet-list') })
     ctx.screens.register({ id: WALLET_CONNECT_SCREEN, load: () => import('./screens/wallet-connect') })
+    ctx.screens.register({ id: WALLET_INSTALL_SCREEN, load: () => import('./screens/wallet-install') })
+    ctx.screens.register({ id: WALLET_REDIRECT_SCREEN, load: () => import('./screens/wallet-mobile-redirect') })
+    ctx.screens.register({ id: WALLET_FAILED_SCREEN, load: () => import('./screens/wallet-login-failed') })
     ctx.methods.declare(walletDescriptor())
     if (!ctx.methods.get('smart_wallet')) ctx.methods.declare(smartWalletDescriptor())
     ctx.declareErrors(walletErrors(() => ctx.texts(WALLET_TEXTS, 'wallet')))
@@ -75,12 +85,34 @@ export function walletConnectors(kernel: Pick<Portico, 'hooks'>): WalletLoginCon
   return kernel.hooks.walletConnectors.call([]).filter(isLoginConnector)
 }
 
-export { WALLET_LIST_SCREEN, WALLET_CONNECT_SCREEN, CONNECTORS_CHANGED, walletChains }
+export {
+  WALLET_LIST_SCREEN,
+  WALLET_CONNECT_SCREEN,
+  WALLET_INSTALL_SCREEN,
+  WALLET_REDIRECT_SCREEN,
+  WALLET_FAILED_SCREEN,
+  CONNECTORS_CHANGED,
+  walletChains,
+}
 export { WALLET_METHOD, WALLET_FIELDS, SMART_WALLET_FIELDS, normaliseWallet, deriveWallets, isExternalWallet } from './account'
 export { unlinkExternalWallet } from './calls'
 export { unlinkWallet, useUnlinkWallet } from './unlink'
-export { walletClientTypeOf } from './brands'
-export { pageOrigin } from './page'
+export { walletClientTypeOf, walletBrand, brandName, mobilePlatform, WALLET_BRANDS, DETECTED_WALLETS } from './brands'
+export type { WalletBrand } from './brands'
+export type { WalletRow, WalletRowOptions } from './list'
+export { pageOrigin, pageUrl, navigateTo } from './page'
+export {
+  connectedWallets,
+  createConnectorStatus,
+  guardProvider,
+  pollAccounts,
+  providerError,
+  watchAccounts,
+  PROVIDER_ERRORS,
+} from './wallets'
+export type { ExternalWallet, ConnectorStatusStore } from './wallets'
+export { connectWallet, connectOrCreateWallet, useConnectWallet, useExternalWallets } from './host'
+export type { ConnectWalletResult } from './host'
 export { createWalletConnection, isLoginConnector, needsSignButton } from './connection'
 export type {
   WalletLoginConnector,
@@ -92,6 +124,8 @@ export type {
   WalletSignInResult,
   SignPrompt,
   CompleteFn,
+  ConnectorStatus,
+  Eip1193Like,
 } from './connection'
 export {
   toWalletError,
@@ -105,6 +139,14 @@ export {
   STANDARD_WALLET_ERRORS,
 } from './errors'
 export type { WalletPhase, WalletErrorText } from './errors'
-export { MAX_WALLET_RETRIES, WALLET_REQUEST_TIMEOUT_MS, PROVIDER_DETECTION_TIMEOUT_MS } from './limits'
+export {
+  MAX_WALLET_RETRIES,
+  WALLET_REQUEST_TIMEOUT_MS,
+  PROVIDER_DETECTION_TIMEOUT_MS,
+  ACCOUNT_POLL_ATTEMPTS,
+  ACCOUNT_POLL_INTERVAL_MS,
+  CONNECTOR_INIT_GRACE_MS,
+  APP_STORE_FALLBACK_MS,
+} from './limits'
 export { WALLET_TEXTS } from './strings'
 export type { WalletTexts } from './strings'

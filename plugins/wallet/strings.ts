@@ -40,6 +40,24 @@ export const WALLET_TEXTS = {
   // words of 'waiting'; 'Successfully connected' is the spec's OAuth success headline.
   waitingFor: 'Waiting for {wallet}',
   connected: 'Successfully connected',
+  // Mobile wallets (part 1 section 2; part 2 section 4): the interstitial, its fallback, the
+  // login-failed screen. 'Redirecting to Phantom Mobile Wallet' is the spec's, with the
+  // wallet's name as a placeholder for the other mobile wallets.
+  redirecting: 'Redirecting to {wallet} Mobile Wallet',
+  goToAppStore: 'Go to App Store',
+  couldNotConnect: 'Could not connect with wallet',
+  tryAgain: 'Try again',
+  cancel: 'Cancel',
+  // Install-wallet screen (part 1 section 2 names the screen and its learn-more link, not its
+  // words): ours.
+  installTitle: 'Get {wallet}',
+  installDetail: 'Install {wallet} in this browser, then come back and connect it.',
+  installButton: 'Install {wallet}',
+  learnMore: 'Learn more about wallets',
+  learnMoreUrl: 'https://ethereum.org/en/wallets/',
+  // Connect-only screens (part 1 section 2 names them, not their words): ours.
+  connectTitle: 'Connect a wallet',
+  connectAnotherTitle: 'Connect another wallet',
 } as const
 
 export type WalletTexts = { readonly [K in keyof typeof WALLET_TEXTS]: string }

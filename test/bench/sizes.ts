@@ -16,6 +16,7 @@ export const aliases: Record<string, string> = {
   'portico/ui': join(ROOT, 'ui/index.ts'),
   'portico/ui/phone-input': join(ROOT, 'ui/phone-input.ts'),
   'portico/ui/qr': join(ROOT, 'ui/qr.tsx'),
+  'portico/wagmi': join(ROOT, 'wagmi/index.ts'),
   'portico/testing': join(ROOT, 'test/kit/testing.ts'),
 }
 for (const id of existsSync(join(ROOT, 'plugins')) ? readdirSync(join(ROOT, 'plugins')) : []) {

@@ -144,3 +144,34 @@ export function compileSolidity(source: string, name: string): { abi: Abi; bytec
   if (!c) throw new Error(`contract ${name} not found in source`)
   return { abi: c.abi as Abi, bytecode: `0x${c.evm.bytecode.object}` as Hex }
 }
+
+/**
+ * A minimal smart-contract wallet for SIWE tests: `OwnedWallet` answers ERC-1271
+ * `isValidSignature(hash, sig)` with the magic value when `owner` signed `hash`;
+ * `WalletFactory` deploys it with CREATE2 (`deploy(owner, salt)`, `addressOf(owner, salt)`),
+ * so an ERC-6492 signature can carry the factory call of a wallet not deployed yet.
+ */
+export const SMART_WALLET_SOURCE = `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+contract OwnedWallet {
+  address public owner;
+  constructor(address o) { owner = o; }
+  function isValidSignature(bytes32 hash, bytes calldata sig) external view returns (bytes4) {
+    if (sig.length != 65) return 0xffffffff;
+    bytes32 r = bytes32(sig[0:32]);
+    bytes32 s = bytes32(sig[32:64]);
+    uint8 v = uint8(sig[64]);
+    return ecrecover(hash, v, r, s) == owner ? bytes4(0x1626ba7e) : bytes4(0xffffffff);
+  }
+}
+contract WalletFactory {
+  function deploy(address o, bytes32 salt) external returns (address) {
+    return address(new OwnedWallet{salt: salt}(o));
+  }
+  function addressOf(address o, bytes32 salt) external view returns (address) {
+    bytes32 h = keccak256(abi.encodePacked(bytes1(0xff), address(this), salt,
+      keccak256(abi.encodePacked(type(OwnedWallet).creationCode, abi.encode(o)))));
+    return address(uint160(uint256(h)));
+  }
+}`

@@ -10,9 +10,18 @@ import { CrossAppTransactPage } from 'portico/plugins/cross-app'
 import { settingsFromUrl } from './settings'
 
 const { appId, config, oauth, wallet } = settingsFromUrl(window.location.search)
-const kernel = createPortico({ ...config, appId, plugins: demoPlugins(oauth, wallet) })
+const kernel = createPortico({
+  ...config,
+  appId,
+  plugins: demoPlugins(oauth, wallet, { coinbase: new URLSearchParams(window.location.search).get('coinbase') === '1' }),
+})
 // Tests read the kernel from the page.
 ;(window as unknown as { portico: typeof kernel }).portico = kernel
+// ... and what wagmi sees of the user's wallets through portico/wagmi (loaded on call).
+;(window as unknown as { porticoWagmi: () => Promise<unknown> }).porticoWagmi = () => import('./wagmi-demo').then((m) => m.readWagmi(kernel))
+// ... and the connect-only flow (a wallet's account without signing in): useConnectWallet's.
+;(window as unknown as { porticoConnectWallet: () => Promise<unknown> }).porticoConnectWallet = () =>
+  import('portico/plugins/wallet').then((m) => m.connectWallet(kernel)).then(({ wallet }) => ({ address: wallet.address, walletClientType: wallet.walletClientType, connectorType: wallet.connectorType, linked: wallet.linked }))
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -19,6 +19,8 @@
  * | embedded-wallet | (no login method) wallets on login, wallet panel (`?frame=`, `?rpc=`, `?createOnLogin=`) | on |
  * | funding, moonpay, coinbase-onramp, bridge | funding methods (app funding_config; stand-ins in npm start; `?evmRpc=`) | on |
  * | walletconnect | wallet (the 'WalletConnect' row; relay stand-in ws://127.0.0.1:8798, `?wcRelay=` overrides) | on |
+ * | phantom | wallet (Phantom deep links on mobile browsers without Phantom) | on |
+ * | coinbase-wallet | wallet (Coinbase Wallet SDK) | `?coinbase=1` |
  */
 import type { PorticoPlugin } from 'portico'
 import { email } from 'portico/plugins/email'
@@ -44,6 +46,8 @@ import { telegram } from 'portico/plugins/telegram'
 import { turnstile } from 'portico/plugins/turnstile'
 import { farcaster } from 'portico/plugins/farcaster'
 import { crossApp } from 'portico/plugins/cross-app'
+import { phantom } from 'portico/plugins/phantom'
+import { coinbaseWallet } from 'portico/plugins/coinbase-wallet'
 import { embeddedWallet } from 'portico/plugins/embedded-wallet'
 import type { Chain } from 'viem'
 import type { DemoWalletSettings } from './settings'
@@ -66,6 +70,7 @@ import { acmeId } from '../../custom-plugin/src/index' // third-party example: A
 const demoQuery = (name: string) => (typeof location !== 'undefined' ? new URLSearchParams(location.search).get(name) : null)
 
 export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
+export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSettings, extra: { coinbase?: boolean } = {}): PorticoPlugin[] {
   return [
     email(),
     sms(),
@@ -80,6 +85,10 @@ export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
     turnstile(),
     farcaster(),
     crossApp(),
+    phantom(),
+    // Coinbase Wallet (SDK: extension, app, smart wallet) with ?coinbase=1: its row is always
+    // there when on (the SDK falls back to its popup), so the other specs keep their lists.
+    ...(extra.coinbase ? [coinbaseWallet()] : []),
     embeddedWallet({
       frameUrl: wallet?.frameUrl,
       createOnLogin: wallet?.createOnLogin,

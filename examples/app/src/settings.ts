@@ -5,7 +5,8 @@
  *   &layout=list|groups        single list with 'More options', or web2/web3 groups
  *   &theme=dark|light  &accent=%23e4572e  &header=...  &message=...  &hideInputs=1
  *   &methods=email,sms,wallet  (enabled methods, in order)  &priority=web3-first
- *   &chains=ethereum-only|solana-only  (external wallets; default ethereum-and-solana)
+ *   &chains=ethereum-only|solana-only|app  (external wallets; default ethereum-and-solana; app: the app's setting)
+ *   &wallets=metamask,phantom,detected_wallets  (appearance.walletList, in order)
  *   &oauth=popup  (OAuth providers in a popup; default redirect)  &noSignup=1  (OAuth 'no-signup')
  *   &frame=http://127.0.0.1:8788  the wallet frame's origin  &rpc=http://127.0.0.1:8545  the local EVM chain
  *   &createOnLogin=off|all-users|users-without-wallets  (default: the app's setting; `npm start` turns it on)
@@ -42,9 +43,12 @@ export function settingsFromUrl(search: string): {
   if (q.get('message')) appearance.loginMessage = q.get('message')!
   if (q.get('logo')) appearance.logo = q.get('logo')!
   if (q.get('hideInputs') === '1') appearance.hideDirectWeb2Inputs = true
-  // External wallets: both chains by default in the demo (siwe + siws); ?chains=ethereum-only|solana-only
+  // External wallets: both chains by default in the demo (siwe + siws); ?chains=ethereum-only|solana-only,
+  // or ?chains=app for the app's own setting (its wallet_chain_type from the server).
   const chains = q.get('chains')
-  appearance.walletChainType = chains === 'ethereum-only' || chains === 'solana-only' ? chains : 'ethereum-and-solana'
+  if (chains !== 'app') appearance.walletChainType = chains === 'ethereum-only' || chains === 'solana-only' ? chains : 'ethereum-and-solana'
+  const wallets = q.get('wallets')?.split(',').filter(Boolean)
+  if (wallets?.length) appearance.walletList = wallets
   const priority = q.get('priority')
   if (priority === 'web3-first' || priority === 'web2-first') appearance.loginGroupPriority = priority
   const config: Omit<PorticoConfig, 'appId' | 'plugins'> = { apiUrl: q.get('api') ?? DEFAULT_API, appearance }

@@ -377,7 +377,7 @@ export async function loginWithAccount(
           : undefined
         if (guest) {
           userId = guest.id
-          const mine = await q.query('SELECT 1 FROM accounts WHERE user_id = $1 AND type = $2', [userId, acct.type])
+          const mine = await q.query(`SELECT 1 FROM accounts WHERE user_id = $1 AND type = $2 AND ${NOT_EMBEDDED}`, [userId, acct.type])
           if (mine.length) throw errors.cannotLinkMore(acct.type)
           await q.query('UPDATE users SET is_guest = false WHERE id = $1', [userId])
           await insertAccount(q, app, userId, acct)
@@ -418,6 +418,13 @@ export async function loginWithAccount(
   return authResponse(d, app.id, r.user, r.session, r.isNew)
 }
 
+/**
+ * The one-account-per-type rule (spec part 1 section 5) counts what the user linked: the
+ * embedded wallets the provider created (type 'wallet', connector type 'embedded') are not
+ * linked accounts in that sense and never block linking an external wallet.
+ */
+const NOT_EMBEDDED = "NOT (type = 'wallet' AND coalesce(data->>'connector_type', '') = 'embedded')"
+
 /** Link a verified identifier to the current user. */
 export async function linkAccount(d: Deps, app: AppSettings, userId: string, acct: AccountInput): Promise<WireAuthResponse> {
   const r = await retryUnique(() =>
@@ -431,7 +438,7 @@ export async function linkAccount(d: Deps, app: AppSettings, userId: string, acc
         ])
         return { user: (await loadUser(q, userId))! }
       }
-      const mine = await q.query('SELECT 1 FROM accounts WHERE user_id = $1 AND type = $2', [userId, acct.type])
+      const mine = await q.query(`SELECT 1 FROM accounts WHERE user_id = $1 AND type = $2 AND ${NOT_EMBEDDED}`, [userId, acct.type])
       if (mine.length) throw errors.cannotLinkMore(acct.type)
       if (existing) {
         if (!acct.transferable) throw errors.linkedToAnother()
@@ -496,7 +503,7 @@ export async function transferAccount(
     const acc = await findAccount(q, app, type, identifier)
     if (!acc) throw errors.invalidData('The account to transfer no longer exists.')
     if (acc.user_id !== userId) {
-      const mine = await q.query('SELECT 1 FROM accounts WHERE user_id = $1 AND type = $2', [userId, type])
+      const mine = await q.query(`SELECT 1 FROM accounts WHERE user_id = $1 AND type = $2 AND ${NOT_EMBEDDED}`, [userId, type])
       if (mine.length) throw errors.cannotLinkMore(type)
       await q.query('UPDATE accounts SET user_id = $2, latest_verified_at = $3 WHERE id = $1', [acc.id, userId, now()])
       await q.query('DELETE FROM users WHERE id = $1', [acc.user_id])

@@ -5,16 +5,21 @@
  * used; after 2 retries the hint becomes 'Unable to connect wallet'.
  */
 import { useEffect, useRef, useState } from 'react'
-import { Button, ScreenLayout, StatusIcon, useCompleteLogin, useKernel, useScreen, useTexts } from 'portico/ui'
+import { Button, CLOSE_DELAY_MS, ScreenLayout, StatusIcon, useCompleteLogin, useKernel, useScreen, useTexts } from 'portico/ui'
 import { formatText } from 'portico'
 import { createWalletConnection, isLoginConnector, type ConnectionState, type WalletConnection, type WalletLoginConnector } from '../connection'
 import { walletErrorText } from '../errors'
 import { WALLET_TEXTS } from '../strings'
 import { WalletLogo } from './wallet-logo'
+import { connectedWallets } from '../wallets'
+
+/** Connect-only: how long 'Successfully connected' shows before the modal closes (1400 ms, part 1 section 9). */
+const CONNECTED_CLOSE_MS = CLOSE_DELAY_MS
 
 export default function WalletConnectScreen() {
   const kernel = useKernel()
-  const screen = useScreen<{ connectorId?: string }>()
+  const screen = useScreen<{ connectorId?: string; connectOnly?: boolean }>()
+  const connectOnly = !!screen.params.connectOnly
   const S = useTexts('wallet', WALLET_TEXTS)
   const complete = useCompleteLogin()
   const connectorId = screen.params.connectorId
@@ -32,6 +37,7 @@ export default function WalletConnectScreen() {
     if (!connector) return
     const c = createWalletConnection(connector, intent, (response, meta) => complete(response, meta), {
       confirmSign: connector.confirmSign,
+      connectOnly,
       onError: (e) => {
         // The one rule: an error whose view names a screen leaves this one (allowlist, user
         // limit, account transfer ...); the others show here with Retry.
@@ -41,9 +47,20 @@ export default function WalletConnectScreen() {
     })
     conn.current = c
     setState(c.getState())
-    const unsubscribe = c.subscribe(setState)
+    let closing: ReturnType<typeof setTimeout> | undefined
+    const unsubscribe = c.subscribe((st) => {
+      setState(st)
+      // Connect-only: done once the wallet gave its account; the flow resolves with the wallet.
+      if (connectOnly && st.status === 'done' && !closing) {
+        closing = setTimeout(() => {
+          const wallet = connectedWallets(kernel).find((w) => w.connectorId === connector.id)
+          if (kernel.screens.getState().open) kernel.screens.close({ wallet: wallet ?? { address: st.address, connectorId: connector.id } })
+        }, CONNECTED_CLOSE_MS)
+      }
+    })
     void c.start()
     return () => {
+      clearTimeout(closing)
       unsubscribe()
       c.cancel()
     }
@@ -61,7 +78,7 @@ export default function WalletConnectScreen() {
     )
   }
 
-  const walletIcon = <WalletLogo src={connector.icon} size={32} />
+  const walletIcon = <WalletLogo src={connector.icon} brand={connector.walletClientType} size={32} />
   const s = state?.status ?? 'connecting'
 
   if (s === 'error' && state?.error) {

@@ -19,6 +19,18 @@ export interface TestEthereumWalletOptions {
    * is signed by the account and sent there; `wallet_switchEthereumChain` is accepted.
    */
   rpc?: string
+  /**
+   * The account the wallet reports, when it is not the key's own address: a smart-contract
+   * account (ERC-1271 / ERC-6492) whose signatures `sign` makes.
+   */
+  address?: `0x${string}`
+  /** Signs a personal_sign payload (hex of the message bytes). Default: the key's EIP-191 signature. */
+  sign?: (data: Hex) => Promise<Hex>
+  /**
+   * How the page finds the wallet: 'eip6963' (default: announced), or 'coinbaseWalletExtension'
+   * (where the Coinbase Wallet extension puts its provider; `@coinbase/wallet-sdk` uses it).
+   */
+  inject?: 'eip6963' | 'coinbaseWalletExtension'
 }
 
 export interface TestEthereumWallet {
@@ -61,6 +73,13 @@ const PAGE_SCRIPT = String.raw`(function (o) {
     on: function () { return provider; },
     removeListener: function () { return provider; },
   };
+  if (o.inject === 'coinbaseWalletExtension') {
+    provider.isCoinbaseWallet = true;
+    provider.setAppInfo = function () {};
+    provider.disconnect = async function () {};
+    w.coinbaseWalletExtension = provider;
+    return;
+  }
   var detail = Object.freeze({
     info: Object.freeze({ uuid: o.uuid, name: o.name, icon: o.icon, rdns: o.rdns }),
     provider: provider,
@@ -81,6 +100,8 @@ const ICON =
 /** Install the wallet in `page` before its scripts run. Call before `page.goto`. */
 export async function installEthereumWallet(page: Page, options: TestEthereumWalletOptions = {}): Promise<TestEthereumWallet> {
   const account = privateKeyToAccount(options.privateKey ?? TEST_ETH_KEY)
+  const address = options.address ?? account.address
+  const sign = options.sign ?? ((data: Hex) => account.signMessage({ message: { raw: data } }))
   let chainId = options.chainId ?? 1
   let rejectSign = 0
   let rejectTx = 0
@@ -93,7 +114,7 @@ export async function installEthereumWallet(page: Page, options: TestEthereumWal
   let rejectConnect = 0
   const requests: string[] = []
   const signed: string[] = []
-  const binding = '__porticoTestEthereumWallet'
+  const binding = `__porticoTestEthereumWallet_${(options.uuid ?? 'portico-test-wallet-1').replace(/[^a-zA-Z0-9]/g, '_')}`
   const rejected = { error: { code: 4001, message: 'User rejected the request.' } }
   await page.exposeFunction(binding, async ({ method, params }: { method: string; params: unknown[] }) => {
     requests.push(method)
@@ -103,9 +124,9 @@ export async function installEthereumWallet(page: Page, options: TestEthereumWal
           rejectConnect--
           return rejected
         }
-        return { result: [account.address] }
+        return { result: [address] }
       case 'eth_accounts':
-        return { result: [account.address] }
+        return { result: [address] }
       case 'eth_chainId':
         return { result: `0x${chainId.toString(16)}` }
       case 'personal_sign': {
@@ -115,14 +136,18 @@ export async function installEthereumWallet(page: Page, options: TestEthereumWal
         }
         const data = params[0] as Hex
         const from = String(params[1] ?? '').toLowerCase()
-        if (from !== account.address.toLowerCase()) return { error: { code: 4100, message: 'Unknown account' } }
+        if (from !== address.toLowerCase()) return { error: { code: 4100, message: 'Unknown account' } }
         signed.push(Buffer.from(data.slice(2), 'hex').toString('utf8'))
-        return { result: await account.signMessage({ message: { raw: data } }) }
+        return { result: await sign(data) }
       }
       case 'wallet_switchEthereumChain':
-        if (!options.rpc) break
-        chainId = Number((params[0] as { chainId: string }).chainId)
-        return { result: null }
+        if (options.rpc) {
+          chainId = Number((params[0] as { chainId: string }).chainId)
+          return { result: null }
+        }
+        return Number((params[0] as { chainId?: string })?.chainId) === chainId
+          ? { result: null }
+          : { error: { code: 4902, message: 'Unrecognized chain' } }
       case 'eth_sendTransaction': {
         if (!options.rpc) break
         if (rejectTx > 0) {
@@ -150,11 +175,12 @@ export async function installEthereumWallet(page: Page, options: TestEthereumWal
     name: options.name ?? 'MetaMask',
     rdns: options.rdns ?? 'io.metamask',
     icon: ICON,
+    inject: options.inject ?? 'eip6963',
   }
   await page.addInitScript({ content: `${PAGE_SCRIPT}(${JSON.stringify(pageOptions)});` })
   return {
     account,
-    address: account.address,
+    address,
     rejectSignatures: (n = 1) => void (rejectSign += n),
     rejectConnections: (n = 1) => void (rejectConnect += n),
     rejectTransactions: (n = 1) => void (rejectTx += n),
