@@ -36,6 +36,7 @@ export interface WalletLoginConnector extends WalletConnectorEntry {
    * needs its own awaiting-connection screen (WalletConnect's QR code); default `wallet-connect`.
    */
   screen?: string
+  /**
    * Open the wallet through a page redirect (a mobile deep link): the list shows the mobile
    * interstitial ('Redirecting to {wallet} Mobile Wallet') and calls `connect`, which leaves
    * the page; the flow resumes through the kernel's `returnPath` hook.

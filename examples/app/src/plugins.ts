@@ -55,21 +55,17 @@ import { funding } from 'portico/plugins/funding'
 import { moonpay } from 'portico/plugins/moonpay'
 import { coinbaseOnramp } from 'portico/plugins/coinbase-onramp'
 import { bridge } from 'portico/plugins/bridge'
-import { LOCAL_EVM_RPC, localChain } from './funding-demo'
+import { LOCAL_EVM_RPC, localChain as fundingChain } from './funding-demo'
+import { walletconnect } from 'portico/plugins/walletconnect'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
+
+const demoQuery = (name: string) => (typeof location !== 'undefined' ? new URLSearchParams(location.search).get(name) : null)
 
 /** The local EVM chain `npm start` runs (hardhat, chain id 31337); a plain object keeps viem out of the initial load. */
 function localChain(rpc: string): Chain {
   return { id: 31337, name: 'Hardhat', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpc] } } }
 }
 
-export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSettings): PorticoPlugin[] {
-import { walletconnect } from 'portico/plugins/walletconnect'
-import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
-
-const demoQuery = (name: string) => (typeof location !== 'undefined' ? new URLSearchParams(location.search).get(name) : null)
-
-export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
 export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSettings, extra: { coinbase?: boolean } = {}): PorticoPlugin[] {
   return [
     email(),
@@ -98,7 +94,7 @@ export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSetting
     funding(),
     moonpay(),
     coinbaseOnramp(),
-    bridge({ chains: [localChain(new URLSearchParams(globalThis.location?.search ?? '').get('evmRpc') ?? LOCAL_EVM_RPC)] }),
+    bridge({ chains: [fundingChain(demoQuery('evmRpc') ?? LOCAL_EVM_RPC)] }),
     // WalletConnect through the local relay stand-in (npm start runs it on 8798); a demo
     // project id; no Verify API (closed network, strict CSP) unless ?wcVerify=1.
     walletconnect({
