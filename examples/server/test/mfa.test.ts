@@ -178,7 +178,7 @@ describe('SMS', () => {
     const phone = `+1415557${String(1000 + Math.floor(Math.random() * 8999))}`
     const r = await s.smsLogin(phone, { appId: MFA })
     expect(r.status).toBe(200)
-    const init = await call('/mfa/passwordless_sms/init', { action: 'enroll', phoneNumber: '+14155550199' }, r.body.token)
+    const init = await call('/mfa/passwordless_sms/init', { action: 'enroll', phoneNumber: '+14155550199' }, r.body.token as string)
     expect(init.status).toBe(400)
     expect(init.body.error).toBe(MFA_MSG.smsAuthUser)
   })
