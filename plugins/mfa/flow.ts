@@ -215,6 +215,25 @@ export function createMfa(ctx: Ctx, store: Store<MfaState>, settings: MfaSetting
     succeed()
   }
 
+  async function initOnce(type: MfaType): Promise<void> {
+    guard(type)
+    if (type === 'passkey') return runPasskey()
+    store.set({ method: type, error: null, status: type === 'sms' ? 'initializing' : 'awaiting-code' })
+    if (type === 'sms') {
+      try {
+        await initSmsVerification(ctx.api)
+      } catch (e) {
+        // Inside the 30 s resend cooldown the code sent last is still good: wait for it.
+        if (hasCode(e, 'too_many_requests')) return void store.set({ status: 'awaiting-code' })
+        store.set({ status: 'error', error: T().verificationError })
+        throw toPorticoError(e)
+      }
+      store.set({ status: 'awaiting-code' })
+    }
+  }
+
+  let initFlight: { type: MfaType; promise: Promise<void> } | null = null
+
   const api: MfaApi = {
     store,
     methods,
@@ -259,19 +278,14 @@ export function createMfa(ctx: Ctx, store: Store<MfaState>, settings: MfaSetting
       await api.verify({ reason: 'change' })
     },
 
-    async init(type) {
-      guard(type)
-      if (type === 'passkey') return runPasskey()
-      store.set({ method: type, error: null, status: type === 'sms' ? 'initializing' : 'awaiting-code' })
-      if (type === 'sms') {
-        try {
-          await initSmsVerification(ctx.api)
-        } catch (e) {
-          store.set({ status: 'error', error: T().verificationError })
-          throw toPorticoError(e)
-        }
-        store.set({ status: 'awaiting-code' })
-      }
+    init(type) {
+      // One initialisation at a time per method (a double click, a remounted screen).
+      if (initFlight?.type === type) return initFlight.promise
+      const promise = initOnce(type).finally(() => {
+        if (initFlight?.promise === promise) initFlight = null
+      })
+      initFlight = { type, promise }
+      return promise
     },
 
     async submit(type, code) {

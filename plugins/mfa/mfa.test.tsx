@@ -152,6 +152,18 @@ describe('verification (headless listener)', () => {
     await p
   })
 
+  it('SMS: one init at a time; inside the resend cooldown the last code is awaited', async () => {
+    const { kernel, api, net } = await setup({ user: withMfa(['sms']) })
+    net.on('POST', '/mfa/passwordless_sms/init', { success: true })
+    api.registerListener({ onMfaRequired: () => {} })
+    await asked(kernel)
+    await Promise.all([api.init('sms'), api.init('sms')])
+    expect(net.callsTo('POST', '/mfa/passwordless_sms/init')).toHaveLength(1)
+    net.on('POST', '/mfa/passwordless_sms/init', { status: 429, body: { code: 'too_many_requests', error: 'A code was sent recently.' } })
+    await api.init('sms')
+    expect(api.store.get()).toMatchObject({ status: 'awaiting-code', error: null })
+  })
+
   it('passkey: initialised and submitted by itself', async () => {
     const got: unknown[] = []
     const { kernel, api, net } = await setup({

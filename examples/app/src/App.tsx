@@ -6,6 +6,7 @@ import { usePlugin } from 'portico/ui'
 import { useUnlinkFarcaster } from 'portico/plugins/farcaster'
 import type { PorticoError } from 'portico'
 import { AccountExtras } from './account-extras'
+import { MfaExtras } from './mfa-extras'
 import { OAuthExtras } from './oauth-extras'
 
 export function App({ appId }: { appId: string }) {
@@ -93,6 +94,7 @@ export function App({ appId }: { appId: string }) {
 
       <AccountExtras onResult={setResult} />
       <OAuthExtras onResult={setResult} />
+      <MfaExtras onResult={setResult} />
 
       <p className="demo-result" data-testid="result" aria-live="polite">
         {result}

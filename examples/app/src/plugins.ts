@@ -16,6 +16,7 @@
  * | turnstile | captcha (apps with captcha on) | on |
  * | farcaster | farcaster (app portico-test-farcaster-01) | on |
  * | cross-app | cross_app (apps portico-test-xrequest-001 → portico-test-xprovider-01); /oauth/transact page | on |
+ * | mfa, mfa-totp, mfa-sms, mfa-passkey | (no landing entry) 'MFA' and 'Sensitive action' buttons; app portico-test-mfa-00000001 | on |
  */
 import type { PorticoPlugin } from 'portico'
 import { email } from 'portico/plugins/email'
@@ -41,6 +42,10 @@ import { telegram } from 'portico/plugins/telegram'
 import { turnstile } from 'portico/plugins/turnstile'
 import { farcaster } from 'portico/plugins/farcaster'
 import { crossApp } from 'portico/plugins/cross-app'
+import { mfa } from 'portico/plugins/mfa'
+import { mfaTotp } from 'portico/plugins/mfa-totp'
+import { mfaSms } from 'portico/plugins/mfa-sms'
+import { mfaPasskey } from 'portico/plugins/mfa-passkey'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
 
 export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
@@ -58,6 +63,11 @@ export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
     turnstile(),
     farcaster(),
     crossApp(),
+    // MFA: the base and one plugin per method; the enrolment callback reports to the demo page.
+    mfa({ onEnrollmentSuccess: ({ method }) => window.dispatchEvent(new CustomEvent('portico-demo:mfa-enrolled', { detail: { method } })) }),
+    mfaTotp(),
+    mfaSms(),
+    mfaPasskey(),
     ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),
   ]
 }

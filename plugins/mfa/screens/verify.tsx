@@ -33,7 +33,9 @@ export default function MfaVerifyScreen() {
 
   // The first method, preselected and initialised on open.
   useEffect(() => {
-    if (!state.method && methods[0] && !blocked && state.pending) void api.init(methods[0]).catch(() => {})
+    // The store's state now (a remounted screen must not initialise twice).
+    const now = api.store.get()
+    if (!now.method && methods[0] && !now.blocking && now.pending) void api.init(methods[0]).catch(() => {})
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
 
