@@ -64,9 +64,20 @@ export default function MfaMethodsScreen() {
               <ListButton
                 method={type}
                 icon={<MethodIcon type={type} />}
-                label={label}
+                label={
+                  type === 'totp' && !disabled ? (
+                    // The chip under the name: 'Authenticator app' and 'Recommended' do not fit one 312 px row.
+                    <>
+                      {label}
+                      <br />
+                      <Chip tone="accent">{T.recommended}</Chip>
+                    </>
+                  ) : (
+                    label
+                  )
+                }
                 disabled={disabled}
-                chip={disabled ? <Chip>{T.disabled}</Chip> : type === 'totp' ? <Chip tone="accent">{T.recommended}</Chip> : undefined}
+                chip={disabled ? <Chip>{T.disabled}</Chip> : undefined}
                 onClick={() => void add(type)}
               />
             </li>
