@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { useLinkAccount, useLogin, useLogout, usePortico, useUser, type LoginSuccess } from 'portico/ui'
 import { useUnlinkEmail, useUpdateEmail } from 'portico/plugins/email'
 import { useUnlinkWallet } from 'portico/plugins/wallet'
@@ -8,6 +8,8 @@ import type { PorticoError } from 'portico'
 import { AccountExtras } from './account-extras'
 import { MfaExtras } from './mfa-extras'
 import { OAuthExtras } from './oauth-extras'
+// The wallet panel (and viem) load when a user is logged in.
+const WalletPanel = lazy(() => import('./wallet-panel').then((m) => ({ default: m.WalletPanel })))
 
 export function App({ appId }: { appId: string }) {
   const { ready, status, authenticated, error, retry } = usePortico()
@@ -95,6 +97,11 @@ export function App({ appId }: { appId: string }) {
       <AccountExtras onResult={setResult} />
       <OAuthExtras onResult={setResult} />
       <MfaExtras onResult={setResult} />
+      {authenticated ? (
+        <Suspense fallback={null}>
+          <WalletPanel onResult={setResult} />
+        </Suspense>
+      ) : null}
 
       <p className="demo-result" data-testid="result" aria-live="polite">
         {result}
