@@ -13,8 +13,11 @@ import { requireFreshMfa } from '../src/mfa-gate'
 import { MFA_MAX_ATTEMPTS, MFA_MSG } from '../src/routes/mfa'
 import { ORIGIN, startTestServer, uniqueEmail, type TestServer } from './helpers'
 import { SoftAuthenticator } from './soft-authenticator'
+import { HdRoot, generateEntropy } from '../frame/keys'
+import { shareToString, splitEntropy } from '../frame/shares'
 
 const MFA = 'portico-test-mfa-00000001'
+const FRAME = 'http://127.0.0.1:48788'
 const TOTP_ONLY = 'portico-test-mfa-totponly'
 
 let store: Store
@@ -22,7 +25,7 @@ let s: TestServer
 
 beforeAll(async () => {
   store = await openPglite()
-  s = await startTestServer(store)
+  s = await startTestServer(store, { wallets: { frameOrigin: FRAME, recoveryKey: 'test-recovery-key-kept-outside-the-database-0001' } })
 })
 afterAll(async () => {
   await s?.close()
@@ -219,5 +222,49 @@ describe('passkeys', () => {
     const r = await call('/mfa/passkeys/enroll', { credential_ids: ['not-mine'] }, u.token)
     expect(r.status).toBe(400)
     expect(await store.query('SELECT 1 FROM mfa_methods WHERE user_id = $1', [u.userId])).toHaveLength(0)
+  })
+})
+
+describe('the wallet routes behind the gate', () => {
+  const frameCall = (path: string, token: string, body: unknown) => s.call(`/api/v1${path}`, { token, body, appId: MFA, headers: { origin: FRAME } })
+
+  it('the auth share and the recovery share are refused without a fresh verification, released after it', async () => {
+    const a = await login()
+    const entropy = generateEntropy()
+    const root = await HdRoot.fromEntropy(entropy)
+    const shares = await splitEntropy(entropy)
+    const entropyId = root.ethereum(0).address
+    const created = await frameCall('/wallets/create', a.token, {
+      entropy_id: entropyId,
+      entropy_id_verifier: 'ethereum-address-verifier',
+      auth_share: shareToString(shares.auth),
+      recovery_method: 'privy',
+      recovery_share: shareToString(shares.recovery),
+      wallets: [{ address: entropyId, chain_type: 'ethereum', wallet_index: 0 }],
+    })
+    expect(created.status, JSON.stringify(created.body)).toBe(200)
+    // No MFA: released, and the frame may keep it for the session.
+    const before = await frameCall('/wallets/auth_share', a.token, { entropy_id: entropyId })
+    expect(before.status).toBe(200)
+    expect(before.body.mfa_enrolled).toBe(false)
+
+    const { gen } = await enrolTotp(a.token)
+    // This session verified by enrolling.
+    const enrolled = await frameCall('/wallets/auth_share', a.token, { entropy_id: entropyId })
+    expect(enrolled.status).toBe(200)
+    expect(enrolled.body.mfa_enrolled).toBe(true)
+
+    // Another session of the user: a client that skips the screen gets nothing.
+    const b = await login(a.email)
+    for (const path of ['/wallets/auth_share', '/wallets/recovery_share']) {
+      const refused = await frameCall(path, b.token, { entropy_id: entropyId })
+      expect(refused.status, path).toBe(403)
+      expect(refused.body).toMatchObject({ code: 'missing_or_invalid_mfa' })
+      expect(JSON.stringify(refused.body)).not.toContain(shareToString(shares.auth))
+    }
+    expect((await call('/mfa/totp/verify', { code: gen.generate({ timestamp: Date.now() + 30_000 }) }, b.token)).status).toBe(200)
+    const after = await frameCall('/wallets/auth_share', b.token, { entropy_id: entropyId })
+    expect(after.status).toBe(200)
+    expect(after.body).toMatchObject({ share: shareToString(shares.auth), mfa_enrolled: true })
   })
 })
