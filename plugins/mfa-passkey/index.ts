@@ -14,10 +14,7 @@ import { initLinkPasskey, linkPasskey, submitPasskeyEnrollment } from './calls'
 export { MFA_PASSKEY_TEXTS } from './strings'
 export { initLinkPasskey, linkPasskey, submitPasskeyEnrollment } from './calls'
 
-/** Part 2 section 9. */
-export const MAX_MFA_PASSKEYS = 5
-/** The enrolment list: 3 passkeys, or 2 when there are more than 3. */
-export const passkeysShown = (count: number) => (count > 3 ? 2 : 3)
+export { MAX_MFA_PASSKEYS, passkeysShown } from './limits'
 
 export const MFA_PASSKEY_SCREENS = { enrol: 'mfa-passkey' } as const
 

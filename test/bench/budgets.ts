@@ -26,7 +26,10 @@ export const budgets = {
   // contract v2; 61.6 KiB with all twenty). The issue-11 target of 60 KiB is printed by the bench.
   // 64 -> 68 KiB: the demo app adds the embedded wallet (issue 14; 66.2 KiB measured): its entry
   // is 2.5 KiB gzip (the frame client, signer, provider and wallet-standard wallet load on use).
-  appInitial: 68 * KIB,
+  // 68 -> 74 KiB: the demo app adds MFA (issue 16; 72.7 KiB measured, MFA 6.5 KiB of it): the
+  // base's verification flow (it taps sensitiveAction, so it cannot load late), its texts, the
+  // three method plugins' entries and the demo's MFA buttons; screens, QR, otpauth and WebAuthn load on use.
+  appInitial: 74 * KIB,
   /** Each plugin entry alone (kernel and ui external, shared); lazy screens not counted. */
   plugins: {
     email: 6 * KIB,

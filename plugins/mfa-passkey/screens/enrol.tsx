@@ -8,7 +8,7 @@ import { formatText } from 'portico'
 import { Button, ScreenLayout, icons, usePlugin, useScreen, useTexts, useUser } from 'portico/ui'
 import { MFA_SCREENS } from 'portico/plugins/mfa'
 import { passkeyTitle } from 'portico/plugins/passkey'
-import { MAX_MFA_PASSKEYS, passkeysShown } from '../index'
+import { MAX_MFA_PASSKEYS, passkeysShown } from '../limits'
 import { MFA_PASSKEY_TEXTS } from '../strings'
 
 export default function MfaPasskeyEnrolScreen() {
