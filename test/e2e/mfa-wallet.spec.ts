@@ -42,11 +42,15 @@ async function login(page: Page, email: string) {
   await typeCode(page, await h.readOutboxCode(email, since))
 }
 
-async function waitResult(page: Page, prefix: string) {
-  await page.waitForFunction((p) => {
-    const t = document.querySelector('[data-testid=result]')?.textContent ?? ''
-    return t.startsWith(p) || t.startsWith('error')
-  }, prefix)
+/** The next result line (not the one showing before `since`) that starts with `prefix` or 'error'. */
+async function waitResult(page: Page, prefix: string, since: string | null = null) {
+  await page.waitForFunction(
+    ([p, old]) => {
+      const t = document.querySelector('[data-testid=result]')?.textContent ?? ''
+      return t !== old && (t.startsWith(p!) || t.startsWith('error'))
+    },
+    [prefix, since] as const,
+  )
   const text = (await page.textContent('[data-testid=result]'))!
   expect(text.startsWith(prefix), text).toBe(true)
   return text.slice(prefix.length).trim()
@@ -106,11 +110,12 @@ describe('MFA before wallet actions', { timeout: 180_000 }, () => {
     expect(await page.textContent('[data-testid=result]')).toMatch(/^error/)
 
     // Sign after verifying: the screen, the code, then a signature that verifies.
+    const canceled = await page.textContent('[data-testid=result]')
     await page.click('[data-testid=wallet-sign]')
     await page.waitForSelector('[data-mfa-verify][data-mfa-method=totp][data-mfa-status=awaiting-code]')
     await h.screenshot(page, 'mfa-wallet-verify')
     await typeCode(page, gen.generate())
-    const sig = (await waitResult(page, 'signature:')) as Hex
+    const sig = (await waitResult(page, 'signature:', canceled)) as Hex
     expect(await verifyMessage({ address, message: 'Hello from Portico', signature: sig })).toBe(true)
     // Verified now: the server releases it to this session (for 5 minutes), marked as MFA-enrolled (not to be cached).
     const released = await authShare(page, entropyId)
