@@ -16,6 +16,7 @@
  * | turnstile | captcha (apps with captcha on) | on |
  * | farcaster | farcaster (app portico-test-farcaster-01) | on |
  * | cross-app | cross_app (apps portico-test-xrequest-001 → portico-test-xprovider-01); /oauth/transact page | on |
+ * | mfa, mfa-totp, mfa-sms, mfa-passkey | (no landing entry) 'MFA' and 'Sensitive action' buttons; app portico-test-mfa-00000001 | on |
  * | embedded-wallet | (no login method) wallets on login, wallet panel (`?frame=`, `?rpc=`, `?createOnLogin=`) | on |
  * | funding, moonpay, coinbase-onramp, bridge | funding methods (app funding_config; stand-ins in npm start; `?evmRpc=`) | on |
  * | walletconnect | wallet (the 'WalletConnect' row; relay stand-in ws://127.0.0.1:8798, `?wcRelay=` overrides) | on |
@@ -48,6 +49,10 @@ import { farcaster } from 'portico/plugins/farcaster'
 import { crossApp } from 'portico/plugins/cross-app'
 import { phantom } from 'portico/plugins/phantom'
 import { coinbaseWallet } from 'portico/plugins/coinbase-wallet'
+import { mfa } from 'portico/plugins/mfa'
+import { mfaTotp } from 'portico/plugins/mfa-totp'
+import { mfaSms } from 'portico/plugins/mfa-sms'
+import { mfaPasskey } from 'portico/plugins/mfa-passkey'
 import { embeddedWallet } from 'portico/plugins/embedded-wallet'
 import type { Chain } from 'viem'
 import type { DemoWalletSettings } from './settings'
@@ -85,6 +90,11 @@ export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSetting
     // Coinbase Wallet (SDK: extension, app, smart wallet) with ?coinbase=1: its row is always
     // there when on (the SDK falls back to its popup), so the other specs keep their lists.
     ...(extra.coinbase ? [coinbaseWallet()] : []),
+    // MFA: the base and one plugin per method; the enrolment callback reports to the demo page.
+    mfa({ onEnrollmentSuccess: ({ method }) => window.dispatchEvent(new CustomEvent('portico-demo:mfa-enrolled', { detail: { method } })) }),
+    mfaTotp(),
+    mfaSms(),
+    mfaPasskey(),
     embeddedWallet({
       frameUrl: wallet?.frameUrl,
       createOnLogin: wallet?.createOnLogin,
