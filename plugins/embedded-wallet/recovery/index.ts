@@ -1,0 +1,94 @@
+/**
+ * User-owned recovery of the embedded wallet (issue 14; spec part 2 sections 2, 4, 5, 7, 8):
+ * the recovery selection (Google Drive, Apple iCloud, password), the four-step password flow
+ * and its update, password recovery, and the cloud-backup OAuth flow, with the spec's rules
+ * and texts. The embedded-wallet plugin calls `registerRecovery(ctx, host)` once in its setup
+ * with its frame client and wallets; the key work happens in the wallet frame
+ * (examples/server/frame/handlers/recovery-passcode.ts and recovery-cloud.ts).
+ */
+import type { FlowResult, PluginContext } from 'portico'
+import type { OAuthHost } from 'portico/plugins/oauth'
+import { claimRecoveryReturn } from './cloud-oauth'
+import { createRecoveryController, type RecoveryController, type RecoveryHost } from './controller'
+import { screenForMethod, selectionOptions, type UserOwnedMethod } from './flow'
+import { RECOVERY_SCREENS } from './ids'
+
+export { RECOVERY_SCREENS, SUCCESS_CLOSE_MS } from './ids'
+export { RECOVERY_TEXTS, type RecoveryTexts } from './strings'
+export * from './password'
+export * from './flow'
+export { createRecoveryController, entropyRefOf, fromFrame } from './controller'
+export type { RecoveryController, RecoveryFrame, RecoveryHost, RecoveryWallet } from './controller'
+export { initRecoveryOAuth, initRecoveryICloud, authenticateRecoveryOAuth } from './calls'
+export { RECOVERY_POPUP_PARAM, RECOVERY_POPUP_MESSAGE } from './cloud-oauth'
+
+export interface RecoveryApi {
+  readonly controller: RecoveryController
+  /**
+   * Set or change the wallet's user-owned recovery (`useSetWalletRecovery`): the selection, or
+   * the password flow when it is the only method. Resolves when the modal closes.
+   */
+  setWalletRecovery(o?: { resetting?: boolean; options?: UserOwnedMethod[] }): Promise<FlowResult>
+  /**
+   * Connect-time recovery (needs-recovery): user-passcode → password recovery; google-drive /
+   * icloud → the cloud screen; privy → nothing here (silent); anything else → a failure with Close.
+   */
+  recoverOnConnect(method: unknown): Promise<FlowResult | null>
+  /** The create flow when recovery must be user-owned: the selection (or the password flow) before the wallet exists. */
+  createWithRecovery(o?: { options?: UserOwnedMethod[]; initiatedBy?: 'user' | 'automatic' }): Promise<FlowResult>
+}
+
+const browserHost = (): OAuthHost | undefined => (typeof window === 'undefined' ? undefined : (window as unknown as OAuthHost))
+
+export function registerRecovery(ctx: PluginContext, host: () => RecoveryHost, browser: () => OAuthHost | undefined = browserHost): RecoveryApi {
+  const s = ctx.screens
+  s.register({ id: RECOVERY_SCREENS.select, load: () => import('./screens/select') })
+  s.register({ id: RECOVERY_SCREENS.password, load: () => import('./screens/password') })
+  s.register({ id: RECOVERY_SCREENS.passwordRequired, load: () => import('./screens/password'), canClose: false })
+  s.register({ id: RECOVERY_SCREENS.recoverPassword, load: () => import('./screens/recover') })
+  s.register({ id: RECOVERY_SCREENS.cloud, load: () => import('./screens/cloud') })
+  s.register({ id: RECOVERY_SCREENS.failure, load: () => import('./screens/failure'), compact: true })
+  // The cloud OAuth popup lands on this app's page: answer the opener and close.
+  ctx.hooks.returnPath.tap(ctx.id, ({ url }) => claimRecoveryReturn(url, browser))
+
+  const controller = createRecoveryController(ctx, host, browser)
+  const open = (id: string, params: Record<string, unknown>) => s.open(id, { controller, ...params }, { intent: 'update' })
+
+  return {
+    controller,
+    setWalletRecovery(o = {}) {
+      const choice = controller.chooseScreen({ creating: false, resetting: o.resetting })
+      if (choice.screen === 'select' || choice.screen === 'automatic') {
+        const options = o.options ?? (choice.screen === 'select' ? choice.options : selectionOptions(undefined, controller.currentMethod()))
+        return open(RECOVERY_SCREENS.select, { options, creating: false })
+      }
+      return open(RECOVERY_SCREENS.password, {
+        purpose: 'set',
+        mode: choice.screen === 'password-update' && controller.currentMethod() === 'user-passcode' ? 'update' : 'create',
+        initiatedBy: 'user',
+      })
+    },
+    async recoverOnConnect(method) {
+      const target = screenForMethod(method)
+      switch (target.screen) {
+        case 'silent':
+          return null
+        case 'password-recover':
+          return open(RECOVERY_SCREENS.recoverPassword, {})
+        case 'cloud':
+          return open(RECOVERY_SCREENS.cloud, { method: target.method, action: 'recover' })
+        default:
+          return open(RECOVERY_SCREENS.failure, {})
+      }
+    },
+    createWithRecovery(o = {}) {
+      const choice = controller.chooseScreen({ creating: true })
+      const options = o.options ?? (choice.screen === 'select' ? choice.options : ['user-passcode'])
+      if (options.length === 1 && options[0] === 'user-passcode') {
+        const automatic = o.initiatedBy === 'automatic'
+        return open(automatic ? RECOVERY_SCREENS.passwordRequired : RECOVERY_SCREENS.password, { purpose: 'create', mode: 'create', initiatedBy: o.initiatedBy ?? 'user' })
+      }
+      return open(RECOVERY_SCREENS.select, { options, creating: true })
+    },
+  }
+}
