@@ -10,9 +10,6 @@ import { RECOVERY_TEXTS, type RecoveryTexts } from './strings'
 export const PASSWORD_MIN_LENGTH = 6
 export const STRENGTH_MEDIUM = 0.5
 export const STRENGTH_STRONG = 0.9
-export const PASSPHRASE_WORDS = 4
-/** Words of a generated passphrase are joined with a character the rules allow (a space is not). */
-export const PASSPHRASE_SEPARATOR = '-'
 /** The download's blob URL is revoked after 5 s (spec part 2 section 9). */
 export const DOWNLOAD_REVOKE_MS = 5000
 /** 'Copied' shows for 1.5 s. */
@@ -75,21 +72,6 @@ export function passwordStrength(password: string): Strength {
 export function confirmError(original: string, confirm: string, touched = true, T: RecoveryTexts = RECOVERY_TEXTS): string | null {
   if (!touched || confirm === original) return null
   return T.mismatch
-}
-
-/** An unbiased index below `n` (2048) from the platform CSPRNG (rejection sampling over 16 bits). */
-export function randomIndex(n: number, random: (a: Uint16Array) => Uint16Array = (a) => crypto.getRandomValues(a)): number {
-  const limit = Math.floor(65536 / n) * n
-  for (;;) {
-    const [v] = random(new Uint16Array(1))
-    if (v < limit) return v % n
-  }
-}
-
-/** A 4-word passphrase from the BIP-39 English wordlist (loaded when asked for). */
-export async function generatePassphrase(words = PASSPHRASE_WORDS): Promise<string> {
-  const { wordlist } = await import('@scure/bip39/wordlists/english.js')
-  return Array.from({ length: words }, () => wordlist[randomIndex(wordlist.length)]).join(PASSPHRASE_SEPARATOR)
 }
 
 /**

@@ -3,16 +3,15 @@ import { wordlist } from '@scure/bip39/wordlists/english.js'
 import {
   characterClasses,
   confirmError,
-  generatePassphrase,
   invalidCharacters,
   isValidPassword,
   passwordError,
   passwordStrength,
-  randomIndex,
   recoveryFileName,
   recoveryFileText,
   strengthScore,
 } from './password'
+import { generatePassphrase, randomIndex } from './passphrase'
 import {
   chooseRecoveryScreen,
   createPasswordFlow,

@@ -253,7 +253,7 @@ export function registerRecovery(api: Api, root: Hono<Env>, ctx: ServerCtx, env:
       await requireFreshMfa(ctx, auth, 'recovery')
       await limit(c)
       c.header('cache-control', 'no-store')
-      return c.json({ key: cloudKey(ctx, c.get('app').id, auth.userId, b.entropy_id) })
+      return c.json({ key: cloudKey(ctx, c.get('app').id, auth.userId, b.entropy_id), endpoints: cloudEndpoints(recoveryProviders(env)) })
     },
   )
 
@@ -279,6 +279,28 @@ export function registerRecovery(api: Api, root: Hono<Env>, ctx: ServerCtx, env:
     c.header('referrer-policy', 'no-referrer')
     return c.redirect(back.href, 303)
   })
+}
+
+/** Where the wallet frame reads and writes the user's drive (the frame's CSP allows these origins). */
+export function cloudEndpoints(p: RecoveryProviders) {
+  const base = p.google ? new URL(p.google.token).origin : null
+  const local = p.google && !p.google.token.startsWith(REAL.token)
+  return {
+    google: p.google
+      ? {
+          files: local ? `${base}/google/drive/v3/files` : 'https://www.googleapis.com/drive/v3/files',
+          upload: local ? `${base}/google/upload/drive/v3/files` : 'https://www.googleapis.com/upload/drive/v3/files',
+        }
+      : null,
+    // CloudKit's API token is the web client's (CloudKit JS ships it to browsers); the web auth token is the user's.
+    icloud: p.icloud ? { base: p.icloud.base, container: p.icloud.container, environment: p.icloud.environment, apiToken: p.icloud.apiToken } : null,
+  }
+}
+
+/** The origins the wallet frame's CSP must allow for cloud recovery (connect-src). */
+export function cloudDriveOrigins(env: Record<string, string | undefined> = process.env): string[] {
+  const e = cloudEndpoints(recoveryProviders(env))
+  return [...new Set([e.google?.files, e.google?.upload, e.icloud?.base].filter((u): u is string => !!u).map((u) => new URL(u).origin))]
 }
 
 /** The per-wallet key of the cloud blob: a keyed hash (HMAC-SHA256 under a subkey of PORTICO_SECRET), hex. */

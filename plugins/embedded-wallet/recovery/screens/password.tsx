@@ -15,7 +15,6 @@ import {
   COPIED_MS,
   DOWNLOAD_REVOKE_MS,
   confirmError,
-  generatePassphrase,
   isValidPassword,
   passwordError,
   passwordStrength,
@@ -23,6 +22,7 @@ import {
   recoveryFileText,
   strengthScore,
 } from '../password'
+import { generatePassphrase } from '../passphrase'
 import { RECOVERY_TEXTS } from '../strings'
 
 export interface PasswordFlowParams extends Record<string, unknown> {
