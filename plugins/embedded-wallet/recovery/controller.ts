@@ -19,14 +19,28 @@ export interface RecoveryWallet {
   walletIndex: number
   recoveryMethod?: string | null
   imported?: boolean
+  entropyId?: string
+  entropyIdVerifier?: string
 }
+/** The input of wallets:recover for a user-owned method. */
+export interface RecoverInput {
+  recoveryMethod: UserOwnedMethod
+  recoveryPassword?: string
+  recoveryAccessToken?: string
+}
+/** The wallet plugin's connect-time hook for a user-owned method (its `registerRecovery(method, handler)`). */
+export type ConnectRecoveryHandler = (request: { method: string; recover(input: RecoverInput): Promise<void> }) => Promise<void>
 export interface RecoveryHost {
   frame(): Promise<RecoveryFrame> | RecoveryFrame
   wallets(): RecoveryWallet[]
   /** Reload the user record (the wallets' recovery method changed). */
   refresh?(): Promise<unknown>
   /** Create the user's wallet with this recovery (the create flow when recovery must be user-owned). */
-  create?(opts: { recoveryMethod: UserOwnedMethod; recoveryPassword?: string; recoveryAccessToken?: string }): Promise<unknown>
+  create?(opts: { recoveryMethod?: UserOwnedMethod | 'privy'; recoveryPassword?: string }): Promise<unknown>
+  /** Recover on this device (the wallet plugin's state, analytics and MFA gate around wallets:recover). */
+  recover?(input: RecoverInput): Promise<void>
+  /** Connect-time recovery: the wallet plugin calls the handler when this device has no share. */
+  registerRecovery?(method: UserOwnedMethod, handler: ConnectRecoveryHandler): () => void
   /** The app's recovery settings (embeddedWallets.requireUserOwnedRecoveryOnCreate, userOwnedRecoveryOptions). */
   recoveryConfig?(): RecoveryConfig
 }
@@ -39,6 +53,8 @@ export interface EntropyRefOut {
 /** The HD root's id: the index-0 address (Ethereum when the root has one, else Solana). */
 export function entropyRefOf(wallets: RecoveryWallet[]): EntropyRefOut | null {
   const roots = wallets.filter((w) => w.walletIndex === 0 && !w.imported)
+  const named = roots.find((w) => w.entropyId && (w.entropyIdVerifier === 'ethereum-address-verifier' || w.entropyIdVerifier === 'solana-address-verifier'))
+  if (named) return { entropyId: named.entropyId!, entropyIdVerifier: named.entropyIdVerifier as EntropyRefOut['entropyIdVerifier'] }
   const eth = roots.find((w) => w.chainType === 'ethereum')
   if (eth) return { entropyId: eth.address, entropyIdVerifier: 'ethereum-address-verifier' }
   const sol = roots.find((w) => w.chainType === 'solana')
@@ -53,10 +69,13 @@ export interface RecoveryController {
   currentMethod(): RecoveryMethod | null
   /** Seal the recovery share under a password (create: a new wallet; else set-recovery). */
   submitPassword(password: string, purpose: 'create' | 'set'): Promise<void>
-  /** Connect-time recovery with the password: wrong → invalid_recovery_pin ('Invalid recovery password, please try again.'). */
-  recoverWithPassword(password: string): Promise<void>
+  /**
+   * Recovery with the password: wrong → invalid_recovery_pin ('Invalid recovery password,
+   * please try again.'). `run`: the wallet plugin's recover of a connect-time request.
+   */
+  recoverWithPassword(password: string, run?: (input: RecoverInput) => Promise<void>): Promise<void>
   /** Opens the popup (inside the click) and runs the cloud OAuth flow, then backs up or recovers. */
-  runCloud(method: CloudMethod, action: 'backup' | 'recover' | 'create', popup: OAuthPopup | null): Promise<void>
+  runCloud(method: CloudMethod, action: 'backup' | 'recover' | 'create', popup: OAuthPopup | null, run?: (input: RecoverInput) => Promise<void>): Promise<void>
   openPopup(): OAuthPopup | null
   /** Which recovery screen to show for the user's wallet now (section 2 'Choosing the recovery screen'). */
   chooseScreen(o: { creating: boolean; resetting?: boolean }): ReturnType<typeof chooseRecoveryScreen>
@@ -83,7 +102,21 @@ export function createRecoveryController(ctx: PluginContext, host: () => Recover
     }
   }
   const after = async () => {
-    await host().refresh?.()
+    const h = host()
+    if (h.refresh) await h.refresh()
+    else await ctx.session.refreshUser().catch(() => null)
+  }
+  /** wallets:recover through the connect-time request, the wallet plugin, or the frame. */
+  const recoverWith = async (input: RecoverInput, run?: (input: RecoverInput) => Promise<void>) => {
+    try {
+      if (run) return await run(input)
+      const h = host()
+      if (h.recover) return await h.recover(input)
+    } catch (e) {
+      throw fromFrame(e, texts())
+    }
+    await frameCall('wallets:recover', { accessToken: await token(), ...ref(), ...input })
+    await after()
   }
 
   const controller: RecoveryController = {
@@ -105,27 +138,27 @@ export function createRecoveryController(ctx: PluginContext, host: () => Recover
       await frameCall('wallets:set-recovery', { accessToken: await token(), ...ref(), recoveryMethod: 'user-passcode', recoveryPassword: password })
       await after()
     },
-    async recoverWithPassword(password) {
-      await frameCall('wallets:recover', { accessToken: await token(), ...ref(), recoveryMethod: 'user-passcode', recoveryPassword: password })
-      await after()
+    async recoverWithPassword(password, run) {
+      await recoverWith({ recoveryMethod: 'user-passcode', recoveryPassword: password }, run)
     },
     openPopup() {
       const b = browser()
       return b ? b.open('about:blank', 'portico-recovery', 'popup,width=480,height=640') : null
     },
-    async runCloud(method, action, popup) {
+    async runCloud(method, action, popup, run) {
       const b = browser()
       if (!b || !popup) throw fail('oauth_unexpected', texts().tryAgainError)
       const { authorizeCloud } = await import('./cloud-oauth')
       const accessToken = await authorizeCloud(ctx, b, popup, method, texts())
+      if (action === 'recover') return recoverWith({ recoveryMethod: method, recoveryAccessToken: accessToken }, run)
       if (action === 'create') {
+        // The wallet frame's create takes a password only: the wallet starts with automatic
+        // recovery and is moved to the drive at once (the README says what that means).
         const create = host().create
         if (!create) throw fail('method_not_supported', texts().methodNotSupported)
-        await create({ recoveryMethod: method, recoveryAccessToken: accessToken })
-        return
+        await create({})
       }
-      const type = action === 'backup' ? 'wallets:set-recovery' : 'wallets:recover'
-      await frameCall(type, { accessToken: await token(), ...ref(), recoveryMethod: method, recoveryAccessToken: accessToken })
+      await frameCall('wallets:set-recovery', { accessToken: await token(), ...ref(), recoveryMethod: method, recoveryAccessToken: accessToken })
       await after()
     },
     chooseScreen(o) {
@@ -138,7 +171,7 @@ export function createRecoveryController(ctx: PluginContext, host: () => Recover
 /** A frame failure ({type, message}) as a PorticoError; a wrong password keeps the spec's text. */
 export function fromFrame(e: unknown, T: RecoveryTexts = RECOVERY_TEXTS): PorticoError {
   if (e instanceof PorticoError) {
-    if ((e.code as string) === 'invalid_recovery_pin' || e.data?.type === 'invalid_recovery_pin') return new PorticoError('invalid_recovery_pin', T.invalidPassword, { kind: 'client_error', cause: e })
+    if ((e.code as string) === 'invalid_recovery_pin' || e.data?.type === 'invalid_recovery_pin' || e.data?.frameErrorType === 'invalid_recovery_pin') return new PorticoError('invalid_recovery_pin', T.invalidPassword, { kind: 'client_error', cause: e })
     return e
   }
   const err = e as { type?: string; message?: string } | null

@@ -6,10 +6,10 @@
  * with its frame client and wallets; the key work happens in the wallet frame
  * (examples/server/frame/handlers/recovery-passcode.ts and recovery-cloud.ts).
  */
-import type { FlowResult, PluginContext } from 'portico'
+import type { AuthContext, FlowResult, PluginContext } from 'portico'
 import type { OAuthHost } from 'portico/plugins/oauth'
 import { claimRecoveryReturn } from './cloud-oauth'
-import { createRecoveryController, type RecoveryController, type RecoveryHost } from './controller'
+import { createRecoveryController, type RecoverInput, type RecoveryController, type RecoveryHost } from './controller'
 import { screenForMethod, selectionOptions, type UserOwnedMethod } from './flow'
 import { RECOVERY_SCREENS } from './ids'
 
@@ -19,7 +19,7 @@ export * from './password'
 export * from './passphrase'
 export * from './flow'
 export { createRecoveryController, entropyRefOf, fromFrame } from './controller'
-export type { RecoveryController, RecoveryFrame, RecoveryHost, RecoveryWallet } from './controller'
+export type { ConnectRecoveryHandler, RecoverInput, RecoveryController, RecoveryFrame, RecoveryHost, RecoveryWallet } from './controller'
 export { initRecoveryOAuth, initRecoveryICloud, authenticateRecoveryOAuth } from './calls'
 export { RECOVERY_POPUP_PARAM, RECOVERY_POPUP_MESSAGE } from './cloud-oauth'
 
@@ -34,7 +34,7 @@ export interface RecoveryApi {
    * Connect-time recovery (needs-recovery): user-passcode → password recovery; google-drive /
    * icloud → the cloud screen; privy → nothing here (silent); anything else → a failure with Close.
    */
-  recoverOnConnect(method: unknown): Promise<FlowResult | null>
+  recoverOnConnect(method: unknown, recover?: (input: RecoverInput) => Promise<void>): Promise<FlowResult | null>
   /** The create flow when recovery must be user-owned: the selection (or the password flow) before the wallet exists. */
   createWithRecovery(o?: { options?: UserOwnedMethod[]; initiatedBy?: 'user' | 'automatic' }): Promise<FlowResult>
 }
@@ -53,9 +53,13 @@ export function registerRecovery(ctx: PluginContext, host: () => RecoveryHost, b
   ctx.hooks.returnPath.tap(ctx.id, ({ url }) => claimRecoveryReturn(url, browser))
 
   const controller = createRecoveryController(ctx, host, browser)
-  const open = (id: string, params: Record<string, unknown>) => s.open(id, { controller, ...params }, { intent: 'update' })
+  /** Its own flow when the modal is closed; inside an open flow (the login's chain) it replaces the screen and resolves when done. */
+  const open = (id: string, params: Record<string, unknown>): Promise<FlowResult> => {
+    if (!s.getState().open) return s.open(id, { controller, ...params }, { intent: 'update' })
+    return new Promise<FlowResult>((resolve) => s.replace(id, { controller, ...params, onDone: resolve }))
+  }
 
-  return {
+  const api: RecoveryApi = {
     controller,
     setWalletRecovery(o = {}) {
       const choice = controller.chooseScreen({ creating: false, resetting: o.resetting })
@@ -69,15 +73,15 @@ export function registerRecovery(ctx: PluginContext, host: () => RecoveryHost, b
         initiatedBy: 'user',
       })
     },
-    async recoverOnConnect(method) {
+    async recoverOnConnect(method, recover) {
       const target = screenForMethod(method)
       switch (target.screen) {
         case 'silent':
           return null
         case 'password-recover':
-          return open(RECOVERY_SCREENS.recoverPassword, {})
+          return open(RECOVERY_SCREENS.recoverPassword, { recover })
         case 'cloud':
-          return open(RECOVERY_SCREENS.cloud, { method: target.method, action: 'recover' })
+          return open(RECOVERY_SCREENS.cloud, { method: target.method, action: 'recover', recover })
         default:
           return open(RECOVERY_SCREENS.failure, {})
       }
@@ -91,5 +95,46 @@ export function registerRecovery(ctx: PluginContext, host: () => RecoveryHost, b
       }
       return open(RECOVERY_SCREENS.select, { options, creating: true })
     },
+  }
+
+  // Connect-time recovery of a user-owned method: the wallet plugin asks, the screen answers.
+  for (const m of ['user-passcode', 'google-drive', 'icloud'] as const) {
+    host().registerRecovery?.(m, async ({ method, recover }) => {
+      const r = await api.recoverOnConnect(method, recover)
+      if (r && !r.ok) throw r.error
+    })
+  }
+
+  // Creation on login when recovery must be user-owned (requireUserOwnedRecoveryOnCreate):
+  // before the wallet plugin's own creation (stage 0), the selection or the password flow
+  // creates the wallet with the user's method; the wallet plugin then finds it there.
+  ctx.hooks.authenticated.tapPromise({ name: ctx.id, stage: -1 }, async (auth: AuthContext) => {
+    if (auth.intent !== 'login') return
+    const cfg = recoverySettings(ctx)
+    if (!cfg.requireUserOwnedRecoveryOnCreate || cfg.createOnLogin === 'off') return
+    const user = auth.session.user ?? auth.user
+    const accounts = user?.linkedAccounts ?? []
+    if (accounts.some((a) => a.type === 'wallet' && (a as { walletClientType?: string }).walletClientType === 'privy')) return
+    if (cfg.createOnLogin === 'users-without-wallets' && accounts.some((a) => a.type === 'wallet')) return
+    const r = await api.createWithRecovery({ options: cfg.userOwnedRecoveryOptions, initiatedBy: 'automatic' })
+    if (!r.ok) ctx.warn(`Embedded wallet creation with user-owned recovery did not finish: ${r.error.message}`)
+  })
+
+  return api
+}
+
+/** The app's recovery settings (server app config `embedded_wallet_config`, or the host's `embeddedWallets`). */
+export function recoverySettings(ctx: Pick<PluginContext, 'config'>): {
+  createOnLogin: string
+  requireUserOwnedRecoveryOnCreate: boolean
+  userOwnedRecoveryOptions?: UserOwnedMethod[]
+} {
+  const e = (ctx.config.embeddedWallets ?? {}) as Record<string, unknown>
+  const list = (e.userOwnedRecoveryOptions ?? e.user_owned_recovery_options) as unknown
+  const options = Array.isArray(list) ? (list.filter((m) => m === 'user-passcode' || m === 'google-drive' || m === 'icloud') as UserOwnedMethod[]) : undefined
+  return {
+    createOnLogin: String(e.createOnLogin ?? e.create_on_login ?? 'off'),
+    requireUserOwnedRecoveryOnCreate: (e.requireUserOwnedRecoveryOnCreate ?? e.require_user_owned_recovery_on_create) === true,
+    userOwnedRecoveryOptions: options?.length ? options : undefined,
   }
 }

@@ -6,10 +6,11 @@
  * closes after 1.4 s.
  */
 import { useEffect, useRef, useState } from 'react'
-import type { PorticoError } from 'portico'
+import { PorticoError } from 'portico'
 import { Button, ScreenLayout, StatusIcon, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui'
-import type { RecoveryController } from '../controller'
+import type { RecoverInput, RecoveryController } from '../controller'
 import type { CloudMethod } from '../flow'
+import { finisher, type OnDone } from '../finish'
 import { SUCCESS_CLOSE_MS } from '../ids'
 import { RECOVERY_TEXTS } from '../strings'
 
@@ -19,6 +20,9 @@ export interface CloudParams extends Record<string, unknown> {
   action: 'backup' | 'recover' | 'create'
   /** The flow the selection's click started (backup / create). */
   run?: Promise<void>
+  /** Connect-time: the wallet plugin's recover. */
+  recover?: (input: RecoverInput) => Promise<void>
+  onDone?: OnDone
 }
 
 export default function CloudRecoveryScreen({ params }: ScreenProps<CloudParams>) {
@@ -49,12 +53,12 @@ export default function CloudRecoveryScreen({ params }: ScreenProps<CloudParams>
   }, [])
   useEffect(() => {
     if (status !== 'done') return
-    const t = setTimeout(() => screen.close({ recoveryMethod: params.method }), SUCCESS_CLOSE_MS)
+    const t = setTimeout(() => finisher(screen, params.onDone).ok({ recoveryMethod: params.method }), SUCCESS_CLOSE_MS)
     return () => clearTimeout(t)
-  }, [status, screen, params.method])
+  }, [status, screen, params.method, params.onDone])
 
   // Inside the click: the popup opens before anything is awaited.
-  const start = () => follow(params.controller.runCloud(params.method, params.action, params.controller.openPopup()))
+  const start = () => follow(params.controller.runCloud(params.method, params.action, params.controller.openPopup(), params.recover))
 
   const recovering = params.action === 'recover'
   const title =
@@ -80,7 +84,7 @@ export default function CloudRecoveryScreen({ params }: ScreenProps<CloudParams>
       <div className="portico-actions">
         {status === 'idle' || status === 'failed' ? <Button onClick={start}>{status === 'failed' ? T.tryAgain : `${T.recover} (${provider})`}</Button> : null}
         {status === 'failed' ? (
-          <Button variant="secondary" onClick={() => screen.dismiss()}>
+          <Button variant="secondary" onClick={() => finisher(screen, params.onDone).cancel(error ? new PorticoError('recovery_failed', error) : undefined)}>
             {T.close}
           </Button>
         ) : null}

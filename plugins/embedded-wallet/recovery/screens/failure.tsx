@@ -1,8 +1,9 @@
 /** Connect-time recovery with a method this client cannot handle: the failure, with Close. */
 import { Button, ScreenLayout, StatusIcon, useScreen, useTexts, type ScreenProps } from 'portico/ui'
+import { finisher, type OnDone } from '../finish'
 import { RECOVERY_TEXTS } from '../strings'
 
-export default function RecoveryFailureScreen({ params }: ScreenProps<{ message?: string }>) {
+export default function RecoveryFailureScreen({ params }: ScreenProps<{ message?: string; onDone?: OnDone }>) {
   const T = useTexts('embedded-wallet', RECOVERY_TEXTS)
   const screen = useScreen()
   return (
@@ -13,7 +14,7 @@ export default function RecoveryFailureScreen({ params }: ScreenProps<{ message?
       back={false}
     >
       <div className="portico-actions">
-        <Button onClick={() => screen.dismiss()}>{T.close}</Button>
+        <Button onClick={() => finisher(screen, params.onDone).cancel()}>{T.close}</Button>
       </div>
     </ScreenLayout>
   )

@@ -10,6 +10,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { Button, CopyButton, ScreenLayout, StatusIcon, TextInput, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui'
 import type { RecoveryController } from '../controller'
 import { initialPasswordFlow, passwordFlow, type PasswordFlowState } from '../flow'
+import { finisher, type OnDone } from '../finish'
 import { SUCCESS_CLOSE_MS } from '../ids'
 import {
   COPIED_MS,
@@ -32,12 +33,14 @@ export interface PasswordFlowParams extends Record<string, unknown> {
   mode?: 'create' | 'update'
   fromSelection?: boolean
   initiatedBy?: 'user' | 'automatic'
+  onDone?: OnDone
 }
 
 export default function PasswordFlowScreen({ params }: ScreenProps<PasswordFlowParams>) {
   const T = useTexts('embedded-wallet', RECOVERY_TEXTS)
   const screen = useScreen()
   const automatic = params.initiatedBy === 'automatic'
+  const end = useMemo(() => finisher(screen, params.onDone), [screen, params.onDone])
   const [flow, setFlow] = useState<PasswordFlowState>(initialPasswordFlow)
   const [password, setPassword] = useState('')
   const [touched, setTouched] = useState(false)
@@ -71,14 +74,14 @@ export default function PasswordFlowScreen({ params }: ScreenProps<PasswordFlowP
   // Automatic: the modal closes 1.4 s after done.
   useEffect(() => {
     if (flow.step !== 'done' || !automatic) return
-    const t = setTimeout(() => (flow.result === 'success' ? screen.close({ recoveryMethod: 'user-passcode' }) : screen.dismiss()), SUCCESS_CLOSE_MS)
+    const t = setTimeout(() => (flow.result === 'success' ? end.ok({ recoveryMethod: 'user-passcode' }) : end.cancel()), SUCCESS_CLOSE_MS)
     return () => clearTimeout(t)
-  }, [flow, automatic, screen])
+  }, [flow, automatic, end])
 
   const strengthLabel = { Weak: T.weak, Medium: T.medium, Strong: T.strong }[strength]
   const title = params.mode === 'update' ? T.updateTitle : T.createTitle
   const cancel = automatic ? null : (
-    <Button variant="ghost" onClick={() => screen.dismiss()}>
+    <Button variant="ghost" onClick={() => end.cancel()}>
       {T.cancel}
     </Button>
   )
@@ -226,7 +229,7 @@ export default function PasswordFlowScreen({ params }: ScreenProps<PasswordFlowP
     >
       <div className="portico-actions" data-step="done">
         {automatic ? null : (
-          <Button onClick={() => (ok ? screen.close({ recoveryMethod: 'user-passcode' }) : screen.dismiss())}>{T.close}</Button>
+          <Button onClick={() => (ok ? end.ok({ recoveryMethod: 'user-passcode' }) : end.cancel())}>{T.close}</Button>
         )}
       </div>
     </ScreenLayout>

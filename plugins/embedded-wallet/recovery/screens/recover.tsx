@@ -7,11 +7,12 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import type { PorticoError } from 'portico'
 import { Button, ScreenLayout, StatusIcon, TextInput, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui'
-import type { RecoveryController } from '../controller'
+import type { RecoverInput, RecoveryController } from '../controller'
+import { finisher, type OnDone } from '../finish'
 import { SUCCESS_CLOSE_MS } from '../ids'
 import { RECOVERY_TEXTS } from '../strings'
 
-export default function PasswordRecoverScreen({ params }: ScreenProps<{ controller: RecoveryController }>) {
+export default function PasswordRecoverScreen({ params }: ScreenProps<{ controller: RecoveryController; recover?: (input: RecoverInput) => Promise<void>; onDone?: OnDone }>) {
   const T = useTexts('embedded-wallet', RECOVERY_TEXTS)
   const screen = useScreen()
   const [password, setPassword] = useState('')
@@ -22,9 +23,9 @@ export default function PasswordRecoverScreen({ params }: ScreenProps<{ controll
   useEffect(() => () => void (alive.current = false), [])
   useEffect(() => {
     if (status !== 'done') return
-    const t = setTimeout(() => screen.close({ recovered: true }), SUCCESS_CLOSE_MS)
+    const t = setTimeout(() => finisher(screen, params.onDone).ok({ recovered: true }), SUCCESS_CLOSE_MS)
     return () => clearTimeout(t)
-  }, [status, screen])
+  }, [status, screen, params.onDone])
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
@@ -32,7 +33,7 @@ export default function PasswordRecoverScreen({ params }: ScreenProps<{ controll
     setError(null)
     setStatus('recovering')
     try {
-      await params.controller.recoverWithPassword(password)
+      await params.controller.recoverWithPassword(password, params.recover)
       if (alive.current) setStatus('done')
     } catch (err) {
       if (!alive.current) return

@@ -8,6 +8,7 @@ import type { ReactNode } from 'react'
 import { ListButton, ScreenLayout, StatusIcon, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui'
 import type { RecoveryController } from '../controller'
 import type { UserOwnedMethod } from '../flow'
+import type { OnDone } from '../finish'
 import { RECOVERY_SCREENS } from '../ids'
 import { RECOVERY_TEXTS } from '../strings'
 
@@ -16,6 +17,7 @@ export interface SelectParams extends Record<string, unknown> {
   options: UserOwnedMethod[]
   /** Creating the wallet (requireUserOwnedRecoveryOnCreate) rather than changing its recovery. */
   creating?: boolean
+  onDone?: OnDone
 }
 
 export default function RecoverySelectScreen({ params }: ScreenProps<SelectParams>) {
@@ -36,13 +38,14 @@ export default function RecoverySelectScreen({ params }: ScreenProps<SelectParam
         mode: params.creating || c.currentMethod() !== 'user-passcode' ? 'create' : 'update',
         fromSelection: true,
         initiatedBy: 'user',
+        onDone: params.onDone,
       })
       return
     }
     const action = params.creating ? 'create' : 'backup'
     const run = c.runCloud(m, action, c.openPopup())
     run.catch(() => {})
-    screen.open(RECOVERY_SCREENS.cloud, { controller: c, method: m, action, run })
+    screen.open(RECOVERY_SCREENS.cloud, { controller: c, method: m, action, run, onDone: params.onDone })
   }
   return (
     <ScreenLayout
