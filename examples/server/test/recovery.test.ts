@@ -18,6 +18,7 @@ let drive: ReturnType<typeof createCloudDrive>
 let driveUrl: string
 let closeDrive: () => Promise<void>
 const APP_PAGE = `${ORIGIN}/?portico_recovery_popup=1`
+const FRAME = 'http://127.0.0.1:48791'
 
 beforeAll(async () => {
   store = await openPglite()
@@ -29,7 +30,7 @@ beforeAll(async () => {
   closeDrive = () => new Promise<void>((r) => server.close(() => r()))
   process.env.PORTICO_CLOUD_DRIVE_BASE_URL = driveUrl
   process.env.PORTICO_OAUTH_TIMEOUT_MS = '2000'
-  s = await startTestServer(store)
+  s = await startTestServer(store, { wallets: { frameOrigin: FRAME, recoveryKey: 'test-recovery-key-kept-outside-the-database-0021' } })
 })
 afterAll(async () => {
   await s?.close()
@@ -264,16 +265,25 @@ describe('iCloud (CloudKit web services)', () => {
 })
 
 describe('cloud key', () => {
-  it('is per user and per wallet, stable, and needs a token', async () => {
+  it('is per user and per wallet, stable, for the wallet frame only, and needs a token', async () => {
     const [a, b] = [await login(), await login()]
-    const k = (t: string, e: string) => s.call('/api/v1/recovery/cloud_key', { token: t, body: { entropy_id: e } })
+    const k = (t: string, e: string) => s.call('/api/v1/recovery/cloud_key', { token: t, body: { entropy_id: e }, headers: { origin: FRAME } })
     const a1 = await k(a, 'entropy-1')
     expect(a1.status).toBe(200)
     expect(a1.body.key).toMatch(/^[0-9a-f]{64}$/)
+    // The frame learns where the drive is (the stand-in here).
+    expect(a1.body.endpoints.google).toEqual({ files: `${driveUrl}/google/drive/v3/files`, upload: `${driveUrl}/google/upload/drive/v3/files` })
+    expect(a1.body.endpoints.icloud).toMatchObject({ base: `${driveUrl}/icloud`, container: 'iCloud.dev.portico.recovery' })
+    // The host page (its own origin) and a page without an Origin get nothing.
+    for (const headers of [{ origin: ORIGIN }, {}] as Record<string, string>[]) {
+      const x = await s.call('/api/v1/recovery/cloud_key', { token: a, body: { entropy_id: 'entropy-1' }, headers })
+      expect(x.status).toBe(403)
+      expect(x.body.code).toBe('invalid_origin')
+    }
     expect((await k(a, 'entropy-1')).body.key).toBe(a1.body.key)
     expect((await k(a, 'entropy-2')).body.key).not.toBe(a1.body.key)
     expect((await k(b, 'entropy-1')).body.key).not.toBe(a1.body.key)
-    expect((await s.call('/api/v1/recovery/cloud_key', { body: { entropy_id: 'entropy-1' } })).status).toBe(401)
+    expect((await s.call('/api/v1/recovery/cloud_key', { body: { entropy_id: 'entropy-1' }, headers: { origin: FRAME } })).status).toBe(401)
   })
 })
 

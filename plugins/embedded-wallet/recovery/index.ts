@@ -8,7 +8,7 @@
  */
 import type { AuthContext, FlowResult, PluginContext } from 'portico'
 import type { OAuthHost } from 'portico/plugins/oauth'
-import { claimRecoveryReturn } from './cloud-oauth'
+import { claimRecoveryReturn } from './popup-return'
 import { createRecoveryController, type RecoverInput, type RecoveryController, type RecoveryHost } from './controller'
 import { screenForMethod, selectionOptions, type UserOwnedMethod } from './flow'
 import { RECOVERY_SCREENS } from './ids'
@@ -21,7 +21,8 @@ export * from './flow'
 export { createRecoveryController, entropyRefOf, fromFrame } from './controller'
 export type { ConnectRecoveryHandler, RecoverInput, RecoveryController, RecoveryFrame, RecoveryHost, RecoveryWallet } from './controller'
 export { initRecoveryOAuth, initRecoveryICloud, authenticateRecoveryOAuth } from './calls'
-export { RECOVERY_POPUP_PARAM, RECOVERY_POPUP_MESSAGE } from './cloud-oauth'
+export { RECOVERY_POPUP_PARAM, RECOVERY_POPUP_MESSAGE } from './popup-return'
+export { useSetWalletRecovery } from './react'
 
 export interface RecoveryApi {
   readonly controller: RecoveryController

@@ -92,7 +92,15 @@ const fieldError = (field: string, message: string) => errors.invalidData(`${fie
 const oauthError = (msg: string, data?: Record<string, unknown>, status: 400 | 424 = 400) => new ApiError(status, 'oauth_unexpected', msg, data)
 const notSupported = (reason: string) => new ApiError(400, 'method_not_supported', RECOVERY_MSG.notSupported, { reason })
 
-export function registerRecovery(api: Api, root: Hono<Env>, ctx: ServerCtx, env: Record<string, string | undefined> = process.env) {
+export interface RecoveryOptions {
+  /** The wallet frame's origin: the cloud key is released to it only. */
+  frameOrigin?: () => string | undefined
+  /** Where the provider settings are read (default process.env, per request). */
+  env?: Record<string, string | undefined>
+}
+
+export function registerRecovery(api: Api, root: Hono<Env>, ctx: ServerCtx, opts: RecoveryOptions = {}) {
+  const env = opts.env ?? process.env
   const r = ctx.routes
   const timeoutMs = Number(env.PORTICO_OAUTH_TIMEOUT_MS) || 10_000
   const publicOrigin = (c: Context) => (env.PORTICO_PUBLIC_URL ?? new URL(c.req.url).origin).replace(/\/+$/, '')
@@ -246,9 +254,13 @@ export function registerRecovery(api: Api, root: Hono<Env>, ctx: ServerCtx, env:
   r.post(
     api,
     '/recovery/cloud_key',
-    { summary: "Recovery: the key that seals the wallet's recovery share kept in the user's cloud drive", auth: 'bearer' },
+    { summary: "Recovery: the key that seals the wallet's recovery share kept in the user's cloud drive — wallet frame only", auth: 'bearer' },
     z.object({ entropy_id: id(256) }),
     async (c, b) => {
+      // Like the wallet shares: released to the wallet frame's origin only.
+      const origin = opts.frameOrigin?.()
+      if (!origin) throw new ApiError(403, 'embedded_wallets_disabled', 'Embedded wallets are not configured on this server (no wallet frame origin).')
+      if (c.req.header('origin') !== origin) throw new ApiError(403, 'invalid_origin', 'Wallet secrets are released to the wallet frame only.')
       const auth = await requireAuth(c, ctx)
       await requireFreshMfa(ctx, auth, 'recovery')
       await limit(c)
