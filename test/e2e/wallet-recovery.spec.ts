@@ -6,7 +6,8 @@
  * 2. A new browser profile (no device share) logs in: the password recovery screen opens; a
  *    wrong password shows the spec's error, the right one recovers, and the wallet signs.
  * 3. Another user backs up to Google Drive (the stand-in's OAuth consent in a popup); a new
- *    profile recovers from the drive and signs.
+ *    profile recovers from the drive and signs; a denied consent shows the failure title.
+ * 4. Another user backs up to iCloud (CloudKit sign-in, records/modify) and recovers from it.
  * Screenshots of every screen go to test/artifacts/recovery-*.png.
  */
 import { mkdirSync } from 'node:fs'
@@ -99,7 +100,7 @@ describe('password recovery', { timeout: 120_000 }, () => {
 
     // 2. Save: Copy ('Copied'), Download with the file-name rule.
     await dialog(page).getByText('Save your password').waitFor()
-    await expect(dialog(page).getByTestId('recovery-password-value').textContent()).resolves.toBe(password)
+    await expect(dialog(page).getByTestId('recovery-password-value').inputValue()).resolves.toBe(password)
     await dialog(page).getByRole('button', { name: 'Copy' }).click()
     await dialog(page).getByText('Copied').waitFor()
     const [download] = await Promise.all([page.waitForEvent('download'), dialog(page).getByRole('button', { name: 'Download' }).click()])
@@ -121,6 +122,7 @@ describe('password recovery', { timeout: 120_000 }, () => {
     await dialog(page).getByText('I understand that if I lose my password and device, I will lose access to my account and my assets.').waitFor()
     expect(await action(page, 'Set Password').isDisabled()).toBe(true)
     await dialog(page).getByRole('checkbox').check()
+    await page.waitForFunction(() => [...document.querySelectorAll('[role=dialog] .portico-button')].some((b) => b.textContent === 'Set Password' && !(b as HTMLButtonElement).disabled))
     await shot(page, 'password-acknowledge')
     await action(page, 'Set Password').click()
     await dialog(page).getByText('Success', { exact: true }).waitFor({ timeout: 30_000 })
@@ -177,9 +179,9 @@ describe('cloud recovery (Google Drive stand-in)', { timeout: 120_000 }, () => {
 
   it('a new profile recovers from the drive', async () => {
     const page = await loggedIn(email)
-    await dialog(page).getByRole('button', { name: 'Recover (Google Drive)' }).waitFor({ timeout: 30_000 })
+    await dialog(page).getByRole('button', { name: 'Continue with Google Drive' }).waitFor({ timeout: 30_000 })
     await shot(page, 'cloud-recover')
-    const [popup] = await Promise.all([page.waitForEvent('popup'), action(page, 'Recover (Google Drive)').click()])
+    const [popup] = await Promise.all([page.waitForEvent('popup'), action(page, 'Continue with Google Drive').click()])
     await popup.getByRole('button', { name: 'Allow' }).click()
     await dialog(page).waitFor({ state: 'detached', timeout: 30_000 })
     await page.waitForFunction(() => window.rcv.status() === 'connected')
@@ -188,10 +190,33 @@ describe('cloud recovery (Google Drive stand-in)', { timeout: 120_000 }, () => {
 
   it("a denied consent shows 'Recovery with Google Drive unsuccessful'", async () => {
     const page = await loggedIn(email)
-    const [popup] = await Promise.all([page.waitForEvent('popup'), action(page, 'Recover (Google Drive)').click({ timeout: 30_000 })])
+    const [popup] = await Promise.all([page.waitForEvent('popup'), action(page, 'Continue with Google Drive').click({ timeout: 30_000 })])
     await popup.getByRole('button', { name: 'Deny' }).click()
     await dialog(page).getByText('Recovery with Google Drive unsuccessful').waitFor({ timeout: 30_000 })
     await dialog(page).getByText('User denied confirmation during OAuth flow').waitFor()
     await shot(page, 'cloud-recover-failed')
+  })
+})
+
+describe('cloud recovery (iCloud stand-in, CloudKit web services)', { timeout: 120_000 }, () => {
+  const email = `rcv-icloud-${process.pid}@example.com`
+
+  it('backs up to iCloud and a new profile recovers from it', async () => {
+    const page = await loggedIn(email)
+    await page.waitForFunction(() => window.rcv.status() === 'connected')
+    void page.evaluate(() => window.rcv.setRecovery().catch(() => {}))
+    await dialog(page).getByText('Secure your account').waitFor()
+    const [popup] = await Promise.all([page.waitForEvent('popup'), dialog(page).locator('[data-method=icloud]').click()])
+    await popup.getByRole('button', { name: 'Allow' }).click()
+    await dialog(page).getByText('Backed up to Apple iCloud').waitFor({ timeout: 30_000 })
+    await page.waitForFunction(() => window.rcv.wallets().every((w) => w.recoveryMethod === 'icloud'))
+    expect(s.drive.inspect.records()).toHaveLength(1)
+
+    const fresh = await loggedIn(email)
+    const [again] = await Promise.all([fresh.waitForEvent('popup'), action(fresh, 'Continue with Apple iCloud').click({ timeout: 30_000 })])
+    await again.getByRole('button', { name: 'Allow' }).click()
+    await dialog(fresh).waitFor({ state: 'detached', timeout: 30_000 })
+    await fresh.waitForFunction(() => window.rcv.status() === 'connected')
+    await signAndVerify(fresh)
   })
 })

@@ -71,6 +71,7 @@ export const RECOVERY_TEXTS = {
   recoverDescription: 'Enter the password you set for this wallet.',
   recovering: 'Recovering your wallet',
   cloudConnecting: 'Connecting to {provider}',
+  cloudContinue: 'Continue with {provider}',
   cloudDescription: 'Sign in to {provider} in the window that opens.',
   cloudBackedUp: 'Backed up to {provider}',
   cloudRecovered: 'Wallet recovered',

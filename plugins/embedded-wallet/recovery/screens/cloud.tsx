@@ -82,7 +82,7 @@ export default function CloudRecoveryScreen({ params }: ScreenProps<CloudParams>
       }
     >
       <div className="portico-actions">
-        {status === 'idle' || status === 'failed' ? <Button onClick={start}>{status === 'failed' ? T.tryAgain : `${T.recover} (${provider})`}</Button> : null}
+        {status === 'idle' || status === 'failed' ? <Button onClick={start}>{status === 'failed' ? T.tryAgain : T.cloudContinue.replace('{provider}', provider)}</Button> : null}
         {status === 'failed' ? (
           <Button variant="secondary" onClick={() => finisher(screen, params.onDone).cancel(error ? new PorticoError('recovery_failed', error) : undefined)}>
             {T.close}

@@ -119,7 +119,7 @@ export default function PasswordFlowScreen({ params }: ScreenProps<PasswordFlowP
               </button>
             }
           />
-          <div className="portico-field" data-strength={strength}>
+          <div className="portico-actions" data-strength={strength}>
             <meter min={0} max={1} low={0.5} high={0.9} optimum={1} value={strengthScore(password)} aria-label={T.strength.replace('{strength}', strengthLabel)} />
             <p className="portico-field-hint" aria-live="polite">
               {T.strength.replace('{strength}', strengthLabel)}
@@ -152,9 +152,7 @@ export default function PasswordFlowScreen({ params }: ScreenProps<PasswordFlowP
     return (
       <ScreenLayout title={T.saveTitle} description={T.saveDescription} back={back} close={!automatic}>
         <div data-step="saving">
-          <p className="portico-field">
-            <code className="portico-input" data-testid="recovery-password-value">{password}</code>
-          </p>
+          <TextInput label={T.passwordLabel} hideLabel readOnly value={password} data-testid="recovery-password-value" onFocus={(e) => e.currentTarget.select()} />
           <div className="portico-actions portico-actions-row">
             <CopyButton value={password} label={T.copy} copiedLabel={T.copied} resetAfterMs={COPIED_MS} />
             <DownloadButton password={password} appName={params.controller.appName} label={T.download} />
@@ -205,9 +203,11 @@ export default function PasswordFlowScreen({ params }: ScreenProps<PasswordFlowP
     return (
       <ScreenLayout title={T.finalTitle} description={T.finalDescription} back={flow.submitting ? false : back} close={!automatic && !flow.submitting}>
         <div data-step="finalizing">
-          <label className="portico-field">
-            <input type="checkbox" checked={ack} onChange={(e) => setAck(e.target.checked)} disabled={flow.submitting} /> <span>{T.acknowledgement}</span>
-          </label>
+          <p className="portico-description">
+            <label>
+              <input type="checkbox" checked={ack} onChange={(e) => setAck(e.target.checked)} disabled={flow.submitting} /> {T.acknowledgement}
+            </label>
+          </p>
           <div className="portico-actions">
             <Button onClick={() => void next()} disabled={!ack} loading={flow.submitting}>
               {T.setPassword}
