@@ -24,7 +24,12 @@ export const budgets = {
   // 48 -> 64 KiB: the demo app now also carries the nine OAuth providers and their base,
   // passkey, Telegram, captcha, Farcaster and cross-app (44.5 KiB with the seven plugins of
   // contract v2; 61.6 KiB with all twenty). The issue-11 target of 60 KiB is printed by the bench.
-  appInitial: 64 * KIB,
+  // 64 -> 68 KiB: the demo app adds the embedded wallet (issue 14; 66.2 KiB measured): its entry
+  // is 2.5 KiB gzip (the frame client, signer, provider and wallet-standard wallet load on use).
+  // 68 -> 70 KiB: user-owned recovery (issue 14) registers with the embedded wallet: its screens,
+  // the cloud popup's return claim and the connect-time handlers add 1.2 KiB to that entry (3.6
+  // KiB); the flows, texts, rules and the BIP-39 wordlist load on use (68.9 KiB measured).
+  appInitial: 70 * KIB,
   /** Each plugin entry alone (kernel and ui external, shared); lazy screens not counted. */
   plugins: {
     email: 6 * KIB,

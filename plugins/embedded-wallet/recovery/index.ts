@@ -9,23 +9,19 @@
 import type { AuthContext, FlowResult, PluginContext } from 'portico'
 import type { OAuthHost } from 'portico/plugins/oauth'
 import { claimRecoveryReturn } from './popup-return'
-import { createRecoveryController, type RecoverInput, type RecoveryController, type RecoveryHost } from './controller'
+import type { RecoverInput, RecoveryController, RecoveryHost } from './controller'
 import { screenForMethod, selectionOptions, type UserOwnedMethod } from './flow'
 import { RECOVERY_SCREENS } from './ids'
 
 export { RECOVERY_SCREENS, SUCCESS_CLOSE_MS } from './ids'
-export { RECOVERY_TEXTS, type RecoveryTexts } from './strings'
-export * from './password'
-export * from './passphrase'
-export * from './flow'
-export { createRecoveryController, entropyRefOf, fromFrame } from './controller'
+export type { RecoveryTexts } from './strings'
 export type { ConnectRecoveryHandler, RecoverInput, RecoveryController, RecoveryFrame, RecoveryHost, RecoveryWallet } from './controller'
-export { initRecoveryOAuth, initRecoveryICloud, authenticateRecoveryOAuth } from './calls'
 export { RECOVERY_POPUP_PARAM, RECOVERY_POPUP_MESSAGE } from './popup-return'
 export { useSetWalletRecovery } from './react'
 
 export interface RecoveryApi {
-  readonly controller: RecoveryController
+  /** The flows' controller (loaded on first use). */
+  controller(): Promise<RecoveryController>
   /**
    * Set or change the wallet's user-owned recovery (`useSetWalletRecovery`): the selection, or
    * the password flow when it is the only method. Resolves when the modal closes.
@@ -53,24 +49,28 @@ export function registerRecovery(ctx: PluginContext, host: () => RecoveryHost, b
   // The cloud OAuth popup lands on this app's page: answer the opener and close.
   ctx.hooks.returnPath.tap(ctx.id, ({ url }) => claimRecoveryReturn(url, browser))
 
-  const controller = createRecoveryController(ctx, host, browser)
+  // The flows' code (controller, texts, rules) loads on first use.
+  let loading: Promise<RecoveryController> | null = null
+  const controller = () => (loading ??= import('./controller').then((m) => m.createRecoveryController(ctx, host, browser)))
   /** Its own flow when the modal is closed; inside an open flow (the login's chain) it replaces the screen and resolves when done. */
-  const open = (id: string, params: Record<string, unknown>): Promise<FlowResult> => {
-    if (!s.getState().open) return s.open(id, { controller, ...params }, { intent: 'update' })
-    return new Promise<FlowResult>((resolve) => s.replace(id, { controller, ...params, onDone: resolve }))
+  const open = async (id: string, params: Record<string, unknown>): Promise<FlowResult> => {
+    const c = await controller()
+    if (!s.getState().open) return s.open(id, { controller: c, ...params }, { intent: 'update' })
+    return new Promise<FlowResult>((resolve) => s.replace(id, { controller: c, ...params, onDone: resolve }))
   }
 
   const api: RecoveryApi = {
     controller,
-    setWalletRecovery(o = {}) {
-      const choice = controller.chooseScreen({ creating: false, resetting: o.resetting })
+    async setWalletRecovery(o = {}) {
+      const c = await controller()
+      const choice = c.chooseScreen({ creating: false, resetting: o.resetting })
       if (choice.screen === 'select' || choice.screen === 'automatic') {
-        const options = o.options ?? (choice.screen === 'select' ? choice.options : selectionOptions(undefined, controller.currentMethod()))
+        const options = o.options ?? (choice.screen === 'select' ? choice.options : selectionOptions(undefined, c.currentMethod()))
         return open(RECOVERY_SCREENS.select, { options, creating: false })
       }
       return open(RECOVERY_SCREENS.password, {
         purpose: 'set',
-        mode: choice.screen === 'password-update' && controller.currentMethod() === 'user-passcode' ? 'update' : 'create',
+        mode: choice.screen === 'password-update' && c.currentMethod() === 'user-passcode' ? 'update' : 'create',
         initiatedBy: 'user',
       })
     },
@@ -87,8 +87,8 @@ export function registerRecovery(ctx: PluginContext, host: () => RecoveryHost, b
           return open(RECOVERY_SCREENS.failure, {})
       }
     },
-    createWithRecovery(o = {}) {
-      const choice = controller.chooseScreen({ creating: true })
+    async createWithRecovery(o = {}) {
+      const choice = (await controller()).chooseScreen({ creating: true })
       const options = o.options ?? (choice.screen === 'select' ? choice.options : ['user-passcode'])
       if (options.length === 1 && options[0] === 'user-passcode') {
         const automatic = o.initiatedBy === 'automatic'

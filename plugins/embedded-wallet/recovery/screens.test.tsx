@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { cleanup, fireEvent, screen as dom, waitFor } from '@testing-library/react'
 import { definePlugin, type PorticoError } from 'portico'
 import { createTestKernel, renderScreen, wireUser } from 'portico/testing'
-import { RECOVERY_SCREENS, RECOVERY_TEXTS as T, registerRecovery, type RecoveryApi, type RecoveryHost } from './index'
+import { RECOVERY_SCREENS, registerRecovery, type RecoveryApi, type RecoveryHost } from './index'
+import { RECOVERY_TEXTS as T } from './strings'
 
 afterEach(cleanup)
 
@@ -54,7 +55,7 @@ const action = (name: string) => dom.getAllByRole('button', { name }).find((b) =
 describe('password create flow screen', () => {
   it('runs the four steps with the rules and texts, then Success and Close', async () => {
     const { kernel, api, requests } = await setup()
-    const view = await renderScreen(kernel, RECOVERY_SCREENS.password, { controller: api.controller, purpose: 'set', initiatedBy: 'user' })
+    const view = await renderScreen(kernel, RECOVERY_SCREENS.password, { controller: await api.controller(), purpose: 'set', initiatedBy: 'user' })
     await dom.findByText(T.createTitle)
     // Creating: no back button unless the user came from the selection.
     expect(dom.queryByRole('button', { name: 'Back' })).toBeNull()
@@ -113,7 +114,7 @@ describe('password create flow screen', () => {
 
   it("shows 'Something went wrong' when the frame refuses, with Close", async () => {
     const { kernel, api } = await setup({ fail: () => ({ type: 'error', message: 'nope' }) })
-    await renderScreen(kernel, RECOVERY_SCREENS.password, { controller: api.controller, purpose: 'set', initiatedBy: 'user', fromSelection: true })
+    await renderScreen(kernel, RECOVERY_SCREENS.password, { controller: await api.controller(), purpose: 'set', initiatedBy: 'user', fromSelection: true })
     await dom.findByText(T.createTitle)
     expect(dom.getByRole('button', { name: 'Back' })).toBeTruthy()
     fireEvent.change(input(T.passwordLabel), { target: { value: 'abcdef' } })
@@ -129,7 +130,7 @@ describe('password create flow screen', () => {
 
   it('automatic: cannot be closed or cancelled, closes 1.4 s after done', async () => {
     const { kernel, api, created } = await setup()
-    const view = await renderScreen(kernel, RECOVERY_SCREENS.passwordRequired, { controller: api.controller, purpose: 'create', initiatedBy: 'automatic' })
+    const view = await renderScreen(kernel, RECOVERY_SCREENS.passwordRequired, { controller: await api.controller(), purpose: 'create', initiatedBy: 'automatic' })
     await dom.findByText(T.createTitle)
     expect(kernel.screens.canClose).toBe(false)
     expect(dom.queryByRole('button', { name: T.cancel })).toBeNull()
@@ -150,7 +151,7 @@ describe('password create flow screen', () => {
 
   it('user-initiated can be cancelled', async () => {
     const { kernel, api } = await setup()
-    const view = await renderScreen(kernel, RECOVERY_SCREENS.password, { controller: api.controller, purpose: 'set', initiatedBy: 'user' })
+    const view = await renderScreen(kernel, RECOVERY_SCREENS.password, { controller: await api.controller(), purpose: 'set', initiatedBy: 'user' })
     fireEvent.click(await dom.findByRole('button', { name: T.cancel }))
     const r = await view.flow
     expect(r.ok).toBe(false)
@@ -164,7 +165,7 @@ describe('password recovery screen', () => {
       method: 'user-passcode',
       fail: (type, p) => (type === 'wallets:recover' && p.recoveryPassword !== 'right-password' ? (attempts++, { type: 'invalid_recovery_pin', message: 'wrong' }) : undefined),
     })
-    const view = await renderScreen(kernel, RECOVERY_SCREENS.recoverPassword, { controller: api.controller })
+    const view = await renderScreen(kernel, RECOVERY_SCREENS.recoverPassword, { controller: await api.controller() })
     await dom.findByText(T.enterPassword)
     const recover = () => button(T.recoverTitle)
     expect(recover().disabled).toBe(true)
@@ -230,7 +231,7 @@ describe('recovery selection', () => {
     const { kernel, api } = await setup()
     const run = Promise.reject(Object.assign(new Error('User denied confirmation during OAuth flow'), { code: 'oauth_user_denied' }) as PorticoError)
     run.catch(() => {})
-    await renderScreen(kernel, RECOVERY_SCREENS.cloud, { controller: api.controller, method: 'icloud', action: 'backup', run })
+    await renderScreen(kernel, RECOVERY_SCREENS.cloud, { controller: await api.controller(), method: 'icloud', action: 'backup', run })
     expect(await dom.findByText('Back up with Apple iCloud unsuccessful')).toBeTruthy()
     expect(dom.getByText('User denied confirmation during OAuth flow')).toBeTruthy()
   })
