@@ -237,6 +237,50 @@ describe('recovery selection', () => {
   })
 })
 
+describe('creation on login when recovery must be user-owned', () => {
+  it('opens the password flow before the wallet exists (automatic: no close) and creates the wallet with it', async () => {
+    const f = fakeHost()
+    f.host.wallets = () => []
+    const plugin = definePlugin({
+      id: 'embedded-wallet',
+      kind: 'wallet',
+      setup(ctx) {
+        registerRecovery(ctx, () => f.host, () => undefined)
+      },
+    })
+    const { kernel } = await createTestKernel({
+      plugins: [plugin],
+      user: wireUser(),
+      app: { embedded_wallet_config: { create_on_login: 'users-without-wallets', require_user_owned_recovery_on_create: true, user_owned_recovery_options: ['user-passcode'] } } as never,
+    })
+    const { render } = await import('@testing-library/react')
+    const { PorticoProvider } = await import('portico/ui')
+    render(<PorticoProvider kernel={kernel} ui={{ sleep: async () => {} }} />)
+    const chain = kernel.hooks.authenticated.promise({ intent: 'login', session: kernel.session, screens: kernel.screens, config: kernel.config, user: kernel.session.user!, isNewUser: true } as never)
+    await dom.findByText(T.createTitle)
+    expect(kernel.screens.canClose).toBe(false)
+    fireEvent.change(input(T.passwordLabel), { target: { value: 'abcdef' } })
+    fireEvent.click(button(T.continue))
+    fireEvent.click(await dom.findByRole('button', { name: T.continue }))
+    fireEvent.change(await dom.findByLabelText(T.confirmLabel), { target: { value: 'abcdef' } })
+    fireEvent.click(button(T.continue))
+    fireEvent.click(await dom.findByRole('checkbox'))
+    fireEvent.click(button(T.setPassword))
+    await chain
+    expect(f.created).toEqual([{ recoveryMethod: 'user-passcode', recoveryPassword: 'abcdef' }])
+  })
+
+  it('does nothing unless the app requires it', async () => {
+    const f = fakeHost()
+    f.host.wallets = () => []
+    const plugin = definePlugin({ id: 'embedded-wallet', kind: 'wallet', setup: (ctx) => void registerRecovery(ctx, () => f.host, () => undefined) })
+    const { kernel } = await createTestKernel({ plugins: [plugin], user: wireUser(), app: { embedded_wallet_config: { create_on_login: 'users-without-wallets' } } as never })
+    await kernel.hooks.authenticated.promise({ intent: 'login', session: kernel.session, screens: kernel.screens, config: kernel.config, user: kernel.session.user!, isNewUser: true } as never)
+    expect(kernel.screens.getState().open).toBe(false)
+    expect(f.created).toEqual([])
+  })
+})
+
 describe('the popup return', () => {
   it('the popup page posts the code and state to its opener and strips them', async () => {
     const posted: unknown[] = []
