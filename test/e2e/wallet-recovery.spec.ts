@@ -39,12 +39,12 @@ const dialog = (page: Page) => page.locator('[role=dialog]')
 const action = (page: Page, name: string | RegExp) => dialog(page).locator('.portico-button', { hasText: name })
 
 /** A fresh browser profile (its own storage: no device share) on the host page, logged in. */
-async function loggedIn(email: string): Promise<Page> {
+async function loggedIn(email: string, o: { theme?: 'dark' } = {}): Promise<Page> {
   const context = await browser.newContext({ acceptDownloads: true })
   contexts.push(context)
   const page = await context.newPage()
   page.on('pageerror', (e) => console.error('[page]', e.message))
-  await page.goto(s.hostUrl)
+  await page.goto(o.theme ? `${s.hostUrl}/?theme=${o.theme}` : s.hostUrl)
   await page.waitForFunction(() => !!window.rcv && window.rcv.kernel.isReady)
   await page.evaluate((e) => window.rcv.sendCode(e), email)
   const code = await outboxCode(s.apiUrl, email)
@@ -195,6 +195,20 @@ describe('cloud recovery (Google Drive stand-in)', { timeout: 120_000 }, () => {
     await dialog(page).getByText('Recovery with Google Drive unsuccessful').waitFor({ timeout: 30_000 })
     await dialog(page).getByText('User denied confirmation during OAuth flow').waitFor()
     await shot(page, 'cloud-recover-failed')
+  })
+})
+
+describe('dark theme', { timeout: 120_000 }, () => {
+  it('shows the selection and the password flow in the dark theme', async () => {
+    const page = await loggedIn(`rcv-dark-${process.pid}@example.com`, { theme: 'dark' })
+    await page.waitForFunction(() => window.rcv.status() === 'connected')
+    void page.evaluate(() => window.rcv.setRecovery().catch(() => {}))
+    await dialog(page).getByText('Secure your account').waitFor()
+    await shot(page, 'dark-select')
+    await dialog(page).locator('[data-method=user-passcode]').click()
+    await dialog(page).getByLabel('Password', { exact: true }).fill('Abcdef-12')
+    await dialog(page).getByText('Strength: Medium').waitFor()
+    await shot(page, 'dark-password-create')
   })
 })
 

@@ -25,7 +25,8 @@ declare global {
 }
 
 const cfg = (await (await fetch('/config.json')).json()) as { appId: string; apiUrl: string; frameUrl: string }
-const kernel = createPortico({ appId: cfg.appId, apiUrl: cfg.apiUrl, plugins: [email(), embeddedWallet({ frameUrl: cfg.frameUrl })] })
+const theme = new URLSearchParams(location.search).get('theme') === 'dark' ? 'dark' : 'light'
+const kernel = createPortico({ appId: cfg.appId, apiUrl: cfg.apiUrl, appearance: { theme }, plugins: [email(), embeddedWallet({ frameUrl: cfg.frameUrl })] })
 const wallet = () => kernel.plugin('embedded-wallet')!
 
 window.rcv = {
