@@ -47,6 +47,13 @@ process.on('SIGTERM', () => stop(0))
 
 // Social logins go to the local stand-in unless PORTICO_OAUTH_BASE_URL is set (to '' for the real providers).
 const oauthBase = process.env.PORTICO_OAUTH_BASE_URL ?? IDP
+// Wallet recovery to the cloud (issue 14): the local Google Drive / iCloud stand-in on 8793,
+// unless PORTICO_CLOUD_DRIVE_BASE_URL is set ('' for the real providers). The server reads the
+// same variable, so it is set here, before the server starts.
+process.env.PORTICO_CLOUD_DRIVE_BASE_URL ??= 'http://127.0.0.1:8793'
+if (process.env.PORTICO_CLOUD_DRIVE_BASE_URL === 'http://127.0.0.1:8793') {
+  run('cloud-drive', bin('tsx'), ['examples/stand-ins/cloud-drive/main.ts'], { PORTICO_CLOUD_DRIVE_PORT: '8793', PORTICO_CLOUDKIT_SIGNIN_CALLBACK: `${APP}/?portico_recovery_popup=icloud` })
+}
 run('server', bin('tsx'), ['examples/server/src/main.ts', '--dev'], { PORT: '8787', PORTICO_OAUTH_BASE_URL: oauthBase })
 if (oauthBase === IDP) run('oauth-idp', bin('tsx'), ['examples/server/idp/main.ts'], { PORTICO_IDP_PORT: '8792' })
 // The third-party plugin example's identity provider (Acme ID), for ?app=portico-test-acmeid-00001.

@@ -180,7 +180,7 @@ describe('signer', () => {
     const t = await setup({ frame, accounts: [walletAccount(eth.address, 'ethereum')] })
     await expect(t.api.signer(eth.address).signMessage('x')).rejects.toMatchObject({ message: T.unableToRecover })
     expect(t.api.state.get().status).toBe('needs-recovery')
-    await expect(t.api.recover({ recoveryMethod: 'user-passcode' })).rejects.toMatchObject({ message: T.recoveryNotSupported })
+    await expect(t.api.recover({ recoveryMethod: 'dropbox' as never })).rejects.toMatchObject({ message: T.recoveryNotSupported }) // user-owned methods have the recovery screens' handlers
     const off = t.api.registerRecovery('user-passcode', async ({ recover }) => recover({ recoveryMethod: 'user-passcode', recoveryPassword: 'pw' }))
     await expect(t.api.recover({ recoveryMethod: 'user-passcode' })).rejects.toMatchObject({ message: 'Embedded wallet not found' })
     expect(frame.of('wallets:recover').at(-1)!.payload).toMatchObject({ recoveryMethod: 'user-passcode', recoveryPassword: 'pw' })

@@ -43,6 +43,8 @@ export type {
 export type { ApprovalRequest, ApprovalsLike, EIP1193Provider, RequestArguments } from './provider'
 export * from './protocol'
 export { useWallets, useSolanaWallets, useCreateWallet, useEmbeddedWallet } from './react'
+export { useSetWalletRecovery, registerRecovery, RECOVERY_SCREENS, type RecoveryApi, type RecoveryHost } from './recovery'
+import { registerRecovery, type RecoveryHost } from './recovery'
 
 declare module 'portico' {
   interface PluginApis {
@@ -75,6 +77,7 @@ export function embeddedWallet(options: EmbeddedWalletOptions = {}): PorticoPlug
         frameTarget: options.frameTarget ? () => options.frameTarget : undefined,
       })
       ctx.provide(api)
+      api.recovery = registerRecovery(ctx, () => api as unknown as RecoveryHost)
       ctx.declareErrors(embeddedWalletErrors(T))
       ctx.screens.register({ id: EMBEDDED_WALLET_SCREENS.create, load: () => import('./screens/create'), canClose: false, compact: true })
 

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useState } from 'react'
 import { usePlugin, useUser } from 'portico/ui'
-import { useCreateWallet, useWallets, type EmbeddedWallet } from 'portico/plugins/embedded-wallet'
+import { useCreateWallet, useSetWalletRecovery, useWallets, type EmbeddedWallet } from 'portico/plugins/embedded-wallet'
 import type { PorticoError } from 'portico'
 
 /** Hardhat's second dev account: where the demo sends its 0.001 ETH. */
@@ -17,6 +17,15 @@ export const DEMO_TYPED_DATA = {
   primaryType: 'Greeting',
   message: { from: DEMO_RECIPIENT, text: 'Hello from Portico' },
 } as const
+
+function RecoveryButton({ onResult }: { onResult: (s: string) => void }) {
+  const { setWalletRecovery } = useSetWalletRecovery()
+  return (
+    <button data-testid="wallet-recovery" onClick={() => void setWalletRecovery().then((r) => onResult(r.ok ? 'recovery: set' : `recovery: ${r.error.message}`), (e: Error) => onResult(`error: ${e.message}`))}>
+      Back up wallet
+    </button>
+  )
+}
 
 function EthereumWallet({ wallet, onResult }: { wallet: EmbeddedWallet; onResult: (s: string) => void }) {
   const [balance, setBalance] = useState<string>('…')
@@ -61,6 +70,8 @@ function EthereumWallet({ wallet, onResult }: { wallet: EmbeddedWallet; onResult
           Send 0.001 ETH
         </button>
         <button onClick={() => void refresh()}>Refresh balance</button>
+        {/* Recovery (issue 14): Google Drive / iCloud (the local stand-in in npm start) or a password. */}
+        <RecoveryButton onResult={onResult} />
       </div>
     </li>
   )

@@ -34,6 +34,7 @@ import { registerCrossApp } from './routes/cross-app'
 import { registerMfa } from './routes/mfa'
 import { derivedRecoveryKey, registerWallets, type WalletOptions } from './routes/wallets'
 import { registerFunding } from './routes/funding'
+import { registerRecovery } from './routes/recovery'
 
 export const VERSION = '0.1.0'
 
@@ -262,6 +263,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   registerMfa(api, ctx)
   registerWallets(api, ctx, { ...opts.wallets, recoveryKey: opts.wallets?.recoveryKey ?? derivedRecoveryKey(opts.secret ?? DEV_SECRET) })
   registerFunding(api, ctx)
+  registerRecovery(api, app, ctx, { frameOrigin: walletFrameOrigin })
   app.route('/api/v1', api)
   app.get('/openapi.json', (c) => c.json(ctx.routes.openapi(VERSION)))
 

@@ -252,7 +252,12 @@ function wireApp(a: AppSettings): WireAppConfig {
     passkeys_for_signup_enabled: !!a.passkeysForSignupEnabled,
     telegram_bot_name: a.telegramBotName ?? null,
     custom_api_url: null,
-    embedded_wallet_config: { create_on_login: a.embeddedWallets?.createOnLogin ?? 'off' },
+    embedded_wallet_config: {
+      create_on_login: a.embeddedWallets?.createOnLogin ?? 'off',
+      // Recovery (issue 14): the wallet is created with a user-owned method the user picks.
+      ...(a.embeddedWallets?.requireUserOwnedRecoveryOnCreate === true ? { require_user_owned_recovery_on_create: true } : {}),
+      ...(Array.isArray(a.embeddedWallets?.userOwnedRecoveryOptions) ? { user_owned_recovery_options: a.embeddedWallets.userOwnedRecoveryOptions } : {}),
+    },
   }
 }
 

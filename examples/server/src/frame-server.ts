@@ -11,6 +11,7 @@
 import { Hono } from 'hono'
 import { fileURLToPath } from 'node:url'
 import type { AppsRegistry } from './config'
+import { cloudDriveOrigins } from './routes/recovery'
 
 export interface FrameServerOptions {
   apps: AppsRegistry
@@ -87,7 +88,7 @@ export function frameCsp(apiUrl: string, allowedOrigins: string[]): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
-    `connect-src ${originOf(apiUrl)}`,
+    `connect-src ${[originOf(apiUrl), ...cloudDriveOrigins()].join(' ')}`,
     `frame-ancestors ${ancestors}`,
     "base-uri 'none'",
     "form-action 'none'",

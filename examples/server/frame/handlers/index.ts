@@ -5,5 +5,7 @@
  */
 import './wallets'
 import './rpc'
+import './recovery-passcode'
+import './recovery-cloud'
 
 export { handlerFor, register, registerRecoveryMethod, recoveryMethod } from './registry'

@@ -1,0 +1,14 @@
+/** Screen ids of the recovery screens (prefixed with the plugin id) and their timings. */
+export const RECOVERY_SCREENS = {
+  select: 'embedded-wallet-recovery-select',
+  /** The four-step password flow the user started (can be cancelled and closed). */
+  password: 'embedded-wallet-recovery-password',
+  /** The same flow started automatically (cannot be closed; closes 1.4 s after done). */
+  passwordRequired: 'embedded-wallet-recovery-password-required',
+  recoverPassword: 'embedded-wallet-recovery-password-recover',
+  cloud: 'embedded-wallet-recovery-cloud',
+  failure: 'embedded-wallet-recovery-failure',
+} as const
+
+/** Success auto-close (spec part 2 section 9). */
+export const SUCCESS_CLOSE_MS = 1400

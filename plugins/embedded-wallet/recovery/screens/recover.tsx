@@ -1,0 +1,85 @@
+/**
+ * Password recovery (spec part 2 sections 2 and 4): 'Enter your password' with the
+ * 'Recover your account' button, enabled only when a password has been typed. A wrong
+ * password shows 'Invalid recovery password, please try again.' and the user retries; success
+ * closes the modal after 1.4 s.
+ */
+import { useEffect, useRef, useState, type FormEvent } from 'react'
+import type { PorticoError } from 'portico'
+import { Button, ScreenLayout, StatusIcon, TextInput, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui'
+import type { RecoverInput, RecoveryController } from '../controller'
+import { finisher, type OnDone } from '../finish'
+import { SUCCESS_CLOSE_MS } from '../ids'
+import { RECOVERY_TEXTS } from '../strings'
+
+export default function PasswordRecoverScreen({ params }: ScreenProps<{ controller: RecoveryController; recover?: (input: RecoverInput) => Promise<void>; onDone?: OnDone }>) {
+  const T = useTexts('embedded-wallet', RECOVERY_TEXTS)
+  const screen = useScreen()
+  const [password, setPassword] = useState('')
+  const [shown, setShown] = useState(false)
+  const [status, setStatus] = useState<'idle' | 'recovering' | 'done'>('idle')
+  const [error, setError] = useState<string | null>(null)
+  const alive = useRef(true)
+  useEffect(() => () => void (alive.current = false), [])
+  useEffect(() => {
+    if (status !== 'done') return
+    const t = setTimeout(() => finisher(screen, params.onDone).ok({ recovered: true }), SUCCESS_CLOSE_MS)
+    return () => clearTimeout(t)
+  }, [status, screen, params.onDone])
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    if (!password || status !== 'idle') return
+    setError(null)
+    setStatus('recovering')
+    try {
+      await params.controller.recoverWithPassword(password, params.recover)
+      if (alive.current) setStatus('done')
+    } catch (err) {
+      if (!alive.current) return
+      setStatus('idle')
+      const p = err as PorticoError
+      if ((p?.code as string) === 'invalid_recovery_pin') setError(T.invalidPassword)
+      else screen.error(err)
+    }
+  }
+
+  const done = status === 'done'
+  return (
+    <ScreenLayout
+      title={done ? T.cloudRecovered : T.enterPassword}
+      description={<span role={done ? 'status' : undefined}>{done ? T.success : T.recoverDescription}</span>}
+      icon={
+        <StatusIcon status={done ? 'success' : status === 'recovering' ? 'loading' : 'idle'} label={done ? 'success' : 'password'}>
+          <icons.LockIcon width={28} height={28} />
+        </StatusIcon>
+      }
+    >
+      <form onSubmit={submit} noValidate>
+        <TextInput
+          label={T.passwordLabel}
+          type={shown ? 'text' : 'password'}
+          autoComplete="current-password"
+          autoFocus
+          value={password}
+          disabled={status !== 'idle'}
+          onChange={(e) => {
+            setPassword(e.target.value)
+            setError(null)
+          }}
+          error={error}
+          trailing={
+            <button type="button" className="portico-copy" aria-label={shown ? T.hidePassword : T.showPassword} aria-pressed={shown} onClick={() => setShown((v) => !v)}>
+              {shown ? T.hide : T.show}
+            </button>
+          }
+        />
+        <div className="portico-actions">
+          <Button type="submit" disabled={!password || done} loading={status === 'recovering'}>
+            {T.recoverTitle}
+          </Button>
+        </div>
+      </form>
+    </ScreenLayout>
+  )
+}

@@ -1,0 +1,236 @@
+/**
+ * User-owned wallet recovery in Chromium (issue 14): the host page (a React app with the
+ * modal), the wallet frame, the API and the cloud-drive stand-in on four origins.
+ * 1. A user sets a password through the four steps (rules, strength, Generate, Copy,
+ *    Download with the file-name rule, confirm, acknowledgement) → 'Success'.
+ * 2. A new browser profile (no device share) logs in: the password recovery screen opens; a
+ *    wrong password shows the spec's error, the right one recovers, and the wallet signs.
+ * 3. Another user backs up to Google Drive (the stand-in's OAuth consent in a popup); a new
+ *    profile recovers from the drive and signs; a denied consent shows the failure title.
+ * 4. Another user backs up to iCloud (CloudKit sign-in, records/modify) and recovers from it.
+ * Screenshots of every screen go to test/artifacts/recovery-*.png.
+ */
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { verifyMessage } from 'viem'
+import { ARTIFACTS, CHROMIUM_ARGS } from './harness'
+import { outboxCode, startRecoveryServers, type RecoveryServers } from './wallet-recovery/servers'
+
+let s: RecoveryServers
+let browser: Browser
+const contexts: BrowserContext[] = []
+
+beforeAll(async () => {
+  s = await startRecoveryServers()
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
+  mkdirSync(ARTIFACTS, { recursive: true })
+})
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => {})
+  await browser?.close()
+  await s?.close()
+})
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `recovery-${name}.png`) })
+const dialog = (page: Page) => page.locator('[role=dialog]')
+/** A body button of the dialog (the header has its own icon buttons). */
+const action = (page: Page, name: string | RegExp) => dialog(page).locator('.portico-button', { hasText: name })
+
+/** A fresh browser profile (its own storage: no device share) on the host page, logged in. */
+async function loggedIn(email: string, o: { theme?: 'dark' } = {}): Promise<Page> {
+  const context = await browser.newContext({ acceptDownloads: true })
+  contexts.push(context)
+  const page = await context.newPage()
+  page.on('pageerror', (e) => console.error('[page]', e.message))
+  await page.goto(o.theme ? `${s.hostUrl}/?theme=${o.theme}` : s.hostUrl)
+  await page.waitForFunction(() => !!window.rcv && window.rcv.kernel.isReady)
+  await page.evaluate((e) => window.rcv.sendCode(e), email)
+  const code = await outboxCode(s.apiUrl, email)
+  // Not awaited: the login's chain may open a recovery screen and wait for it.
+  void page.evaluate((c) => window.rcv.loginWithCode(c).catch(() => {}), code)
+  await page.waitForFunction(() => window.rcv.kernel.session.authenticated && window.rcv.wallets().length > 0)
+  return page
+}
+
+async function signAndVerify(page: Page) {
+  const [eth] = (await page.evaluate(() => window.rcv.wallets())).filter((w) => w.chainType === 'ethereum')
+  const signature = await page.evaluate(() => window.rcv.sign('recovered on a new device'))
+  expect(await verifyMessage({ address: eth.address as `0x${string}`, message: 'recovered on a new device', signature: signature as `0x${string}` })).toBe(true)
+}
+
+describe('password recovery', { timeout: 120_000 }, () => {
+  const email = `rcv-pw-${process.pid}@example.com`
+  const password = 'Correct-horse-42'
+  let address = ''
+
+  it('sets a password through the four steps', async () => {
+    const page = await loggedIn(email)
+    await page.waitForFunction(() => window.rcv.status() === 'connected')
+    address = (await page.evaluate(() => window.rcv.wallets()))[0].address
+    void page.evaluate(() => window.rcv.setRecovery().catch(() => {}))
+
+    // Selection: Google Drive, Apple iCloud, password.
+    await dialog(page).getByText('Secure your account').waitFor()
+    await expect(dialog(page).locator('.portico-list-button').allTextContents()).resolves.toEqual(['Google Drive', 'Apple iCloud', 'Password'])
+    await shot(page, 'select')
+    await dialog(page).locator('[data-method=user-passcode]').click()
+
+    // 1. Create: rules once touched, strength, show/hide, Generate.
+    await dialog(page).getByText('Create a password').waitFor()
+    const field = dialog(page).getByLabel('Password', { exact: true })
+    const cont = action(page, 'Continue')
+    expect(await cont.isDisabled()).toBe(true)
+    await field.fill('my pass')
+    await dialog(page).getByText('Invalid characters used ( SPACE )').waitFor()
+    await field.fill('abc')
+    await dialog(page).getByText('Password must be at least 6 characters').waitFor()
+    expect(await cont.isDisabled()).toBe(true)
+    await shot(page, 'password-create-error')
+    await action(page, 'Generate').click()
+    await page.waitForFunction(() => ((document.querySelector('[role=dialog] input') as HTMLInputElement).value.split('-').length === 4))
+    expect(await field.getAttribute('type')).toBe('text')
+    await field.fill(password)
+    await dialog(page).getByText('Strength: Medium').waitFor()
+    await dialog(page).getByRole('button', { name: 'Hide password' }).click()
+    expect(await field.getAttribute('type')).toBe('password')
+    await shot(page, 'password-create')
+    await cont.click()
+
+    // 2. Save: Copy ('Copied'), Download with the file-name rule.
+    await dialog(page).getByText('Save your password').waitFor()
+    await expect(dialog(page).getByTestId('recovery-password-value').inputValue()).resolves.toBe(password)
+    await dialog(page).getByRole('button', { name: 'Copy' }).click()
+    await dialog(page).getByText('Copied').waitFor()
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog(page).getByRole('button', { name: 'Download' }).click()])
+    expect(download.suggestedFilename()).toBe('recovery-test-privy-wallet-recovery.txt')
+    await shot(page, 'password-save')
+    await action(page, 'Continue').click()
+
+    // 3. Confirm: a mismatch disables Continue; Enter submits.
+    await dialog(page).getByText('Confirm your password').waitFor()
+    const confirm = dialog(page).getByLabel('Confirm password')
+    await confirm.fill(`${password}x`)
+    await dialog(page).getByText('Passwords do not match').waitFor()
+    expect(await action(page, 'Continue').isDisabled()).toBe(true)
+    await shot(page, 'password-confirm-mismatch')
+    await confirm.fill(password)
+    await confirm.press('Enter')
+
+    // 4. The acknowledgement gates Set Password.
+    await dialog(page).getByText('I understand that if I lose my password and device, I will lose access to my account and my assets.').waitFor()
+    expect(await action(page, 'Set Password').isDisabled()).toBe(true)
+    await dialog(page).getByRole('checkbox').check()
+    await page.waitForFunction(() => [...document.querySelectorAll('[role=dialog] .portico-button')].some((b) => b.textContent === 'Set Password' && !(b as HTMLButtonElement).disabled))
+    await shot(page, 'password-acknowledge')
+    await action(page, 'Set Password').click()
+    await dialog(page).getByText('Success', { exact: true }).waitFor({ timeout: 30_000 })
+    await shot(page, 'password-success')
+    await action(page, 'Close').click()
+    await dialog(page).waitFor({ state: 'detached' })
+    await page.waitForFunction(() => window.rcv.wallets().every((w) => w.recoveryMethod === 'user-passcode'))
+    const rows = await s.store.query<{ recovery_method: string }>('SELECT recovery_method FROM embedded_wallet_roots WHERE lower(entropy_id) = lower($1)', [address])
+    expect(rows[0].recovery_method).toBe('user-passcode')
+  })
+
+  it('a new profile recovers with the password: a wrong one first, then the right one', async () => {
+    const page = await loggedIn(email)
+    // Connect finds no device share: the password recovery screen opens.
+    await dialog(page).getByText('Enter your password').waitFor({ timeout: 30_000 })
+    const recover = action(page, 'Recover your account')
+    expect(await recover.isDisabled()).toBe(true)
+    await shot(page, 'password-recover')
+    await dialog(page).getByLabel('Password', { exact: true }).fill('Wrong-horse-42')
+    await recover.click()
+    await dialog(page).getByText('Invalid recovery password, please try again.').waitFor({ timeout: 30_000 })
+    await shot(page, 'password-recover-wrong')
+    await dialog(page).getByLabel('Password', { exact: true }).fill(password)
+    await recover.click()
+    await dialog(page).waitFor({ state: 'detached', timeout: 30_000 })
+    await page.waitForFunction(() => window.rcv.status() === 'connected')
+    await signAndVerify(page)
+  })
+})
+
+describe('cloud recovery (Google Drive stand-in)', { timeout: 120_000 }, () => {
+  const email = `rcv-drive-${process.pid}@example.com`
+
+  it('backs up to Google Drive through the OAuth popup', async () => {
+    const page = await loggedIn(email)
+    await page.waitForFunction(() => window.rcv.status() === 'connected')
+    void page.evaluate(() => window.rcv.setRecovery().catch(() => {}))
+    await dialog(page).getByText('Secure your account').waitFor()
+    const [popup] = await Promise.all([page.waitForEvent('popup'), dialog(page).locator('[data-method=google-drive]').click()])
+    await popup.getByRole('button', { name: 'Allow' }).waitFor()
+    await dialog(page).getByText('Connecting to Google Drive').waitFor()
+    await shot(page, 'cloud-backup-connecting')
+    await shot(popup, 'cloud-consent')
+    await popup.getByRole('button', { name: 'Allow' }).click()
+    await popup.waitForEvent('close')
+    await dialog(page).getByText('Backed up to Google Drive').waitFor({ timeout: 30_000 })
+    await shot(page, 'cloud-backup-done')
+    await dialog(page).waitFor({ state: 'detached' })
+    await page.waitForFunction(() => window.rcv.wallets().every((w) => w.recoveryMethod === 'google-drive'))
+    const files = s.drive.inspect.files()
+    expect(files).toHaveLength(1)
+    expect(files[0].name).toMatch(/^portico-wallet-recovery-portico-test-rcv-00000001-0x[0-9a-f]{40}\.json$/)
+  })
+
+  it('a new profile recovers from the drive', async () => {
+    const page = await loggedIn(email)
+    await dialog(page).getByRole('button', { name: 'Continue with Google Drive' }).waitFor({ timeout: 30_000 })
+    await shot(page, 'cloud-recover')
+    const [popup] = await Promise.all([page.waitForEvent('popup'), action(page, 'Continue with Google Drive').click()])
+    await popup.getByRole('button', { name: 'Allow' }).click()
+    await dialog(page).waitFor({ state: 'detached', timeout: 30_000 })
+    await page.waitForFunction(() => window.rcv.status() === 'connected')
+    await signAndVerify(page)
+  })
+
+  it("a denied consent shows 'Recovery with Google Drive unsuccessful'", async () => {
+    const page = await loggedIn(email)
+    const [popup] = await Promise.all([page.waitForEvent('popup'), action(page, 'Continue with Google Drive').click({ timeout: 30_000 })])
+    await popup.getByRole('button', { name: 'Deny' }).click()
+    await dialog(page).getByText('Recovery with Google Drive unsuccessful').waitFor({ timeout: 30_000 })
+    await dialog(page).getByText('User denied confirmation during OAuth flow').waitFor()
+    await shot(page, 'cloud-recover-failed')
+  })
+})
+
+describe('dark theme', { timeout: 120_000 }, () => {
+  it('shows the selection and the password flow in the dark theme', async () => {
+    const page = await loggedIn(`rcv-dark-${process.pid}@example.com`, { theme: 'dark' })
+    await page.waitForFunction(() => window.rcv.status() === 'connected')
+    void page.evaluate(() => window.rcv.setRecovery().catch(() => {}))
+    await dialog(page).getByText('Secure your account').waitFor()
+    await shot(page, 'dark-select')
+    await dialog(page).locator('[data-method=user-passcode]').click()
+    await dialog(page).getByLabel('Password', { exact: true }).fill('Abcdef-12')
+    await dialog(page).getByText('Strength: Medium').waitFor()
+    await shot(page, 'dark-password-create')
+  })
+})
+
+describe('cloud recovery (iCloud stand-in, CloudKit web services)', { timeout: 120_000 }, () => {
+  const email = `rcv-icloud-${process.pid}@example.com`
+
+  it('backs up to iCloud and a new profile recovers from it', async () => {
+    const page = await loggedIn(email)
+    await page.waitForFunction(() => window.rcv.status() === 'connected')
+    void page.evaluate(() => window.rcv.setRecovery().catch(() => {}))
+    await dialog(page).getByText('Secure your account').waitFor()
+    const [popup] = await Promise.all([page.waitForEvent('popup'), dialog(page).locator('[data-method=icloud]').click()])
+    await popup.getByRole('button', { name: 'Allow' }).click()
+    await dialog(page).getByText('Backed up to Apple iCloud').waitFor({ timeout: 30_000 })
+    await page.waitForFunction(() => window.rcv.wallets().every((w) => w.recoveryMethod === 'icloud'))
+    expect(s.drive.inspect.records()).toHaveLength(1)
+
+    const fresh = await loggedIn(email)
+    const [again] = await Promise.all([fresh.waitForEvent('popup'), action(fresh, 'Continue with Apple iCloud').click({ timeout: 30_000 })])
+    await again.getByRole('button', { name: 'Allow' }).click()
+    await dialog(fresh).waitFor({ state: 'detached', timeout: 30_000 })
+    await fresh.waitForFunction(() => window.rcv.status() === 'connected')
+    await signAndVerify(fresh)
+  })
+})

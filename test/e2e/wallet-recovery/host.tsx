@@ -1,0 +1,44 @@
+/**
+ * The host page of the recovery browser test: a React app with the e-mail and embedded-wallet
+ * plugins and the real modal. `window.rcv` lets the test log in headless (the code comes from
+ * the dev outbox) and start what a host app's buttons would start.
+ */
+import { createRoot } from 'react-dom/client'
+import { createPortico, type Portico } from 'portico'
+import { PorticoProvider } from 'portico/ui'
+import { email } from 'portico/plugins/email'
+import { embeddedWallet } from 'portico/plugins/embedded-wallet'
+
+declare global {
+  interface Window {
+    rcv: {
+      kernel: Portico
+      sendCode(address: string): Promise<void>
+      loginWithCode(code: string): Promise<void>
+      wallets(): { address: string; chainType: string; recoveryMethod: string | null }[]
+      setRecovery(): Promise<unknown>
+      /** Signs with the index-0 Ethereum wallet; connect-time recovery runs when this device has no share. */
+      sign(message: string): Promise<string>
+      status(): string
+    }
+  }
+}
+
+const cfg = (await (await fetch('/config.json')).json()) as { appId: string; apiUrl: string; frameUrl: string }
+const theme = new URLSearchParams(location.search).get('theme') === 'dark' ? 'dark' : 'light'
+const kernel = createPortico({ appId: cfg.appId, apiUrl: cfg.apiUrl, appearance: { theme }, plugins: [email(), embeddedWallet({ frameUrl: cfg.frameUrl })] })
+const wallet = () => kernel.plugin('embedded-wallet')!
+
+window.rcv = {
+  kernel,
+  sendCode: (address) => kernel.plugin('email')!.sendCode({ email: address }),
+  loginWithCode: async (code) => void (await kernel.plugin('email')!.loginWithCode({ code })),
+  wallets: () => wallet().wallets().map((w) => ({ address: w.address, chainType: w.chainType, recoveryMethod: w.recoveryMethod })),
+  setRecovery: () => wallet().recovery!.setWalletRecovery(),
+  sign: (message) => wallet().signer(wallet().ethereumWallets()[0].address).signMessage(message),
+  status: () => wallet().state.get().status,
+}
+
+const root = document.createElement('div')
+document.body.appendChild(root)
+createRoot(root).render(<PorticoProvider kernel={kernel} />)
