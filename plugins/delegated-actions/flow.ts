@@ -80,7 +80,7 @@ export function createDelegatedActions(ctx: PluginContext): DelegatedActionsApi 
       outcome(await ctx.screens.open(REVOKE_SCREEN, {}), T())
     },
     async consent(ew, params) {
-      const frame = ew?.frame?.()
+      const frame = await ew?.frame?.()
       if (!frame) throw delegationError('EMBEDDED_WALLET_NOT_FOUND', T().noWalletFrame)
       const w = delegable(ctx.session.user, ctx.session.authenticated, params, T())
       const root = rootOf(w, embeddedWallets(ctx.session.user), ew)

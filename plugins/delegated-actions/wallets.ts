@@ -31,7 +31,8 @@ export const sameAddress = (a: string, b: string) => (a.startsWith('0x') ? a.toL
 /** The structural part of the embedded-wallet plugin's API this plugin relies on. */
 export interface EmbeddedWalletLike {
   wallets?(): { address: string; chainType: string; walletIndex?: number | null; entropyId?: string; entropyIdVerifier?: string }[]
-  frame?(): (FrameRequester & { origin?: string }) | null | undefined
+  /** The connected wallet frame client (loads and connects the frame first). */
+  frame?(): Promise<FrameRequester> | FrameRequester | null | undefined
 }
 
 /**

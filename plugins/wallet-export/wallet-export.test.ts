@@ -81,8 +81,8 @@ describe('the export page address and handshake', () => {
     expect(rootOf(all[0], all)).toEqual({ entropyId: ETH, entropyIdVerifier: 'ethereum-address-verifier' })
     const ew = { wallets: () => [{ address: ETH1, chainType: 'ethereum', entropyId: SOL, entropyIdVerifier: 'solana-address-verifier' }] }
     expect(rootOf(all[0], all, ew)).toEqual({ entropyId: SOL, entropyIdVerifier: 'solana-address-verifier' })
-    expect(frameOrigin({ frame: () => ({ origin: 'http://127.0.0.1:8788' }) })).toBe('http://127.0.0.1:8788')
-    expect(frameOrigin({ frameUrl: 'http://127.0.0.1:8788/x' })).toBe('http://127.0.0.1:8788')
+    expect(frameOrigin({ settings: { frameUrl: 'http://127.0.0.1:8788/x' } })).toBe('http://127.0.0.1:8788')
+    expect(frameOrigin({ settings: {} })).toBeNull()
     expect(frameOrigin(null)).toBeNull()
   })
 

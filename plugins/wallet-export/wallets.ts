@@ -30,9 +30,8 @@ export const sameAddress = (a: string, b: string) => (a.startsWith('0x') ? a.toL
 /** The structural part of the embedded-wallet plugin's API this plugin relies on. */
 export interface EmbeddedWalletLike {
   wallets?(): { address: string; chainType: string; walletIndex?: number | null; entropyId?: string; entropyIdVerifier?: string }[]
-  frame?(): { origin?: string } | null | undefined
-  frameUrl?: string
-  frameOrigin?: string
+  /** Its settings: `frameUrl` is the wallet service's origin. */
+  readonly settings?: { frameUrl?: string }
 }
 
 /**
@@ -52,7 +51,7 @@ export function rootOf(wallet: EmbeddedWallet, all: EmbeddedWallet[], ew?: Embed
 
 /** The wallet service's origin, from the embedded-wallet plugin. */
 export function frameOrigin(ew?: EmbeddedWalletLike | null): string | null {
-  const raw = ew?.frame?.()?.origin ?? ew?.frameOrigin ?? ew?.frameUrl
+  const raw = ew?.settings?.frameUrl
   if (!raw) return null
   try {
     return new URL(raw).origin

@@ -1,0 +1,110 @@
+/**
+ * The wallet frame's own origin (a second listener: PORTICO_FRAME_PORT, 8788 in `npm start`).
+ *
+ *   GET /apps/:appId/embedded-wallets?caid&client_id   the frame page (spec part 2 section 7)
+ *   GET /embedded-wallets/frame.js                     its script (examples/server/frame/, bundled with esbuild)
+ *
+ * The page runs under a CSP of its own: nothing but its script and the API may load or be
+ * called, and only the app's allowed origins (custom schemes included) may embed it.
+ */
+import { Hono } from 'hono'
+import { fileURLToPath } from 'node:url'
+import { registerExportPage } from './export-page'
+import type { AppsRegistry } from './config'
+
+export interface FrameServerOptions {
+  apps: AppsRegistry
+  /** The reference API's origin (the frame calls `${apiUrl}/api/v1`). */
+  apiUrl: string
+  /** Minify the bundle (default true). */
+  minify?: boolean
+}
+
+const ENTRY = fileURLToPath(new URL('../frame/main.ts', import.meta.url))
+
+let bundle: Promise<{ code: string; etag: string }> | null = null
+
+/** Builds the frame script once per process (esbuild, in memory). */
+export function frameBundle(minify = true): Promise<{ code: string; etag: string }> {
+  bundle ??= (async () => {
+    const { build } = await import('esbuild')
+    const { createHash } = await import('node:crypto')
+    const out = await build({
+      entryPoints: [ENTRY],
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      minify,
+      legalComments: 'none',
+      define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
+      logLevel: 'silent',
+    })
+    const code = out.outputFiles[0].text
+    return { code, etag: `"${createHash('sha256').update(code).digest('base64url').slice(0, 16)}"` }
+  })()
+  bundle.catch(() => {
+    bundle = null
+  })
+  return bundle
+}
+
+const escapeJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026')
+const originOf = (u: string) => new URL(u).origin
+
+/** CSP source for an allowed origin: web origins as is; custom schemes (tauri://localhost) too. */
+const ancestor = (o: string) => o.replace(/[;,\s]/g, '')
+
+export function frameCsp(apiUrl: string, allowedOrigins: string[]): string {
+  const ancestors = allowedOrigins.length ? allowedOrigins.map(ancestor).join(' ') : "'none'"
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `connect-src ${originOf(apiUrl)}`,
+    `frame-ancestors ${ancestors}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ')
+}
+
+export function createFrameServer(opts: FrameServerOptions): Hono {
+  const app = new Hono()
+  app.use('*', async (c, next) => {
+    await next()
+    c.header('x-content-type-options', 'nosniff')
+    c.header('referrer-policy', 'no-referrer')
+    c.header('cross-origin-resource-policy', 'cross-origin')
+  })
+  app.get('/apps/:appId/embedded-wallets', (c) => {
+    const appId = c.req.param('appId')
+    const settings = appId.length === 25 ? opts.apps.get(appId) : undefined
+    if (!settings) return c.text('Unknown app id', 404)
+    const config = {
+      appId,
+      apiUrl: originOf(opts.apiUrl),
+      allowedOrigins: settings.allowedOrigins,
+      clientId: c.req.query('client_id') ?? null,
+      caid: c.req.query('caid') ?? null,
+    }
+    c.header('content-security-policy', frameCsp(opts.apiUrl, settings.allowedOrigins))
+    c.header('cache-control', 'no-store')
+    return c.html(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Portico wallet</title>` +
+        `<script type="application/json" id="portico-frame-config">${escapeJson(config)}</script>` +
+        `<script type="module" src="/embedded-wallets/frame.js"></script></head><body></body></html>`,
+    )
+  })
+  app.get('/embedded-wallets/frame.js', async (c) => {
+    const b = await frameBundle(opts.minify !== false)
+    if (c.req.header('if-none-match') === b.etag) return c.body(null, 304)
+    c.header('content-type', 'text/javascript; charset=utf-8')
+    c.header('etag', b.etag)
+    c.header('cache-control', 'no-cache')
+    return c.body(b.code)
+  })
+  registerExportPage(app, opts) // key export page (src/export-page.ts)
+  app.get('/health', (c) => c.json({ ok: true }))
+  app.notFound((c) => c.text('Not found', 404))
+  return app
+}
