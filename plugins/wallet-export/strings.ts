@@ -1,8 +1,8 @@
 /** Every user-facing text of key export (spec part 2 sections 2 and 8); overridable with `texts: { 'wallet-export': {...} }`. */
 export const WALLET_EXPORT_TEXTS = {
   title: 'Transfer wallet',
-  description: 'Copy your private key into another wallet app to take this wallet with you. It is shown only inside the secure frame below.',
-  phraseDescription: 'Copy your recovery phrase into another wallet app to take your wallets with you. It is shown only inside the secure frame below.',
+  description: 'Import this private key into another wallet app to take your wallet with you.',
+  phraseDescription: 'Import this recovery phrase into another wallet app to take your wallets with you.',
   frameTitle: 'Your wallet’s private key',
   done: 'Done',
   // Spec part 2 section 8, word for word.

@@ -4,7 +4,7 @@
  * loading state until the page reports the key is shown. The access token goes to the page by
  * postMessage after its `ready`; the URL carries only public data (addresses, index, theme).
  */
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { Button, ScreenLayout, useKernel, useScreen, useTexts, type ScreenProps } from 'portico/ui'
 import { requestExport } from '../calls'
 import { exportError, WALLET_EXPORT } from '../errors'
@@ -15,11 +15,17 @@ import { embeddedWallets, frameOrigin, rootOf, type EmbeddedWalletLike } from '.
 
 /** Frame size: the modal's content width, tall enough for the QR code (275), the key and Copy. */
 export const EXPORT_FRAME_WIDTH = 312
-export const EXPORT_FRAME_HEIGHT = 480
+export const EXPORT_FRAME_HEIGHT = 394
 
 function themeOf(theme: string | undefined): 'light' | 'dark' {
   if (theme === 'dark' || theme === 'light') return theme
   return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'
+}
+
+/** `rgb(r, g, b)` (a computed colour) → `#rrggbb`; anything else (transparent, rgba) → null. */
+export function rgbToHex(c: string): string | null {
+  const m = /^rgb\((\d{1,3}), (\d{1,3}), (\d{1,3})\)$/.exec(c.trim())
+  return m ? `#${m.slice(1, 4).map((x) => Number(x).toString(16).padStart(2, '0')).join('')}` : null
 }
 
 export default function ExportScreen({ params }: ScreenProps<ExportScreenParams>) {
@@ -27,7 +33,15 @@ export default function ExportScreen({ params }: ScreenProps<ExportScreenParams>
   const screen = useScreen()
   const T = useTexts(WALLET_EXPORT, WALLET_EXPORT_TEXTS)
   const frame = useRef<HTMLIFrameElement>(null)
+  const probe = useRef<HTMLSpanElement>(null)
   const [shown, setShown] = useState(false)
+  // The page takes the dialog's own colours, so it blends in (light, dark, custom themes).
+  const [colors, setColors] = useState<{ bg: string | null; fg: string | null } | null>(null)
+  useLayoutEffect(() => {
+    const box = probe.current?.closest<HTMLElement>('[role=dialog]') ?? probe.current?.parentElement
+    const cs = box && typeof getComputedStyle === 'function' ? getComputedStyle(box) : null
+    setColors({ bg: cs ? rgbToHex(cs.backgroundColor) : null, fg: cs ? rgbToHex(cs.color) : null })
+  }, [])
   const ew = kernel.hasPlugin('embedded-wallet') ? kernel.plugin<EmbeddedWalletLike>('embedded-wallet') : null
   const origin = frameOrigin(ew)
   const all = embeddedWallets(kernel.session.user)
@@ -35,7 +49,7 @@ export default function ExportScreen({ params }: ScreenProps<ExportScreenParams>
   const root = wallet ? rootOf(wallet, all, ew) : null
   const accent = kernel.config.appearance.accentColor
   const src =
-    origin && root
+    origin && root && colors
       ? origin +
         exportPath(kernel.config.appId, {
           clientId: kernel.config.clientId,
@@ -46,10 +60,13 @@ export default function ExportScreen({ params }: ScreenProps<ExportScreenParams>
           phraseExport: params.phrase,
           theme: themeOf(kernel.config.appearance.theme),
           accentColor: accent && /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(accent) ? accent : null,
+          backgroundColor: colors.bg,
+          foregroundColor: colors.fg,
         })
       : null
 
   useEffect(() => {
+    if (!colors) return
     if (!src || !origin || !root) {
       screen.error(exportError('EMBEDDED_WALLET_NOT_FOUND', T.mustHaveWallet))
       return
@@ -70,6 +87,7 @@ export default function ExportScreen({ params }: ScreenProps<ExportScreenParams>
 
   return (
     <ScreenLayout title={T.title} description={params.phrase ? T.phraseDescription : T.description} className="wallet-export-screen">
+      <span ref={probe} hidden />
       {src && (
         <iframe
           ref={frame}

@@ -13,6 +13,7 @@ import { FRAME_PROTOCOL, isFrameRequest, type ChainType, type EntropyIdVerifier,
 import { COPIED_MS, EXPORT_QR_SIZE, type ExportRequestPayload } from '../../../../plugins/wallet-export/protocol'
 import '../messages'
 import { FRAME_TEXTS, FrameFailure, createApi, type FrameConfig, type FrameContext } from '../context'
+import { accepts } from '../guard'
 import { exportedKey, withRootSecret } from '../wallet-secret'
 
 export interface ExportConfig extends FrameConfig {
@@ -29,7 +30,7 @@ export const EXPORT_FRAME_TEXTS = {
   loading: 'Loading…',
   keyLabel: 'Your private key',
   phraseLabel: 'Your recovery phrase',
-  warning: 'Anyone who has this can take your assets. Never share it; keep it somewhere safe.',
+  warning: 'Never share it with anyone.',
   copy: 'Copy',
   copied: 'Copied',
   qrKey: 'QR code of your private key',
@@ -99,7 +100,7 @@ async function copy(text: string, source: HTMLElement): Promise<void> {
 }
 
 function render(secret: string, phrase: boolean) {
-  const value = el('code', { class: 'x-secret', id: 'x-secret', 'data-testid': 'export-secret', tabindex: '0' }, secret)
+  const value = el('code', { class: phrase ? 'x-secret x-phrase' : 'x-secret', id: 'x-secret', 'data-testid': 'export-secret', tabindex: '0' }, secret)
   const button = el('button', { type: 'button', class: 'x-copy', 'data-testid': 'export-copy' }, T.copy)
   let timer: ReturnType<typeof setTimeout> | undefined
   button.addEventListener('click', () => {
@@ -110,11 +111,10 @@ function render(secret: string, phrase: boolean) {
     })
   })
   main.replaceChildren(
-    el('h2', { class: 'x-label', id: 'x-label' }, phrase ? T.phraseLabel : T.keyLabel),
-    el('p', { class: 'x-warning' }, T.warning),
+    el('h2', { class: 'x-sr', id: 'x-label' }, phrase ? T.phraseLabel : T.keyLabel),
     el('div', { class: 'x-qr' }, qr(secret, phrase ? T.qrPhrase : T.qrKey)),
-    el('div', { class: 'x-box', role: 'group', 'aria-labelledby': 'x-label' }, value),
-    button,
+    el('div', { class: 'x-box', role: 'group', 'aria-labelledby': 'x-label' }, value, button),
+    el('p', { class: 'x-warning' }, T.warning),
   )
   main.dataset.state = 'shown'
 }
@@ -158,7 +158,7 @@ async function reveal(p: ExportRequestPayload, ctx: FrameContext): Promise<void>
 
 window.addEventListener('message', (event: MessageEvent) => {
   const parent = window.parent
-  if (!parent || parent === window || event.source !== parent || !config.allowedOrigins.includes(event.origin)) return
+  if (!accepts(event, parent, window, config.allowedOrigins)) return
   if (!isFrameRequest(event.data)) return
   const { id, type, payload } = event.data
   const origin = event.origin
