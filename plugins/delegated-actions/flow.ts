@@ -10,10 +10,9 @@ import { delegationError } from './errors'
 import { DELEGATED_ACTIONS_TEXTS } from './strings'
 import { embeddedWallets, rootOf, sameAddress, type EmbeddedWallet, type EmbeddedWalletLike } from './wallets'
 
-export const CONSENT_SCREEN = 'delegated-actions-consent'
-export const REVOKE_SCREEN = 'delegated-actions-revoke'
-/** Spec part 2 section 9: 'Delegation result close 2.5 s'. */
-export const RESULT_CLOSE_MS = 2500
+import { CONSENT_SCREEN, REVOKE_SCREEN } from './ids'
+
+export { CONSENT_SCREEN, REVOKE_SCREEN, RESULT_CLOSE_MS } from './ids'
 
 export interface DelegateOptions {
   address: string

@@ -14,15 +14,16 @@
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
 import { delegatedActionsErrors } from './errors'
-import { CONSENT_SCREEN, REVOKE_SCREEN, createDelegatedActions, type DelegatedActionsApi } from './flow'
+import { CONSENT_SCREEN, REVOKE_SCREEN } from './ids'
+import type { DelegatedActionsApi } from './flow'
 import { DELEGATED_ACTIONS_TEXTS } from './strings'
 
-export { CONSENT_SCREEN, REVOKE_SCREEN, RESULT_CLOSE_MS, createDelegatedActions, delegable } from './flow'
+// Only what a host needs at start-up is static; the flow and the screens load on first use
+// (they stay importable from their files for tests and advanced hosts).
 export type { DelegateOptions, DelegatedActionsApi, ConsentScreenParams, ScreenOutcome } from './flow'
-export { revokeWallets, consentDelegation, FRAME_READY_TIMEOUT_MS } from './calls'
 export type { FrameRequester } from './calls'
-export { CONSENT_REQUEST } from './protocol'
 export type { ConsentPayload, ConsentReply } from './protocol'
+export { CONSENT_SCREEN, REVOKE_SCREEN, RESULT_CLOSE_MS } from './ids'
 export { DELEGATED_ACTIONS, delegationError, delegatedActionsErrors } from './errors'
 export { DELEGATED_ACTIONS_TEXTS } from './strings'
 export { useDelegatedActions } from './react'
@@ -41,7 +42,15 @@ export function delegatedActions(): PorticoPlugin<'delegated-actions'> {
     kind: 'feature',
     setup(ctx) {
       ctx.declareErrors(delegatedActionsErrors(() => ctx.texts(DELEGATED_ACTIONS_TEXTS)))
-      ctx.provide<DelegatedActionsApi>(createDelegatedActions(ctx))
+      // The flow loads on first use: an app pays for delegation only when a user delegates.
+      let flow: Promise<DelegatedActionsApi> | undefined
+      const api = () => (flow ??= import('./flow').then((m) => m.createDelegatedActions(ctx)))
+      ctx.provide<DelegatedActionsApi>({
+        delegateWallet: async (o) => (await api()).delegateWallet(o),
+        revokeWallets: async () => (await api()).revokeWallets(),
+        consent: async (ew, params) => (await api()).consent(ew, params),
+        revoke: async () => (await api()).revoke(),
+      })
       ctx.screens.register({ id: CONSENT_SCREEN, load: () => import('./screens/consent'), compact: true })
       ctx.screens.register({ id: REVOKE_SCREEN, load: () => import('./screens/revoke'), compact: true })
     },

@@ -2,6 +2,7 @@
 import { definePlugin, type PorticoPlugin } from 'portico'
 
 export * from './index'
+export { delegable } from './flow'
 
 /** A minimal plugin that only provides `api` under `id` (a stand-in for a neighbour plugin). */
 export function definePluginForTest(id: string, api: unknown): PorticoPlugin {

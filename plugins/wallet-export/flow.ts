@@ -8,7 +8,9 @@ import { exportError } from './errors'
 import { WALLET_EXPORT_TEXTS } from './strings'
 import { embeddedWallets, sameAddress, type EmbeddedWallet } from './wallets'
 
-export const EXPORT_SCREEN = 'wallet-export'
+import { EXPORT_SCREEN } from './ids'
+
+export { EXPORT_SCREEN } from './ids'
 
 export interface ExportOptions {
   /** The wallet to export (default: the user's first embedded Ethereum wallet, else the first). */

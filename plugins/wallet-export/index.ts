@@ -15,19 +15,19 @@
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
 import { walletExportErrors } from './errors'
-import { EXPORT_SCREEN, runExport, type WalletExportApi } from './flow'
+import { EXPORT_SCREEN } from './ids'
+import type { WalletExportApi } from './flow'
 import { WALLET_EXPORT_TEXTS } from './strings'
 
-export { EXPORT_SCREEN, pickWallet, runExport } from './flow'
+// Only what a host needs at start-up is static; the flow, the frame handshake and the screen
+// load on first use (they stay importable from their files for tests and advanced hosts).
 export type { ExportOptions, ExportScreenParams, WalletExportApi } from './flow'
 export { WALLET_EXPORT, exportError, walletExportErrors } from './errors'
 export { WALLET_EXPORT_TEXTS } from './strings'
-export { exportPath, EXPORT_QR_SIZE, EXPORT_REQUEST, COPIED_MS } from './protocol'
 export type { ExportQuery, ExportRequestPayload, ExportReply } from './protocol'
-export { requestExport, READY_TIMEOUT_MS } from './calls'
-export { embeddedWallets, rootOf, frameOrigin } from './wallets'
 export type { EmbeddedWallet, EmbeddedWalletLike, RootRef } from './wallets'
 export { useExportWallet } from './react'
+export { EXPORT_SCREEN } from './ids'
 
 export type WalletExportTexts = typeof WALLET_EXPORT_TEXTS
 
@@ -44,9 +44,10 @@ export function walletExport(): PorticoPlugin<'wallet-export'> {
     setup(ctx) {
       const texts = () => ctx.texts(WALLET_EXPORT_TEXTS)
       ctx.declareErrors(walletExportErrors(texts))
+      // The flow loads on first use: an app pays for export only when a user exports.
       ctx.provide<WalletExportApi>({
-        exportWallet: (options = {}) => runExport(ctx, options),
-        exportSolanaWallet: (options = {}) => runExport(ctx, { ...options, chainType: 'solana' }),
+        exportWallet: async (options = {}) => (await import('./flow')).runExport(ctx, options),
+        exportSolanaWallet: async (options = {}) => (await import('./flow')).runExport(ctx, { ...options, chainType: 'solana' }),
       })
       ctx.screens.register({ id: EXPORT_SCREEN, load: () => import('./screens/export') })
     },

@@ -1,7 +1,11 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createTestKernel, pluginContract, wireUser } from 'portico/testing'
 import { isPorticoError } from 'portico'
-import { EXPORT_SCREEN, WALLET_EXPORT_TEXTS, exportPath, frameOrigin, requestExport, rootOf, embeddedWallets, walletExport } from './index'
+import { EXPORT_SCREEN, WALLET_EXPORT_TEXTS, walletExport } from './index'
+import { EXPORT_SCREEN as FLOW_SCREEN } from './flow'
+import { exportPath } from './protocol'
+import { requestExport } from './calls'
+import { embeddedWallets, frameOrigin, rootOf } from './wallets'
 
 pluginContract(() => walletExport())
 
@@ -124,6 +128,8 @@ describe('the export page address and handshake', () => {
     expect(err).toMatchObject({ code: 'MISSING_MFA_CREDENTIALS', message: 'MFA required' })
   })
 })
+
+it('the entry and the lazily loaded flow name the same screen', () => expect(FLOW_SCREEN).toBe(EXPORT_SCREEN))
 
 it('texts are the spec’s, word for word', () => {
   expect(WALLET_EXPORT_TEXTS).toMatchObject({

@@ -24,7 +24,9 @@ export const budgets = {
   // 48 -> 64 KiB: the demo app now also carries the nine OAuth providers and their base,
   // passkey, Telegram, captcha, Farcaster and cross-app (44.5 KiB with the seven plugins of
   // contract v2; 61.6 KiB with all twenty). The issue-11 target of 60 KiB is printed by the bench.
-  appInitial: 64 * KIB,
+  // 64 -> 66 KiB: key export and delegated actions (entries, texts, error views and hooks,
+  // 2.1 KiB; their flows, frame handshake and screens load on first use).
+  appInitial: 66 * KIB,
   /** Each plugin entry alone (kernel and ui external, shared); lazy screens not counted. */
   plugins: {
     email: 6 * KIB,

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { useLinkAccount, useLogin, useLogout, usePortico, useUser, type LoginSuccess } from 'portico/ui'
 import { useUnlinkEmail, useUpdateEmail } from 'portico/plugins/email'
 import { useUnlinkWallet } from 'portico/plugins/wallet'
@@ -7,6 +7,8 @@ import { useUnlinkFarcaster } from 'portico/plugins/farcaster'
 import type { PorticoError } from 'portico'
 import { AccountExtras } from './account-extras'
 import { OAuthExtras } from './oauth-extras'
+// Export and delegation controls: their own chunk, shown once a user has an embedded wallet.
+const WalletAccess = lazy(() => import('./wallet-access').then((m) => ({ default: m.WalletAccess })))
 
 export function App({ appId }: { appId: string }) {
   const { ready, status, authenticated, error, retry } = usePortico()
@@ -93,6 +95,11 @@ export function App({ appId }: { appId: string }) {
 
       <AccountExtras onResult={setResult} />
       <OAuthExtras onResult={setResult} />
+      {authenticated ? (
+        <Suspense fallback={null}>
+          <WalletAccess onResult={setResult} />
+        </Suspense>
+      ) : null}
 
       <p className="demo-result" data-testid="result" aria-live="polite">
         {result}

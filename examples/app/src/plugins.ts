@@ -16,6 +16,7 @@
  * | turnstile | captcha (apps with captcha on) | on |
  * | farcaster | farcaster (app portico-test-farcaster-01) | on |
  * | cross-app | cross_app (apps portico-test-xrequest-001 → portico-test-xprovider-01); /oauth/transact page | on |
+ * | wallet-export, delegated-actions | (no landing entry) 'Transfer wallet', 'Enable offline access' for embedded wallets | on |
  */
 import type { PorticoPlugin } from 'portico'
 import { email } from 'portico/plugins/email'
@@ -41,6 +42,8 @@ import { telegram } from 'portico/plugins/telegram'
 import { turnstile } from 'portico/plugins/turnstile'
 import { farcaster } from 'portico/plugins/farcaster'
 import { crossApp } from 'portico/plugins/cross-app'
+import { walletExport } from 'portico/plugins/wallet-export'
+import { delegatedActions } from 'portico/plugins/delegated-actions'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
 
 export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
@@ -58,6 +61,8 @@ export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
     turnstile(),
     farcaster(),
     crossApp(),
+    walletExport(),
+    delegatedActions(),
     ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),
   ]
 }
