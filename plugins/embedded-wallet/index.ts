@@ -18,11 +18,10 @@ import { definePlugin, type AuthContext, type PorticoPlugin } from 'portico'
 import { EMBEDDED_WALLET, embeddedWalletErrors } from './errors'
 import type { FrameTarget } from './frame-client'
 import { EMBEDDED_WALLET_TEXTS } from './strings'
-import { clearFrame, createEmbeddedWallets, embeddedAccounts, initialState, type EmbeddedWalletApi, type EmbeddedWalletSettings } from './wallets'
+import { createEmbeddedWallets, embeddedAccounts, initialState, type EmbeddedWalletApi, type EmbeddedWalletSettings } from './wallets'
 import type { ChainType } from './protocol'
 
-export { FrameClient, isSecureEnough } from './frame-client'
-export type { FrameClientOptions, FrameTarget, RequestOptions } from './frame-client'
+export type { FrameClient, FrameClientOptions, FrameTarget, RequestOptions } from './frame-client'
 export { EMBEDDED_WALLET, NEEDS_RECOVERY, embeddedWalletErrors, fromFrameError } from './errors'
 export { EMBEDDED_WALLET_TEXTS } from './strings'
 export type { EmbeddedWalletTexts } from './strings'
@@ -73,7 +72,6 @@ export function embeddedWallet(options: EmbeddedWalletOptions = {}): PorticoPlug
       const T = () => ctx.texts(EMBEDDED_WALLET_TEXTS)
       const state = ctx.store(initialState())
       const api = createEmbeddedWallets(ctx, options, state, T, {
-        loadProvider: () => import('./provider'),
         frameTarget: options.frameTarget ? () => options.frameTarget : undefined,
       })
       ctx.provide(api)
@@ -136,7 +134,7 @@ export function embeddedWallet(options: EmbeddedWalletOptions = {}): PorticoPlug
         syncSolana()
       }
       const onLogout = () => {
-        void clearFrame(api)
+        void api.clear()
         state.set(initialState())
         syncSolana()
       }

@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { verifyMessage, verifyTypedData } from 'viem'
+import { recoverTransactionAddress, verifyMessage, verifyTypedData, type TransactionSerialized } from 'viem'
+import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58 } from '@scure/base'
 import { CHROMIUM_ARGS } from './harness'
@@ -74,6 +75,31 @@ describe('wallet frame', { timeout: 90_000 }, () => {
     const sol = await req(page, 'wallets:rpc', { accessToken: token, entropyId: root.entropyId, entropyIdVerifier: root.entropyIdVerifier, hdWalletIndex: 0, chainType: 'solana', request: { method: 'signMessage', params: { message: message.toString('base64') } } })
     const signature = Buffer.from((sol.data as { data: { signature: string } }).data.signature, 'base64')
     expect(ed25519.verify(signature, message, base58.decode(root.wallets[1].address))).toBe(true)
+
+    // eth_signTransaction: a complete EIP-1559 request, signed and serialised in the frame.
+    const ref = { accessToken: token, entropyId: root.entropyId, entropyIdVerifier: root.entropyIdVerifier, hdWalletIndex: 0 }
+    const tx = { chainId: 31337, nonce: 0, to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: '0x2386f26fc10000', gas: '0x5208', maxFeePerGas: '0x77359400', maxPriorityFeePerGas: '0x3b9aca00' }
+    const signedTx = await req(page, 'wallets:rpc', { ...ref, chainType: 'ethereum', request: { method: 'eth_signTransaction', params: [tx] } })
+    const serialized = (signedTx.data as { data: TransactionSerialized }).data
+    expect(await recoverTransactionAddress({ serializedTransaction: serialized })).toBe(eth)
+
+    // Solana signTransaction: a legacy transfer with the wallet as fee payer; the signature verifies.
+    const solKey = new PublicKey(root.wallets[1].address)
+    const transfer = new Transaction({ feePayer: solKey, recentBlockhash: Keypair.generate().publicKey.toBase58() }).add(
+      SystemProgram.transfer({ fromPubkey: solKey, toPubkey: Keypair.generate().publicKey, lamports: 1000 }),
+    )
+    const wire = transfer.serialize({ requireAllSignatures: false, verifySignatures: false }).toString('base64')
+    const signedSol = await req(page, 'wallets:rpc', { ...ref, chainType: 'solana', request: { method: 'signTransaction', params: { transaction: wire } } })
+    expect(signedSol.error).toBeUndefined()
+    const back = Transaction.from(Buffer.from((signedSol.data as { data: { signedTransaction: string } }).data.signedTransaction, 'base64'))
+    expect(back.verifySignatures()).toBe(true)
+    // A transaction that does not involve the wallet is refused with the spec's text.
+    const stranger = Keypair.generate().publicKey
+    const foreign = new Transaction({ feePayer: stranger, recentBlockhash: Keypair.generate().publicKey.toBase58() }).add(
+      SystemProgram.transfer({ fromPubkey: stranger, toPubkey: stranger, lamports: 1 }),
+    )
+    const refused = await req(page, 'wallets:rpc', { ...ref, chainType: 'solana', request: { method: 'signTransaction', params: { transaction: foreign.serialize({ requireAllSignatures: false, verifySignatures: false }).toString('base64') } } })
+    expect(refused.error?.message).toBe(`Transaction does not contain public key ${root.wallets[1].address}`)
 
     const again = await req(page, 'wallets:create', { accessToken: token, chainTypes: ['ethereum'] })
     expect(again.error?.message).toBe('User already has an embedded wallet.')

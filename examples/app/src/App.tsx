@@ -7,6 +7,8 @@ import { useUnlinkFarcaster } from 'portico/plugins/farcaster'
 import type { PorticoError } from 'portico'
 import { AccountExtras } from './account-extras'
 import { OAuthExtras } from './oauth-extras'
+// The wallet panel (and viem) load when a user is logged in.
+const WalletPanel = lazy(() => import('./wallet-panel').then((m) => ({ default: m.WalletPanel })))
 // Export and delegation controls: their own chunk, shown once a user has an embedded wallet.
 const WalletAccess = lazy(() => import('./wallet-access').then((m) => ({ default: m.WalletAccess })))
 
@@ -97,6 +99,7 @@ export function App({ appId }: { appId: string }) {
       <OAuthExtras onResult={setResult} />
       {authenticated ? (
         <Suspense fallback={null}>
+          <WalletPanel onResult={setResult} />
           <WalletAccess onResult={setResult} />
         </Suspense>
       ) : null}

@@ -1,4 +1,5 @@
 /** Solana transaction signing (wire bytes in, signed wire bytes out) with @solana/web3.js. */
+import './buffer-shim'
 import { PublicKey, Transaction, VersionedTransaction } from '@solana/web3.js'
 import { FrameFailure } from './context'
 import type { SolanaKey } from './keys'

@@ -22,10 +22,18 @@ export interface FrameServerOptions {
 
 const ENTRY = fileURLToPath(new URL('../frame/main.ts', import.meta.url))
 
-let bundle: Promise<{ code: string; etag: string }> | null = null
+export interface FrameBundle {
+  /** The entry script (frame.js). */
+  code: string
+  etag: string
+  /** Lazy chunks by file name (Solana transaction signing ...), loaded by the entry on use. */
+  chunks: Map<string, { code: string; etag: string }>
+}
 
-/** Builds the frame script once per process (esbuild, in memory). */
-export function frameBundle(minify = true): Promise<{ code: string; etag: string }> {
+let bundle: Promise<FrameBundle> | null = null
+
+/** Builds the frame script once per process (esbuild, in memory; lazy parts in their own chunks). */
+export function frameBundle(minify = true): Promise<FrameBundle> {
   bundle ??= (async () => {
     const { build } = await import('esbuild')
     const { createHash } = await import('node:crypto')
@@ -34,6 +42,10 @@ export function frameBundle(minify = true): Promise<{ code: string; etag: string
       bundle: true,
       write: false,
       format: 'esm',
+      splitting: true,
+      outdir: '/frame-out',
+      entryNames: 'frame',
+      chunkNames: 'chunk-[hash]',
       platform: 'browser',
       target: 'es2022',
       minify,
@@ -41,8 +53,15 @@ export function frameBundle(minify = true): Promise<{ code: string; etag: string
       define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
       logLevel: 'silent',
     })
-    const code = out.outputFiles[0].text
-    return { code, etag: `"${createHash('sha256').update(code).digest('base64url').slice(0, 16)}"` }
+    const tag = (code: string) => `"${createHash('sha256').update(code).digest('base64url').slice(0, 16)}"`
+    const chunks = new Map<string, { code: string; etag: string }>()
+    let entry = ''
+    for (const f of out.outputFiles) {
+      const name = f.path.split('/').pop()!
+      if (name === 'frame.js') entry = f.text
+      else chunks.set(name, { code: f.text, etag: tag(f.text) })
+    }
+    return { code: entry, etag: tag(entry), chunks }
   })()
   bundle.catch(() => {
     bundle = null
@@ -95,13 +114,17 @@ export function createFrameServer(opts: FrameServerOptions): Hono {
         `<script type="module" src="/embedded-wallets/frame.js"></script></head><body></body></html>`,
     )
   })
-  app.get('/embedded-wallets/frame.js', async (c) => {
+  app.get('/embedded-wallets/:file', async (c) => {
     const b = await frameBundle(opts.minify !== false)
-    if (c.req.header('if-none-match') === b.etag) return c.body(null, 304)
+    const file = c.req.param('file')
+    const f = file === 'frame.js' ? b : b.chunks.get(file)
+    if (!f) return c.text('Not found', 404)
+    if (c.req.header('if-none-match') === f.etag) return c.body(null, 304)
     c.header('content-type', 'text/javascript; charset=utf-8')
-    c.header('etag', b.etag)
-    c.header('cache-control', 'no-cache')
-    return c.body(b.code)
+    c.header('etag', f.etag)
+    // Chunk names carry their content hash; the entry is revalidated.
+    c.header('cache-control', file === 'frame.js' ? 'no-cache' : 'public, max-age=31536000, immutable')
+    return c.body(f.code)
   })
   registerExportPage(app, opts) // key export page (src/export-page.ts)
   app.get('/health', (c) => c.json({ ok: true }))

@@ -10,6 +10,10 @@ declare global {
       connect(frameUrl: string, appId: string): Promise<void>
       request(type: string, payload: unknown, timeoutMs?: number): Promise<{ data?: unknown; error?: { code: string; message: string; type?: string } }>
       frame(): FrameClient
+      /** Bench: ms from creating the frame client (the iframe) to its `ready` reply. */
+      coldReady(frameUrl: string, appId: string): Promise<number>
+      /** Bench: ms of `runs` sequential requests. */
+      time(type: string, payload: unknown, runs: number): Promise<number[]>
     }
   }
 }
@@ -29,4 +33,19 @@ window.portico = {
     }
   },
   frame: () => client!,
+  async coldReady(frameUrl, appId) {
+    const t = performance.now()
+    client = new FrameClient({ frameUrl, appId })
+    await client.ready(30_000)
+    return performance.now() - t
+  },
+  async time(type, payload, runs) {
+    const out: number[] = []
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now()
+      await client!.request(type as never, payload as never)
+      out.push(performance.now() - t)
+    }
+    return out
+  },
 }
