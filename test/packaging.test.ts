@@ -24,7 +24,8 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
 const OPTIONAL_PEERS: Record<string, string[]> = {
   viem: ['plugins/siwe/index'],
   'libphonenumber-js': ['plugins/sms/index', 'ui/phone-input'],
-  '@simplewebauthn/browser': ['plugins/passkey/index'],
+  '@simplewebauthn/browser': ['plugins/passkey/index', 'plugins/mfa/index', 'plugins/mfa-passkey/index'],
+  otpauth: ['plugins/mfa-totp/index'],
 }
 /**
  * Reaches that exist today in files owned by the plugin-contract rewrite. May only shrink:

@@ -24,6 +24,10 @@ export interface CodeInputProps {
   /** Accessible name of the group. Default 'Verification code'. */
   label?: string
   autoFocus?: boolean
+  /** The numeric-rule text (default 'Code should be numeric'; MFA: 'Passcode can only be numbers'). */
+  numericError?: string
+  /** When set, a paste of more digits than the boxes hold is refused with this text (MFA). */
+  tooLongError?: string
 }
 
 /**
@@ -32,11 +36,12 @@ export interface CodeInputProps {
  * back; `onComplete` fires at the last digit. `ref.reset()` clears it.
  */
 export const CodeInput = forwardRef<CodeInputHandle, CodeInputProps>(function CodeInput(
-  { length = 6, onComplete, onChange, disabled, status = 'idle', error, label = 'Verification code', autoFocus = true },
+  { length = 6, onComplete, onChange, disabled, status = 'idle', error, label = 'Verification code', autoFocus = true, numericError, tooLongError },
   ref,
 ) {
   const [digits, setDigits] = useState<string[]>(() => Array(length).fill(''))
-  const [numericError, setNumericError] = useState(false)
+  const [ruleError, setRuleError] = useState<'numeric' | 'long' | false>(false)
+  const setNumericError = (on: boolean) => setRuleError(on ? 'numeric' : false)
   const boxes = useRef<(HTMLInputElement | null)[]>([])
   const completed = useRef(false)
   const msgId = useId()
@@ -91,6 +96,10 @@ export const CodeInput = forwardRef<CodeInputHandle, CodeInputProps>(function Co
       setNumericError(true)
       return
     }
+    if (tooLongError && text.length > length) {
+      setRuleError('long')
+      return
+    }
     setNumericError(false)
     const next = [...digits]
     let i = start
@@ -143,7 +152,7 @@ export const CodeInput = forwardRef<CodeInputHandle, CodeInputProps>(function Co
     fill(i, e.clipboardData.getData('text'))
   }
 
-  const message = error || (numericError ? CODE_NUMERIC_ERROR : null)
+  const message = error || (ruleError === 'long' ? tooLongError : ruleError ? (numericError ?? CODE_NUMERIC_ERROR) : null) || null
   const shownStatus = message ? 'error' : status
   return (
     <div className="portico-code">

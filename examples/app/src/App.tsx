@@ -6,6 +6,7 @@ import { usePlugin } from 'portico/ui'
 import { useUnlinkFarcaster } from 'portico/plugins/farcaster'
 import type { PorticoError } from 'portico'
 import { AccountExtras } from './account-extras'
+import { MfaExtras } from './mfa-extras'
 import { OAuthExtras } from './oauth-extras'
 // The wallet panel (and viem) load when a user is logged in.
 const WalletPanel = lazy(() => import('./wallet-panel').then((m) => ({ default: m.WalletPanel })))
@@ -97,6 +98,7 @@ export function App({ appId }: { appId: string }) {
 
       <AccountExtras onResult={setResult} />
       <OAuthExtras onResult={setResult} />
+      <MfaExtras onResult={setResult} />
       {authenticated ? (
         <Suspense fallback={null}>
           <WalletPanel onResult={setResult} />

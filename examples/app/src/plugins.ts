@@ -16,6 +16,7 @@
  * | turnstile | captcha (apps with captcha on) | on |
  * | farcaster | farcaster (app portico-test-farcaster-01) | on |
  * | cross-app | cross_app (apps portico-test-xrequest-001 → portico-test-xprovider-01); /oauth/transact page | on |
+ * | mfa, mfa-totp, mfa-sms, mfa-passkey | (no landing entry) 'MFA' and 'Sensitive action' buttons; app portico-test-mfa-00000001 | on |
  * | embedded-wallet | (no login method) wallets on login, wallet panel (`?frame=`, `?rpc=`, `?createOnLogin=`) | on |
  * | wallet-export, delegated-actions | (no landing entry) 'Transfer wallet', 'Enable offline access' for embedded wallets | on |
  */
@@ -43,6 +44,10 @@ import { telegram } from 'portico/plugins/telegram'
 import { turnstile } from 'portico/plugins/turnstile'
 import { farcaster } from 'portico/plugins/farcaster'
 import { crossApp } from 'portico/plugins/cross-app'
+import { mfa } from 'portico/plugins/mfa'
+import { mfaTotp } from 'portico/plugins/mfa-totp'
+import { mfaSms } from 'portico/plugins/mfa-sms'
+import { mfaPasskey } from 'portico/plugins/mfa-passkey'
 import { embeddedWallet } from 'portico/plugins/embedded-wallet'
 import type { Chain } from 'viem'
 import type { DemoWalletSettings } from './settings'
@@ -70,6 +75,11 @@ export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSetting
     turnstile(),
     farcaster(),
     crossApp(),
+    // MFA: the base and one plugin per method; the enrolment callback reports to the demo page.
+    mfa({ onEnrollmentSuccess: ({ method }) => window.dispatchEvent(new CustomEvent('portico-demo:mfa-enrolled', { detail: { method } })) }),
+    mfaTotp(),
+    mfaSms(),
+    mfaPasskey(),
     embeddedWallet({
       frameUrl: wallet?.frameUrl,
       createOnLogin: wallet?.createOnLogin,

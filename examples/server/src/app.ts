@@ -31,6 +31,7 @@ import { captchaSecret } from './captcha'
 import { telegramBotToken } from './telegram'
 import { registerFarcaster, type FarcasterOptions } from './routes/farcaster'
 import { registerCrossApp } from './routes/cross-app'
+import { registerMfa } from './routes/mfa'
 import { derivedRecoveryKey, registerWallets, type WalletOptions } from './routes/wallets'
 import { registerDelegation } from './routes/delegation'
 
@@ -258,6 +259,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   registerTelegram(api, ctx)
   registerFarcaster(api, app, ctx)
   registerCrossApp(api, ctx)
+  registerMfa(api, ctx)
   registerWallets(api, ctx, { ...opts.wallets, recoveryKey: opts.wallets?.recoveryKey ?? derivedRecoveryKey(opts.secret ?? DEV_SECRET) })
   registerDelegation(api, ctx)
   app.route('/api/v1', api)

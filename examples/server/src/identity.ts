@@ -70,8 +70,10 @@ export const newUserId = () => `did:portico:${randomToken(15).replace(/[-_]/g, '
 
 export async function loadUser(q: Queryable, userId: string): Promise<WireUser | null> {
   // One round trip: the user and its accounts (json_agg keeps jsonb data and bigints as numbers).
-  const rows = await q.query<UserRow & { accounts: AccountRow[] | string | null }>(
-    `SELECT u.*, (SELECT json_agg(a ORDER BY a.id) FROM accounts a WHERE a.user_id = u.id) AS accounts
+  const rows = await q.query<UserRow & { accounts: AccountRow[] | string | null; mfa: { type: string; verified_at: number }[] | string | null }>(
+    `SELECT u.*, (SELECT json_agg(a ORDER BY a.id) FROM accounts a WHERE a.user_id = u.id) AS accounts,
+       (SELECT json_agg(json_build_object('type', m.type, 'verified_at', m.verified_at) ORDER BY m.verified_at, m.type)
+        FROM mfa_methods m WHERE m.user_id = u.id) AS mfa
      FROM users u WHERE u.id = $1`,
     [userId],
   )
@@ -82,7 +84,11 @@ export async function loadUser(q: Queryable, userId: string): Promise<WireUser |
     id: u.id,
     created_at: Number(u.created_at),
     linked_accounts: accounts.map(accountToWire),
-    mfa_methods: [],
+    // MFA methods (migration 023): type and verified_at in seconds.
+    mfa_methods: ((typeof u.mfa === 'string' ? JSON.parse(u.mfa) : u.mfa ?? []) as { type: string; verified_at: number }[]).map((m) => ({
+      type: m.type,
+      verified_at: Number(m.verified_at),
+    })) as WireUser['mfa_methods'],
     has_accepted_terms: u.has_accepted_terms,
     is_guest: u.is_guest,
   }

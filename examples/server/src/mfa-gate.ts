@@ -9,6 +9,10 @@
  * the frame for the session (only when the user has no MFA method).
  */
 import type { Auth, ServerCtx } from './context'
+import { MFA_FRESH_S, mfaErrors, mfaState } from './routes/mfa'
+
+/** A verification counts for this long (seconds): 5 minutes, then the user verifies again. */
+export const FRESH_MFA_WINDOW_S = MFA_FRESH_S
 
 export type GatedAction = 'auth_share' | 'export' | 'recovery' | 'delegation'
 
@@ -17,7 +21,13 @@ export interface GateResult {
   mfaEnrolled: boolean
 }
 
-export async function requireFreshMfa(_ctx: ServerCtx, _auth: Auth, _action: GatedAction): Promise<GateResult> {
-  // Until MFA enrolment exists (issue 16), no user has a method, so nothing is gated.
-  return { mfaEnrolled: false }
+/**
+ * Passes when the user has no MFA method, or when this session (`auth.sessionId`) verified
+ * within FRESH_MFA_WINDOW_S (a successful /mfa/{totp,passwordless_sms,passkeys}/verify or
+ * enrolment); otherwise throws 403 `missing_or_invalid_mfa`. The same rule for every action.
+ */
+export async function requireFreshMfa(ctx: ServerCtx, auth: Auth, _action: GatedAction): Promise<GateResult> {
+  const s = await mfaState(ctx.store, auth)
+  if (s.enrolled && !s.fresh) throw mfaErrors.missing()
+  return { mfaEnrolled: s.enrolled }
 }

@@ -1,0 +1,39 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest'
+import { cleanup, screen, waitFor } from '@testing-library/react'
+import { createTestKernel, pluginContract, renderScreen, wireUser } from 'portico/testing'
+import { mfa } from 'portico/plugins/mfa'
+import { MFA_TOTP_TEXTS, mfaTotp } from './index'
+
+afterEach(cleanup)
+pluginContract(() => mfaTotp())
+
+const SECRET = 'JBSWY3DPEHPK3PXP'
+const URL = `otpauth://totp/Test%20App:a%40example.com?issuer=Test%20App&secret=${SECRET}&algorithm=SHA1&digits=6&period=30`
+
+async function setup() {
+  const t = await createTestKernel({ user: wireUser(), plugins: [mfa(), mfaTotp()] })
+  t.net.on('POST', '/mfa/totp/init', { auth_url: URL, secret: SECRET })
+  return t
+}
+
+describe('mfa-totp', () => {
+  it('headless: init answers authUrl and secret; submit checks the code rules before calling', async () => {
+    const { kernel, net } = await setup()
+    expect(await kernel.plugin('mfa-totp').initEnrollment()).toEqual({ authUrl: URL, secret: SECRET })
+    await expect(kernel.plugin('mfa-totp').submitEnrollment({ code: '12345' })).rejects.toThrow('Passcode must be exactly 6 numbers')
+    await expect(kernel.plugin('mfa-totp').submitEnrollment({ code: '12 a456' })).rejects.toThrow('Passcode can only be numbers')
+    expect(net.callsTo('POST', '/mfa/totp/enroll')).toHaveLength(0)
+    net.on('POST', '/mfa/totp/enroll', { user: wireUser({ mfa_methods: [{ type: 'totp', verified_at: 1 }] }) })
+    await kernel.plugin('mfa-totp').submitEnrollment({ code: ' 123 456' })
+    expect(net.callsTo('POST', '/mfa/totp/enroll')[0].body).toEqual({ code: '123456' })
+  })
+
+  it('the enrolment screen shows the QR code and the secret read from the otpauth URI', async () => {
+    const { kernel } = await setup()
+    await renderScreen(kernel, 'mfa-totp')
+    await screen.findByText(MFA_TOTP_TEXTS.enrolTitle)
+    await waitFor(() => expect((document.querySelector('[data-mfa-totp-secret]') as HTMLInputElement)?.value).toBe(SECRET))
+    await waitFor(() => expect(document.querySelector('svg.portico-qr-code')).toBeTruthy())
+  })
+})

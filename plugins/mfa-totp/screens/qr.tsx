@@ -1,0 +1,2 @@
+/** The otpauth:// URI as a QR code (the shared `portico/ui/qr`, loaded lazily with this file). */
+export { QrCode as default } from 'portico/ui/qr'
