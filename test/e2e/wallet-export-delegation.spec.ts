@@ -8,7 +8,9 @@
  *   the recovery phrase export gives the same wallet;
  * - 'Enable offline access' → the test, as the app's backend with the app secret over HTTP,
  *   gets signatures it verifies with viem (Ethereum) and ed25519 (Solana);
- * - revoke → the backend's request is refused.
+ * - revoke → the backend's request is refused;
+ * - with an authenticator app enrolled, export forces 'Verify your identity' first, and the
+ *   server refuses the export page's share to a session that has not verified.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core'
@@ -16,6 +18,7 @@ import { verifyMessage, verifyTypedData, type Hex } from 'viem'
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58, base64 } from '@scure/base'
+import * as OTPAuth from 'otpauth'
 import { ARTIFACTS, CHROMIUM_ARGS } from './harness'
 import { XPD_APP, XPD_SECRET, startXpdServers, type XpdServers } from './wallet-export-delegation/servers'
 
@@ -279,5 +282,69 @@ describe('key export and delegated actions', { timeout: 120_000 }, () => {
     expect([after.status, after.body.code]).toEqual([404, 'wallet_not_delegated'])
     expect((await backendRpc(sol.address, { method: 'signMessage', params: { message: 'AQ==' } })).status).toBe(404)
     expect(host.errors.filter((e) => /Content Security Policy|Refused to/i.test(e))).toEqual([])
+  })
+})
+
+/** The access token of the page's session (the test acts as that user against the API). */
+const tokenOf = (page: Page) => page.evaluate(() => (window as any).portico.session.getAccessToken() as Promise<string>)
+
+const api = (path: string, token: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${s.apiUrl}/api/v1${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'privy-app-id': XPD_APP, authorization: `Bearer ${token}`, ...headers },
+    body: JSON.stringify(body),
+  }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))
+
+async function typeCode(page: Page, code: string) {
+  await page.waitForSelector('[role=dialog] .portico-code-box:not([disabled])')
+  await page.click('[role=dialog] .portico-code-box >> nth=0')
+  await page.keyboard.type(code, { delay: 15 })
+}
+
+describe('export forces verification (MFA)', { timeout: 150_000 }, () => {
+  it('asks "Verify your identity" before Transfer wallet; the server refuses an unverified session', async () => {
+    const { page } = await hostPage({ mfa: '1' })
+    const email = `xpd-mfa-${process.pid}@example.com`
+    await login(page, email)
+    const eth = (await wallets(page)).find((w) => w.chainType === 'ethereum')!
+    const entropyId = await page.evaluate(() => (window as any).portico.plugin('embedded-wallet').wallets()[0].entropyId as string)
+
+    // Enrol an authenticator app through the API (the test computes codes with otpauth).
+    let token = await tokenOf(page)
+    const init = await api('/mfa/totp/init', token, {})
+    expect(init.status).toBe(200)
+    const gen = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(init.body.secret), digits: 6, period: 30, algorithm: 'SHA1' })
+    expect((await api('/mfa/totp/enroll', token, { code: gen.generate({ timestamp: Date.now() - 30_000 }) })).status).toBe(200)
+
+    // A new session: not verified.
+    await page.evaluate(() => (window as any).portico.session.logout())
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'logged out')
+    await login(page, email)
+    token = await tokenOf(page)
+    expect(await page.evaluate(() => (window as any).portico.session.user.mfaMethods.length)).toBe(1)
+
+    // The export page's share (purpose 'export') is refused to this session: skipping the screen gains nothing.
+    const refused = await api('/wallets/auth_share', token, { entropy_id: entropyId, purpose: 'export' }, { origin: s.frameUrl })
+    expect([refused.status, refused.body.code]).toEqual([403, 'missing_or_invalid_mfa'])
+
+    // 'Not now': no export, and no export page was ever loaded.
+    await page.click('[data-testid=export-wallet]')
+    await page.getByRole('heading', { name: 'Verify your identity' }).waitFor()
+    expect(await page.$('iframe[data-testid=wallet-export-frame]')).toBeNull()
+    await shot(page, 'wallet-export-mfa-verify')
+    await page.getByRole('button', { name: 'Not now' }).click()
+    await page.waitForFunction(() => document.querySelector('[data-testid=result]')?.textContent?.startsWith('error'))
+    expect(page.frames().some((f) => f.url().includes('/embedded-wallets/export'))).toBe(false)
+
+    // Verify, then the key shows in the export page.
+    await page.click('[data-testid=export-wallet]')
+    await page.waitForSelector('[data-mfa-verify][data-mfa-method=totp][data-mfa-status=awaiting-code]')
+    await typeCode(page, gen.generate())
+    const frame = await exportFrame(page)
+    const secret = (await (await frame.waitForSelector('[data-testid=export-secret]', { timeout: 30_000 })).textContent())!
+    expect(privateKeyToAccount(secret as Hex).address).toBe(eth.address)
+    expect((await page.evaluate(() => document.body.innerText)).toLowerCase()).not.toContain(secret.slice(2).toLowerCase())
+    await page.click('[data-testid=wallet-export-done]')
+    await page.waitForSelector('[role=dialog]', { state: 'detached' })
   })
 })

@@ -3,8 +3,8 @@
  *
  *   GET /apps/:appId/embedded-wallets/export?client_id&primaryAddress&address&walletIndex
  *       &width&caid&phrase_export&theme&accent_color&background_color&foreground_color
- *   GET /embedded-wallets/export.js    its script (examples/server/frame/export/main.ts, esbuild)
- *   GET /embedded-wallets/export.css   its stylesheet
+ *   GET /embedded-wallets/export/page.js    its script (examples/server/frame/export/main.ts, esbuild)
+ *   GET /embedded-wallets/export/page.css   its stylesheet
  *
  * Its CSP: nothing but its own script and stylesheet, requests to the API only, embeddable only
  * by the app's allowed origins. The URL carries no secret (the access token comes by
@@ -128,13 +128,13 @@ export function registerExportPage(app: Hono, opts: ExportPageOptions): void {
     c.header('referrer-policy', 'no-referrer')
     return c.html(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-        `<title>Portico wallet export</title><link rel="stylesheet" href="/embedded-wallets/export.css">` +
+        `<title>Portico wallet export</title><link rel="stylesheet" href="/embedded-wallets/export/page.css">` +
         `<script type="application/json" id="portico-export-config">${escapeJson(config)}</script>` +
-        `<script type="module" src="/embedded-wallets/export.js"></script></head>` +
+        `<script type="module" src="/embedded-wallets/export/page.js"></script></head>` +
         `<body><main id="export" aria-live="polite"><p class="x-loading">Loading…</p></main></body></html>`,
     )
   })
-  app.get('/embedded-wallets/export.js', async (c) => {
+  app.get('/embedded-wallets/export/page.js', async (c) => {
     const b = await exportBundle(opts.minify !== false)
     if (c.req.header('if-none-match') === b.etag) return c.body(null, 304)
     c.header('content-type', 'text/javascript; charset=utf-8')
@@ -142,7 +142,7 @@ export function registerExportPage(app: Hono, opts: ExportPageOptions): void {
     c.header('cache-control', 'no-cache')
     return c.body(b.code)
   })
-  app.get('/embedded-wallets/export.css', (c) => {
+  app.get('/embedded-wallets/export/page.css', (c) => {
     c.header('content-type', 'text/css; charset=utf-8')
     c.header('cache-control', 'no-cache')
     return c.body(readFileSync(CSS, 'utf8'))

@@ -60,7 +60,7 @@ describe('the export page', () => {
   })
 
   it('serves its stylesheet', async () => {
-    const css = await app.request('/embedded-wallets/export.css')
+    const css = await app.request('/embedded-wallets/export/page.css')
     expect(css.status).toBe(200)
     expect(css.headers.get('content-type')).toContain('text/css')
   })

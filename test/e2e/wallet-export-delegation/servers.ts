@@ -56,11 +56,12 @@ export async function startXpdServers(): Promise<XpdServers> {
       allowedOrigins: [hostUrl],
       embeddedWallets: { createOnLogin: 'all-users' },
       appSecret: XPD_SECRET,
+      mfa: { methods: ['totp'] },
     },
   ]
   let frameOrigin = ''
   const store = await openPglite()
-  const api = await createServer({ store, apps: apps as never, dev: true, logCodes: false, logLevel: 'silent', wallets: { frameOrigin: () => frameOrigin } })
+  const api = await createServer({ store, apps: apps as never, dev: true, logCodes: false, logLevel: 'silent', limits: { resendCooldownS: 0 }, wallets: { frameOrigin: () => frameOrigin } })
   const apiServer = serve({ fetch: api.fetch, port: 0, hostname: '127.0.0.1' }) as unknown as Server
   await new Promise<void>((r) => (apiServer.listening ? r() : apiServer.once('listening', () => r())))
   const apiUrl = `http://127.0.0.1:${(apiServer.address() as AddressInfo).port}`
