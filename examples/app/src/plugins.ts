@@ -83,6 +83,7 @@ export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSetting
     embeddedWallet({
       frameUrl: wallet?.frameUrl,
       createOnLogin: wallet?.createOnLogin,
+      createdScreenMs: wallet?.createdScreenMs,
       chains: [localChain(wallet?.rpc ?? 'http://127.0.0.1:8545')],
     }),
     walletExport(),

@@ -231,7 +231,12 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
     if (!idWallet || walletAddress(verifierChain, b.entropy_id) !== idWallet.address) {
       throw errors.invalidData('entropy_id: must be the index-0 address of the verifier chain', { fields: { entropy_id: 'Not the root address' } }, 422)
     }
-    const gate = await requireFreshMfa(ctx, auth, 'auth_share')
+    // Creating releases nothing: MFA only decides whether the frame may keep the new root for
+    // the session (a user with MFA and no fresh verification still creates; the frame forgets it).
+    const gate = await requireFreshMfa(ctx, auth, 'auth_share').catch((e) => {
+      if (e instanceof ApiError && e.code === 'missing_or_invalid_mfa') return { mfaEnrolled: true }
+      throw e
+    })
     const recoveryShare = await sealRecovery(app.id, idWallet.address, b.recovery_method, b.recovery_share)
     const authShare = await ctx.keys.seal(`${context(app.id, idWallet.address)}|${b.auth_share}`, AUTH_SHARE_PURPOSE)
     const root = { entropy_id: idWallet.address, entropy_id_verifier: b.entropy_id_verifier, recovery_method: b.recovery_method }
