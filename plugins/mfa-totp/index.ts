@@ -12,6 +12,9 @@ import { initTotpEnrollment, submitTotpEnrollment, type TotpEnrollmentInfo } fro
 export { MFA_TOTP_TEXTS } from './strings'
 export { initTotpEnrollment, submitTotpEnrollment, type TotpEnrollmentInfo } from './calls'
 
+/** A started enrolment's secret is reused for 5 minutes (the server keeps it 10). */
+export const TOTP_SECRET_REUSE_MS = 300_000
+
 export const MFA_TOTP_SCREENS = { enrol: 'mfa-totp', code: 'mfa-totp-code' } as const
 
 export interface MfaTotpApi extends MfaMethodPluginApi {
@@ -31,10 +34,25 @@ export function mfaTotp(): PorticoPlugin<'mfa-totp'> {
     id: 'mfa-totp',
     kind: 'mfa',
     setup(ctx) {
+      // One secret per enrolment: a second call (a remounted screen, a double click) gets the
+      // same one, else the QR shown and the secret the server keeps could differ.
+      let current: { at: number; promise: Promise<TotpEnrollmentInfo> } | null = null
       const api: MfaTotpApi = {
         type: 'totp',
-        initEnrollment: () => initTotpEnrollment(ctx.api),
-        submitEnrollment: async ({ code }) => submitTotpEnrollment(ctx.api, validateMfaCode(code, ctx.texts(MFA_TEXTS, 'mfa'))),
+        initEnrollment() {
+          if (current && Date.now() - current.at < TOTP_SECRET_REUSE_MS) return current.promise
+          const promise: Promise<TotpEnrollmentInfo> = initTotpEnrollment(ctx.api).catch((e) => {
+            if (current?.promise === promise) current = null
+            throw e
+          })
+          current = { at: Date.now(), promise }
+          return promise
+        },
+        async submitEnrollment({ code }) {
+          const res = await submitTotpEnrollment(ctx.api, validateMfaCode(code, ctx.texts(MFA_TEXTS, 'mfa')))
+          current = null
+          return res
+        },
       }
       ctx.provide(api)
       ctx.screens.register({ id: MFA_TOTP_SCREENS.enrol, load: () => import('./screens/enrol') })

@@ -29,6 +29,19 @@ describe('mfa-totp', () => {
     expect(net.callsTo('POST', '/mfa/totp/enroll')[0].body).toEqual({ code: '123456' })
   })
 
+  it('one secret per enrolment: concurrent and repeated inits share it; a finished enrolment starts afresh', async () => {
+    const { kernel, net } = await setup()
+    const api = kernel.plugin('mfa-totp')
+    const [a, b] = await Promise.all([api.initEnrollment(), api.initEnrollment()])
+    expect(a).toBe(b)
+    await api.initEnrollment()
+    expect(net.callsTo('POST', '/mfa/totp/init')).toHaveLength(1)
+    net.on('POST', '/mfa/totp/enroll', { user: wireUser({ mfa_methods: [{ type: 'totp', verified_at: 1 }] }) })
+    await api.submitEnrollment({ code: '123456' })
+    await api.initEnrollment()
+    expect(net.callsTo('POST', '/mfa/totp/init')).toHaveLength(2)
+  })
+
   it('the enrolment screen shows the QR code and the secret read from the otpauth URI', async () => {
     const { kernel } = await setup()
     await renderScreen(kernel, 'mfa-totp')
