@@ -9,7 +9,6 @@ import type { JWK } from 'jose'
 import type { ConsentPayload, ConsentReply } from '../../../../plugins/delegated-actions/protocol'
 import '../messages'
 import { FrameFailure } from '../context'
-import { sealWalletKey } from '../delegation-seal'
 import { withRootSecret } from '../wallet-secret'
 import { register } from './registry'
 
@@ -32,6 +31,8 @@ register('delegated-actions:consent', async (p: ConsentPayload, ctx) => {
     if (!same) throw new FrameFailure('invalid_request_arguments', 'Address to delegate is not associated with current user.')
     const key = await s.privateKey(p.chainType, p.walletIndex)
     try {
+      // jose loads only when a user delegates.
+      const { sealWalletKey } = await import('../delegation-seal')
       return await sealWalletKey(jwk, { address: derived, chain_type: p.chainType, private_key: hex(key) })
     } finally {
       key.fill(0)
