@@ -11,6 +11,8 @@ import { OAuthExtras } from './oauth-extras'
 // The wallet panel (and viem) load when a user is logged in.
 const WalletPanel = lazy(() => import('./wallet-panel').then((m) => ({ default: m.WalletPanel })))
 import { FundingDemo, LOCAL_EVM_RPC } from './funding-demo'
+// Export and delegation controls: their own chunk, shown once a user has an embedded wallet.
+const WalletAccess = lazy(() => import('./wallet-access').then((m) => ({ default: m.WalletAccess })))
 
 export function App({ appId }: { appId: string }) {
   const { ready, status, authenticated, error, retry } = usePortico()
@@ -101,6 +103,7 @@ export function App({ appId }: { appId: string }) {
       {authenticated ? (
         <Suspense fallback={null}>
           <WalletPanel onResult={setResult} />
+          <WalletAccess onResult={setResult} />
         </Suspense>
       ) : null}
       <FundingDemo onResult={setResult} rpc={new URLSearchParams(window.location.search).get('evmRpc') ?? LOCAL_EVM_RPC} />

@@ -22,6 +22,7 @@
  * | walletconnect | wallet (the 'WalletConnect' row; relay stand-in ws://127.0.0.1:8798, `?wcRelay=` overrides) | on |
  * | phantom | wallet (Phantom deep links on mobile browsers without Phantom) | on |
  * | coinbase-wallet | wallet (Coinbase Wallet SDK) | `?coinbase=1` |
+ * | wallet-export, delegated-actions | (no landing entry) 'Transfer wallet', 'Enable offline access' for embedded wallets | on |
  */
 import type { PorticoPlugin } from 'portico'
 import { email } from 'portico/plugins/email'
@@ -62,6 +63,8 @@ import { coinbaseOnramp } from 'portico/plugins/coinbase-onramp'
 import { bridge } from 'portico/plugins/bridge'
 import { LOCAL_EVM_RPC, localChain as fundingChain } from './funding-demo'
 import { walletconnect } from 'portico/plugins/walletconnect'
+import { walletExport } from 'portico/plugins/wallet-export'
+import { delegatedActions } from 'portico/plugins/delegated-actions'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
 
 const demoQuery = (name: string) => (typeof location !== 'undefined' ? new URLSearchParams(location.search).get(name) : null)
@@ -112,6 +115,8 @@ export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSetting
       relayUrl: demoQuery('wcRelay') || 'ws://127.0.0.1:8798',
       verify: demoQuery('wcVerify') === '1',
     }),
+    walletExport(),
+    delegatedActions(),
     ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),
   ]
 }

@@ -35,6 +35,7 @@ import { registerMfa } from './routes/mfa'
 import { derivedRecoveryKey, registerWallets, type WalletOptions } from './routes/wallets'
 import { registerFunding } from './routes/funding'
 import { registerRecovery } from './routes/recovery'
+import { registerDelegation } from './routes/delegation'
 
 export const VERSION = '0.1.0'
 
@@ -264,6 +265,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   registerWallets(api, ctx, { ...opts.wallets, recoveryKey: opts.wallets?.recoveryKey ?? derivedRecoveryKey(opts.secret ?? DEV_SECRET) })
   registerFunding(api, ctx)
   registerRecovery(api, app, ctx, { frameOrigin: walletFrameOrigin })
+  registerDelegation(api, ctx)
   app.route('/api/v1', api)
   app.get('/openapi.json', (c) => c.json(ctx.routes.openapi(VERSION)))
 

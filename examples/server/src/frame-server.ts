@@ -10,6 +10,7 @@
  */
 import { Hono } from 'hono'
 import { fileURLToPath } from 'node:url'
+import { registerExportPage } from './export-page'
 import type { AppsRegistry } from './config'
 import { cloudDriveOrigins } from './routes/recovery'
 
@@ -131,6 +132,7 @@ export function createFrameServer(opts: FrameServerOptions): Hono {
     c.header('cache-control', file.startsWith('chunk-') ? 'public, max-age=31536000, immutable' : 'no-cache')
     return c.body(f.code)
   })
+  registerExportPage(app, opts) // key export page (src/export-page.ts)
   app.get('/health', (c) => c.json({ ok: true }))
   app.notFound((c) => c.text('Not found', 404))
   return app

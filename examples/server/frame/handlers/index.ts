@@ -7,5 +7,6 @@ import './wallets'
 import './rpc'
 import './recovery-passcode'
 import './recovery-cloud'
+import './delegation'
 
 export { handlerFor, register, registerRecoveryMethod, recoveryMethod } from './registry'

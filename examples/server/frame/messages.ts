@@ -1,0 +1,17 @@
+/**
+ * The export and delegation message types, added to the frame protocol by declaration merging
+ * (their payloads are defined by the host plugins wallet-export and delegated-actions).
+ */
+import type { ConsentPayload, ConsentReply } from '../../../plugins/delegated-actions/protocol'
+import type { ExportReply, ExportRequestPayload } from '../../../plugins/wallet-export/protocol'
+
+declare module '../../../plugins/embedded-wallet/protocol' {
+  interface FrameRequests {
+    /** Export page only: reveal the key (or phrase) of the wallet its URL names, inside the page. */
+    'wallets:export': { payload: ExportRequestPayload; data: ExportReply }
+    /** After 'Enable offline access': seal the wallet's key to the server and delegate it. */
+    'delegated-actions:consent': { payload: ConsentPayload; data: ConsentReply }
+  }
+}
+
+export {}

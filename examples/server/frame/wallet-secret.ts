@@ -1,0 +1,73 @@
+/**
+ * Export and delegation, frame side: the one place where a wallet's secret is read out of an
+ * HD root. Device share (this origin's IndexedDB) + auth share (released by the server for
+ * this purpose only, after `requireFreshMfa(…, 'export' | 'delegation')`) → entropy, checked
+ * against the root's entropy id; the callback gets what it needs; everything is wiped after.
+ *
+ * Uses the wallet frame's primitives (device-store, shares, keys); the Ethereum child key is
+ * derived with @scure/bip32 at the same path (HdRoot does not hand out raw Ethereum keys).
+ */
+import { HDKey } from '@scure/bip32'
+import { base58 } from '@scure/base'
+import { ethereumPath, type Authed, type ChainType, type EntropyRef } from '../../../plugins/embedded-wallet/protocol'
+import { FRAME_TEXTS, FrameFailure, type FrameContext } from './context'
+import { loadDeviceShare } from './device-store'
+import { HdRoot, entropyToPhrase, matchesEntropyId, seedFromEntropy } from './keys'
+import { combineShares, shareFromString } from './shares'
+
+export type SecretPurpose = 'export' | 'delegation'
+
+export interface RootSecret {
+  /** The HD root (addresses, Solana keys). */
+  root: HdRoot
+  /** The BIP-39 phrase of the root. */
+  phrase(): string
+  /** The raw 32-byte private key of wallet `index` (Ethereum secp256k1 scalar, Solana ed25519 seed). */
+  privateKey(chainType: ChainType, index: number): Promise<Uint8Array>
+}
+
+/** Runs `fn` with the user's root unlocked for `purpose`, then wipes it. */
+export async function withRootSecret<T>(ctx: FrameContext, ref: Authed & EntropyRef, purpose: SecretPurpose, fn: (s: RootSecret) => Promise<T>): Promise<T> {
+  if (!ref.accessToken) throw new FrameFailure('invalid_request_arguments', FRAME_TEXTS.missingToken)
+  const device = await loadDeviceShare(ctx.config.appId, ref.entropyId)
+  if (!device) throw new FrameFailure('wallet_not_on_device', FRAME_TEXTS.notOnDevice)
+  const auth = await ctx.api<{ share: string }>('/wallets/auth_share', { entropy_id: ref.entropyId, purpose }, ref.accessToken)
+  let entropy: Uint8Array
+  try {
+    entropy = await combineShares(device, shareFromString(auth.share))
+  } catch {
+    throw new FrameFailure('error', FRAME_TEXTS.mismatch)
+  }
+  const root = await HdRoot.fromEntropy(entropy)
+  const seeds: Uint8Array[] = []
+  try {
+    if (!(await matchesEntropyId(root, ref.entropyId, ref.entropyIdVerifier))) throw new FrameFailure('error', FRAME_TEXTS.mismatch)
+    return await fn({
+      root,
+      phrase: () => entropyToPhrase(entropy),
+      async privateKey(chainType, index) {
+        if (chainType === 'solana') return Uint8Array.from(root.solana(index).secretKey)
+        const seed = await seedFromEntropy(entropy)
+        seeds.push(seed)
+        const key = HDKey.fromMasterSeed(seed).derive(ethereumPath(index)).privateKey
+        if (!key) throw new FrameFailure('error', 'Key derivation failed')
+        return Uint8Array.from(key)
+      },
+    })
+  } finally {
+    entropy.fill(0)
+    for (const s of seeds) s.fill(0)
+    root.wipe()
+  }
+}
+
+/** The form wallets import: Ethereum 0x-hex; Solana base58 of the 64-byte secret key (seed + public key). */
+export function exportedKey(chainType: ChainType, key: Uint8Array, root: HdRoot, index: number): string {
+  if (chainType === 'ethereum') return `0x${[...key].map((b) => b.toString(16).padStart(2, '0')).join('')}`
+  const full = new Uint8Array(64)
+  full.set(key, 0)
+  full.set(root.solana(index).publicKey, 32)
+  const s = base58.encode(full)
+  full.fill(0)
+  return s
+}

@@ -1,0 +1,407 @@
+/**
+ * Delegated actions ('Enable offline access', spec part 2 sections 2, 4, 5, 6 and 7): while the
+ * user allows it, the host app's own BACKEND can have this server sign with one of the user's
+ * embedded wallets, without the user being there. It is the one mode in which the server can
+ * act without the user, and it lasts exactly as long as the delegation:
+ *
+ * - GET  /wallets/delegation_key → { jwk }: the server's public key (P-256, ECDH-ES) the wallet
+ *   frame seals a wallet key to. Its private half is derived from PORTICO_SECRET (never stored).
+ * - POST /wallets/delegate (bearer, called by the wallet frame after the consent screen)
+ *   { address, chain_type, sealed_key }: `sealed_key` is a compact JWE (ECDH-ES + A256GCM) of
+ *   `{ address, chain_type, private_key }` for THAT wallet only (its HD child key, not the
+ *   seed phrase). The server opens it, checks that the key is the wallet's (the address it
+ *   derives must equal the account's, so nobody can delegate a key they do not hold), and in
+ *   one transaction stores the consent with the sealed key and sets `delegated` on the account.
+ *   Gated by `requireFreshMfa(…, 'delegation')`.
+ * - POST /wallets/revoke {} (bearer): needs at least one delegated wallet; deletes every sealed
+ *   key of the user and clears `delegated` in one transaction.
+ * - POST /wallets/{address}/rpc (the host app's backend: `Authorization: Basic
+ *   base64(appId:appSecret)` and `privy-app-id`; never from a browser): personal_sign,
+ *   eth_signTypedData_v4, eth_signTransaction (Ethereum) and signMessage (Solana) for a
+ *   delegated wallet of one of the app's users. A revoked or never delegated wallet is refused.
+ *
+ * The app secret is the app's `appSecret` (inline, tests and demos) or `appSecretEnv` (the
+ * environment variable holding it) in apps.json; at least 32 characters.
+ */
+import { createECDH, createHash, createPrivateKey, timingSafeEqual, type KeyObject } from 'node:crypto'
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { base58, base64 } from '@scure/base'
+import { calculateJwkThumbprint, compactDecrypt, type JWK } from 'jose'
+import { getAddress, isAddress, type Hex, type TransactionSerializable } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { z } from 'zod'
+import type { AppSettings } from '../config'
+import { clientIp, requireAuth, type Api, type C, type ServerCtx } from '../context'
+import { ApiError, errors } from '../errors'
+import { loadUser, userResponse } from '../identity'
+import { requireFreshMfa } from '../mfa-gate'
+import type { Queryable } from '../store'
+import { now } from '../tokens'
+import { id } from '../validate'
+
+export const DELEGATION_MSG = {
+  // Spec part 2, section 8 (word for word).
+  notAssociated: 'Address to delegate is not associated with current user.',
+  needSolana: 'User must have a solana wallet in order to delegate actions',
+  // Ours (the spec names the rule, not its text).
+  chainTypes: 'Delegation works only for Ethereum and Solana wallets.',
+  nothingToRevoke: 'User has no delegated wallets to revoke.',
+  badSeal: 'The sealed wallet key could not be opened.',
+  keyMismatch: 'The sealed key does not belong to this wallet.',
+  noSecret: 'This app has no app secret (appSecret or appSecretEnv in its settings): delegated actions are off.',
+  badSecret: 'Missing or invalid app secret.',
+  fromBrowser: 'The app secret belongs on the app’s backend: requests from a browser are refused.',
+  notDelegated: 'This wallet is not delegated to the app.',
+  wrongChain: (method: string, chain: string) => `Method ${method} is not available for a ${chain} wallet.`,
+} as const
+
+/** Failed app-secret attempts per client IP and rate window (PORTICO_RATE_WINDOW_S) before answering 429. */
+export const SECRET_FAILURES_PER_WINDOW = 20
+export const APP_SECRET_MIN = 32
+const SEAL_PURPOSE = 'portico delegated wallet key v1'
+
+type ChainType = 'ethereum' | 'solana'
+
+/** The app's secret for backend calls (inline or from the environment), or null when it has none usable. */
+export function appSecret(app: AppSettings, env: NodeJS.ProcessEnv = process.env): string | null {
+  const a = app as AppSettings & { appSecret?: unknown; appSecretEnv?: unknown }
+  const v = typeof a.appSecret === 'string' ? a.appSecret : typeof a.appSecretEnv === 'string' ? env[a.appSecretEnv] : undefined
+  return typeof v === 'string' && v.length >= APP_SECRET_MIN ? v : null
+}
+
+const addressKey = (chain: ChainType, address: string) => (chain === 'ethereum' ? address.toLowerCase() : address)
+
+/** The address a private key (32 bytes) controls. */
+function addressOf(chain: ChainType, key: Uint8Array): string {
+  if (chain === 'ethereum') return privateKeyToAccount(`0x${Buffer.from(key).toString('hex')}`).address
+  return base58.encode(ed25519.getPublicKey(key))
+}
+
+// ------------------------------------------------------------------ the sealing key
+
+interface SealingKey {
+  publicJwk: JWK
+  privateKey: KeyObject
+}
+
+/**
+ * The server's sealing key pair (P-256): the private scalar is a keyed hash of a fixed label
+ * under PORTICO_SECRET, so it is the same on every process and never written anywhere.
+ * node:crypto derives the public point; jose does the JWE.
+ */
+async function sealingKey(ctx: ServerCtx): Promise<SealingKey> {
+  for (let i = 0; ; i++) {
+    const d = Buffer.from(ctx.keys.codeHash([SEAL_PURPOSE, String(i)]), 'hex')
+    const ecdh = createECDH('prime256v1')
+    try {
+      ecdh.setPrivateKey(d)
+    } catch {
+      continue // out of range (probability ~2^-32): the next label
+    }
+    const pub = ecdh.getPublicKey()
+    const b64u = (b: Buffer) => b.toString('base64url')
+    const jwk = { kty: 'EC', crv: 'P-256', x: b64u(pub.subarray(1, 33)), y: b64u(pub.subarray(33, 65)) }
+    const privateKey = createPrivateKey({ key: { ...jwk, d: b64u(d) }, format: 'jwk' })
+    const publicJwk: JWK = { ...jwk, alg: 'ECDH-ES', use: 'enc', kid: await calculateJwkThumbprint(jwk) }
+    return { publicJwk, privateKey }
+  }
+}
+
+const sealedPayload = z.object({
+  address: z.string().max(128),
+  chain_type: z.enum(['ethereum', 'solana']),
+  private_key: z.string().regex(/^(0x)?[0-9a-fA-F]{64}([0-9a-fA-F]{64})?$/),
+})
+
+/** Opens a sealed wallet key and checks it is `address`'s (else 400). Returns the 32-byte key. */
+async function openSealed(sk: SealingKey, jwe: string, chain: ChainType, address: string): Promise<Uint8Array> {
+  let payload: unknown
+  try {
+    const { plaintext, protectedHeader } = await compactDecrypt(jwe, sk.privateKey, {
+      keyManagementAlgorithms: ['ECDH-ES'],
+      contentEncryptionAlgorithms: ['A256GCM'],
+    })
+    if (protectedHeader.kid !== undefined && protectedHeader.kid !== sk.publicJwk.kid) throw new Error('kid')
+    payload = JSON.parse(new TextDecoder().decode(plaintext))
+  } catch {
+    throw errors.invalidData(DELEGATION_MSG.badSeal)
+  }
+  const p = sealedPayload.safeParse(payload)
+  if (!p.success) throw errors.invalidData(DELEGATION_MSG.badSeal)
+  // A Solana secret key may come as the 64-byte form (seed + public key): the seed is its first half.
+  const key = Uint8Array.from(Buffer.from(p.data.private_key.replace(/^0x/, ''), 'hex')).subarray(0, 32)
+  let derived: string
+  try {
+    derived = addressOf(chain, key)
+  } catch {
+    throw errors.invalidData(DELEGATION_MSG.keyMismatch)
+  }
+  if (p.data.chain_type !== chain || addressKey(chain, derived) !== addressKey(chain, address) || addressKey(chain, p.data.address) !== addressKey(chain, address)) {
+    throw errors.invalidData(DELEGATION_MSG.keyMismatch)
+  }
+  return key
+}
+
+// ------------------------------------------------------------------ embedded wallet accounts
+
+interface WalletRow {
+  id: number
+  address: string
+  chain_type: ChainType
+  wallet_index: number | null
+  delegated: boolean
+}
+
+/** The user's embedded wallets (linked accounts of type wallet with wallet_client_type 'privy'). */
+async function embeddedWallets(q: Queryable, userId: string, lock = false): Promise<WalletRow[]> {
+  const rows = await q.query<{ id: number; data: Record<string, unknown> }>(
+    `SELECT id, data FROM accounts WHERE user_id = $1 AND type = 'wallet' AND data->>'wallet_client_type' = 'privy' ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
+    [userId],
+  )
+  return rows.map((r) => ({
+    id: Number(r.id),
+    address: String(r.data.address ?? ''),
+    chain_type: r.data.chain_type as ChainType,
+    wallet_index: typeof r.data.wallet_index === 'number' ? r.data.wallet_index : null,
+    delegated: r.data.delegated === true,
+  }))
+}
+
+function findWallet(wallets: WalletRow[], chain: ChainType, address: string): WalletRow {
+  const mine = wallets.filter((w) => w.chain_type === chain)
+  if (chain === 'solana' && !mine.length) throw errors.invalidData(DELEGATION_MSG.needSolana)
+  const w = mine.find((x) => addressKey(chain, x.address) === addressKey(chain, address))
+  if (!w) throw errors.invalidData(DELEGATION_MSG.notAssociated)
+  return w
+}
+
+// ------------------------------------------------------------------ backend authentication
+
+/** The host backend's credentials: Basic base64(appId:appSecret), for the app named by privy-app-id. */
+async function requireAppSecret(c: C, ctx: ServerCtx): Promise<AppSettings> {
+  const app = c.get('app')
+  if (c.req.header('origin') !== undefined) throw new ApiError(403, 'forbidden', DELEGATION_MSG.fromBrowser)
+  const secret = appSecret(app)
+  if (!secret) throw new ApiError(403, 'delegation_not_enabled', DELEGATION_MSG.noSecret)
+  const ip = clientIp(c, ctx.trustProxy)
+  const key = `appsecret:${app.id}:${ip}`
+  const t = now()
+  const window = t - (t % Math.max(1, ctx.limits.windowS))
+  const [row] = await ctx.store.query<{ count: number }>('SELECT count FROM rate_limits WHERE key = $1 AND window_start = $2', [key, window])
+  if (row && Number(row.count) >= SECRET_FAILURES_PER_WINDOW) throw errors.tooMany()
+  const h = c.req.header('authorization') ?? ''
+  const m = /^basic\s+([A-Za-z0-9+/=]{1,512})\s*$/i.exec(h)
+  const given = m ? Buffer.from(m[1], 'base64').toString('utf8') : ''
+  const sep = given.indexOf(':')
+  const digest = (s: string) => createHash('sha256').update(s).digest()
+  const ok = sep > 0 && given.slice(0, sep) === app.id && timingSafeEqual(digest(given.slice(sep + 1)), digest(secret))
+  if (!ok) {
+    await ctx.store.query(
+      `INSERT INTO rate_limits (key, window_start, count) VALUES ($1, $2, 1)
+       ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1`,
+      [key, window],
+    )
+    throw new ApiError(401, 'invalid_credentials', DELEGATION_MSG.badSecret)
+  }
+  return app
+}
+
+// ------------------------------------------------------------------ signing
+
+const hexData = z.string().max(262_144).regex(/^0x([0-9a-fA-F]{2})*$/, 'Expected 0x-prefixed hex')
+/** Spec part 2 section 5: numeric transaction fields are numbers or hex strings (an error names the property). */
+const quantity = (name: string) =>
+  z.custom<number | string>(
+    (v) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) || (typeof v === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(v)),
+    { message: `${name} must be a number, bigint or hex string` },
+  )
+const big = (v: number | string | undefined) => (v === undefined ? undefined : BigInt(v))
+const num = (v: number | string | undefined) => (v === undefined ? undefined : Number(BigInt(v)))
+
+const paramSchemas = {
+  personal_sign: z.object({ message: z.string().max(65_536), encoding: z.enum(['utf-8', 'hex']).default('utf-8') }),
+  eth_signTypedData_v4: z.object({
+    typed_data: z.object({
+      domain: z.record(z.string(), z.unknown()).default({}),
+      types: z.record(z.string(), z.array(z.object({ name: z.string().max(256), type: z.string().max(256) })).max(256)),
+      primary_type: z.string().max(256).optional(),
+      primaryType: z.string().max(256).optional(),
+      message: z.record(z.string(), z.unknown()),
+    }),
+  }),
+  eth_signTransaction: z.object({
+    transaction: z.object({
+      to: z.string().refine((a) => isAddress(a, { strict: false }), 'to must be an address').optional(),
+      data: hexData.optional(),
+      value: quantity('value').optional(),
+      nonce: quantity('nonce').optional(),
+      chain_id: quantity('chain_id').optional(),
+      gas_limit: quantity('gas_limit').optional(),
+      gas_price: quantity('gas_price').optional(),
+      max_fee_per_gas: quantity('max_fee_per_gas').optional(),
+      max_priority_fee_per_gas: quantity('max_priority_fee_per_gas').optional(),
+      type: z.union([z.literal(0), z.literal(2)]).optional(),
+    }),
+  }),
+  signMessage: z.object({ message: z.string().max(87_384).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Expected base64'), encoding: z.literal('base64').default('base64') }),
+} as const
+type RpcMethod = keyof typeof paramSchemas
+const METHOD_CHAIN: Record<RpcMethod, ChainType> = {
+  personal_sign: 'ethereum',
+  eth_signTypedData_v4: 'ethereum',
+  eth_signTransaction: 'ethereum',
+  signMessage: 'solana',
+}
+
+function parseParams<M extends RpcMethod>(method: M, params: unknown): z.infer<(typeof paramSchemas)[M]> {
+  const r = paramSchemas[method].safeParse(params ?? {})
+  if (r.success) return r.data as z.infer<(typeof paramSchemas)[M]>
+  const fields: Record<string, string> = {}
+  for (const i of r.error.issues) fields[['params', ...i.path].join('.')] ??= i.message
+  const [first] = Object.entries(fields)
+  throw errors.invalidData(`${first[0]}: ${first[1]}`, { fields }, 422)
+}
+
+/** Signs one request with the wallet's key (viem accounts for Ethereum, @noble/curves ed25519 for Solana). */
+async function sign(method: RpcMethod, params: unknown, key: Uint8Array): Promise<Record<string, unknown>> {
+  if (method === 'signMessage') {
+    const p = parseParams('signMessage', params)
+    return { signature: base64.encode(ed25519.sign(base64.decode(p.message), key)), encoding: 'base64' }
+  }
+  const account = privateKeyToAccount(`0x${Buffer.from(key).toString('hex')}`)
+  try {
+    if (method === 'personal_sign') {
+      const p = parseParams('personal_sign', params)
+      if (p.encoding === 'hex' && !/^0x([0-9a-fA-F]{2})*$/.test(p.message)) throw errors.invalidData('params.message: Expected 0x-prefixed hex', undefined, 422)
+      const signature = await account.signMessage({ message: p.encoding === 'hex' ? { raw: p.message as Hex } : p.message })
+      return { signature, encoding: 'hex' }
+    }
+    if (method === 'eth_signTypedData_v4') {
+      const { typed_data: t } = parseParams('eth_signTypedData_v4', params)
+      const primaryType = t.primaryType ?? t.primary_type
+      if (!primaryType) throw errors.invalidData('params.typed_data.primary_type: Required', { fields: { 'params.typed_data.primary_type': 'Required' } }, 422)
+      const signature = await account.signTypedData({ domain: t.domain as never, types: t.types, primaryType, message: t.message })
+      return { signature, encoding: 'hex' }
+    }
+    const { transaction: t } = parseParams('eth_signTransaction', params)
+    const common = { to: t.to ? getAddress(t.to) : undefined, data: t.data as Hex | undefined, value: big(t.value), nonce: num(t.nonce), chainId: num(t.chain_id), gas: big(t.gas_limit) }
+    const legacy = t.type === 0 || (t.gas_price !== undefined && t.type === undefined)
+    if (!legacy && common.chainId === undefined) {
+      throw errors.invalidData('params.transaction.chain_id: Required', { fields: { 'params.transaction.chain_id': 'Required' } }, 422)
+    }
+    const tx: TransactionSerializable = legacy
+      ? { ...common, type: 'legacy', gasPrice: big(t.gas_price) }
+      : { ...common, chainId: common.chainId!, type: 'eip1559', maxFeePerGas: big(t.max_fee_per_gas), maxPriorityFeePerGas: big(t.max_priority_fee_per_gas) }
+    return { signed_transaction: await account.signTransaction(tx), encoding: 'rlp' }
+  } catch (err) {
+    if (err instanceof ApiError) throw err
+    // viem's own validation (typed data that does not match its types, bad fields): the caller's input.
+    throw errors.invalidData(`Could not sign: ${(err as { shortMessage?: string }).shortMessage ?? 'invalid request'}`)
+  }
+}
+
+// ------------------------------------------------------------------ routes
+
+export function registerDelegation(api: Api, ctx: ServerCtx) {
+  const r = ctx.routes
+  let key: Promise<SealingKey> | undefined
+  const sk = () => (key ??= sealingKey(ctx))
+
+  r.get(api, '/wallets/delegation_key', { summary: 'The public key the wallet frame seals a delegated wallet key to' }, async (c) =>
+    c.json({ jwk: (await sk()).publicJwk }),
+  )
+
+  r.post(
+    api,
+    '/wallets/delegate',
+    { summary: 'Delegate one embedded wallet to the app (consent, from the wallet frame)', auth: 'bearer' },
+    z.object({
+      address: id(128),
+      chain_type: z.enum(['ethereum', 'solana'], { message: DELEGATION_MSG.chainTypes }),
+      sealed_key: z.string().min(1, 'Required').max(4096, 'Must be at most 4096 characters').regex(/^[A-Za-z0-9_.-]+$/, 'Expected a compact JWE'),
+    }),
+    async (c, b) => {
+      const auth = await requireAuth(c, ctx)
+      const app = c.get('app')
+      await requireFreshMfa(ctx, auth, 'delegation')
+      findWallet(await embeddedWallets(ctx.store, auth.userId), b.chain_type, b.address)
+      await openSealed(await sk(), b.sealed_key, b.chain_type, b.address)
+      const user = await ctx.store.transaction(async (q) => {
+        const w = findWallet(await embeddedWallets(q, auth.userId, true), b.chain_type, b.address)
+        await q.query(
+          `INSERT INTO wallet_delegations (app_id, chain_type, address_key, user_id, address, wallet_index, sealed_key, consent_session_id, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+           ON CONFLICT (app_id, chain_type, address_key) DO UPDATE SET user_id = EXCLUDED.user_id, address = EXCLUDED.address,
+             wallet_index = EXCLUDED.wallet_index, sealed_key = EXCLUDED.sealed_key, consent_session_id = EXCLUDED.consent_session_id,
+             created_at = EXCLUDED.created_at, last_used_at = NULL`,
+          [app.id, w.chain_type, addressKey(w.chain_type, w.address), auth.userId, w.address, w.wallet_index, b.sealed_key, auth.sessionId, now()],
+        )
+        await q.query(`UPDATE accounts SET data = jsonb_set(data, '{delegated}', 'true'::jsonb) WHERE id = $1`, [w.id])
+        return (await loadUser(q, auth.userId))!
+      })
+      ctx.log.info({ req_id: c.get('requestId'), app_id: app.id, chain_type: b.chain_type }, 'wallet delegated')
+      return c.json(await userResponse(ctx, app.id, user))
+    },
+  )
+
+  r.post(api, '/wallets/revoke', { summary: 'Revoke every delegated wallet of the user', auth: 'bearer' }, z.object({}), async (c) => {
+    const auth = await requireAuth(c, ctx)
+    const app = c.get('app')
+    const user = await ctx.store.transaction(async (q) => {
+      const delegated = (await embeddedWallets(q, auth.userId, true)).filter((w) => w.delegated)
+      if (!delegated.length) throw errors.invalidData(DELEGATION_MSG.nothingToRevoke)
+      await q.query('DELETE FROM wallet_delegations WHERE app_id = $1 AND user_id = $2', [app.id, auth.userId])
+      await q.query(`UPDATE accounts SET data = jsonb_set(data, '{delegated}', 'false'::jsonb) WHERE id = ANY($1::bigint[])`, [delegated.map((w) => w.id)])
+      return (await loadUser(q, auth.userId))!
+    })
+    ctx.log.info({ req_id: c.get('requestId'), app_id: app.id }, 'delegated wallets revoked')
+    return c.json(await userResponse(ctx, app.id, user))
+  })
+
+  r.post(
+    api,
+    '/wallets/:address/rpc',
+    { summary: "Sign with a delegated wallet (the app's backend, Basic app id and app secret)" },
+    z.object({
+      method: z.enum(['personal_sign', 'eth_signTypedData_v4', 'eth_signTransaction', 'signMessage'], {
+        message: "Expected 'personal_sign', 'eth_signTypedData_v4', 'eth_signTransaction' or 'signMessage'",
+      }),
+      params: z.record(z.string(), z.unknown()).default({}),
+      chain_type: z.enum(['ethereum', 'solana'], { message: DELEGATION_MSG.chainTypes }).optional(),
+    }),
+    async (c, b) => {
+      const app = await requireAppSecret(c, ctx)
+      const chain = METHOD_CHAIN[b.method]
+      if (b.chain_type && b.chain_type !== chain) throw errors.invalidData(DELEGATION_MSG.wrongChain(b.method, b.chain_type))
+      const address = c.req.param('address') ?? ''
+      if (address.length > 128) throw errors.invalidData(DELEGATION_MSG.notDelegated, undefined, 404)
+      const rows = await ctx.store.query<{ sealed_key: string; address: string; user_id: string }>(
+        `SELECT d.sealed_key, d.address, d.user_id FROM wallet_delegations d
+         JOIN accounts a ON a.user_id = d.user_id AND a.type = 'wallet' AND (a.data->>'delegated')::boolean
+           AND a.data->>'chain_type' = d.chain_type AND a.data->>'address' = d.address
+         WHERE d.app_id = $1 AND d.chain_type = $2 AND d.address_key = $3`,
+        [app.id, chain, addressKey(chain, address)],
+      )
+      if (!rows.length) {
+        // Another chain's wallet at this address reads as not delegated too, but says why.
+        const other = await ctx.store.query('SELECT 1 FROM wallet_delegations WHERE app_id = $1 AND address_key = $2', [
+          app.id,
+          addressKey(chain === 'ethereum' ? 'solana' : 'ethereum', address),
+        ])
+        if (other.length) throw errors.invalidData(DELEGATION_MSG.wrongChain(b.method, chain === 'ethereum' ? 'solana' : 'ethereum'))
+        throw new ApiError(404, 'wallet_not_delegated', DELEGATION_MSG.notDelegated)
+      }
+      const key = await openSealed(await sk(), rows[0].sealed_key, chain, rows[0].address)
+      const data = await sign(b.method, b.params, key)
+      key.fill(0)
+      await ctx.store.query('UPDATE wallet_delegations SET last_used_at = $1 WHERE app_id = $2 AND chain_type = $3 AND address_key = $4', [
+        now(),
+        app.id,
+        chain,
+        addressKey(chain, address),
+      ])
+      ctx.log.info({ req_id: c.get('requestId'), app_id: app.id, method: b.method }, 'delegated signature')
+      return c.json({ method: b.method, data })
+    },
+  )
+}

@@ -1,0 +1,345 @@
+/**
+ * Delegated actions over HTTP: consent (POST /wallets/delegate with a key sealed to the
+ * server, as the wallet frame sends it), the host backend's signing API (POST
+ * /wallets/{address}/rpc with the app secret) verified with viem and ed25519, revoke, and every
+ * refusal (the spec's texts; nothing written on a 4xx).
+ */
+import { readFileSync } from 'node:fs'
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { base58, base64 } from '@scure/base'
+import { compactDecrypt, importJWK, type JWK } from 'jose'
+import { parseTransaction, recoverTransactionAddress, verifyMessage, verifyTypedData, type Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sealWalletKey } from '../frame/delegation-seal'
+import type { AppSettings } from '../src/config'
+import { DELEGATION_MSG, SECRET_FAILURES_PER_WINDOW } from '../src/routes/delegation'
+import { openPglite } from '../src/store/pglite'
+import type { Store } from '../src/store'
+import { APPS_FILE, DEMO, startTestServer, uniqueEmail, type TestServer } from './helpers'
+
+const XPD = 'portico-test-xpd-00000001'
+const XPD_SECRET = 'xpd-test-app-secret-not-for-production-000000'
+/** A second app with a secret of its own: its backend must not reach XPD's users. */
+const OTHER = 'portico-test-xpd-00000002'
+const OTHER_SECRET = 'xpd-other-app-secret-not-for-production-0000'
+
+let store: Store
+let s: TestServer
+let jwk: JWK
+
+beforeAll(async () => {
+  store = await openPglite()
+  const base = JSON.parse(readFileSync(APPS_FILE, 'utf8')).apps as AppSettings[]
+  const xpd = base.find((a) => a.id === XPD)!
+  s = await startTestServer(store, { apps: [...base, { ...xpd, id: OTHER, name: 'Other', appSecret: OTHER_SECRET } as AppSettings] })
+  jwk = (await s.call('/api/v1/wallets/delegation_key', { appId: XPD })).body.jwk
+})
+afterAll(async () => {
+  await s?.close()
+  await store?.close()
+})
+
+interface TestWallet {
+  chain: 'ethereum' | 'solana'
+  address: string
+  key: Hex
+}
+
+const ethWallet = (): TestWallet => {
+  const key = generatePrivateKey()
+  return { chain: 'ethereum', address: privateKeyToAccount(key).address, key }
+}
+const solWallet = (): TestWallet => {
+  const seed = ed25519.utils.randomSecretKey()
+  return { chain: 'solana', address: base58.encode(ed25519.getPublicKey(seed)), key: `0x${Buffer.from(seed).toString('hex')}` }
+}
+
+/**
+ * A user with embedded wallets as linked accounts (wallet_client_type 'privy'), the way the
+ * wallet frame's create leaves them; the private keys stay with the test (the frame's role).
+ */
+async function userWith(wallets: TestWallet[], appId = XPD) {
+  const login = await s.emailLogin(uniqueEmail('xpd'), { appId })
+  expect(login.status).toBe(200)
+  const token = login.body.token as string
+  const userId = login.body.user.id as string
+  let i = 0
+  for (const w of wallets) {
+    await store.query(
+      `INSERT INTO accounts (user_id, app_id, type, identifier, data, first_verified_at, latest_verified_at, created_at) VALUES ($1, $2, 'wallet', $3, $4, 1, 1, 1)`,
+      [
+        userId,
+        appId,
+        `${w.chain}:${w.chain === 'ethereum' ? w.address.toLowerCase() : w.address}`,
+        JSON.stringify({ address: w.address, chain_type: w.chain, wallet_client_type: 'privy', connector_type: 'embedded', imported: false, delegated: false, recovery_method: 'privy', wallet_index: i++ }),
+      ],
+    )
+  }
+  return { token, userId }
+}
+
+const seal = (w: TestWallet, over: Partial<{ address: string; chain_type: 'ethereum' | 'solana'; private_key: string }> = {}) =>
+  sealWalletKey(jwk, { address: w.address, chain_type: w.chain, private_key: w.key, ...over })
+
+const delegate = async (token: string, w: TestWallet, sealed?: string, appId = XPD) =>
+  s.call('/api/v1/wallets/delegate', { appId, token, body: { address: w.address, chain_type: w.chain, sealed_key: sealed ?? (await seal(w)) } })
+
+const basic = (appId: string, secret: string) => `Basic ${Buffer.from(`${appId}:${secret}`).toString('base64')}`
+const rpc = (address: string, body: unknown, o: { appId?: string; secret?: string; auth?: string | null; headers?: Record<string, string> } = {}) => {
+  const appId = o.appId ?? XPD
+  const auth = o.auth === undefined ? basic(appId, o.secret ?? XPD_SECRET) : o.auth
+  return s.call(`/api/v1/wallets/${address}/rpc`, { appId, body, headers: { ...(auth ? { authorization: auth } : {}), ...o.headers } })
+}
+
+async function snapshot() {
+  const [r] = await store.query<Record<string, unknown>>(
+    `SELECT (SELECT count(*)::int FROM wallet_delegations) AS delegations,
+            (SELECT count(*)::int FROM accounts WHERE (data->>'delegated')::boolean) AS delegated,
+            (SELECT coalesce(max(last_used_at), 0)::bigint FROM wallet_delegations) AS used`,
+  )
+  return r
+}
+
+const delegatedFlag = (user: any, address: string) => user.linked_accounts.find((a: any) => a.address === address)?.delegated
+
+describe('the delegation key', () => {
+  it('is a P-256 encryption key, the same on every start with the same secret', async () => {
+    expect(jwk).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ECDH-ES', use: 'enc' })
+    expect(jwk).not.toHaveProperty('d')
+    const again = await startTestServer(store)
+    try {
+      expect((await again.call('/api/v1/wallets/delegation_key', { appId: XPD })).body.jwk).toEqual(jwk)
+    } finally {
+      await again.close()
+    }
+  })
+})
+
+describe('consent', () => {
+  it('delegates an Ethereum wallet: the flag on the user, the sealed key stored, never the key in the clear', async () => {
+    const w = ethWallet()
+    const { token, userId } = await userWith([w, solWallet()])
+    const r = await delegate(token, w)
+    expect(r.status).toBe(200)
+    expect(delegatedFlag(r.body.user, w.address)).toBe(true)
+    const rows = await store.query<{ sealed_key: string; user_id: string; wallet_index: number }>('SELECT * FROM wallet_delegations WHERE user_id = $1', [userId])
+    expect(rows).toHaveLength(1)
+    expect(rows[0].wallet_index).toBe(0)
+    const dump = JSON.stringify(await store.query('SELECT * FROM wallet_delegations')) + JSON.stringify(await store.query('SELECT * FROM accounts'))
+    expect(dump).not.toContain(w.key.slice(2))
+    // The database alone opens nothing: a key from another server secret cannot read the seal.
+    const wrong = await importJWK({ ...(await (await import('node:crypto')).generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' })) } as JWK, 'ECDH-ES')
+    await expect(compactDecrypt(rows[0].sealed_key, wrong)).rejects.toThrow()
+    // /users/me shows it too.
+    const me = await s.call('/api/v1/users/me', { appId: XPD, token })
+    expect(delegatedFlag(me.body.user, w.address)).toBe(true)
+  })
+
+  it('refuses an address that is not one of the user’s embedded wallets (spec text), and writes nothing', async () => {
+    const mine = ethWallet()
+    const { token } = await userWith([mine])
+    const theirs = ethWallet()
+    await userWith([theirs])
+    const before = await snapshot()
+    const r = await delegate(token, theirs)
+    expect(r.status).toBe(400)
+    expect(r.body.error).toBe('Address to delegate is not associated with current user.')
+    // An external (non-embedded) wallet of the same user is not delegable either.
+    const ext = ethWallet()
+    const u = await userWith([])
+    await store.query(
+      `INSERT INTO accounts (user_id, app_id, type, identifier, data, first_verified_at, latest_verified_at, created_at) VALUES ($1, $2, 'wallet', $3, $4, 1, 1, 1)`,
+      [u.userId, XPD, `ethereum:${ext.address.toLowerCase()}`, JSON.stringify({ address: ext.address, chain_type: 'ethereum', wallet_client_type: 'metamask' })],
+    )
+    expect((await delegate(u.token, ext)).body.error).toBe(DELEGATION_MSG.notAssociated)
+    expect(await snapshot()).toEqual(before)
+  })
+
+  it('needs a Solana wallet to delegate a Solana address (spec text)', async () => {
+    const { token } = await userWith([ethWallet()])
+    const r = await delegate(token, solWallet())
+    expect(r.status).toBe(400)
+    expect(r.body.error).toBe('User must have a solana wallet in order to delegate actions')
+  })
+
+  it('takes Ethereum and Solana only', async () => {
+    const w = ethWallet()
+    const { token } = await userWith([w])
+    const r = await s.call('/api/v1/wallets/delegate', { appId: XPD, token, body: { address: w.address, chain_type: 'bitcoin', sealed_key: await seal(w) } })
+    expect(r.status).toBe(422)
+    expect(r.body.error).toContain(DELEGATION_MSG.chainTypes)
+  })
+
+  it('refuses a key that is not the wallet’s, a tampered seal, and a missing token; nothing written', async () => {
+    const w = ethWallet()
+    const { token } = await userWith([w])
+    const before = await snapshot()
+    // The host page cannot delegate a wallet without its key: a key of another wallet is refused.
+    const other = ethWallet()
+    const r1 = await delegate(token, w, await seal(w, { private_key: other.key }))
+    expect([r1.status, r1.body.error]).toEqual([400, DELEGATION_MSG.keyMismatch])
+    const r2 = await delegate(token, w, await seal(other, { address: w.address }))
+    expect(r2.body.error).toBe(DELEGATION_MSG.keyMismatch)
+    const good = await seal(w)
+    const parts = good.split('.')
+    parts[3] = parts[3].slice(0, -2) + (parts[3].endsWith('AA') ? 'BB' : 'AA')
+    const r3 = await delegate(token, w, parts.join('.'))
+    expect([r3.status, r3.body.error]).toEqual([400, DELEGATION_MSG.badSeal])
+    const r4 = await s.call('/api/v1/wallets/delegate', { appId: XPD, body: { address: w.address, chain_type: 'ethereum', sealed_key: good } })
+    expect(r4.status).toBe(401)
+    // A token of another app does not carry over.
+    const r5 = await delegate(token, w, good, DEMO)
+    expect(r5.status).toBe(401)
+    expect(await snapshot()).toEqual(before)
+  })
+})
+
+describe('the host backend signs while a wallet is delegated', () => {
+  let eth: TestWallet
+  let sol: TestWallet
+  let token: string
+
+  beforeAll(async () => {
+    eth = ethWallet()
+    sol = solWallet()
+    ;({ token } = await userWith([eth, sol]))
+    expect((await delegate(token, eth)).status).toBe(200)
+    const r = await delegate(token, sol)
+    expect(r.status).toBe(200)
+    expect(r.body.user.linked_accounts.filter((a: any) => a.delegated)).toHaveLength(2)
+  })
+
+  it('personal_sign (utf-8 and hex), verified with viem', async () => {
+    const r = await rpc(eth.address, { method: 'personal_sign', params: { message: 'Hello from the backend', encoding: 'utf-8' } })
+    expect(r.status).toBe(200)
+    expect(r.body).toMatchObject({ method: 'personal_sign', data: { encoding: 'hex' } })
+    expect(await verifyMessage({ address: eth.address as Hex, message: 'Hello from the backend', signature: r.body.data.signature })).toBe(true)
+    const hex = await rpc(eth.address.toLowerCase(), { method: 'personal_sign', params: { message: '0xdeadbeef', encoding: 'hex' } })
+    expect(await verifyMessage({ address: eth.address as Hex, message: { raw: '0xdeadbeef' }, signature: hex.body.data.signature })).toBe(true)
+  })
+
+  it('eth_signTypedData_v4, verified with viem', async () => {
+    const typed = {
+      domain: { name: 'Portico', version: '1', chainId: 1, verifyingContract: '0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC' },
+      types: { Mail: [{ name: 'to', type: 'address' }, { name: 'contents', type: 'string' }] },
+      primary_type: 'Mail',
+      message: { to: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB', contents: 'Hi' },
+    }
+    const r = await rpc(eth.address, { method: 'eth_signTypedData_v4', params: { typed_data: typed } })
+    expect(r.status).toBe(200)
+    const ok = await verifyTypedData({
+      address: eth.address as Hex,
+      domain: typed.domain as never,
+      types: typed.types,
+      primaryType: 'Mail',
+      message: typed.message,
+      signature: r.body.data.signature,
+    })
+    expect(ok).toBe(true)
+  })
+
+  it('eth_signTransaction (EIP-1559 and legacy): the signer recovered from the signed transaction is the wallet', async () => {
+    const r = await rpc(eth.address, {
+      method: 'eth_signTransaction',
+      params: { transaction: { to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: '0x2386f26fc10000', chain_id: 31337, nonce: 0, gas_limit: 21000, max_fee_per_gas: '0x3b9aca00', max_priority_fee_per_gas: '0x3b9aca00' } },
+    })
+    expect(r.status).toBe(200)
+    const signed = r.body.data.signed_transaction as Hex
+    expect(parseTransaction(signed)).toMatchObject({ chainId: 31337, value: 10_000_000_000_000_000n, type: 'eip1559' })
+    expect(await recoverTransactionAddress({ serializedTransaction: signed as never })).toBe(eth.address)
+    const legacy = await rpc(eth.address, { method: 'eth_signTransaction', params: { transaction: { to: eth.address, value: 1, gas_price: 1_000_000_000, gas_limit: 21000, nonce: 1, chain_id: 1 } } })
+    expect(parseTransaction(legacy.body.data.signed_transaction)).toMatchObject({ type: 'legacy' })
+  })
+
+  it('Solana signMessage, verified with ed25519', async () => {
+    const msg = new TextEncoder().encode('Solana, from the backend')
+    const r = await rpc(sol.address, { method: 'signMessage', chain_type: 'solana', params: { message: base64.encode(msg), encoding: 'base64' } })
+    expect(r.status).toBe(200)
+    expect(ed25519.verify(base64.decode(r.body.data.signature), msg, base58.decode(sol.address))).toBe(true)
+  })
+
+  it('numeric fields must be numbers or hex strings (the error names the property); other bad params are 422', async () => {
+    const r = await rpc(eth.address, { method: 'eth_signTransaction', params: { transaction: { to: eth.address, value: '1000', chain_id: 1 } } })
+    expect(r.status).toBe(422)
+    expect(r.body.error).toContain('value must be a number, bigint or hex string')
+    const t = await rpc(eth.address, { method: 'eth_signTypedData_v4', params: { typed_data: { types: { A: [{ name: 'x', type: 'uint256' }] }, primary_type: 'B', message: { x: 1 } } } })
+    expect(t.status).toBeGreaterThanOrEqual(400)
+    expect(t.status).toBeLessThan(500)
+    expect((await rpc(eth.address, { method: 'personal_sign', params: {} })).status).toBe(422)
+    expect((await rpc(eth.address, { method: 'eth_sign', params: {} })).status).toBe(422)
+  })
+
+  it('a method of the other chain is refused', async () => {
+    const r = await rpc(sol.address, { method: 'personal_sign', params: { message: 'x' } })
+    expect(r.status).toBe(400)
+    expect(r.body.error).toBe(DELEGATION_MSG.wrongChain('personal_sign', 'solana'))
+    const e = await rpc(eth.address, { method: 'signMessage', params: { message: 'AA==' } })
+    expect(e.body.error).toBe(DELEGATION_MSG.wrongChain('signMessage', 'ethereum'))
+  })
+
+  it('refuses without the app secret, with a wrong one, with another app’s, from a browser, and for an app without one', async () => {
+    const body = { method: 'personal_sign', params: { message: 'x' } }
+    const before = await snapshot()
+    expect((await rpc(eth.address, body, { auth: null })).status).toBe(401)
+    expect((await rpc(eth.address, body, { secret: XPD_SECRET + 'x' })).body.error).toBe(DELEGATION_MSG.badSecret)
+    expect((await rpc(eth.address, body, { auth: `Bearer ${token}` })).status).toBe(401)
+    // The other app's own credentials: valid for it, but this wallet is not delegated to it.
+    const other = await rpc(eth.address, body, { appId: OTHER, secret: OTHER_SECRET })
+    expect([other.status, other.body.error]).toEqual([404, DELEGATION_MSG.notDelegated])
+    // Its secret under this app's id.
+    expect((await rpc(eth.address, body, { auth: basic(XPD, OTHER_SECRET) })).status).toBe(401)
+    const browser = await rpc(eth.address, body, { headers: { origin: 'http://localhost:5173' } })
+    expect([browser.status, browser.body.error]).toEqual([403, DELEGATION_MSG.fromBrowser])
+    const none = await rpc(eth.address, body, { appId: DEMO, secret: 'anything-at-all-anything-at-all-anything' })
+    expect([none.status, none.body.error]).toEqual([403, DELEGATION_MSG.noSecret])
+    expect(await snapshot()).toEqual(before)
+  })
+
+  it('a wallet that is not delegated is refused', async () => {
+    const w = ethWallet()
+    await userWith([w])
+    const r = await rpc(w.address, { method: 'personal_sign', params: { message: 'x' } })
+    expect([r.status, r.body.code]).toEqual([404, 'wallet_not_delegated'])
+  })
+})
+
+describe('revoke', () => {
+  it('needs a delegated wallet, then revokes them all: the sealed keys are gone and the backend is refused', async () => {
+    const eth = ethWallet()
+    const sol = solWallet()
+    const { token, userId } = await userWith([eth, sol])
+    const none = await s.call('/api/v1/wallets/revoke', { appId: XPD, token, body: {} })
+    expect([none.status, none.body.error]).toEqual([400, DELEGATION_MSG.nothingToRevoke])
+    await delegate(token, eth)
+    await delegate(token, sol)
+    expect((await rpc(eth.address, { method: 'personal_sign', params: { message: 'before' } })).status).toBe(200)
+    const r = await s.call('/api/v1/wallets/revoke', { appId: XPD, token, body: {} })
+    expect(r.status).toBe(200)
+    expect(r.body.user.linked_accounts.filter((a: any) => a.type === 'wallet').map((a: any) => a.delegated)).toEqual([false, false])
+    expect(await store.query('SELECT 1 FROM wallet_delegations WHERE user_id = $1', [userId])).toHaveLength(0)
+    const after = await rpc(eth.address, { method: 'personal_sign', params: { message: 'after' } })
+    expect([after.status, after.body.code]).toEqual([404, 'wallet_not_delegated'])
+    const solAfter = await rpc(sol.address, { method: 'signMessage', params: { message: 'AA==' } })
+    expect(solAfter.status).toBe(404)
+    expect((await s.call('/api/v1/wallets/revoke', { appId: XPD, token, body: {} })).body.error).toBe(DELEGATION_MSG.nothingToRevoke)
+    expect((await s.call('/api/v1/wallets/revoke', { appId: XPD, body: {} })).status).toBe(401)
+  })
+
+  it('delegating again after a revoke works (a fresh consent)', async () => {
+    const eth = ethWallet()
+    const { token } = await userWith([eth])
+    await delegate(token, eth)
+    await s.call('/api/v1/wallets/revoke', { appId: XPD, token, body: {} })
+    expect((await delegate(token, eth)).status).toBe(200)
+    expect((await rpc(eth.address, { method: 'personal_sign', params: { message: 'again' } })).status).toBe(200)
+  })
+})
+
+it('wrong app secrets are limited per client IP (429 after the limit, even for the right one)', async () => {
+  const w = ethWallet()
+  const body = { method: 'personal_sign', params: { message: 'x' } }
+  for (let i = 0; i < SECRET_FAILURES_PER_WINDOW; i++) expect((await rpc(w.address, body, { appId: OTHER, secret: 'wrong' })).status).toBe(401)
+  const r = await rpc(w.address, body, { appId: OTHER, secret: OTHER_SECRET })
+  expect(r.status).toBe(429)
+})

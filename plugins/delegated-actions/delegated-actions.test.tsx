@@ -1,0 +1,115 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
+import { createTestKernel, pluginContract, renderScreen, wireUser } from 'portico/testing'
+import { CONSENT_SCREEN, DELEGATED_ACTIONS_TEXTS, RESULT_CLOSE_MS, REVOKE_SCREEN, delegatedActions, definePluginForTest } from './test-support'
+
+pluginContract(() => delegatedActions())
+afterEach(cleanup)
+
+const at = { verified_at: 1, first_verified_at: 1, latest_verified_at: 1 }
+const ETH = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const SOL = 'HN7cABqLq46Es1jh92dQQisAq662SmxELLLsHHe4YWrH'
+const wallet = (address: string, chain_type: string, wallet_index: number, extra = {}) => ({ type: 'wallet', address, chain_type, wallet_client_type: 'privy', connector_type: 'embedded', wallet_index, delegated: false, imported: false, recovery_method: 'privy', ...at, ...extra })
+const email = { type: 'email', address: 'a@example.com', ...at }
+
+/** A stand-in for the embedded-wallet plugin: its frame client answers the consent request. */
+function fakeEmbeddedWallet(answer: (type: string, payload: any) => Promise<unknown>) {
+  const requests: { type: string; payload: any }[] = []
+  const frame = { ready: async () => {}, request: async (type: string, payload: any) => (requests.push({ type, payload }), answer(type, payload)) }
+  return { requests, plugin: definePluginForTest('embedded-wallet', { frame: () => frame, wallets: () => [] }) }
+}
+
+async function kernelWith(accounts: any[] | null, extra: any[] = []) {
+  const t = await createTestKernel({ plugins: [delegatedActions(), ...extra], user: accounts ? wireUser({ accounts }) : undefined })
+  return { ...t, api: t.kernel.plugin('delegated-actions') }
+}
+
+describe('delegateWallet: the spec’s rules and texts', () => {
+  it('needs a logged-in user', async () => {
+    const t = await kernelWith(null)
+    await expect(t.api.delegateWallet({ address: ETH, chainType: 'ethereum' })).rejects.toMatchObject({ code: 'MUST_BE_AUTHENTICATED' })
+  })
+  it('Ethereum and Solana only; the address must be one of the user’s embedded wallets; Solana needs a Solana wallet', async () => {
+    const t = await kernelWith([email, wallet(ETH, 'ethereum', 0)])
+    await expect(t.api.delegateWallet({ address: ETH, chainType: 'bitcoin' as never })).rejects.toThrow(DELEGATED_ACTIONS_TEXTS.chainTypes)
+    await expect(t.api.delegateWallet({ address: '0x0000000000000000000000000000000000000001', chainType: 'ethereum' })).rejects.toThrow('Address to delegate is not associated with current user.')
+    await expect(t.api.delegateWallet({ address: SOL, chainType: 'solana' })).rejects.toThrow('User must have a solana wallet in order to delegate actions')
+  })
+  it('runs the sensitiveAction chain, then the consent screen; declining rejects', async () => {
+    const t = await kernelWith([email, wallet(ETH, 'ethereum', 0)])
+    const order: string[] = []
+    t.kernel.hooks.sensitiveAction.tapPromise('mfa', async (c) => void order.push(`mfa:${c.action}`))
+    const open = vi.spyOn(t.kernel.screens, 'open').mockImplementation(async (id) => (order.push(`open:${id}`), { ok: true, value: { done: true } }))
+    await t.api.delegateWallet({ address: ETH.toLowerCase(), chainType: 'ethereum' })
+    expect(order).toEqual(['mfa:delegate_wallet', `open:${CONSENT_SCREEN}`])
+    expect(open.mock.calls[0][1]).toEqual({ address: ETH, chainType: 'ethereum', walletIndex: 0 })
+    open.mockResolvedValueOnce({ ok: true, value: { declined: true } })
+    await expect(t.api.delegateWallet({ address: ETH, chainType: 'ethereum' })).rejects.toMatchObject({ code: 'user_rejected' })
+    open.mockResolvedValueOnce({ ok: true, value: { error: new Error('frame said no') } })
+    await expect(t.api.delegateWallet({ address: ETH, chainType: 'ethereum' })).rejects.toThrow('frame said no')
+  })
+})
+
+describe('revokeWallets', () => {
+  it('needs at least one delegated wallet', async () => {
+    const t = await kernelWith([email, wallet(ETH, 'ethereum', 0)])
+    await expect(t.api.revokeWallets()).rejects.toThrow(DELEGATED_ACTIONS_TEXTS.nothingToRevoke)
+  })
+  it('opens the revoke screen, which calls POST /wallets/revoke {}, updates the user, and closes after 2.5 s', async () => {
+    const delegatedUser = wireUser({ accounts: [email, wallet(ETH, 'ethereum', 0, { delegated: true })] })
+    const t = await kernelWith(delegatedUser.linked_accounts)
+    t.net.on('POST', '/wallets/revoke', { user: wireUser({ accounts: [email, wallet(ETH, 'ethereum', 0)] }) })
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    try {
+      const view = await renderScreen(t.kernel, REVOKE_SCREEN, {})
+      expect(await screen.findByText('Revoke offline access')).toBeTruthy()
+      fireEvent.click(screen.getByRole('button', { name: 'Revoke' }))
+      expect(await screen.findByText('Offline access revoked')).toBeTruthy()
+      expect(t.net.calls.some((c: any) => c.method === 'POST' && c.path.endsWith('/wallets/revoke'))).toBe(true)
+      expect((t.kernel.session.user!.linkedAccounts.find((a: any) => a.type === 'wallet') as any).delegated).toBe(false)
+      let settled = false
+      void view.flow.then(() => (settled = true))
+      await vi.advanceTimersByTimeAsync(RESULT_CLOSE_MS - 200)
+      expect(settled).toBe(false)
+      await vi.advanceTimersByTimeAsync(400)
+      await expect(view.flow).resolves.toMatchObject({ ok: true, value: { done: true } })
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+})
+
+describe('the consent screen', () => {
+  it('Enable asks the wallet frame (token, root, wallet), shows success and sets the user; an error shows and closes too', async () => {
+    const delegated = wireUser({ accounts: [email, wallet(ETH, 'ethereum', 0, { delegated: true })] })
+    let fail = false
+    const ew = fakeEmbeddedWallet(async () => {
+      if (fail) throw new Error('Address to delegate is not associated with current user.')
+      return { user: delegated }
+    })
+    const t = await kernelWith([email, wallet(ETH, 'ethereum', 0)], [ew.plugin])
+    const view = await renderScreen(t.kernel, CONSENT_SCREEN, { address: ETH, chainType: 'ethereum', walletIndex: 0 }, { ui: { sleep: async () => {} } })
+    expect(await screen.findByText('Enable offline access')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Enable' }))
+    expect(await screen.findByText('Offline access enabled')).toBeTruthy()
+    expect(ew.requests).toHaveLength(1)
+    expect(ew.requests[0]).toMatchObject({ type: 'delegated-actions:consent', payload: { address: ETH, chainType: 'ethereum', walletIndex: 0, entropyId: ETH, entropyIdVerifier: 'ethereum-address-verifier' } })
+    expect(typeof ew.requests[0].payload.accessToken).toBe('string')
+    expect((t.kernel.session.user!.linkedAccounts.find((a: any) => a.type === 'wallet') as any).delegated).toBe(true)
+    await expect(view.flow).resolves.toMatchObject({ ok: true, value: { done: true } })
+    cleanup()
+    fail = true
+    const again = await renderScreen(t.kernel, CONSENT_SCREEN, { address: ETH, chainType: 'ethereum', walletIndex: 0 })
+    fireEvent.click(await screen.findByRole('button', { name: 'Enable' }))
+    expect(await screen.findByText('Something went wrong')).toBeTruthy()
+    expect(screen.getByText('Address to delegate is not associated with current user.')).toBeTruthy()
+    await waitFor(() => expect(again.flow).resolves.toMatchObject({ ok: true, value: { error: expect.anything() } }), { timeout: RESULT_CLOSE_MS + 2000 })
+  })
+  it('Not now declines', async () => {
+    const t = await kernelWith([email, wallet(ETH, 'ethereum', 0)])
+    const view = await renderScreen(t.kernel, CONSENT_SCREEN, { address: ETH, chainType: 'ethereum', walletIndex: 0 })
+    fireEvent.click(await screen.findByRole('button', { name: 'Not now' }))
+    await expect(view.flow).resolves.toMatchObject({ ok: true, value: { declined: true } })
+  })
+})

@@ -1,0 +1,96 @@
+/**
+ * Delegated actions ('offline access', spec part 2 sections 2, 4, 5, 6), framework-free:
+ * `delegateWallet` checks the delegation rules, runs the `sensitiveAction` chain (MFA) and opens
+ * the consent screen 'Enable offline access'; `revokeWallets` needs a delegated wallet and opens
+ * the revoke screen. Each screen shows success or error and closes after 2.5 s.
+ */
+import type { PluginContext, User } from 'portico'
+import { consentDelegation, revokeWallets as revokeCall, type FrameRequester } from './calls'
+import { delegationError } from './errors'
+import { DELEGATED_ACTIONS_TEXTS } from './strings'
+import { embeddedWallets, rootOf, sameAddress, type EmbeddedWallet, type EmbeddedWalletLike } from './wallets'
+
+import { CONSENT_SCREEN, REVOKE_SCREEN } from './ids'
+
+export { CONSENT_SCREEN, REVOKE_SCREEN, RESULT_CLOSE_MS } from './ids'
+
+export interface DelegateOptions {
+  address: string
+  chainType: 'ethereum' | 'solana'
+}
+
+export interface ConsentScreenParams extends Record<string, unknown> {
+  address: string
+  chainType: 'ethereum' | 'solana'
+  walletIndex: number
+}
+
+/** How a consent or revoke screen ended (its `close(value)`). */
+export type ScreenOutcome = { done: true } | { error: unknown } | { declined: true }
+
+export interface DelegatedActionsApi {
+  /** Ask the user to delegate one embedded wallet ('Enable offline access'). Resolves once delegated. */
+  delegateWallet(options: DelegateOptions): Promise<void>
+  /** Ask the user to revoke every delegated wallet (needs at least one). Resolves once revoked. */
+  revokeWallets(): Promise<void>
+  /** For the consent screen: the frame seals the wallet's key to the server; the user record is updated. */
+  consent(ew: EmbeddedWalletLike | null, params: ConsentScreenParams): Promise<User>
+  /** For the revoke screen: POST /wallets/revoke; the user record is updated. */
+  revoke(): Promise<User>
+}
+
+type SensitiveHooks = { sensitiveAction: { promise(c: { action: string; user: User | null; details?: Record<string, unknown> }): Promise<void> } }
+
+/** The wallet to delegate, or the spec's error. */
+export function delegable(user: User | null, authenticated: boolean, o: DelegateOptions, T = DELEGATED_ACTIONS_TEXTS): EmbeddedWallet {
+  if (!authenticated || !user) throw delegationError('MUST_BE_AUTHENTICATED', T.mustBeAuthenticated)
+  if (o.chainType !== 'ethereum' && o.chainType !== 'solana') throw delegationError('invalid_data', T.chainTypes)
+  const mine = embeddedWallets(user).filter((w) => w.chainType === o.chainType)
+  if (o.chainType === 'solana' && !mine.length) throw delegationError('EMBEDDED_WALLET_NOT_FOUND', T.needSolana)
+  const w = typeof o.address === 'string' ? mine.find((x) => sameAddress(x.address, o.address)) : undefined
+  if (!w) throw delegationError('invalid_data', T.notAssociated)
+  return w
+}
+
+function outcome(r: { ok: true; value?: unknown } | { ok: false; error: Error }, T: typeof DELEGATED_ACTIONS_TEXTS): void {
+  const v = (r.ok ? r.value : undefined) as ScreenOutcome | undefined
+  if (v && 'done' in v) return
+  if (v && 'error' in v) throw v.error
+  throw delegationError('user_rejected', T.declined, r.ok ? undefined : r.error)
+}
+
+export function createDelegatedActions(ctx: PluginContext): DelegatedActionsApi {
+  const T = () => ctx.texts(DELEGATED_ACTIONS_TEXTS)
+  return {
+    async delegateWallet(options) {
+      const w = delegable(ctx.session.user, ctx.session.authenticated, options, T())
+      await (ctx.hooks as unknown as SensitiveHooks).sensitiveAction.promise({
+        action: 'delegate_wallet',
+        user: ctx.session.user,
+        details: { address: w.address, chainType: w.chainType },
+      })
+      const params: ConsentScreenParams = { address: w.address, chainType: w.chainType, walletIndex: w.walletIndex }
+      outcome(await ctx.screens.open(CONSENT_SCREEN, params), T())
+    },
+    async revokeWallets() {
+      const user = ctx.session.user
+      if (!ctx.session.authenticated || !user) throw delegationError('MUST_BE_AUTHENTICATED', T().mustBeAuthenticated)
+      if (!embeddedWallets(user).some((w) => w.delegated)) throw delegationError('invalid_data', T().nothingToRevoke)
+      outcome(await ctx.screens.open(REVOKE_SCREEN, {}), T())
+    },
+    async consent(ew, params) {
+      const frame = await ew?.frame?.()
+      if (!frame) throw delegationError('EMBEDDED_WALLET_NOT_FOUND', T().noWalletFrame)
+      const w = delegable(ctx.session.user, ctx.session.authenticated, params, T())
+      const root = rootOf(w, embeddedWallets(ctx.session.user), ew)
+      const token = await ctx.session.getAccessToken()
+      if (!root || !token) throw delegationError('MUST_BE_AUTHENTICATED', T().mustBeAuthenticated)
+      const res = await consentDelegation(frame as FrameRequester, { accessToken: token, ...root, address: w.address, chainType: w.chainType, walletIndex: w.walletIndex })
+      return ctx.session.setUser(res.user)
+    },
+    async revoke() {
+      const res = await revokeCall(ctx.api)
+      return ctx.session.setUser(res.user)
+    },
+  }
+}

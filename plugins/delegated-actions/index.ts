@@ -1,0 +1,58 @@
+/**
+ * portico/plugins/delegated-actions — 'Enable offline access' (spec part 2: 'Delegation',
+ * sections 4, 5, 6, 7, 8, 9).
+ *
+ * ```ts
+ * createPortico({ appId, plugins: [embeddedWallet({ frameUrl }), delegatedActions()] })
+ * const { delegateWallet, revokeWallets } = useDelegatedActions()
+ * await delegateWallet({ address, chainType: 'ethereum' })
+ * ```
+ * While a wallet is delegated, the app's own backend can have the reference server sign with
+ * it (`POST /api/v1/wallets/{address}/rpc` with the app secret; see examples/server/README.md).
+ * Consent hands the server that one wallet's key, sealed to the server inside the wallet frame;
+ * revoking deletes it. Consent and revoke screens show success or error and close after 2.5 s.
+ */
+import { definePlugin, type PorticoPlugin } from 'portico'
+import { delegatedActionsErrors } from './errors'
+import { CONSENT_SCREEN, REVOKE_SCREEN } from './ids'
+import type { DelegatedActionsApi } from './flow'
+import { DELEGATED_ACTIONS_TEXTS } from './strings'
+
+// Only what a host needs at start-up is static; the flow and the screens load on first use
+// (they stay importable from their files for tests and advanced hosts).
+export type { DelegateOptions, DelegatedActionsApi, ConsentScreenParams, ScreenOutcome } from './flow'
+export type { FrameRequester } from './calls'
+export type { ConsentPayload, ConsentReply } from './protocol'
+export { CONSENT_SCREEN, REVOKE_SCREEN, RESULT_CLOSE_MS } from './ids'
+export { DELEGATED_ACTIONS, delegationError, delegatedActionsErrors } from './errors'
+export { DELEGATED_ACTIONS_TEXTS } from './strings'
+export { useDelegatedActions } from './react'
+
+export type DelegatedActionsTexts = typeof DELEGATED_ACTIONS_TEXTS
+
+declare module 'portico' {
+  interface PluginApis {
+    'delegated-actions': DelegatedActionsApi
+  }
+}
+
+export function delegatedActions(): PorticoPlugin<'delegated-actions'> {
+  return definePlugin({
+    id: 'delegated-actions',
+    kind: 'feature',
+    setup(ctx) {
+      ctx.declareErrors(delegatedActionsErrors(() => ctx.texts(DELEGATED_ACTIONS_TEXTS)))
+      // The flow loads on first use: an app pays for delegation only when a user delegates.
+      let flow: Promise<DelegatedActionsApi> | undefined
+      const api = () => (flow ??= import('./flow').then((m) => m.createDelegatedActions(ctx)))
+      ctx.provide<DelegatedActionsApi>({
+        delegateWallet: async (o) => (await api()).delegateWallet(o),
+        revokeWallets: async () => (await api()).revokeWallets(),
+        consent: async (ew, params) => (await api()).consent(ew, params),
+        revoke: async () => (await api()).revoke(),
+      })
+      ctx.screens.register({ id: CONSENT_SCREEN, load: () => import('./screens/consent'), compact: true })
+      ctx.screens.register({ id: REVOKE_SCREEN, load: () => import('./screens/revoke'), compact: true })
+    },
+  })
+}
