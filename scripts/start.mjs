@@ -44,6 +44,13 @@ function stop(code = 0) {
 process.on('SIGINT', () => stop(0))
 process.on('SIGTERM', () => stop(0))
 
+// Approvals: token prices from the local price stand-in (8797), SPL token info from the local
+// SVM (8899, its demo token shown as USDC), unless set otherwise.
+process.env.PORTICO_PRICE_URL ??= 'http://127.0.0.1:8797'
+process.env.PORTICO_SOLANA_RPC_URLS ??= JSON.stringify({ localnet: 'http://127.0.0.1:8899' })
+process.env.PORTICO_SPL_TOKENS ??= JSON.stringify({ 'C2SenzsNb8ogniUvPu7s2HoKxDRzi39ZmEasRj6NPna6': 'USDC' })
+if (process.env.PORTICO_PRICE_URL === 'http://127.0.0.1:8797') run('price', bin('tsx'), ['examples/stand-ins/price/main.ts'])
+
 // Social logins go to the local stand-in unless PORTICO_OAUTH_BASE_URL is set (to '' for the real providers).
 const oauthBase = process.env.PORTICO_OAUTH_BASE_URL ?? IDP
 run('server', bin('tsx'), ['examples/server/src/main.ts', '--dev'], { PORT: '8787', PORTICO_OAUTH_BASE_URL: oauthBase })

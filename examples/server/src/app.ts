@@ -31,6 +31,7 @@ import { captchaSecret } from './captcha'
 import { telegramBotToken } from './telegram'
 import { registerFarcaster, type FarcasterOptions } from './routes/farcaster'
 import { registerCrossApp } from './routes/cross-app'
+import { registerChainInfo } from './routes/chain-info'
 
 export const VERSION = '0.1.0'
 
@@ -251,6 +252,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   registerTelegram(api, ctx)
   registerFarcaster(api, app, ctx)
   registerCrossApp(api, ctx)
+  registerChainInfo(api, ctx)
   app.route('/api/v1', api)
   app.get('/openapi.json', (c) => c.json(ctx.routes.openapi(VERSION)))
 
