@@ -69,6 +69,9 @@ export interface PluginContext {
   store<S>(initial: S): Store<S>
   /** Hand out this plugin's API: `kernel.plugin(id)` and `usePlugin(id)` return it. */
   provide<A>(api: A): void
+  /** Another plugin's API (what `kernel.plugin(id)` returns), or undefined when that plugin is not set up or hands out none. */
+  plugin<K extends keyof PluginApis>(id: K): PluginApis[K] | undefined
+  plugin<A = unknown>(id: string): A | undefined
   /** Declare this plugin's error codes and the views they show, in one place (taps `errorView`). */
   declareErrors(declarations: ErrorDeclarations): void
   /** This plugin's texts with the app's overrides (`config.texts[<id>]`), or a shared base's namespace (`'wallet'`). */

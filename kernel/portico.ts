@@ -334,6 +334,7 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
       provide(value) {
         rt.api = value
       },
+      plugin: (id: string) => runtimes.get(id)?.api as never,
       declareErrors(declarations) {
         hooks.errorView.tap(plugin.id, (err: PorticoError, c: ErrorContext): ErrorView | undefined =>
           viewFromDeclarations(declarations, err, c),

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * `npm start`: the reference server (port 8787), the demo app (Vite, port 5173) and the local
- * OAuth identity provider stand-in (port 8792: 'Continue with Google' etc. work offline) together.
+ * `npm start`: the reference server (port 8787, wallet frame 8788), the demo app (Vite, port
+ * 5173), the local OAuth identity provider stand-in (port 8792: 'Continue with Google' etc. work
+ * offline) and a local EVM chain (hardhat, 8545) together.
  * No extra dependencies: two child processes, their output prefixed, both stopped on Ctrl-C.
  */
 import { spawn } from 'node:child_process'
@@ -57,9 +58,17 @@ run('server', bin('tsx'), ['examples/server/src/main.ts', '--dev'], { PORT: '878
 if (oauthBase === IDP) run('oauth-idp', bin('tsx'), ['examples/server/idp/main.ts'], { PORTICO_IDP_PORT: '8792' })
 // The third-party plugin example's identity provider (Acme ID), for ?app=portico-test-acmeid-00001.
 run('acme-id', bin('tsx'), ['examples/custom-plugin/idp/main.ts'])
+run('app', bin('vite'), ['--config', 'examples/app/vite.config.ts', '--host', '127.0.0.1', '--port', '5173', '--strictPort'], {
+  // The demo creates embedded wallets on login (the frame is the server's second listener, 8788).
+  VITE_PORTICO_CREATE_ON_LOGIN: 'users-without-wallets',
+})
+
+// Embedded wallets (issue 14): the local EVM chain (hardhat 2 on 8545) for balances and sends;
+// the wallet frame itself is the server's second listener (PORTICO_FRAME_PORT, 8788).
+run('evm', bin('tsx'), ['scripts/evm-node.ts'], { PORTICO_EVM_PORT: '8545' })
+
 // Solana: the SVM JSON-RPC stand-in (litesvm, a real SVM) on 8899 with a demo SPL token.
 run('svm', bin('tsx'), ['examples/stand-ins/svm/main.ts'], { PORTICO_SVM_PORT: '8899' })
-run('app', bin('vite'), ['--config', 'examples/app/vite.config.ts', '--host', '127.0.0.1', '--port', '5173', '--strictPort'])
 
 setTimeout(() => {
   console.log(`
@@ -69,6 +78,8 @@ setTimeout(() => {
     login codes appear:  in the [server] lines above and at ${API}/dev/outbox
     other configs:       ${APP}/?layout=groups&theme=dark&accent=%23e4572e (see examples/app/src/settings.ts)
     third-party plugin:  ${APP}/?app=portico-test-acmeid-00001 (Acme ID on http://127.0.0.1:8791)
+    embedded wallets:    created on login; frame on http://127.0.0.1:8788, local chain http://127.0.0.1:8545
+                         (fund one: npx tsx scripts/evm-fund.ts <address> 1)
     social logins:       ${oauthBase === IDP ? `local stand-in identity provider on ${IDP} (no real Google account)` : oauthBase || 'the real providers'}
   Ctrl-C stops them all.
 `)

@@ -30,6 +30,9 @@ export const SMART_WALLET_FIELDS = 'address:s smart_wallet_type:s'
 export function normaliseWallet(raw: WireLinkedAccountBase): WalletAccount {
   const account = normaliseFields<WalletAccount>(raw, WALLET_FIELDS)
   account.chainType = (raw as { chain_type?: unknown }).chain_type === 'solana' ? 'solana' : 'ethereum'
+  // Embedded wallets (spec part 2 section 3) also carry their HD root's entropyId / entropyIdVerifier.
+  const r = raw as { entropy_id?: unknown; entropy_id_verifier?: unknown }
+  if (typeof r.entropy_id === 'string') Object.assign(account, { entropyId: r.entropy_id, entropyIdVerifier: typeof r.entropy_id_verifier === 'string' ? r.entropy_id_verifier : null })
   return account
 }
 

@@ -24,7 +24,9 @@ export const budgets = {
   // 48 -> 64 KiB: the demo app now also carries the nine OAuth providers and their base,
   // passkey, Telegram, captcha, Farcaster and cross-app (44.5 KiB with the seven plugins of
   // contract v2; 61.6 KiB with all twenty). The issue-11 target of 60 KiB is printed by the bench.
-  appInitial: 64 * KIB,
+  // 64 -> 68 KiB: the demo app adds the embedded wallet (issue 14; 66.2 KiB measured): its entry
+  // is 2.5 KiB gzip (the frame client, signer, provider and wallet-standard wallet load on use).
+  appInitial: 68 * KIB,
   /** Each plugin entry alone (kernel and ui external, shared); lazy screens not counted. */
   plugins: {
     email: 6 * KIB,

@@ -9,7 +9,10 @@
  *  - API requests per e-mail login, from page load to authenticated;
  *  - the targets next to the figures (issue 11).
  *
- * Flags: --sizes-only, --browser-only; BENCH_OUT=<file> writes the results elsewhere.
+ *  - embedded wallets (issue 14): frame cold start, wallet creation, personal_sign round trip,
+ *    the frame bundle's size (./wallet.ts; alone: --wallet-only).
+ *
+ * Flags: --sizes-only, --browser-only, --wallet-only; BENCH_OUT=<file> writes the results elsewhere.
  *  - server throughput (`bench:server`), when `--server` is passed or BENCH_SERVER=1.
  */
 import { existsSync, writeFileSync } from 'node:fs'
@@ -17,6 +20,7 @@ import { join } from 'node:path'
 import { budgets } from './budgets'
 import { ROOT, appSize, entries, entrySize } from './sizes'
 import { benchBrowser } from './browser'
+import { benchWallet } from './wallet'
 
 /** Issue 11's targets for the initial load (gzip), printed next to the figures. */
 export const SIZE_TARGETS: Record<string, number> = { 'examples/minimal': 20 * 1024, 'examples/app': 60 * 1024 }
@@ -58,8 +62,10 @@ async function sizes() {
 }
 
 async function main() {
-  if (!process.argv.includes('--browser-only')) await sizes()
-  if (!process.argv.includes('--sizes-only')) results.browser = await benchBrowser()
+  const walletOnly = process.argv.includes('--wallet-only')
+  if (!process.argv.includes('--browser-only') && !walletOnly) await sizes()
+  if (!process.argv.includes('--sizes-only') && !walletOnly) results.browser = await benchBrowser()
+  if (!process.argv.includes('--sizes-only')) results.wallet = await benchWallet()
   if (process.argv.includes('--server') || process.env.BENCH_SERVER === '1') {
     const { execFileSync } = await import('node:child_process')
     const out = execFileSync('npm', ['run', '--silent', 'bench:server'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })

@@ -79,6 +79,10 @@ export interface HarnessOptions {
   example?: ExampleName
   /** More options of the reference server's createServer (e.g. `farcaster: { rpcUrl, idRegistry }`). */
   server?: Record<string, unknown>
+  /** Start the wallet frame's own listener (embedded wallets; `harness.frameUrl`); the app page may frame it. */
+  walletFrame?: boolean
+  /** More sources for the app page's CSP (e.g. a local chain's RPC in `connectSrc`). */
+  csp?: { connectSrc?: string[]; frameSrc?: string[] }
 }
 
 export interface OpenPageOptions {
@@ -96,6 +100,8 @@ export interface OpenPageOptions {
 export interface Harness {
   /** http://127.0.0.1:<port> of the API server (append /api/v1, /dev/outbox). */
   apiUrl: string
+  /** http://127.0.0.1:<port> of the wallet frame listener (with `walletFrame: true`). */
+  frameUrl?: string
   /** http://127.0.0.1:<port> of the static server with the built demo app. */
   appUrl: string
   browser: Browser
@@ -271,11 +277,25 @@ async function apiServer(appOrigins: string[], options: HarnessOptions) {
     allowedOrigins: [...((a.allowedOrigins as string[] | undefined) ?? []), ...appOrigins],
   }))
   const store = await openStore({})
-  const app = await createServer({ ...options.server, store, apps: apps as never, dev: true, logCodes: false, limits: options.limits as never })
+  let frameOrigin: string | undefined
+  const wallets = options.walletFrame ? { wallets: { frameOrigin: () => frameOrigin } } : {}
+  const app = await createServer({ ...options.server, ...wallets, store, apps: apps as never, dev: true, logCodes: false, limits: options.limits as never })
   const server = await new Promise<Server>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as unknown as Server)) as unknown as Server
   })
-  return { server, port: (server.address() as AddressInfo).port, store }
+  const port = (server.address() as AddressInfo).port
+  let frame: Server | undefined
+  if (options.walletFrame) {
+    // The wallet frame on its own origin (examples/server/src/frame-server.ts), for the same apps.
+    const { createFrameServer } = await import('../../examples/server/src/frame-server')
+    const { appsFrom } = await import('../../examples/server/src/config')
+    const frameApp = createFrameServer({ apps: appsFrom(apps as never), apiUrl: `http://127.0.0.1:${port}` })
+    frame = await new Promise<Server>((resolve) => {
+      const s = serve({ fetch: frameApp.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as unknown as Server)) as unknown as Server
+    })
+    frameOrigin = `http://127.0.0.1:${(frame.address() as AddressInfo).port}`
+  }
+  return { server, port, store, frame, frameOrigin }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -284,12 +304,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const example = EXAMPLES[options.example ?? 'app']
   const dir = await buildExample(options.example ?? 'app')
   let apiPort = 0
-  const csp = () => `default-src 'self'; connect-src 'self' http://127.0.0.1:${apiPort}`
+  let frameOrigin: string | undefined
+  const extra = (list: (string | undefined)[] = []) => list.filter(Boolean).map((x) => ` ${x}`).join('')
+  const csp = () =>
+    `default-src 'self'; connect-src 'self' http://127.0.0.1:${apiPort}${extra(options.csp?.connectSrc)}` +
+    (frameOrigin || options.csp?.frameSrc?.length ? `; frame-src${extra([frameOrigin, ...(options.csp?.frameSrc ?? [])])}` : '')
   const web = staticServer(dir, csp)
   const webPort = await listen(web)
   const appUrl = `http://127.0.0.1:${webPort}`
   const api = await apiServer([appUrl, `http://localhost:${webPort}`], options)
   apiPort = api.port
+  frameOrigin = api.frameOrigin
   const apiUrl = `http://127.0.0.1:${apiPort}`
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
   const contexts = new Set<BrowserContext>()
@@ -298,6 +323,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
   const harness: Harness = {
     apiUrl,
+    frameUrl: frameOrigin,
     appUrl,
     browser,
     get csp() {
@@ -403,6 +429,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await browser.close().catch(() => {})
       await new Promise((r) => web.close(r))
       await new Promise((r) => api.server.close(r))
+      if (api.frame) {
+        ;(api.frame as Server & { closeAllConnections?: () => void }).closeAllConnections?.()
+        await new Promise((r) => api.frame!.close(r))
+      }
       await api.store.close().catch(() => {})
     },
   }

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { useLinkAccount, useLogin, useLogout, usePortico, useUser, type LoginSuccess } from 'portico/ui'
 import { useUnlinkEmail, useUpdateEmail } from 'portico/plugins/email'
 import { useUnlinkWallet } from 'portico/plugins/wallet'
@@ -7,6 +7,8 @@ import { useUnlinkFarcaster } from 'portico/plugins/farcaster'
 import type { PorticoError } from 'portico'
 import { AccountExtras } from './account-extras'
 import { OAuthExtras } from './oauth-extras'
+// The wallet panel (and viem) load when a user is logged in.
+const WalletPanel = lazy(() => import('./wallet-panel').then((m) => ({ default: m.WalletPanel })))
 
 export function App({ appId }: { appId: string }) {
   const { ready, status, authenticated, error, retry } = usePortico()
@@ -93,6 +95,11 @@ export function App({ appId }: { appId: string }) {
 
       <AccountExtras onResult={setResult} />
       <OAuthExtras onResult={setResult} />
+      {authenticated ? (
+        <Suspense fallback={null}>
+          <WalletPanel onResult={setResult} />
+        </Suspense>
+      ) : null}
 
       <p className="demo-result" data-testid="result" aria-live="polite">
         {result}

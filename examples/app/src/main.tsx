@@ -9,8 +9,8 @@ import { demoPlugins } from './plugins'
 import { CrossAppTransactPage } from 'portico/plugins/cross-app'
 import { settingsFromUrl } from './settings'
 
-const { appId, config, oauth } = settingsFromUrl(window.location.search)
-const kernel = createPortico({ ...config, appId, plugins: demoPlugins(oauth) })
+const { appId, config, oauth, wallet } = settingsFromUrl(window.location.search)
+const kernel = createPortico({ ...config, appId, plugins: demoPlugins(oauth, wallet) })
 // Tests read the kernel from the page.
 ;(window as unknown as { portico: typeof kernel }).portico = kernel
 

@@ -16,6 +16,7 @@
  * | turnstile | captcha (apps with captcha on) | on |
  * | farcaster | farcaster (app portico-test-farcaster-01) | on |
  * | cross-app | cross_app (apps portico-test-xrequest-001 → portico-test-xprovider-01); /oauth/transact page | on |
+ * | embedded-wallet | (no login method) wallets on login, wallet panel (`?frame=`, `?rpc=`, `?createOnLogin=`) | on |
  */
 import type { PorticoPlugin } from 'portico'
 import { email } from 'portico/plugins/email'
@@ -41,9 +42,17 @@ import { telegram } from 'portico/plugins/telegram'
 import { turnstile } from 'portico/plugins/turnstile'
 import { farcaster } from 'portico/plugins/farcaster'
 import { crossApp } from 'portico/plugins/cross-app'
+import { embeddedWallet } from 'portico/plugins/embedded-wallet'
+import type { Chain } from 'viem'
+import type { DemoWalletSettings } from './settings'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
 
-export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
+/** The local EVM chain `npm start` runs (hardhat, chain id 31337); a plain object keeps viem out of the initial load. */
+function localChain(rpc: string): Chain {
+  return { id: 31337, name: 'Hardhat', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpc] } } }
+}
+
+export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSettings): PorticoPlugin[] {
   return [
     email(),
     sms(),
@@ -58,6 +67,11 @@ export function demoPlugins(oauth: OAuthOptions = {}): PorticoPlugin[] {
     turnstile(),
     farcaster(),
     crossApp(),
+    embeddedWallet({
+      frameUrl: wallet?.frameUrl,
+      createOnLogin: wallet?.createOnLogin,
+      chains: [localChain(wallet?.rpc ?? 'http://127.0.0.1:8545')],
+    }),
     ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),
   ]
 }

@@ -7,14 +7,30 @@
  *   &methods=email,sms,wallet  (enabled methods, in order)  &priority=web3-first
  *   &chains=ethereum-only|solana-only  (external wallets; default ethereum-and-solana)
  *   &oauth=popup  (OAuth providers in a popup; default redirect)  &noSignup=1  (OAuth 'no-signup')
+ *   &frame=http://127.0.0.1:8788  the wallet frame's origin  &rpc=http://127.0.0.1:8545  the local EVM chain
+ *   &createOnLogin=off|all-users|users-without-wallets  (default: the app's setting; `npm start` turns it on)
  */
 import type { PorticoConfig } from 'portico'
 import type { OAuthOptions } from 'portico/plugins/oauth'
+import type { EmbeddedWalletSettings } from 'portico/plugins/embedded-wallet'
 
 export const DEMO_APP_ID = 'portico-demo-app-00000001'
 export const DEFAULT_API = 'http://127.0.0.1:8787'
 
-export function settingsFromUrl(search: string): { appId: string; config: Omit<PorticoConfig, 'appId' | 'plugins'>; oauth: OAuthOptions } {
+export const DEFAULT_FRAME = 'http://127.0.0.1:8788'
+export const DEFAULT_RPC = 'http://127.0.0.1:8545'
+
+/** The demo's embedded wallet settings: frame origin, local chain RPC, creation on login. */
+export interface DemoWalletSettings extends Pick<EmbeddedWalletSettings, 'frameUrl' | 'createOnLogin'> {
+  rpc: string
+}
+
+export function settingsFromUrl(search: string): {
+  appId: string
+  config: Omit<PorticoConfig, 'appId' | 'plugins'>
+  oauth: OAuthOptions
+  wallet: DemoWalletSettings
+} {
   const q = new URLSearchParams(search)
   const appearance: NonNullable<PorticoConfig['appearance']> = {}
   const theme = q.get('theme')
@@ -39,5 +55,11 @@ export function settingsFromUrl(search: string): { appId: string; config: Omit<P
   } else if (methods) config.loginMethods = methods
   if (layout === 'groups') config.loginMethodsAndOrder = null
   const oauth: OAuthOptions = { mode: q.get('oauth') === 'popup' ? 'popup' : 'redirect', disableSignup: q.get('noSignup') === '1' }
-  return { appId: q.get('app') ?? DEMO_APP_ID, config, oauth }
+  const mode = q.get('createOnLogin') ?? import.meta.env?.VITE_PORTICO_CREATE_ON_LOGIN
+  const wallet: DemoWalletSettings = {
+    frameUrl: q.get('frame') ?? DEFAULT_FRAME,
+    rpc: q.get('rpc') ?? DEFAULT_RPC,
+    createOnLogin: mode === 'off' || mode === 'all-users' || mode === 'users-without-wallets' ? mode : undefined,
+  }
+  return { appId: q.get('app') ?? DEMO_APP_ID, config, oauth, wallet }
 }

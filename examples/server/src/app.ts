@@ -32,6 +32,7 @@ import { telegramBotToken } from './telegram'
 import { registerFarcaster, type FarcasterOptions } from './routes/farcaster'
 import { registerCrossApp } from './routes/cross-app'
 import { registerChainInfo } from './routes/chain-info'
+import { derivedRecoveryKey, registerWallets, type WalletOptions } from './routes/wallets'
 
 export const VERSION = '0.1.0'
 
@@ -82,6 +83,8 @@ export interface ServerOptions {
   draining?: () => boolean
   /** OAuth (issue 12): provider time-out, public URL for the redirect URI, environment. */
   oauth?: OAuthOptions
+  /** Embedded wallets (issue 14): the wallet frame's origin and the recovery key (default derived from the secret). */
+  wallets?: WalletOptions
 }
 
 /** Builds the Hono app. Route groups follow the client's plugins; new groups (wallets, MFA, funding) register the same way. */
@@ -141,6 +144,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
     farcaster: opts.farcaster ?? {},
   }
   const draining = opts.draining ?? (() => false)
+  const walletFrameOrigin = () => (typeof opts.wallets?.frameOrigin === 'function' ? opts.wallets.frameOrigin() : opts.wallets?.frameOrigin)
 
   const app = new Hono<Env>()
 
@@ -175,6 +179,8 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
       if (!origin) return null
       const appId = c.req.header('privy-app-id')
       const known = appId ? apps.get(appId) : undefined
+      // The wallet frame's own origin calls the wallet routes (they check the Origin again).
+      if (origin === walletFrameOrigin()) return origin
       const ok = known && c.req.method !== 'OPTIONS' ? known.allowedOrigins.includes(origin) : apps.allOrigins().has(origin)
       return ok ? origin : null
     },
@@ -253,6 +259,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   registerFarcaster(api, app, ctx)
   registerCrossApp(api, ctx)
   registerChainInfo(api, ctx)
+  registerWallets(api, ctx, { ...opts.wallets, recoveryKey: opts.wallets?.recoveryKey ?? derivedRecoveryKey(opts.secret ?? DEV_SECRET) })
   app.route('/api/v1', api)
   app.get('/openapi.json', (c) => c.json(ctx.routes.openapi(VERSION)))
 

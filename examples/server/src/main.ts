@@ -11,6 +11,9 @@ import type { Server } from 'node:http'
 import { serve } from '@hono/node-server'
 import { pino } from 'pino'
 import { createServer, type ServerOptions } from './app'
+import { loadApps } from './config'
+import { createFrameServer } from './frame-server'
+import { recoveryKeyFromEnv, recoveryKeyId } from './routes/wallets'
 import { twilioProvider, webhookProvider } from './delivery'
 import { ConfigError, loadEnv } from './settings'
 import { openStore } from './store'
@@ -41,9 +44,19 @@ async function main() {
   }
 
   let draining = false
+  // The wallet frame runs on its own origin (a second listener) so host pages never share its storage.
+  const apiUrl = env.PORTICO_PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`
+  const frameUrl = env.PORTICO_FRAME_PORT ? (env.PORTICO_FRAME_URL ?? `http://${env.HOST}:${env.PORTICO_FRAME_PORT}`) : undefined
+  const recovery = recoveryKeyFromEnv(
+    { PORTICO_RECOVERY_KEY: env.PORTICO_RECOVERY_KEY, PORTICO_RECOVERY_KEY_FILE: env.PORTICO_RECOVERY_KEY_FILE },
+    env.secret,
+  )
+  if (recovery.source === 'derived' && !env.dev) log.warn('PORTICO_RECOVERY_KEY is not set: the wallet recovery key is derived from PORTICO_SECRET (set a separate key)')
+  const appsFile = env.APPS_FILE ?? new URL('../apps.json', import.meta.url).pathname
   const opts: ServerOptions = {
     store,
-    appsFile: env.APPS_FILE ?? new URL('../apps.json', import.meta.url).pathname,
+    appsFile,
+    wallets: { frameOrigin: frameUrl ? new URL(frameUrl).origin : undefined, recoveryKey: recovery.key },
     dev: env.dev,
     secret: env.PORTICO_SECRET,
     smtpUrl: env.SMTP_URL,
@@ -94,6 +107,12 @@ async function main() {
     )
   }) as Server
 
+  const frameServer = frameUrl
+    ? (serve({ fetch: createFrameServer({ apps: loadApps(appsFile), apiUrl }).fetch, port: env.PORTICO_FRAME_PORT, hostname: env.HOST }, (info) => {
+        log.info({ url: `http://${env.HOST}:${info.port}`, recovery_key: `${recovery.source}:${recoveryKeyId(recovery.key)}` }, 'wallet frame listening')
+      }) as Server)
+    : null
+
   const stop = (signal: string) => {
     if (draining) return
     draining = true
@@ -109,6 +128,8 @@ async function main() {
       process.exit(0)
     })
     server.closeIdleConnections()
+    frameServer?.close()
+    frameServer?.closeIdleConnections()
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))

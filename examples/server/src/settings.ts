@@ -93,6 +93,13 @@ export const envSchema = z.object({
   PORTICO_PUBLIC_URL: optStr.pipe(z.url().optional()),
   PORTICO_OAUTH_BASE_URL: optStr.pipe(z.url().optional()),
   PORTICO_OAUTH_TIMEOUT_MS: int(10_000, 100),
+  // Embedded wallets (issue 14): the wallet frame's own listener (0 turns it off), its public
+  // origin when behind a proxy, and the recovery key of automatic ('privy') recovery — kept
+  // outside the database (default: derived from PORTICO_SECRET; see README).
+  PORTICO_FRAME_PORT: int(8788, 0).pipe(z.number().max(65535)),
+  PORTICO_FRAME_URL: optStr.pipe(z.url().optional()),
+  PORTICO_RECOVERY_KEY: optStr.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  PORTICO_RECOVERY_KEY_FILE: optStr,
 })
 
 export type EnvConfig = z.infer<typeof envSchema> & { dev: boolean; secret: string }

@@ -1,0 +1,131 @@
+/**
+ * The demo's embedded wallets: each wallet's address, its balance on the local chain
+ * (`npm start` runs hardhat on 8545), and buttons that sign and send through the wallet's
+ * EIP-1193 provider with a viem wallet client (Ethereum) or the headless signer (Solana).
+ */
+import { useCallback, useEffect, useState } from 'react'
+import { usePlugin, useUser } from 'portico/ui'
+import { useCreateWallet, useWallets, type EmbeddedWallet } from 'portico/plugins/embedded-wallet'
+import type { PorticoError } from 'portico'
+
+/** Hardhat's second dev account: where the demo sends its 0.001 ETH. */
+export const DEMO_RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+
+export const DEMO_TYPED_DATA = {
+  domain: { name: 'Portico demo', version: '1', chainId: 31337, verifyingContract: '0x0000000000000000000000000000000000000001' },
+  types: { Greeting: [{ name: 'from', type: 'address' }, { name: 'text', type: 'string' }] },
+  primaryType: 'Greeting',
+  message: { from: DEMO_RECIPIENT, text: 'Hello from Portico' },
+} as const
+
+function EthereumWallet({ wallet, onResult }: { wallet: EmbeddedWallet; onResult: (s: string) => void }) {
+  const [balance, setBalance] = useState<string>('…')
+  const client = useCallback(async () => {
+    const { createWalletClient, custom } = await import('viem')
+    const { hardhat } = await import('viem/chains')
+    const provider = await wallet.getEthereumProvider!()
+    return createWalletClient({ account: wallet.address as `0x${string}`, chain: hardhat, transport: custom(provider) })
+  }, [wallet])
+  const refresh = useCallback(async () => {
+    try {
+      const { formatEther } = await import('viem')
+      const provider = await wallet.getEthereumProvider!()
+      const wei = (await provider.request({ method: 'eth_getBalance', params: [wallet.address, 'latest'] })) as string
+      setBalance(`${formatEther(BigInt(wei))} ETH`)
+    } catch {
+      setBalance('local chain unreachable')
+    }
+  }, [wallet])
+  useEffect(() => void refresh(), [refresh])
+  const run = (label: string, fn: () => Promise<string>) => () =>
+    void fn().then(
+      (v) => {
+        onResult(`${label}: ${v}`)
+        void refresh()
+      },
+      (e: PorticoError & { code?: unknown }) => onResult(`error: ${String(e.code ?? '')} ${e.message}`),
+    )
+  return (
+    <li className="demo-wallet">
+      <span>Ethereum #{wallet.walletIndex}</span> <code data-testid="wallet-ethereum">{wallet.address}</code>{' '}
+      <span data-testid="wallet-balance">{balance}</span>
+      <div className="demo-actions demo-wallet-actions">
+        <button data-testid="wallet-sign" onClick={run('signature', async () => (await client()).signMessage({ message: 'Hello from Portico' }))}>
+          Sign message
+        </button>
+        <button data-testid="wallet-sign-typed" onClick={run('typed signature', async () => (await client()).signTypedData(DEMO_TYPED_DATA))}>
+          Sign typed data
+        </button>
+        <button
+          data-testid="wallet-send"
+          onClick={run('sent', async () => {
+            const { parseEther } = await import('viem')
+            return (await client()).sendTransaction({ to: DEMO_RECIPIENT, value: parseEther('0.001') })
+          })}
+        >
+          Send 0.001 ETH
+        </button>
+        <button onClick={() => void refresh()}>Refresh balance</button>
+      </div>
+    </li>
+  )
+}
+
+function SolanaWallet({ wallet, onResult, sign }: { wallet: EmbeddedWallet; onResult: (s: string) => void; sign: (w: EmbeddedWallet) => Promise<Uint8Array> }) {
+  return (
+    <li className="demo-wallet">
+      <span>Solana #{wallet.walletIndex}</span> <code data-testid="wallet-solana">{wallet.address}</code>
+      <div className="demo-actions demo-wallet-actions">
+        <button
+          data-testid="wallet-solana-sign"
+          onClick={() =>
+            void sign(wallet).then(
+              (sig) => onResult(`solana signature: ${btoa(String.fromCharCode(...sig))}`),
+              (e: Error) => onResult(`error: ${e.message}`),
+            )
+          }
+        >
+          Sign message
+        </button>
+      </div>
+    </li>
+  )
+}
+
+export function WalletPanel({ onResult }: { onResult: (s: string) => void }) {
+  const { user } = useUser()
+  const { wallets, status } = useWallets()
+  const { createWallet, creating } = useCreateWallet()
+  const api = usePlugin('embedded-wallet')
+  const signSolana = useCallback((w: EmbeddedWallet) => api.signer(w.address).solanaSignMessage(new TextEncoder().encode('Hello from Portico')), [api])
+  if (!user || user.isGuest) return null
+  return (
+    <section aria-label="Embedded wallets" className="demo-wallets">
+      <h2>Embedded wallets</h2>
+      <p>
+        Status: <span data-testid="wallet-status">{status}</span>
+      </p>
+      {wallets.length ? (
+        <ul>
+          {wallets.map((w) =>
+            w.chainType === 'ethereum' ? (
+              <EthereumWallet key={w.address} wallet={w} onResult={onResult} />
+            ) : (
+              <SolanaWallet key={w.address} wallet={w} onResult={onResult} sign={signSolana} />
+            ),
+          )}
+        </ul>
+      ) : (
+        <p>No embedded wallet yet.</p>
+      )}
+      <div className="demo-actions demo-wallet-actions">
+        <button disabled={creating} onClick={() => void createWallet({ chainType: 'ethereum' }).then(() => onResult('complete: wallet created'), (e: PorticoError) => onResult(`error: ${e.message}`))}>
+          Create Ethereum wallet
+        </button>
+        <button disabled={creating} onClick={() => void createWallet({ chainType: 'solana' }).then(() => onResult('complete: wallet created'), (e: PorticoError) => onResult(`error: ${e.message}`))}>
+          Create Solana wallet
+        </button>
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,9 @@
+/**
+ * Every handler family of the frame, imported once. Add one line per family module:
+ * `import './recovery-passcode'`, `import './recovery-cloud'`, `import './export'`,
+ * `import './delegation'`.
+ */
+import './wallets'
+import './rpc'
+
+export { handlerFor, register, registerRecoveryMethod, recoveryMethod } from './registry'

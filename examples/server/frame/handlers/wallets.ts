@@ -1,0 +1,178 @@
+/**
+ * wallets:create / wallets:add / solana-wallet:create / wallets:connect / wallets:recover
+ * (privy and registered methods) / wallets:set-recovery / wallets:clear.
+ */
+import type { ChainType, EntropyRef, FrameWallet, RecoveryInput, RecoveryMethod } from '../../../../plugins/embedded-wallet/protocol'
+import { FRAME_TEXTS, FrameFailure, type FrameContext } from '../context'
+import { saveDeviceShare } from '../device-store'
+import { HdRoot, generateEntropy, verifierFor } from '../keys'
+import { fetchAuthShare, lease, rootFromShares, unlock, clearSession } from '../session'
+import { shareFromString, shareToString, splitEntropy } from '../shares'
+import { recoveryMethod, register, type SealedRecovery } from './registry'
+
+const CHAIN_TYPES: ChainType[] = ['ethereum', 'solana']
+
+/** The wallet list the server returns (snake case). */
+interface ServerWallets {
+  mfa_enrolled: boolean
+}
+
+function checkChainTypes(list: unknown): ChainType[] {
+  if (!Array.isArray(list) || !list.length || list.some((c) => !CHAIN_TYPES.includes(c))) {
+    throw new FrameFailure('invalid_request_arguments', 'chainTypes: expected a non-empty list of ethereum and solana')
+  }
+  return [...new Set(list as ChainType[])]
+}
+
+function checkIndex(i: unknown): number {
+  if (typeof i !== 'number' || !Number.isInteger(i)) throw new FrameFailure('invalid_request_arguments', 'walletIndex: expected an integer')
+  if (i < 0) throw new FrameFailure('invalid_request_arguments', FRAME_TEXTS.negativeIndex)
+  return i
+}
+
+/** The recovery method a create asks for (a password means user-passcode), checked for a handler. */
+function recoveryOf(input: { recoveryMethod?: RecoveryMethod; recoveryPassword?: string }): RecoveryMethod {
+  const m = input.recoveryMethod ?? (input.recoveryPassword ? 'user-passcode' : 'privy')
+  if (m !== 'privy') recoveryMethod(m)
+  return m
+}
+
+/** Seals the recovery share for `method`: privy goes to the server, which seals it with its recovery key. */
+export async function sealRecovery(
+  ctx: FrameContext,
+  method: RecoveryMethod,
+  share: Uint8Array,
+  input: RecoveryInput,
+  entropyId: string,
+  accessToken: string,
+): Promise<{ recovery_method: RecoveryMethod; recovery_share: string; recovery_meta?: Record<string, unknown> }> {
+  if (method === 'privy') return { recovery_method: 'privy', recovery_share: shareToString(share) }
+  const sealed = await recoveryMethod(method).seal(share, input, { ...ctx, entropyId, accessToken })
+  return { recovery_method: method, recovery_share: sealed.recoveryShare, recovery_meta: sealed.recoveryMeta }
+}
+
+/** A new HD root with its index-0 wallets; the server stores the public records and its shares. */
+async function createRoot(
+  ctx: FrameContext,
+  p: { accessToken: string; chainTypes: ChainType[]; recoveryMethod?: RecoveryMethod; recoveryPassword?: string },
+) {
+  if (!p.accessToken) throw new FrameFailure('invalid_request_arguments', FRAME_TEXTS.mustBeAuthenticated)
+  const chainTypes = checkChainTypes(p.chainTypes)
+  const method = recoveryOf(p)
+  const entropy = generateEntropy()
+  const root = await HdRoot.fromEntropy(entropy)
+  const shares = await splitEntropy(entropy)
+  entropy.fill(0)
+  const entropyIdVerifier = verifierFor(chainTypes.includes('ethereum') ? 'ethereum' : 'solana')
+  const entropyId = root.entropyId(entropyIdVerifier)
+  const wallets: FrameWallet[] = chainTypes.map((chainType) => ({ chainType, walletIndex: 0, address: root.address(chainType, 0) }))
+  const recovery = await sealRecovery(ctx, method, shares.recovery, { ...p, recoveryMethod: method } as RecoveryInput, entropyId, p.accessToken)
+  const res = await ctx.api<ServerWallets>(
+    '/wallets/create',
+    {
+      entropy_id: entropyId,
+      entropy_id_verifier: entropyIdVerifier,
+      auth_share: shareToString(shares.auth),
+      ...recovery,
+      wallets: wallets.map((w) => ({ address: w.address, chain_type: w.chainType, wallet_index: w.walletIndex })),
+    },
+    p.accessToken,
+  )
+  await saveDeviceShare(ctx.config.appId, entropyId, shares.device)
+  lease(ctx, { accessToken: p.accessToken, entropyId, entropyIdVerifier }, root, res.mfa_enrolled).release()
+  return { entropyId, entropyIdVerifier, wallets, recoveryMethod: method }
+}
+
+async function addWallet(
+  ctx: FrameContext,
+  p: { accessToken: string; chainType: ChainType; walletIndex: number } & EntropyRef,
+): Promise<{ wallet: FrameWallet; recoveryMethod: RecoveryMethod }> {
+  const l = await unlock(ctx, p)
+  try {
+    const wallet: FrameWallet = { chainType: p.chainType, walletIndex: p.walletIndex, address: l.root.address(p.chainType, p.walletIndex) }
+    const res = await ctx.api<{ recovery_method: RecoveryMethod }>(
+      '/wallets/add',
+      { entropy_id: p.entropyId, address: wallet.address, chain_type: wallet.chainType, wallet_index: wallet.walletIndex },
+      p.accessToken,
+    )
+    return { wallet, recoveryMethod: res.recovery_method }
+  } finally {
+    l.release()
+  }
+}
+
+register('wallets:create', async (p, ctx) => createRoot(ctx, p))
+
+register('wallets:add', async (p, ctx) => {
+  if (!CHAIN_TYPES.includes(p.chainType)) throw new FrameFailure('invalid_request_arguments', 'chainType: expected ethereum or solana')
+  const walletIndex = checkIndex(p.walletIndex)
+  return { wallet: (await addWallet(ctx, { ...p, walletIndex })).wallet }
+})
+
+register('solana-wallet:create', async (p, ctx) => {
+  if (p.entropyId && p.entropyIdVerifier) {
+    const ref = { accessToken: p.accessToken, entropyId: p.entropyId, entropyIdVerifier: p.entropyIdVerifier }
+    const { wallet, recoveryMethod } = await addWallet(ctx, { ...ref, chainType: 'solana', walletIndex: 0 })
+    return { entropyId: ref.entropyId, entropyIdVerifier: ref.entropyIdVerifier, wallet, recoveryMethod }
+  }
+  const r = await createRoot(ctx, { accessToken: p.accessToken, chainTypes: ['solana'] })
+  return { entropyId: r.entropyId, entropyIdVerifier: r.entropyIdVerifier, wallet: r.wallets[0], recoveryMethod: r.recoveryMethod }
+})
+
+register('wallets:connect', async (p, ctx) => {
+  const l = await unlock(ctx, p)
+  l.release()
+  return { entropyId: p.entropyId, entropyIdVerifier: p.entropyIdVerifier, connected: true }
+})
+
+/** What POST /wallets/recovery_share returns: privy's share opened by the server, or a method's sealed record. */
+interface RecoveryShareReply {
+  recovery_method: RecoveryMethod
+  /** privy: the share (base64); other methods: the sealed record as stored. */
+  recovery_share: string
+  recovery_meta?: Record<string, unknown> | null
+}
+
+register('wallets:recover', async (p, ctx) => {
+  if (!p.accessToken) throw new FrameFailure('invalid_request_arguments', FRAME_TEXTS.missingToken)
+  const stored = await ctx.api<RecoveryShareReply>('/wallets/recovery_share', { entropy_id: p.entropyId }, p.accessToken)
+  const method = stored.recovery_method
+  if (p.recoveryMethod && p.recoveryMethod !== method) throw new FrameFailure('invalid_request_arguments', FRAME_TEXTS.recoveryNotSupported)
+  let share: Uint8Array
+  if (method === 'privy') share = shareFromString(stored.recovery_share)
+  else {
+    const sealed: SealedRecovery = { recoveryShare: stored.recovery_share, recoveryMeta: stored.recovery_meta ?? undefined }
+    share = await recoveryMethod(method).open(sealed, { ...p, recoveryMethod: method }, { ...ctx, entropyId: p.entropyId, accessToken: p.accessToken })
+  }
+  const auth = await fetchAuthShare(ctx, p)
+  let root: HdRoot
+  try {
+    root = await rootFromShares(share, shareFromString(auth.share), p)
+  } catch {
+    throw new FrameFailure('error', FRAME_TEXTS.unableToRecover)
+  }
+  // Any two shares of the split rebuild the root: this device keeps the recovery share as its own.
+  await saveDeviceShare(ctx.config.appId, p.entropyId, share)
+  lease(ctx, p, root, auth.mfa_enrolled).release()
+  return { entropyId: p.entropyId, entropyIdVerifier: p.entropyIdVerifier, recovered: true }
+})
+
+register('wallets:set-recovery', async (p, ctx) => {
+  const method = recoveryOf(p)
+  const stored = await ctx.api<RecoveryShareReply>('/wallets/recovery_share', { entropy_id: p.entropyId }, p.accessToken)
+  if (stored.recovery_method !== 'privy') {
+    // Opening a user-owned share needs that method's input: the recovery family's handler does it.
+    throw new FrameFailure('invalid_request_arguments', FRAME_TEXTS.recoveryNotSupported)
+  }
+  const share = shareFromString(stored.recovery_share)
+  const l = await unlock(ctx, p)
+  l.release()
+  const recovery = await sealRecovery(ctx, method, share, p, p.entropyId, p.accessToken)
+  await ctx.api('/wallets/set_recovery', { entropy_id: p.entropyId, ...recovery }, p.accessToken)
+  return { entropyId: p.entropyId, entropyIdVerifier: p.entropyIdVerifier, recoveryMethod: method }
+})
+
+register('wallets:clear', async () => {
+  clearSession()
+  return { cleared: true }
+})

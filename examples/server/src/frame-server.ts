@@ -1,0 +1,131 @@
+/**
+ * The wallet frame's own origin (a second listener: PORTICO_FRAME_PORT, 8788 in `npm start`).
+ *
+ *   GET /apps/:appId/embedded-wallets?caid&client_id   the frame page (spec part 2 section 7)
+ *   GET /embedded-wallets/frame.js                     its script (examples/server/frame/, bundled with esbuild)
+ *
+ * The page runs under a CSP of its own: nothing but its script and the API may load or be
+ * called, and only the app's allowed origins (custom schemes included) may embed it.
+ */
+import { Hono } from 'hono'
+import { fileURLToPath } from 'node:url'
+import type { AppsRegistry } from './config'
+
+export interface FrameServerOptions {
+  apps: AppsRegistry
+  /** The reference API's origin (the frame calls `${apiUrl}/api/v1`). */
+  apiUrl: string
+  /** Minify the bundle (default true). */
+  minify?: boolean
+}
+
+const ENTRY = fileURLToPath(new URL('../frame/main.ts', import.meta.url))
+
+export interface FrameBundle {
+  /** The entry script (frame.js). */
+  code: string
+  etag: string
+  /** Lazy chunks by file name (Solana transaction signing ...), loaded by the entry on use. */
+  chunks: Map<string, { code: string; etag: string }>
+}
+
+let bundle: Promise<FrameBundle> | null = null
+
+/** Builds the frame script once per process (esbuild, in memory; lazy parts in their own chunks). */
+export function frameBundle(minify = true): Promise<FrameBundle> {
+  bundle ??= (async () => {
+    const { build } = await import('esbuild')
+    const { createHash } = await import('node:crypto')
+    const out = await build({
+      entryPoints: [ENTRY],
+      bundle: true,
+      write: false,
+      format: 'esm',
+      splitting: true,
+      outdir: '/frame-out',
+      entryNames: 'frame',
+      chunkNames: 'chunk-[hash]',
+      platform: 'browser',
+      target: 'es2022',
+      minify,
+      legalComments: 'none',
+      define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
+      logLevel: 'silent',
+    })
+    const tag = (code: string) => `"${createHash('sha256').update(code).digest('base64url').slice(0, 16)}"`
+    const chunks = new Map<string, { code: string; etag: string }>()
+    let entry = ''
+    for (const f of out.outputFiles) {
+      const name = f.path.split('/').pop()!
+      if (name === 'frame.js') entry = f.text
+      else chunks.set(name, { code: f.text, etag: tag(f.text) })
+    }
+    return { code: entry, etag: tag(entry), chunks }
+  })()
+  bundle.catch(() => {
+    bundle = null
+  })
+  return bundle
+}
+
+const escapeJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026')
+const originOf = (u: string) => new URL(u).origin
+
+/** CSP source for an allowed origin: web origins as is; custom schemes (tauri://localhost) too. */
+const ancestor = (o: string) => o.replace(/[;,\s]/g, '')
+
+export function frameCsp(apiUrl: string, allowedOrigins: string[]): string {
+  const ancestors = allowedOrigins.length ? allowedOrigins.map(ancestor).join(' ') : "'none'"
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `connect-src ${originOf(apiUrl)}`,
+    `frame-ancestors ${ancestors}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ')
+}
+
+export function createFrameServer(opts: FrameServerOptions): Hono {
+  const app = new Hono()
+  app.use('*', async (c, next) => {
+    await next()
+    c.header('x-content-type-options', 'nosniff')
+    c.header('referrer-policy', 'no-referrer')
+    c.header('cross-origin-resource-policy', 'cross-origin')
+  })
+  app.get('/apps/:appId/embedded-wallets', (c) => {
+    const appId = c.req.param('appId')
+    const settings = appId.length === 25 ? opts.apps.get(appId) : undefined
+    if (!settings) return c.text('Unknown app id', 404)
+    const config = {
+      appId,
+      apiUrl: originOf(opts.apiUrl),
+      allowedOrigins: settings.allowedOrigins,
+      clientId: c.req.query('client_id') ?? null,
+      caid: c.req.query('caid') ?? null,
+    }
+    c.header('content-security-policy', frameCsp(opts.apiUrl, settings.allowedOrigins))
+    c.header('cache-control', 'no-store')
+    return c.html(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Portico wallet</title>` +
+        `<script type="application/json" id="portico-frame-config">${escapeJson(config)}</script>` +
+        `<script type="module" src="/embedded-wallets/frame.js"></script></head><body></body></html>`,
+    )
+  })
+  app.get('/embedded-wallets/:file', async (c) => {
+    const b = await frameBundle(opts.minify !== false)
+    const file = c.req.param('file')
+    const f = file === 'frame.js' ? b : b.chunks.get(file)
+    if (!f) return c.text('Not found', 404)
+    if (c.req.header('if-none-match') === f.etag) return c.body(null, 304)
+    c.header('content-type', 'text/javascript; charset=utf-8')
+    c.header('etag', f.etag)
+    // Chunk names carry their content hash; the entry is revalidated.
+    c.header('cache-control', file === 'frame.js' ? 'no-cache' : 'public, max-age=31536000, immutable')
+    return c.body(f.code)
+  })
+  app.get('/health', (c) => c.json({ ok: true }))
+  app.notFound((c) => c.text('Not found', 404))
+  return app
+}

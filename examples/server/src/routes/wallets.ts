@@ -1,0 +1,318 @@
+/**
+ * Embedded wallets (issue 14; spec part 2 sections 3, 5, 7): the server's half of the wallet
+ * frame. The frame (served from its own origin, see src/frame-server.ts) generates the key
+ * material; the server keeps the public wallet records (linked accounts of type 'wallet',
+ * wallet_client_type 'privy') and, per HD root, two of the three Shamir shares:
+ *
+ * - the auth share, sealed at rest with a key derived from PORTICO_SECRET, released only to
+ *   requests whose Origin is the frame's origin, with a valid access token and after
+ *   `requireFreshMfa(ctx, auth, 'auth_share')`;
+ * - the recovery share: for `privy` (automatic recovery) sealed with the recovery key
+ *   (PORTICO_RECOVERY_KEY, kept outside the database); for user-owned methods
+ *   (user-passcode, google-drive, icloud) stored as the frame sealed it, unreadable here.
+ *
+ *   POST /wallets/create          new HD root + its index-0 wallets
+ *   POST /wallets/add             another wallet on the user's root (index rules of section 5)
+ *   POST /wallets/auth_share      the auth share (frame only) and whether the frame may cache it
+ *   POST /wallets/recovery_share  the recovery share (privy: opened; others: as sealed)
+ *   POST /wallets/set_recovery    reseal the recovery share under another method
+ *
+ * Every write runs in one transaction after every check; a refused request writes nothing.
+ */
+import { createHash, hkdfSync } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { getAddress, isAddress } from 'viem'
+import { base58 } from '@scure/base'
+import { z } from 'zod'
+import type { WireUser } from '../../../../kernel/wire'
+import { requireAuth, type Api, type C, type ServerCtx } from '../context'
+import { ApiError, errors } from '../errors'
+import { loadUser } from '../identity'
+import { deriveKeys, type Keys } from '../keys'
+import { requireFreshMfa } from '../mfa-gate'
+import { isUniqueViolation, type Queryable } from '../store'
+import { now } from '../tokens'
+import { id } from '../validate'
+
+export interface WalletOptions {
+  /** The wallet frame's origin (its own listener): the only origin shares are released to. */
+  frameOrigin?: string | (() => string | undefined)
+  /** The recovery key sealing `privy` recovery shares (at least 32 characters; never stored in the database). */
+  recoveryKey?: string
+}
+
+export const WALLET_MSG = {
+  alreadyExists: 'User already has an embedded wallet.',
+  negativeIndex: 'A negative walletIndex is invalid.',
+  needsIndexZero: 'An additional wallet needs a wallet at index 0 first.',
+  notFound: 'Embedded wallet not found',
+  frameOnly: 'Wallet secrets are released to the wallet frame only.',
+  noFrame: 'Embedded wallets are not configured on this server (no wallet frame origin).',
+  recoveryNotSupported: 'Recovery method not supported',
+  badAddress: 'address: not a valid address for this chain type',
+  addressTaken: 'This account has already been linked to another user.',
+} as const
+
+const RECOVERY_METHODS = ['privy', 'user-passcode', 'google-drive', 'icloud'] as const
+const CHAIN_TYPES = ['ethereum', 'solana'] as const
+const VERIFIERS = ['ethereum-address-verifier', 'solana-address-verifier'] as const
+
+const b64 = (max: number) => z.string().min(1, 'Required').max(max, `Must be at most ${max} characters`).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Expected base64')
+const walletIndex = z
+  .number({ message: 'Expected an integer' })
+  .int('Expected an integer')
+  .min(0, WALLET_MSG.negativeIndex)
+  .max(2 ** 31 - 1, 'Must be below 2^31')
+const entropyId = id(64)
+const chainType = z.enum(CHAIN_TYPES, { message: "Expected 'ethereum' or 'solana'" })
+const recoveryShape = {
+  recovery_method: z.enum(RECOVERY_METHODS, { message: WALLET_MSG.recoveryNotSupported }),
+  /** privy: the share (base64, 17 bytes); other methods: the frame's sealed form (opaque). */
+  recovery_share: z.string().min(1, 'Required').max(8192, 'Must be at most 8192 characters'),
+  recovery_meta: z.record(z.string().max(64), z.union([z.string().max(2048), z.number(), z.boolean(), z.null()])).nullish(),
+}
+
+const createBody = z.object({
+  entropy_id: entropyId,
+  entropy_id_verifier: z.enum(VERIFIERS, { message: 'Unknown entropy id verifier' }),
+  auth_share: b64(64),
+  ...recoveryShape,
+  wallets: z
+    .array(z.object({ address: id(64), chain_type: chainType, wallet_index: walletIndex }))
+    .min(1, 'Required')
+    .max(2, 'At most one wallet per chain type'),
+})
+const addBody = z.object({ entropy_id: entropyId, address: id(64), chain_type: chainType, wallet_index: walletIndex })
+const rootBody = z.object({ entropy_id: entropyId })
+const setRecoveryBody = z.object({ entropy_id: entropyId, ...recoveryShape })
+
+export const AUTH_SHARE_PURPOSE = 'wallet-auth-share'
+export const RECOVERY_SHARE_PURPOSE = 'wallet-recovery-share'
+
+/**
+ * The recovery key: PORTICO_RECOVERY_KEY, or the file PORTICO_RECOVERY_KEY_FILE names; in
+ * development (and as a last resort, with a warning) a key derived from the server secret.
+ * Either way it never enters the database.
+ */
+export function recoveryKeyFromEnv(env: NodeJS.ProcessEnv, secret: string): { key: string; source: 'env' | 'file' | 'derived' } {
+  if (env.PORTICO_RECOVERY_KEY) return { key: env.PORTICO_RECOVERY_KEY, source: 'env' }
+  if (env.PORTICO_RECOVERY_KEY_FILE) return { key: readFileSync(env.PORTICO_RECOVERY_KEY_FILE, 'utf8').trim(), source: 'file' }
+  return { key: derivedRecoveryKey(secret), source: 'derived' }
+}
+
+export function derivedRecoveryKey(secret: string): string {
+  return Buffer.from(hkdfSync('sha256', secret, 'portico', 'portico wallet recovery key v1', 32)).toString('base64url')
+}
+
+/** Normalised address (EIP-55 / base58 32 bytes) or 422. */
+export function walletAddress(type: 'ethereum' | 'solana', address: string): string {
+  if (type === 'ethereum') {
+    if (!isAddress(address, { strict: false })) throw errors.invalidData(WALLET_MSG.badAddress, { fields: { address: WALLET_MSG.badAddress } }, 422)
+    return getAddress(address)
+  }
+  let ok = false
+  try {
+    ok = base58.decode(address).length === 32
+  } catch {}
+  if (!ok) throw errors.invalidData(WALLET_MSG.badAddress, { fields: { address: WALLET_MSG.badAddress } }, 422)
+  return address
+}
+
+interface RootRow {
+  app_id: string
+  entropy_id: string
+  user_id: string
+  entropy_id_verifier: string
+  auth_share: string
+  recovery_method: string
+  recovery_share: string
+  recovery_meta: Record<string, unknown> | null
+}
+
+const alreadyExists = () => new ApiError(400, 'embedded_wallet_already_exists', WALLET_MSG.alreadyExists)
+const notFound = () => new ApiError(404, 'embedded_wallet_not_found', WALLET_MSG.notFound)
+
+export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = {}) {
+  const r = ctx.routes
+  if (!opts.recoveryKey || opts.recoveryKey.length < 32) throw new Error('registerWallets: a recovery key of at least 32 characters is required')
+  const recoveryKeys: Keys = deriveKeys(opts.recoveryKey)
+  const frameOrigin = () => (typeof opts.frameOrigin === 'function' ? opts.frameOrigin() : opts.frameOrigin)
+
+  /** Only the wallet frame's origin, with a valid access token. */
+  const fromFrame = async (c: C) => {
+    const origin = frameOrigin()
+    if (!origin) throw new ApiError(403, 'embedded_wallets_disabled', WALLET_MSG.noFrame)
+    if (c.req.header('origin') !== origin) throw new ApiError(403, 'invalid_origin', WALLET_MSG.frameOnly)
+    return requireAuth(c, ctx)
+  }
+  const context = (appId: string, entropy: string) => `${appId}|${entropy.toLowerCase()}`
+
+  /** Seals what the server keeps of a recovery share: privy's with the recovery key, the rest as given. */
+  const sealRecovery = async (appId: string, entropy: string, method: string, share: string) => {
+    if (method !== 'privy') return share
+    if (!/^[A-Za-z0-9+/]{1,64}={0,2}$/.test(share)) throw errors.invalidData('recovery_share: expected base64', { fields: { recovery_share: 'Expected base64' } }, 422)
+    return recoveryKeys.seal(`${context(appId, entropy)}|${share}`, RECOVERY_SHARE_PURPOSE)
+  }
+  const openRecovery = async (row: RootRow) => {
+    if (row.recovery_method !== 'privy') return row.recovery_share
+    const plain = await recoveryKeys.open(row.recovery_share, RECOVERY_SHARE_PURPOSE)
+    const prefix = `${context(row.app_id, row.entropy_id)}|`
+    if (!plain.startsWith(prefix)) throw notFound()
+    return plain.slice(prefix.length)
+  }
+  const openAuth = async (row: RootRow) => {
+    const plain = await ctx.keys.open(row.auth_share, AUTH_SHARE_PURPOSE)
+    const prefix = `${context(row.app_id, row.entropy_id)}|`
+    if (!plain.startsWith(prefix)) throw notFound()
+    return plain.slice(prefix.length)
+  }
+
+  const rootOf = async (q: Queryable, appId: string, userId: string, entropy: string, lock = false) => {
+    const rows = await q.query<RootRow>(
+      `SELECT * FROM embedded_wallet_roots WHERE app_id = $1 AND lower(entropy_id) = lower($2) AND user_id = $3${lock ? ' FOR UPDATE' : ''}`,
+      [appId, entropy, userId],
+    )
+    if (!rows.length) throw notFound()
+    return rows[0]
+  }
+
+  const walletAccount = (w: { address: string; chain_type: string; wallet_index: number }, root: { entropy_id: string; entropy_id_verifier: string; recovery_method: string }) => ({
+    address: w.address,
+    chain_type: w.chain_type,
+    chain_id: w.chain_type === 'ethereum' ? null : null,
+    wallet_client: 'privy',
+    wallet_client_type: 'privy',
+    connector_type: 'embedded',
+    imported: false,
+    delegated: false,
+    recovery_method: root.recovery_method,
+    wallet_index: w.wallet_index,
+    entropy_id: root.entropy_id,
+    entropy_id_verifier: root.entropy_id_verifier,
+  })
+  const insertWallet = async (q: Queryable, appId: string, userId: string, data: ReturnType<typeof walletAccount>) => {
+    const t = now()
+    const identifier = `${data.chain_type}:${data.chain_type === 'ethereum' ? data.address.toLowerCase() : data.address}`
+    try {
+      await q.query('SAVEPOINT wallet_insert')
+      await q.query(
+        `INSERT INTO accounts (user_id, app_id, type, identifier, data, first_verified_at, latest_verified_at, created_at)
+         VALUES ($1, $2, 'wallet', $3, $4, $5, $5, $5)`,
+        [userId, appId, identifier, JSON.stringify(data), t],
+      )
+      await q.query('RELEASE SAVEPOINT wallet_insert')
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new ApiError(400, 'linked_to_another_user', WALLET_MSG.addressTaken)
+      throw e
+    }
+  }
+  /** The user's embedded wallets (linked accounts of type wallet with wallet_client_type 'privy'). */
+  const embedded = async (q: Queryable, appId: string, userId: string) =>
+    (
+      await q.query<{ data: { chain_type: string; wallet_index: number; entropy_id?: string } }>(
+        `SELECT data FROM accounts WHERE app_id = $1 AND user_id = $2 AND type = 'wallet' AND data->>'wallet_client_type' = 'privy'`,
+        [appId, userId],
+      )
+    ).map((x) => x.data)
+  const user = async (userId: string): Promise<WireUser> => (await loadUser(ctx.store, userId))!
+
+  r.post(api, '/wallets/create', { summary: 'Create an embedded wallet (HD root, index-0 wallets, auth and recovery shares) — wallet frame only', auth: 'bearer' }, createBody, async (c, b) => {
+    const auth = await fromFrame(c)
+    const app = c.get('app')
+    const seen = new Set<string>()
+    const wallets = b.wallets.map((w) => {
+      if (w.wallet_index !== 0) throw errors.invalidData('wallets: a new embedded wallet starts at index 0', { fields: { wallets: 'Index 0 only' } }, 422)
+      if (seen.has(w.chain_type)) throw errors.invalidData('wallets: at most one wallet per chain type', { fields: { wallets: 'One per chain type' } }, 422)
+      seen.add(w.chain_type)
+      return { ...w, address: walletAddress(w.chain_type, w.address) }
+    })
+    const verifierChain = b.entropy_id_verifier === 'ethereum-address-verifier' ? 'ethereum' : 'solana'
+    const idWallet = wallets.find((w) => w.chain_type === verifierChain)
+    if (!idWallet || walletAddress(verifierChain, b.entropy_id) !== idWallet.address) {
+      throw errors.invalidData('entropy_id: must be the index-0 address of the verifier chain', { fields: { entropy_id: 'Not the root address' } }, 422)
+    }
+    const gate = await requireFreshMfa(ctx, auth, 'auth_share')
+    const recoveryShare = await sealRecovery(app.id, idWallet.address, b.recovery_method, b.recovery_share)
+    const authShare = await ctx.keys.seal(`${context(app.id, idWallet.address)}|${b.auth_share}`, AUTH_SHARE_PURPOSE)
+    const root = { entropy_id: idWallet.address, entropy_id_verifier: b.entropy_id_verifier, recovery_method: b.recovery_method }
+    await ctx.store.transaction(async (q) => {
+      // One embedded wallet per user: serialise creates of the same user on its row.
+      const u = await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [auth.userId])
+      if (!u.length) throw errors.invalidToken()
+      const has = await q.query('SELECT 1 FROM embedded_wallet_roots WHERE app_id = $1 AND user_id = $2', [app.id, auth.userId])
+      if (has.length || (await embedded(q, app.id, auth.userId)).length) throw alreadyExists()
+      const t = now()
+      try {
+        await q.query('SAVEPOINT root_insert')
+        await q.query(
+          `INSERT INTO embedded_wallet_roots (app_id, entropy_id, user_id, entropy_id_verifier, auth_share, recovery_method, recovery_share, recovery_meta, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
+          [app.id, root.entropy_id, auth.userId, b.entropy_id_verifier, authShare, b.recovery_method, recoveryShare, b.recovery_meta ? JSON.stringify(b.recovery_meta) : null, t],
+        )
+        await q.query('RELEASE SAVEPOINT root_insert')
+      } catch (e) {
+        if (isUniqueViolation(e)) throw alreadyExists()
+        throw e
+      }
+      for (const w of wallets) await insertWallet(q, app.id, auth.userId, walletAccount(w, root))
+    })
+    ctx.log.info({ app_id: app.id, wallets: wallets.length, recovery_method: b.recovery_method }, 'embedded wallet created')
+    return c.json({ user: await user(auth.userId), mfa_enrolled: gate.mfaEnrolled })
+  })
+
+  r.post(api, '/wallets/add', { summary: 'Add a wallet on the user\'s HD root (createAdditional / walletIndex) — wallet frame only', auth: 'bearer' }, addBody, async (c, b) => {
+    const auth = await fromFrame(c)
+    const app = c.get('app')
+    const address = walletAddress(b.chain_type, b.address)
+    await ctx.store.transaction(async (q) => {
+      await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [auth.userId])
+      const root = await rootOf(q, app.id, auth.userId, b.entropy_id)
+      const mine = (await embedded(q, app.id, auth.userId)).filter((w) => w.chain_type === b.chain_type && (w.entropy_id ?? root.entropy_id).toLowerCase() === root.entropy_id.toLowerCase())
+      if (mine.some((w) => w.wallet_index === b.wallet_index)) throw alreadyExists()
+      if (b.wallet_index > 0 && !mine.some((w) => w.wallet_index === 0)) throw errors.invalidData(WALLET_MSG.needsIndexZero, undefined, 400)
+      await insertWallet(q, app.id, auth.userId, walletAccount({ address, chain_type: b.chain_type, wallet_index: b.wallet_index }, root))
+    })
+    const root = await rootOf(ctx.store, app.id, auth.userId, b.entropy_id)
+    return c.json({ user: await user(auth.userId), recovery_method: root.recovery_method })
+  })
+
+  r.post(api, '/wallets/auth_share', { summary: 'The auth share of the user\'s wallet — wallet frame only, fresh MFA when enrolled', auth: 'bearer' }, rootBody, async (c, b) => {
+    const auth = await fromFrame(c)
+    const row = await rootOf(ctx.store, c.get('app').id, auth.userId, b.entropy_id)
+    const gate = await requireFreshMfa(ctx, auth, 'auth_share')
+    c.header('cache-control', 'no-store')
+    return c.json({ share: await openAuth(row), mfa_enrolled: gate.mfaEnrolled })
+  })
+
+  r.post(api, '/wallets/recovery_share', { summary: 'The recovery share (privy: opened with the recovery key; others: as sealed) — wallet frame only', auth: 'bearer' }, rootBody, async (c, b) => {
+    const auth = await fromFrame(c)
+    const row = await rootOf(ctx.store, c.get('app').id, auth.userId, b.entropy_id)
+    await requireFreshMfa(ctx, auth, 'recovery')
+    c.header('cache-control', 'no-store')
+    return c.json({ recovery_method: row.recovery_method, recovery_share: await openRecovery(row), recovery_meta: row.recovery_meta })
+  })
+
+  r.post(api, '/wallets/set_recovery', { summary: 'Reseal the recovery share under another recovery method — wallet frame only', auth: 'bearer' }, setRecoveryBody, async (c, b) => {
+    const auth = await fromFrame(c)
+    const app = c.get('app')
+    const existing = await rootOf(ctx.store, app.id, auth.userId, b.entropy_id)
+    await requireFreshMfa(ctx, auth, 'recovery')
+    const sealed = await sealRecovery(app.id, existing.entropy_id, b.recovery_method, b.recovery_share)
+    await ctx.store.transaction(async (q) => {
+      const row = await rootOf(q, app.id, auth.userId, b.entropy_id, true)
+      await q.query(
+        'UPDATE embedded_wallet_roots SET recovery_method = $3, recovery_share = $4, recovery_meta = $5, updated_at = $6 WHERE app_id = $1 AND entropy_id = $2',
+        [app.id, row.entropy_id, b.recovery_method, sealed, b.recovery_meta ? JSON.stringify(b.recovery_meta) : null, now()],
+      )
+      await q.query(
+        `UPDATE accounts SET data = jsonb_set(data, '{recovery_method}', to_jsonb($4::text))
+         WHERE app_id = $1 AND user_id = $2 AND type = 'wallet' AND lower(data->>'entropy_id') = lower($3)`,
+        [app.id, auth.userId, row.entropy_id, b.recovery_method],
+      )
+    })
+    return c.json({ user: await user(auth.userId) })
+  })
+}
+
+/** A fingerprint of the recovery key for logs (never the key). */
+export const recoveryKeyId = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 8)

@@ -1,0 +1,213 @@
+/**
+ * Embedded wallets, HTTP level (issue 14): the routes the wallet frame calls, with real
+ * shares (the frame's own primitives: keys.ts, shares.ts) against a real server and database.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { combineShares, shareFromString, shareToString, splitEntropy } from '../frame/shares'
+import { HdRoot, generateEntropy } from '../frame/keys'
+import { openPglite } from '../src/store/pglite'
+import type { Store } from '../src/store'
+import { startTestServer, uniqueEmail, type TestServer } from './helpers'
+import { WALLET_MSG } from '../src/routes/wallets'
+
+const FRAME = 'http://127.0.0.1:48788'
+const RECOVERY_KEY = 'test-recovery-key-kept-outside-the-database-0001'
+
+let store: Store
+let s: TestServer
+
+beforeAll(async () => {
+  store = await openPglite()
+  s = await startTestServer(store, { wallets: { frameOrigin: FRAME, recoveryKey: RECOVERY_KEY } })
+})
+afterAll(async () => {
+  await s?.close()
+  await store?.close()
+})
+
+async function login() {
+  const r = await s.emailLogin(uniqueEmail('wlt'))
+  expect(r.status).toBe(200)
+  return r.body.token as string
+}
+
+/** What the frame does on create: a root, its shares, its index-0 wallets. */
+async function newRoot() {
+  const entropy = generateEntropy()
+  const root = await HdRoot.fromEntropy(entropy)
+  const shares = await splitEntropy(entropy)
+  return { entropy, root, shares, entropyId: root.ethereum(0).address }
+}
+
+const frameCall = (path: string, token: string | null, body: unknown, origin: string | null = FRAME) =>
+  s.call(path, { token, body, headers: origin ? { origin } : {} })
+
+async function create(token: string, r: Awaited<ReturnType<typeof newRoot>>, extra: Record<string, unknown> = {}) {
+  return frameCall('/api/v1/wallets/create', token, {
+    entropy_id: r.entropyId,
+    entropy_id_verifier: 'ethereum-address-verifier',
+    auth_share: shareToString(r.shares.auth),
+    recovery_method: 'privy',
+    recovery_share: shareToString(r.shares.recovery),
+    wallets: [
+      { address: r.root.ethereum(0).address, chain_type: 'ethereum', wallet_index: 0 },
+      { address: r.root.solana(0).address, chain_type: 'solana', wallet_index: 0 },
+    ],
+    ...extra,
+  })
+}
+
+describe('create', () => {
+  it('stores the public wallets on the user record and refuses a second root', async () => {
+    const token = await login()
+    const r = await newRoot()
+    const res = await create(token, r)
+    expect(res.status).toBe(200)
+    expect(res.body.mfa_enrolled).toBe(false)
+    const wallets = res.body.user.linked_accounts.filter((a: any) => a.type === 'wallet')
+    expect(wallets).toHaveLength(2)
+    expect(wallets[0]).toMatchObject({
+      address: r.root.ethereum(0).address,
+      chain_type: 'ethereum',
+      wallet_client_type: 'privy',
+      wallet_index: 0,
+      recovery_method: 'privy',
+      entropy_id: r.entropyId,
+      entropy_id_verifier: 'ethereum-address-verifier',
+      imported: false,
+      delegated: false,
+    })
+    expect(wallets[1]).toMatchObject({ address: r.root.solana(0).address, chain_type: 'solana', wallet_index: 0 })
+    // GET /users/me shows them too.
+    const me = await s.call('/api/v1/users/me', { token })
+    expect(me.body.user?.linked_accounts ?? me.body.linked_accounts).toBeDefined()
+
+    const again = await create(token, await newRoot())
+    expect(again.status).toBe(400)
+    expect(again.body).toMatchObject({ code: 'embedded_wallet_already_exists', error: WALLET_MSG.alreadyExists })
+  })
+
+  it('only from the frame origin, only with a valid token', async () => {
+    const token = await login()
+    const r = await newRoot()
+    expect((await frameCall('/api/v1/wallets/create', token, {}, 'http://localhost:5173')).status).toBeGreaterThanOrEqual(400)
+    const wrongOrigin = await create(token, r, {})
+    expect(wrongOrigin.status).toBe(200)
+    const r2 = await newRoot()
+    const token2 = await login()
+    const res = await s.call('/api/v1/wallets/create', {
+      token: token2,
+      headers: { origin: 'http://localhost:5173' },
+      body: { entropy_id: r2.entropyId, entropy_id_verifier: 'ethereum-address-verifier', auth_share: shareToString(r2.shares.auth), recovery_method: 'privy', recovery_share: shareToString(r2.shares.recovery), wallets: [{ address: r2.entropyId, chain_type: 'ethereum', wallet_index: 0 }] },
+    })
+    expect(res.status).toBe(403)
+    expect(res.body.code).toBe('invalid_origin')
+    const noToken = await create(null as never, r2)
+    expect(noToken.status).toBe(401)
+  })
+
+  it('refuses an entropy id that is not the root address and a wallet index other than 0', async () => {
+    const token = await login()
+    const r = await newRoot()
+    const bad = await create(token, r, { entropy_id: r.root.ethereum(1).address })
+    expect(bad.status).toBe(422)
+    const idx = await create(token, r, { wallets: [{ address: r.entropyId, chain_type: 'ethereum', wallet_index: 1 }] })
+    expect(idx.status).toBe(422)
+    const neg = await create(token, r, { wallets: [{ address: r.entropyId, chain_type: 'ethereum', wallet_index: -1 }] })
+    expect(neg.status).toBe(422)
+    expect(neg.body.error).toContain(WALLET_MSG.negativeIndex)
+    const users = await store.query('SELECT count(*)::int AS n FROM embedded_wallet_roots WHERE lower(entropy_id) = lower($1)', [r.entropyId])
+    expect(users[0].n).toBe(0)
+  })
+})
+
+describe('shares', () => {
+  it('auth share: frame origin and the owner only; with the device share it rebuilds the root', async () => {
+    const token = await login()
+    const r = await newRoot()
+    expect((await create(token, r)).status).toBe(200)
+    const ok = await frameCall('/api/v1/wallets/auth_share', token, { entropy_id: r.entropyId })
+    expect(ok.status).toBe(200)
+    expect(ok.headers.get('cache-control')).toBe('no-store')
+    expect(ok.body.mfa_enrolled).toBe(false)
+    const rebuilt = await HdRoot.fromEntropy(await combineShares(r.shares.device, shareFromString(ok.body.share)))
+    expect(rebuilt.ethereum(0).address).toBe(r.entropyId)
+
+    expect((await frameCall('/api/v1/wallets/auth_share', token, { entropy_id: r.entropyId }, 'http://localhost:5173')).status).toBe(403)
+    expect((await frameCall('/api/v1/wallets/auth_share', token, { entropy_id: r.entropyId }, null)).status).toBe(403)
+    const other = await login()
+    const refused = await frameCall('/api/v1/wallets/auth_share', other, { entropy_id: r.entropyId })
+    expect(refused.status).toBe(404)
+    expect(refused.body.error).toBe(WALLET_MSG.notFound)
+    expect(refused.body.share).toBeUndefined()
+    expect((await frameCall('/api/v1/wallets/auth_share', 'x.y.z', { entropy_id: r.entropyId })).status).toBe(401)
+  })
+
+  it('privy recovery share: opened by the server; with the auth share it rebuilds the root', async () => {
+    const token = await login()
+    const r = await newRoot()
+    await create(token, r)
+    const rec = await frameCall('/api/v1/wallets/recovery_share', token, { entropy_id: r.entropyId })
+    expect(rec.status).toBe(200)
+    expect(rec.body.recovery_method).toBe('privy')
+    const auth = await frameCall('/api/v1/wallets/auth_share', token, { entropy_id: r.entropyId })
+    const rebuilt = await HdRoot.fromEntropy(await combineShares(shareFromString(rec.body.recovery_share), shareFromString(auth.body.share)))
+    expect(rebuilt.solana(0).address).toBe(r.root.solana(0).address)
+  })
+
+  it('the database contents alone cannot reconstruct a key', async () => {
+    const token = await login()
+    const r = await newRoot()
+    await create(token, r)
+    const [row] = await store.query('SELECT * FROM embedded_wallet_roots WHERE lower(entropy_id) = lower($1)', [r.entropyId])
+    // Neither share is stored in the clear.
+    const plainAuth = shareToString(r.shares.auth)
+    const plainRec = shareToString(r.shares.recovery)
+    const dump = JSON.stringify(await store.query('SELECT * FROM embedded_wallet_roots')) + JSON.stringify(await store.query('SELECT data FROM accounts'))
+    expect(dump).not.toContain(plainAuth)
+    expect(dump).not.toContain(plainRec)
+    expect(dump).not.toContain(shareToString(r.shares.device))
+    // Trying every pairing of the stored columns (as bytes) never gives this root.
+    const candidates = [row.auth_share, row.recovery_share, row.entropy_id].map((v: string) => new TextEncoder().encode(v))
+    for (let i = 0; i < candidates.length; i++)
+      for (let j = i + 1; j < candidates.length; j++) {
+        let address: string | null = null
+        try {
+          address = (await HdRoot.fromEntropy(await combineShares(candidates[i], candidates[j]))).ethereum(0).address
+        } catch {}
+        expect(address).not.toBe(r.entropyId)
+      }
+  })
+})
+
+describe('add', () => {
+  it('follows the wallet index rules', async () => {
+    const token = await login()
+    const r = await newRoot()
+    await frameCall('/api/v1/wallets/create', token, {
+      entropy_id: r.entropyId,
+      entropy_id_verifier: 'ethereum-address-verifier',
+      auth_share: shareToString(r.shares.auth),
+      recovery_method: 'privy',
+      recovery_share: shareToString(r.shares.recovery),
+      wallets: [{ address: r.entropyId, chain_type: 'ethereum', wallet_index: 0 }],
+    })
+    const add = (chain_type: string, wallet_index: number, address: string) =>
+      frameCall('/api/v1/wallets/add', token, { entropy_id: r.entropyId, chain_type, wallet_index, address })
+    const neg = await add('ethereum', -1, r.root.ethereum(1).address)
+    expect(neg.status).toBe(422)
+    expect(neg.body.error).toContain('A negative walletIndex is invalid.')
+    const zero = await add('ethereum', 0, r.root.ethereum(0).address)
+    expect(zero.body).toMatchObject({ code: 'embedded_wallet_already_exists', error: 'User already has an embedded wallet.' })
+    const solOne = await add('solana', 1, r.root.solana(1).address)
+    expect(solOne.status).toBe(400)
+    expect(solOne.body.error).toBe(WALLET_MSG.needsIndexZero)
+    const one = await add('ethereum', 1, r.root.ethereum(1).address)
+    expect(one.status).toBe(200)
+    expect(one.body.recovery_method).toBe('privy')
+    const sol = await add('solana', 0, r.root.solana(0).address)
+    expect(sol.status).toBe(200)
+    const w = sol.body.user.linked_accounts.filter((a: any) => a.type === 'wallet').map((a: any) => [a.chain_type, a.wallet_index])
+    expect(w).toEqual([['ethereum', 0], ['ethereum', 1], ['solana', 0]])
+  })
+})

@@ -1,0 +1,229 @@
+// @vitest-environment happy-dom
+/**
+ * The host plugin against a fake frame (a test double of the iframe's window that answers
+ * the frame protocol with a real viem account): creation rules, the reply checks (origin and
+ * source), the signer with the sensitiveAction hook, silent privy recovery, the EIP-1193
+ * provider's local methods and errors, the HTTPS rule.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
+import { verifyMessage, type Hex } from 'viem'
+import { foundry, mainnet } from 'viem/chains'
+import type { WireLinkedAccount } from 'portico'
+import { createTestKernel, pluginContract, wireUser, emailAccount } from 'portico/testing'
+import { EMBEDDED_WALLET_TEXTS, FRAME_PROTOCOL, embeddedWallet, type EmbeddedWalletOptions, type FrameRequestMessage } from './index'
+
+const FRAME_URL = 'http://127.0.0.1:8788'
+const T = EMBEDDED_WALLET_TEXTS
+
+pluginContract(() => embeddedWallet({ frameUrl: FRAME_URL, frameTarget: fakeFrame().target }))
+
+const eth = privateKeyToAccount(generatePrivateKey())
+const SOL = 'HN7cABqLq46Es1jh92dQQisAq662SmxELLLsHHe4YWrH'
+
+function walletAccount(address: string, chainType: 'ethereum' | 'solana', walletIndex = 0, entropyId = eth.address): WireLinkedAccount {
+  return {
+    type: 'wallet',
+    address,
+    chain_type: chainType,
+    wallet_client_type: 'privy',
+    connector_type: 'embedded',
+    imported: false,
+    delegated: false,
+    recovery_method: 'privy',
+    wallet_index: walletIndex,
+    entropy_id: entropyId,
+    entropy_id_verifier: 'ethereum-address-verifier',
+    verified_at: 1,
+    first_verified_at: 1,
+    latest_verified_at: 1,
+  } as unknown as WireLinkedAccount
+}
+
+type Handler = (m: FrameRequestMessage) => { data?: unknown; error?: { type: string; message: string } } | undefined | Promise<unknown>
+
+/** A fake frame window: records requests and answers them as the real frame would. */
+function fakeFrame(handlers: Record<string, Handler> = {}, reply: { origin?: string; fromSelf?: boolean } = {}) {
+  const seen: FrameRequestMessage[] = []
+  const target = {
+    postMessage(message: unknown, targetOrigin: string) {
+      const m = message as FrameRequestMessage
+      expect(targetOrigin).toBe(FRAME_URL)
+      seen.push(m)
+      void Promise.resolve(m.type === 'ready' ? { data: { version: 1 } } : handlers[m.type]?.(m)).then((r) => {
+        if (!r) return
+        const out = { protocol: FRAME_PROTOCOL, id: m.id, ...(r as object) }
+        window.dispatchEvent(new MessageEvent('message', { data: out, origin: reply.origin ?? FRAME_URL, source: (reply.fromSelf === false ? window : target) as never }))
+      })
+    },
+  }
+  return { target, seen, of: (type: string) => seen.filter((m) => m.type === type) }
+}
+
+async function setup(opts: { frame?: ReturnType<typeof fakeFrame>; accounts?: WireLinkedAccount[]; options?: Partial<EmbeddedWalletOptions> } = {}) {
+  const frame = opts.frame ?? fakeFrame()
+  const user = wireUser({ accounts: [emailAccount('ana@example.com'), ...(opts.accounts ?? [])] })
+  const t = await createTestKernel({ user, plugins: [embeddedWallet({ frameUrl: FRAME_URL, frameTarget: frame.target, chains: [foundry, mainnet], ...opts.options })] })
+  const sensitive: string[] = []
+  t.kernel.hooks.sensitiveAction.tapPromise('test-mfa', async (c) => void sensitive.push(c.action))
+  return { ...t, frame, user, api: t.kernel.plugin('embedded-wallet'), sensitive }
+}
+
+afterEach(() => {
+  document.body.innerHTML = ''
+})
+
+describe('create', () => {
+  it('creates through the frame, refreshes the user and returns the wallet', async () => {
+    const frame = fakeFrame({
+      'wallets:create': (m) => ({ data: { entropyId: eth.address, entropyIdVerifier: 'ethereum-address-verifier', wallets: [{ address: eth.address, chainType: 'ethereum', walletIndex: 0 }], recoveryMethod: 'privy' } }),
+    })
+    const t = await setup({ frame })
+    t.net.on('GET', '/users/me', { user: wireUser({ accounts: [emailAccount('ana@example.com'), walletAccount(eth.address, 'ethereum')] }) })
+    const w = await t.api.create()
+    expect(w).toMatchObject({ address: eth.address, chainType: 'ethereum', walletIndex: 0, walletClientType: 'privy', recoveryMethod: 'privy', entropyId: eth.address })
+    const req = frame.of('wallets:create')[0]
+    expect(req.payload).toMatchObject({ chainTypes: ['ethereum'] })
+    expect(typeof (req.payload as { accessToken: string }).accessToken).toBe('string')
+    expect(t.api.wallets()).toEqual([w])
+    // Stable objects between reads.
+    expect(t.api.wallets()[0]).toBe(w)
+  })
+
+  it('follows the wallet rules: one per user, no negative index, next index = last + 1', async () => {
+    const frame = fakeFrame({
+      'wallets:add': (m) => ({ data: { wallet: { address: '0x' + '1'.repeat(40), chainType: 'ethereum', walletIndex: (m.payload as { walletIndex: number }).walletIndex } } }),
+    })
+    const t = await setup({ frame, accounts: [walletAccount(eth.address, 'ethereum')] })
+    await expect(t.api.create()).rejects.toMatchObject({ code: 'EMBEDDED_WALLET_ALREADY_EXISTS', message: T.alreadyExists })
+    await expect(t.api.create({ walletIndex: -1 })).rejects.toMatchObject({ message: T.negativeIndex })
+    await expect(t.api.create({ walletIndex: 0 })).rejects.toMatchObject({ message: T.alreadyExists })
+    await expect(t.api.create({ chainType: 'solana', createAdditional: true })).rejects.toMatchObject({ message: T.needsIndexZero })
+    await expect(t.api.create({ createAdditional: true })).rejects.toMatchObject({ message: T.missingAfterUpdate })
+    expect(frame.of('wallets:add')[0].payload).toMatchObject({ chainType: 'ethereum', walletIndex: 1, entropyId: eth.address })
+  })
+
+  it('refuses without a session', async () => {
+    const t = await createTestKernel({ plugins: [embeddedWallet({ frameUrl: FRAME_URL, frameTarget: fakeFrame().target })] })
+    await expect(t.kernel.plugin('embedded-wallet').create()).rejects.toMatchObject({ code: 'MUST_BE_AUTHENTICATED', message: T.mustBeAuthenticated })
+  })
+
+  it('embedded wallets need HTTPS except on localhost', async () => {
+    const t = await setup({ accounts: [walletAccount(eth.address, 'ethereum')], options: { frameUrl: 'http://wallet.example.com' } })
+    await expect(t.api.frame()).rejects.toMatchObject({ message: T.httpsOnly })
+  })
+})
+
+describe('frame replies', () => {
+  it('ignores replies from another origin or another window', async () => {
+    for (const reply of [{ origin: 'http://evil.example' }, { fromSelf: false }]) {
+      const frame = fakeFrame({}, reply)
+      const t = await setup({ frame, accounts: [walletAccount(eth.address, 'ethereum')], options: { readyTimeoutMs: 200 } })
+      await expect(t.api.frame()).rejects.toMatchObject({ message: T.failedToConnect })
+      expect(frame.of('ready').length).toBeGreaterThan(0)
+    }
+  })
+})
+
+describe('signer', () => {
+  const signing = (): Record<string, Handler> => ({
+    'wallets:rpc': async (m) => {
+      const p = m.payload as { request: { method: string; params: [Hex, string] } }
+      if (p.request.method !== 'personal_sign') return { error: { type: 'invalid_request_arguments', message: 'unexpected' } }
+      return { data: { method: 'personal_sign', data: await eth.signMessage({ message: { raw: p.request.params[0] } }) } }
+    },
+  })
+
+  it('signs through the frame after the sensitiveAction hook', async () => {
+    const t = await setup({ frame: fakeFrame(signing()), accounts: [walletAccount(eth.address, 'ethereum')] })
+    const sig = await t.api.signer(eth.address).signMessage('hello')
+    expect(await verifyMessage({ address: eth.address, message: 'hello', signature: sig })).toBe(true)
+    expect(t.sensitive).toEqual(['sign_message'])
+    const rpc = t.frame.of('wallets:rpc')[0].payload as Record<string, unknown>
+    expect(rpc).toMatchObject({ chainType: 'ethereum', hdWalletIndex: 0, entropyId: eth.address, entropyIdVerifier: 'ethereum-address-verifier' })
+    await expect(t.api.signer(eth.address).signMessage('')).rejects.toMatchObject({ message: T.messageEmpty })
+    expect(() => t.api.signer('0x' + '2'.repeat(40))).toThrow(T.notFound)
+  })
+
+  it('a refusal in sensitiveAction (MFA cancelled) stops the signature', async () => {
+    const t = await setup({ frame: fakeFrame(signing()), accounts: [walletAccount(eth.address, 'ethereum')] })
+    t.kernel.hooks.sensitiveAction.tapPromise('test-mfa-cancel', async () => {
+      throw new Error('Verification canceled')
+    })
+    await expect(t.api.signer(eth.address).signMessage('x')).rejects.toThrow('Verification canceled')
+    expect(t.frame.of('wallets:rpc')).toHaveLength(0)
+  })
+
+  it('recovers silently (privy) when the device has no share, then signs', async () => {
+    let onDevice = false
+    const h = signing()
+    const frame = fakeFrame({
+      'wallets:rpc': (m) => (onDevice ? h['wallets:rpc'](m) : { error: { type: 'wallet_not_on_device', message: 'needs recovery' } }),
+      'wallets:recover': () => {
+        onDevice = true
+        return { data: { entropyId: eth.address, entropyIdVerifier: 'ethereum-address-verifier', recovered: true } }
+      },
+    })
+    const t = await setup({ frame, accounts: [walletAccount(eth.address, 'ethereum')] })
+    const sig = await t.api.signer(eth.address).signMessage('after recovery')
+    expect(await verifyMessage({ address: eth.address, message: 'after recovery', signature: sig })).toBe(true)
+    expect(frame.of('wallets:recover')[0].payload).toMatchObject({ recoveryMethod: 'privy', entropyId: eth.address })
+    const events = t.net.callsTo('POST', '/analytics_events').map((c) => c.body.eventName)
+    expect(events).toEqual(expect.arrayContaining(['embedded_wallet_pinless_recovery_started', 'embedded_wallet_pinless_recovery_completed']))
+  })
+
+  it("fails with 'Unable to recover wallet' when recovery fails, and a user-owned method needs its handler", async () => {
+    const frame = fakeFrame({
+      'wallets:rpc': () => ({ error: { type: 'wallet_not_on_device', message: 'needs recovery' } }),
+      'wallets:recover': () => ({ error: { type: 'error', message: 'Embedded wallet not found' } }),
+    })
+    const t = await setup({ frame, accounts: [walletAccount(eth.address, 'ethereum')] })
+    await expect(t.api.signer(eth.address).signMessage('x')).rejects.toMatchObject({ message: T.unableToRecover })
+    expect(t.api.state.get().status).toBe('needs-recovery')
+    await expect(t.api.recover({ recoveryMethod: 'user-passcode' })).rejects.toMatchObject({ message: T.recoveryNotSupported })
+    const off = t.api.registerRecovery('user-passcode', async ({ recover }) => recover({ recoveryMethod: 'user-passcode', recoveryPassword: 'pw' }))
+    await expect(t.api.recover({ recoveryMethod: 'user-passcode' })).rejects.toMatchObject({ message: 'Embedded wallet not found' })
+    expect(frame.of('wallets:recover').at(-1)!.payload).toMatchObject({ recoveryMethod: 'user-passcode', recoveryPassword: 'pw' })
+    off()
+  })
+})
+
+describe('EIP-1193 provider', () => {
+  it('answers accounts and chain, switches within the configured chains, signs, and uses EIP-1193 errors', async () => {
+    const frame = fakeFrame({
+      'wallets:rpc': async (m) => {
+        const p = m.payload as { request: { params: [Hex] } }
+        return { data: { method: 'personal_sign', data: await eth.signMessage({ message: { raw: p.request.params[0] } }) } }
+      },
+    })
+    const t = await setup({ frame, accounts: [walletAccount(eth.address, 'ethereum')] })
+    const wallet = t.api.ethereumWallets()[0]
+    const provider = await wallet.getEthereumProvider!()
+    expect(await provider.request({ method: 'eth_accounts' })).toEqual([eth.address])
+    expect(await provider.request({ method: 'eth_chainId' })).toBe('0x7a69')
+    const changed: string[] = []
+    provider.on('chainChanged', (id: string) => changed.push(id))
+    await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0x1' }] })
+    expect(await provider.request({ method: 'eth_chainId' })).toBe('0x1')
+    expect(changed).toEqual(['0x1'])
+    await expect(provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0x89' }] })).rejects.toMatchObject({ code: 4902 })
+    await expect(provider.request({ method: 'eth_sign', params: [] })).rejects.toMatchObject({ code: 4200 })
+    await expect(provider.request({ method: 'personal_sign', params: ['0x68690a', '0x' + '3'.repeat(40)] })).rejects.toMatchObject({ code: 4100 })
+    const sig = (await provider.request({ method: 'personal_sign', params: ['0x6869', eth.address] })) as Hex
+    expect(await verifyMessage({ address: eth.address, message: 'hi', signature: sig })).toBe(true)
+  })
+
+  it('hands signing to the approvals plugin when one is set up (unless headless)', async () => {
+    const t = await setup({ accounts: [walletAccount(eth.address, 'ethereum')] })
+    const handled: string[] = []
+    const approvals = { id: 'approvals', kind: 'feature' as const, setup: (ctx: any) => ctx.provide({ handle: async (r: { method: string }) => (handled.push(r.method), '0xabc') }) }
+    const t2 = await createTestKernel({
+      user: t.user,
+      plugins: [embeddedWallet({ frameUrl: FRAME_URL, frameTarget: fakeFrame().target, chains: [foundry] }), approvals],
+    })
+    const api = t2.kernel.plugin('embedded-wallet')
+    const provider = await api.ethereumWallets()[0].getEthereumProvider!()
+    expect(await provider.request({ method: 'personal_sign', params: ['0x01', eth.address] })).toBe('0xabc')
+    expect(handled).toEqual(['personal_sign'])
+  })
+})

@@ -1,0 +1,46 @@
+/**
+ * The embedded wallet's errors: the frame's wallet-service error types become PorticoErrors
+ * (`data.frameErrorType` keeps the type), with the spec's wallet codes where one fits.
+ */
+import { PorticoError, defineErrors, type ErrorDeclarations } from 'portico'
+import type { FrameError } from './protocol'
+import { EMBEDDED_WALLET_TEXTS, type EmbeddedWalletTexts } from './strings'
+
+export const EMBEDDED_WALLET = 'embedded-wallet'
+
+/** This device has no share of the wallet: recovery is needed. */
+export const NEEDS_RECOVERY = 'wallet_not_on_device'
+
+export const walletError = (code: string, message: string, extra: { cause?: unknown; data?: Record<string, unknown> } = {}) =>
+  new PorticoError(code, message, { kind: 'client_error', cause: extra.cause, data: { provider: EMBEDDED_WALLET, ...extra.data } })
+
+/** A frame reply's `{ type, message }` as a PorticoError. */
+export function fromFrameError(e: FrameError): PorticoError {
+  const code =
+    e.type === 'wallet_not_on_device'
+      ? NEEDS_RECOVERY
+      : e.type === 'missing_or_invalid_mfa'
+        ? 'MISSING_MFA_CREDENTIALS'
+        : e.type === 'insufficient_funds'
+          ? 'INSUFFICIENT_BALANCE'
+          : e.message === EMBEDDED_WALLET_TEXTS.alreadyExists
+            ? 'EMBEDDED_WALLET_ALREADY_EXISTS'
+            : e.message === EMBEDDED_WALLET_TEXTS.notFound
+              ? 'EMBEDDED_WALLET_NOT_FOUND'
+              : e.type === 'invalid_request_arguments'
+                ? 'invalid_data'
+                : 'UNKNOWN_EMBEDDED_WALLET_ERROR'
+  return walletError(code, e.message, { data: { frameErrorType: e.type } })
+}
+
+/** Error views: shown on the wallet screens and the error screen. */
+export function embeddedWalletErrors(T: () => EmbeddedWalletTexts): ErrorDeclarations {
+  const view = (detail: string) => ({ title: T().failedTitle, detail, cta: T().close, action: 'close' as const })
+  return defineErrors({
+    EMBEDDED_WALLET_ALREADY_EXISTS: () => view(T().alreadyExists),
+    EMBEDDED_WALLET_NOT_FOUND: () => view(T().notFound),
+    EMBEDDED_WALLET_CREATE_ERROR: (err) => view(err.message || T().tryAgain),
+    UNKNOWN_EMBEDDED_WALLET_ERROR: (err) => view(err.message || T().tryAgain),
+    [NEEDS_RECOVERY]: () => view(T().unableToRecover),
+  })
+}

@@ -1,0 +1,159 @@
+/**
+ * portico/plugins/embedded-wallet — embedded wallets (spec part 2; issue 14): keys live in a
+ * hidden frame on the wallet service's own origin (the reference server's frame listener);
+ * this plugin talks to it over the frame protocol (`./protocol`), creates wallets (on login
+ * with `createOnLogin`, or `create()`), connects them on page load (device share + auth
+ * share, silent automatic recovery), and signs headless or through the approvals plugin when
+ * one is set up. Ethereum wallets give an EIP-1193 provider (`wallet.getEthereumProvider()`);
+ * the Solana wallet is registered as a wallet-standard wallet.
+ *
+ * ```ts
+ * createPortico({ appId, plugins: [email(), embeddedWallet({ frameUrl: 'https://wallet.example.com', createOnLogin: 'users-without-wallets' })] })
+ * const wallet = kernel.plugin('embedded-wallet').ethereumWallets()[0]
+ * const client = createWalletClient({ account: wallet.address, transport: custom(await wallet.getEthereumProvider()) })
+ * ```
+ * The host page never sees key material: only addresses, signatures and signed transactions.
+ */
+import { definePlugin, type AuthContext, type PorticoPlugin } from 'portico'
+import { EMBEDDED_WALLET, embeddedWalletErrors } from './errors'
+import type { FrameTarget } from './frame-client'
+import { EMBEDDED_WALLET_TEXTS } from './strings'
+import { createEmbeddedWallets, embeddedAccounts, initialState, type EmbeddedWalletApi, type EmbeddedWalletSettings } from './wallets'
+import type { ChainType } from './protocol'
+
+export type { FrameClient, FrameClientOptions, FrameTarget, RequestOptions } from './frame-client'
+export { EMBEDDED_WALLET, NEEDS_RECOVERY, embeddedWalletErrors, fromFrameError } from './errors'
+export { EMBEDDED_WALLET_TEXTS } from './strings'
+export type { EmbeddedWalletTexts } from './strings'
+export { embeddedAccounts, isEmbedded } from './wallets'
+export type {
+  CreateOnLogin,
+  CreateOptions,
+  ConnectionStatus,
+  EmbeddedSigner,
+  EmbeddedWallet,
+  EmbeddedWalletAccount,
+  EmbeddedWalletApi,
+  EmbeddedWalletSettings,
+  EmbeddedWalletState,
+  RecoveryHandler,
+  TypedDataInput,
+  UiOptions,
+} from './wallets'
+export type { ApprovalRequest, ApprovalsLike, EIP1193Provider, RequestArguments } from './provider'
+export * from './protocol'
+export { useWallets, useSolanaWallets, useCreateWallet, useEmbeddedWallet } from './react'
+
+declare module 'portico' {
+  interface PluginApis {
+    'embedded-wallet': EmbeddedWalletApi
+  }
+}
+
+/** Screen ids this plugin registers. */
+export const EMBEDDED_WALLET_SCREENS = { create: 'embedded-wallet-create' } as const
+
+/** Spec part 2 section 9: the created screen closes after 2.5 s; creation on login waits up to 30 s. */
+export const CREATED_SCREEN_MS = 2500
+export const CREATE_ON_LOGIN_WAIT_MS = 30_000
+
+export interface EmbeddedWalletOptions extends EmbeddedWalletSettings {
+  /** Tests: a fake frame window instead of the iframe. */
+  frameTarget?: FrameTarget
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+
+export function embeddedWallet(options: EmbeddedWalletOptions = {}): PorticoPlugin<'embedded-wallet'> {
+  return definePlugin({
+    id: EMBEDDED_WALLET,
+    kind: 'wallet',
+    setup(ctx) {
+      const T = () => ctx.texts(EMBEDDED_WALLET_TEXTS)
+      const state = ctx.store(initialState())
+      const api = createEmbeddedWallets(ctx, options, state, T, {
+        frameTarget: options.frameTarget ? () => options.frameTarget : undefined,
+      })
+      ctx.provide(api)
+      ctx.declareErrors(embeddedWalletErrors(T))
+      ctx.screens.register({ id: EMBEDDED_WALLET_SCREENS.create, load: () => import('./screens/create'), canClose: false, compact: true })
+
+      let solana: { unregister(): void } | null = null
+      const syncSolana = () => {
+        const has = api.solanaWallets().length > 0
+        if (has && !solana && typeof window !== 'undefined') {
+          const pending = { unregister: () => {} }
+          solana = pending
+          void import('./solana').then((m) => {
+            if (solana !== pending) return
+            solana = m.registerSolanaWallet(api, () => ctx.plugin('approvals'))
+          })
+        }
+        // Registered once: after logout it reports no accounts (wallet-standard 1.0 cannot unregister).
+      }
+
+      /** Creation on login (spec part 2 sections 2 and 4): the `authenticated` chain at stage 0. */
+      ctx.hooks.authenticated.tapPromise({ name: EMBEDDED_WALLET, stage: 0 }, async (auth: AuthContext) => {
+        if (auth.intent !== 'login') return
+        const mode = options.createOnLogin ?? ctx.config.embeddedWallets.createOnLogin ?? 'off'
+        const user = auth.session.user ?? auth.user
+        const embedded = embeddedAccounts(user)
+        const anyWallet = (user?.linkedAccounts ?? []).some((a) => a.type === 'wallet')
+        const wanted: ChainType[] = options.createOnLoginChainTypes ?? ['ethereum', 'solana']
+        const missing = wanted.filter((t) => !embedded.some((w) => w.chainType === t && (w.walletIndex ?? 0) === 0))
+        const create = mode === 'all-users' ? missing.length > 0 : mode === 'users-without-wallets' ? !anyWallet && missing.length > 0 : false
+        if (!create) {
+          if (embedded.length) void api.connect().catch(() => {})
+          return
+        }
+        const nav = auth.screens
+        const inModal = nav.getState().open
+        state.set({ create: { status: 'creating', isNewUser: auth.isNewUser, error: null } })
+        if (inModal) nav.replace(EMBEDDED_WALLET_SCREENS.create, {})
+        try {
+          await Promise.race([
+            api.createWallets(missing),
+            sleep(CREATE_ON_LOGIN_WAIT_MS).then(() => Promise.reject(new Error(T().createTimedOut))),
+          ])
+          state.set({ create: { status: 'created', isNewUser: auth.isNewUser, error: null } })
+          syncSolana()
+          if (inModal) await sleep(options.createdScreenMs ?? CREATED_SCREEN_MS)
+        } catch (e) {
+          const error = ctx.screens.resolveError(e, { method: EMBEDDED_WALLET })
+          state.set({ create: { status: 'error', isNewUser: auth.isNewUser, error: e as never } })
+          ctx.warn(`Embedded wallet creation on login failed: ${error.detail ?? (e as Error).message}`)
+          // The failure stays on screen until the user closes it (the login itself succeeded).
+          if (inModal) await new Promise<void>((resolve) => state.subscribe((s) => s.create.status !== 'error' && resolve()))
+        } finally {
+          if (state.get().create.status !== 'error') state.set({ create: { ...state.get().create, status: 'idle' } })
+        }
+      })
+
+      const onReady = () => {
+        if (ctx.session.authenticated && api.wallets().length) void api.connect().catch(() => {})
+        syncSolana()
+      }
+      const onLogout = () => {
+        void api.clear()
+        state.set(initialState())
+        syncSolana()
+      }
+      const onUser = () => {
+        state.set((s) => ({ ...s, version: s.version + 1 }))
+        syncSolana()
+      }
+      ctx.events.on('ready', onReady)
+      ctx.events.on('logout', onLogout)
+      ctx.events.on('user', onUser)
+      if (ctx.isReady) onReady()
+      return () => {
+        ctx.events.off('ready', onReady)
+        ctx.events.off('logout', onLogout)
+        ctx.events.off('user', onUser)
+        solana?.unregister()
+        solana = null
+        api.destroy()
+      }
+    },
+  })
+}

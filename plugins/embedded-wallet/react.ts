@@ -1,0 +1,38 @@
+/**
+ * React hooks: `useWallets()` (every embedded wallet, or one chain's), `useSolanaWallets()`,
+ * `useCreateWallet()`, `useEmbeddedWallet()` (the API and the connection state).
+ */
+import { useCallback, useMemo } from 'react'
+import { usePlugin, useStore, useUser } from 'portico/ui'
+import type { ChainType } from './protocol'
+import type { CreateOptions, EmbeddedWallet } from './wallets'
+
+export function useEmbeddedWallet() {
+  const api = usePlugin('embedded-wallet')
+  const state = useStore(api.state)
+  return { api, state }
+}
+
+/** The user's embedded wallets (`chainType` filters), with `ready` once the frame connected them. */
+export function useWallets(chainType?: ChainType): { wallets: EmbeddedWallet[]; ready: boolean; status: string } {
+  const api = usePlugin('embedded-wallet')
+  const state = useStore(api.state)
+  const { user } = useUser()
+  const wallets = useMemo(
+    () => api.wallets().filter((w) => !chainType || w.chainType === chainType),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [api, user, state.version, chainType],
+  )
+  return { wallets, ready: state.status === 'connected', status: state.status }
+}
+
+export function useSolanaWallets() {
+  return useWallets('solana')
+}
+
+export function useCreateWallet() {
+  const api = usePlugin('embedded-wallet')
+  const state = useStore(api.state)
+  const createWallet = useCallback((options?: CreateOptions) => api.create(options), [api])
+  return { createWallet, creating: state.create.status === 'creating' }
+}

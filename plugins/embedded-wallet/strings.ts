@@ -1,0 +1,45 @@
+/**
+ * The embedded wallet's texts (spec part 2 sections 2 and 8, word for word where the spec
+ * gives them), overridable under `texts: { 'embedded-wallet': {...} }`.
+ */
+export const EMBEDDED_WALLET_TEXTS = {
+  // Created screen (section 2: 'Welcome' for a new user, 'All set!' otherwise; closes after 2.5 s)
+  createdTitleNewUser: 'Welcome',
+  createdTitle: 'All set!',
+  createdDescription: 'Your wallet is ready.',
+  creatingTitle: 'Creating your wallet',
+  creatingDescription: 'This only takes a moment.',
+  connectingTitle: 'Connecting your wallet',
+  recoveringTitle: 'Recovering your wallet',
+  close: 'Close',
+  failedTitle: 'Something went wrong',
+  // Section 8, 'Wallet and recovery'
+  mustBeAuthenticated: 'User must be authenticated before creating a Privy wallet',
+  alreadyExists: 'User already has an embedded wallet.',
+  negativeIndex: 'A negative walletIndex is invalid.',
+  failedToConnect: 'Failed to connect to wallet proxy',
+  mustHaveWalletBeforeSigning: 'Must have a Privy wallet before signing',
+  notFound: 'Embedded wallet not found',
+  httpsOnly: 'Embedded wallet is only available over HTTPS',
+  unableToRecover: 'Unable to recover wallet',
+  missingToken: 'An error has occured, please login again.',
+  proxyMissing: 'walletProxy does not exist.',
+  createTimedOut: 'walletProxy.create timed out.',
+  createNoResponse: 'walletProxy.create did not send a response.',
+  refreshFailed: 'Failed to refresh user.',
+  missingAfterUpdate: 'Updated user is missing embedded wallet.',
+  recoveryNotSupported: 'Recovery method not supported',
+  tryAgain: 'An error has occurred, please try again.',
+  generic: 'Something went wrong. We’re on it. Please try again later.',
+  needsIndexZero: 'An additional wallet needs a wallet at index 0 first.',
+  // Section 5 / 8 'Signing and transactions'
+  messageEmpty: 'Message must be a non-empty string',
+  userRejected: 'User rejected the request.',
+  unsupportedMethod: 'The provider does not support the requested method.',
+  unauthorized: 'The requested account has not been authorized by the user.',
+  chainNotSupported: 'Chain ID {id} is not supported by this app.',
+  disconnected: 'The provider is disconnected from the chain.',
+  wrongAddress: 'Cannot request a signature with this wallet address',
+} as const
+
+export type EmbeddedWalletTexts = { [K in keyof typeof EMBEDDED_WALLET_TEXTS]: string }

@@ -1,0 +1,263 @@
+/**
+ * The embedded wallet's host API (`kernel.plugin('embedded-wallet')`): the user's embedded
+ * wallets, creation (index rules of spec part 2 section 5), connection (device share + auth
+ * share in the frame) with silent `privy` recovery, registered recovery handlers for the
+ * user-owned methods, and the headless signer every signing path goes through (after the
+ * kernel's `sensitiveAction` hook, where MFA taps in).
+ */
+import type { PorticoError, PluginContext, Store, User, WalletAccount } from 'portico'
+import type { Engine } from './engine'
+import { walletError } from './errors'
+import type { FrameClient, FrameTarget } from './frame-client'
+import type { ChainType, EntropyIdVerifier, FrameTransactionRequest, RecoveryInput, RecoveryMethod } from './protocol'
+import type { EmbeddedWalletTexts } from './strings'
+import type { EIP1193Provider, ProviderOptions } from './provider'
+
+export type CreateOnLogin = 'off' | 'all-users' | 'users-without-wallets'
+
+export interface EmbeddedWalletSettings {
+  /** The wallet service's origin (the reference server's frame listener, e.g. `http://127.0.0.1:8788`). */
+  frameUrl?: string
+  /** Create wallets when a user logs in (overrides the app's server setting). */
+  createOnLogin?: CreateOnLogin
+  /** Which wallets creation on login makes (default both). */
+  createOnLoginChainTypes?: ChainType[]
+  /** EVM chains the provider may switch between (viem `Chain` objects; the first is the default). */
+  chains?: ProviderOptions['chains']
+  /** RPC URL per chain id (default: the chain's own default RPC URL). */
+  rpcUrls?: Record<number, string>
+  /** Frame readiness limit (spec: 30 000 ms in the modal). */
+  readyTimeoutMs?: number
+  /** Wallet creation limit (spec: 20 000 ms). */
+  createTimeoutMs?: number
+  /** Time the created screen stays (spec: 2.5 s). */
+  createdScreenMs?: number
+}
+
+/** An embedded wallet account as the user record has it (wallet account + entropy fields). */
+export interface EmbeddedWalletAccount extends WalletAccount {
+  entropyId?: string | null
+  entropyIdVerifier?: string | null
+}
+
+export interface EmbeddedWallet {
+  address: string
+  chainType: ChainType
+  walletIndex: number
+  walletClientType: 'privy'
+  connectorType: 'embedded'
+  recoveryMethod: RecoveryMethod | null
+  delegated: boolean
+  imported: boolean
+  entropyId: string
+  entropyIdVerifier: EntropyIdVerifier
+  /** Ethereum wallets: an EIP-1193 provider (viem `custom(provider)`, wagmi, ethers). */
+  getEthereumProvider?(options?: { uiOptions?: UiOptions }): Promise<EIP1193Provider>
+}
+
+/** What a caller may pass for the approval screens (approvals issue); `showWalletUIs: false` signs headless. */
+export interface UiOptions {
+  showWalletUIs?: boolean
+  title?: string
+  description?: string
+  buttonText?: string
+  iconUrl?: string
+  [key: string]: unknown
+}
+
+export type TypedDataInput = { domain?: unknown; types: Record<string, unknown>; primaryType: string; message: Record<string, unknown> } | string
+
+/** Headless signing for one wallet (no confirmation screen). */
+export interface EmbeddedSigner {
+  address: string
+  chainType: ChainType
+  /** personal_sign: a string is signed as UTF-8 text; `{ raw }` or bytes as they are. Returns the 65-byte signature hex. */
+  signMessage(message: string | Uint8Array | { raw: `0x${string}` | Uint8Array }): Promise<`0x${string}`>
+  signTypedData(typedData: TypedDataInput): Promise<`0x${string}`>
+  /** A complete transaction request (chainId, nonce, gas and fees filled in): the signed, serialised transaction. */
+  signTransaction(tx: FrameTransactionRequest): Promise<`0x${string}`>
+  /** ed25519 signature (64 bytes) of `message`. */
+  solanaSignMessage(message: Uint8Array): Promise<Uint8Array>
+  /** The wire transaction with this wallet's signature added. */
+  solanaSignTransaction(transaction: Uint8Array): Promise<Uint8Array>
+}
+
+export interface CreateOptions {
+  chainType?: ChainType
+  createAdditional?: boolean
+  walletIndex?: number
+  recoveryMethod?: RecoveryMethod
+  recoveryPassword?: string
+}
+
+/** A user-owned recovery method's client part (recovery issue): opens its screen, then calls `recover(input)`. */
+export type RecoveryHandler = (request: {
+  wallet: EmbeddedWallet
+  method: RecoveryMethod
+  /** Runs wallets:recover in the frame with the method's input (password, cloud token ...). */
+  recover(input: RecoveryInput): Promise<void>
+}) => Promise<void>
+
+export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'recovering' | 'needs-recovery' | 'error'
+
+export interface EmbeddedWalletState {
+  status: ConnectionStatus
+  error: PorticoError | null
+  /** Creation on login, for the created screen. */
+  create: { status: 'idle' | 'creating' | 'created' | 'error'; isNewUser: boolean; error: PorticoError | null }
+  /** Bumped when the wallet list may have changed (React re-reads `wallets()`). */
+  version: number
+}
+
+export interface EmbeddedWalletApi {
+  readonly state: Store<EmbeddedWalletState>
+  /** The user's embedded wallets (stable objects). */
+  wallets(): EmbeddedWallet[]
+  ethereumWallets(): EmbeddedWallet[]
+  solanaWallets(): EmbeddedWallet[]
+  /** Creates a wallet (spec rules: one per user unless `createAdditional` or `walletIndex`). */
+  create(options?: CreateOptions): Promise<EmbeddedWallet>
+  /** Creates the index-0 wallets of several chain types at once (creation on login). */
+  createWallets(chainTypes: ChainType[], options?: Omit<CreateOptions, 'chainType' | 'createAdditional' | 'walletIndex'>): Promise<EmbeddedWallet[]>
+  /** Loads the frame and connects the user's wallets (device share + auth share); recovers silently for privy. */
+  connect(): Promise<void>
+  /** Recovers the wallet on this device with its recovery method. */
+  recover(input?: Partial<RecoveryInput>): Promise<void>
+  /** The connected frame client (`request(type, payload)`). */
+  frame(): Promise<FrameClient>
+  /** Headless signer of one embedded wallet. */
+  signer(address: string): EmbeddedSigner
+  /** The EIP-1193 provider of an Ethereum wallet. */
+  getEthereumProvider(address?: string, options?: { uiOptions?: UiOptions }): Promise<EIP1193Provider>
+  /** Makes the frame forget what it cached for the session (the plugin calls it on logout). */
+  clear(): Promise<void>
+  /** A user-owned recovery method's client part; returns the undo. */
+  registerRecovery(method: Exclude<RecoveryMethod, 'privy'>, handler: RecoveryHandler): () => void
+  /** The settings in force (chains, RPC URLs). */
+  readonly settings: EmbeddedWalletSettings
+}
+
+export const initialState = (): EmbeddedWalletState => ({
+  status: 'idle',
+  error: null,
+  create: { status: 'idle', isNewUser: false, error: null },
+  version: 0,
+})
+
+
+export function isEmbedded(a: { type: string }): a is EmbeddedWalletAccount {
+  const w = a as EmbeddedWalletAccount
+  return a.type === 'wallet' && w.walletClientType === 'privy'
+}
+
+export function embeddedAccounts(user: User | null | undefined): EmbeddedWalletAccount[] {
+  return (user?.linkedAccounts ?? []).filter(isEmbedded)
+}
+
+export function createEmbeddedWallets(
+  ctx: PluginContext,
+  settings: EmbeddedWalletSettings,
+  state: Store<EmbeddedWalletState>,
+  T: () => EmbeddedWalletTexts,
+  deps: { frameTarget?: () => FrameTarget | undefined } = {},
+): EmbeddedWalletApi & { destroy(): void } {
+  const objects = new Map<string, EmbeddedWallet>()
+  const recoveries = new Map<RecoveryMethod, RecoveryHandler>()
+  const fail = (code: string, message: string) => walletError(code, message)
+  let engine: Promise<Engine> | null = null
+  let loaded: Engine | null = null
+
+  function toWallet(a: EmbeddedWalletAccount): EmbeddedWallet {
+    const key = `${a.chainType}:${a.address}`
+    const prev = objects.get(key)
+    const next: EmbeddedWallet = {
+      address: a.address,
+      chainType: a.chainType,
+      walletIndex: a.walletIndex ?? 0,
+      walletClientType: 'privy',
+      connectorType: 'embedded',
+      recoveryMethod: (a.recoveryMethod as RecoveryMethod | null) ?? null,
+      delegated: a.delegated,
+      imported: a.imported,
+      entropyId: a.entropyId ?? a.address,
+      entropyIdVerifier: (a.entropyIdVerifier as EntropyIdVerifier | null) ?? (a.chainType === 'ethereum' ? 'ethereum-address-verifier' : 'solana-address-verifier'),
+    }
+    if (a.chainType === 'ethereum') next.getEthereumProvider = (o) => api.getEthereumProvider(a.address, o)
+    if (prev && (Object.keys(next) as (keyof EmbeddedWallet)[]).every((k) => typeof next[k] === 'function' || prev[k] === next[k])) return prev
+    objects.set(key, next)
+    return next
+  }
+
+  const wallets = () => embeddedAccounts(ctx.session.user).map(toWallet)
+  const find = (address: string) => {
+    const w = wallets().find((x) => (x.chainType === 'ethereum' ? x.address.toLowerCase() === address.toLowerCase() : x.address === address))
+    if (!w) throw fail('EMBEDDED_WALLET_NOT_FOUND', T().notFound)
+    return w
+  }
+  const roots = () => {
+    const seen = new Map<string, EmbeddedWallet>()
+    for (const w of wallets()) if (!seen.has(w.entropyId.toLowerCase())) seen.set(w.entropyId.toLowerCase(), w)
+    return [...seen.values()]
+  }
+
+  /** The frame-facing part, loaded on first use (keeps the entry small). */
+  const load = (): Promise<Engine> =>
+    (engine ??= import('./engine').then((m) => {
+      loaded = m.createEngine(ctx, settings, state, T, {
+        frameTarget: deps.frameTarget,
+        wallets,
+        find,
+        roots,
+        recoveries,
+        bump: () => state.set((s) => ({ ...s, version: s.version + 1 })),
+      })
+      return loaded
+    }))
+
+  const api: EmbeddedWalletApi & { destroy(): void } = {
+    state,
+    settings,
+    wallets,
+    ethereumWallets: () => wallets().filter((w) => w.chainType === 'ethereum'),
+    solanaWallets: () => wallets().filter((w) => w.chainType === 'solana'),
+    create: async (o) => (await load()).create(o),
+    createWallets: async (c, o) => (await load()).createWallets(c, o),
+    connect: async () => (await load()).connect(),
+    recover: async (i) => (await load()).recover(i),
+    frame: async () => (await load()).frame(),
+    signer(address) {
+      const w = find(address)
+      const s = async () => (await load()).signer(w.address)
+      return {
+        address: w.address,
+        chainType: w.chainType,
+        signMessage: async (m) => (await s()).signMessage(m),
+        signTypedData: async (t) => (await s()).signTypedData(t),
+        signTransaction: async (t) => (await s()).signTransaction(t),
+        solanaSignMessage: async (m) => (await s()).solanaSignMessage(m),
+        solanaSignTransaction: async (t) => (await s()).solanaSignTransaction(t),
+      }
+    },
+    getEthereumProvider: async (address, options) => (await load()).getEthereumProvider(address, options),
+    registerRecovery(method, handler) {
+      recoveries.set(method, handler)
+      return () => {
+        if (recoveries.get(method) === handler) recoveries.delete(method)
+      }
+    },
+    async clear() {
+      // Only a frame that was loaded can hold anything.
+      if (!loaded) return
+      try {
+        const f = await loaded.frame()
+        await f.request('wallets:clear', {}, { timeoutMs: 2000 })
+      } catch {
+        /* the frame is gone */
+      }
+    },
+    destroy() {
+      loaded?.destroy()
+    },
+  }
+  return api
+}
