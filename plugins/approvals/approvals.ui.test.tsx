@@ -322,7 +322,7 @@ describe('Solana transactions on the SVM stand-in', () => {
     const p = api.handle({ wallet: { address: kp.publicKey.toBase58(), chainType: 'solana' }, method: 'solana_signMessage', params: { message: new TextEncoder().encode('gm solana') } }, solSigner(kp))
     expect((await screen.findByTestId('approvals-message')).textContent).toBe('gm solana')
     await click(T.signButton)
-    const { signature } = (await p) as { signature: Uint8Array }
+    const signature = (await p) as Uint8Array
     expect(ed25519.verify(signature, new TextEncoder().encode('gm solana'), kp.publicKey.toBytes())).toBe(true)
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 5000 })
   })

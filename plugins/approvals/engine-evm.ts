@@ -57,7 +57,7 @@ export function publicClientFor(env: EngineEnv, chainId: number): PublicClient {
   return createPublicClient({ transport: http(chain.rpc, { fetchFn: env.fetch, retryCount: 0 }) }) as PublicClient
 }
 
-const walletChainId = (env: EngineEnv, req: ApprovalRequest) => req.wallet.chainId ?? env.defaultChainId()
+const walletChainId = (env: EngineEnv, req: ApprovalRequest) => (req.chainId || undefined) ?? req.wallet.chainId ?? env.defaultChainId()
 
 /** personal_sign [message, address] / eth_signTypedData_v4 [address, typedData]. */
 export function createEvmSignSession(env: EngineEnv, req: ApprovalRequest, signer: ApprovalSigner): SignSession {
@@ -85,7 +85,7 @@ export function createEvmSignSession(env: EngineEnv, req: ApprovalRequest, signe
       payload: raw,
       uiOptions: req.uiOptions ?? {},
       ready: () => env.ready(signer),
-      sign: () => signer.signMessage!(raw),
+      sign: () => signer.signMessage!(isHex(raw) ? { raw } : raw),
     }
   }
   assertSameAddress(p[0], address)

@@ -33,11 +33,20 @@ const toBytes = (v: unknown): Uint8Array | null => {
   return null
 }
 
-const params = (req: ApprovalRequest) => (req.params ?? {}) as { message?: unknown; transaction?: unknown; cluster?: string; rpcUrl?: string }
+const params = (req: ApprovalRequest) => (req.params ?? {}) as { message?: unknown; transaction?: unknown; cluster?: string; rpcUrl?: string; chain?: string }
+
+/** wallet-standard chain ids → cluster names. */
+const CHAIN_CLUSTERS: Record<string, string> = {
+  'solana:mainnet': 'mainnet-beta',
+  'solana:devnet': 'devnet',
+  'solana:testnet': 'testnet',
+  'solana:localnet': 'localnet',
+}
 
 export function clusterOf(env: EngineEnv, req: ApprovalRequest) {
   const p = params(req)
-  const name = p.cluster ?? req.wallet.cluster ?? env.solana.defaultCluster
+  const fromChain = p.chain ? (CHAIN_CLUSTERS[p.chain] ?? p.chain.replace(/^solana:/, '')) : undefined
+  const name = p.cluster ?? fromChain ?? req.wallet.cluster ?? env.solana.defaultCluster
   const rpc = p.rpcUrl ?? env.solana.clusters[name] ?? SOLANA_RPC[name]
   if (!rpc) throw env.invalid(env.texts.invalidRequest)
   return { name, rpc }
@@ -63,7 +72,7 @@ export function createSolanaSignSession(env: EngineEnv, req: ApprovalRequest, si
     payload: text,
     uiOptions: req.uiOptions ?? {},
     ready: () => env.ready(signer),
-    sign: async () => ({ signature: await signer.solanaSignMessage!(bytes) }),
+    sign: () => signer.solanaSignMessage!(bytes),
   }
 }
 
@@ -123,7 +132,7 @@ export function createSolanaTxSession(env: EngineEnv, req: ApprovalRequest, sign
       } catch (e) {
         throw { code: null, message: (e as Error)?.message ?? String(e), hash: null }
       }
-      if (req.method === 'solana_signTransaction') return { result: { signedTransaction: signed }, signature: null, explorerUrl: null }
+      if (req.method === 'solana_signTransaction') return { result: signed, signature: null, explorerUrl: null }
       try {
         const { signature, receipt } = await sendAndConfirm(connection, signed)
         failedOnce = false

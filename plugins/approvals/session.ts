@@ -28,10 +28,11 @@ export type UiOptions = TransactionUiOptions
 
 /** The headless signer the embedded wallet gives for one wallet (wave 3 seam 4). */
 export interface ApprovalSigner {
-  signMessage?(message: string): Promise<string>
-  signTypedData?(typedData: unknown): Promise<string>
+  /** personal_sign: a string is signed as UTF-8 text, `{ raw }` as the bytes it holds. */
+  signMessage?(message: string | { raw: `0x${string}` }): Promise<string>
+  signTypedData?(typedData: any): Promise<string>
   /** A complete transaction request → the serialised signed transaction (hex). */
-  signTransaction?(tx: Record<string, unknown>): Promise<string>
+  signTransaction?(tx: any): Promise<string>
   solanaSignMessage?(message: Uint8Array): Promise<Uint8Array>
   solanaSignTransaction?(transaction: Uint8Array): Promise<Uint8Array>
   /** Resolves when the wallet service is ready to sign (optional). */
@@ -45,7 +46,6 @@ export interface ApprovalWallet {
   chainId?: number
   /** Solana cluster name ('mainnet-beta', 'devnet', 'testnet', or one of the plugin's clusters). */
   cluster?: string
-  [key: string]: unknown
 }
 
 export interface ApprovalRequest {
@@ -54,6 +54,8 @@ export interface ApprovalRequest {
   method: string
   params: unknown
   uiOptions?: UiOptions
+  /** The EVM chain the caller's provider is on (default: the wallet's, then the app's default chain). */
+  chainId?: number
 }
 
 export interface SignSession {
