@@ -67,8 +67,10 @@ run('app', bin('vite'), ['--config', 'examples/app/vite.config.ts', '--host', '1
 // the wallet frame itself is the server's second listener (PORTICO_FRAME_PORT, 8788).
 run('evm', bin('tsx'), ['scripts/evm-node.ts'], { PORTICO_EVM_PORT: '8545' })
 
-// Solana: the SVM JSON-RPC stand-in (litesvm, a real SVM) on 8899 with a demo SPL token.
+// Approvals: Solana on the SVM JSON-RPC stand-in (litesvm, a real SVM) on 8899 with a demo SPL
+// token; the demo ERC-20 (DUSD) deployed on the local EVM chain once it answers (then exits).
 run('svm', bin('tsx'), ['examples/stand-ins/svm/main.ts'], { PORTICO_SVM_PORT: '8899' })
+spawn(bin('tsx'), ['scripts/evm-demo-token.ts'], { cwd: root, stdio: 'inherit' })
 
 setTimeout(() => {
   console.log(`

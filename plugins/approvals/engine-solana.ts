@@ -4,6 +4,7 @@
  * the balance and a simulation; sign through the wallet's headless signer; send raw, confirm,
  * fetch the parsed transaction. A retry refreshes the blockhash.
  */
+import './buffer-shim'
 import { Connection } from '@solana/web3.js'
 import {
   assertContainsKey,

@@ -131,3 +131,13 @@ export type { ApprovalsTexts }
 export type { ApprovalRequest, ApprovalSigner, ApprovalWallet, UiOptions, SignUiOptions, TransactionUiOptions } from './session'
 export { formatTokenAmount, formatUsd, formatSol, formatUsdc, parseDecimal } from './format'
 export { evmExplorerUrl, solanaExplorerUrl } from './explorer'
+export {
+  useSignMessage,
+  useSignTypedData,
+  useSignTransaction,
+  useSendTransaction,
+  useSolanaSignMessage,
+  useSolanaSignTransaction,
+  useSendSolanaTransaction,
+  type HookOptions,
+} from './react'

@@ -9,6 +9,7 @@ import { AccountExtras } from './account-extras'
 import { OAuthExtras } from './oauth-extras'
 // The wallet panel (and viem) load when a user is logged in.
 const WalletPanel = lazy(() => import('./wallet-panel').then((m) => ({ default: m.WalletPanel })))
+const ApprovalsPanel = lazy(() => import('./approvals-panel').then((m) => ({ default: m.ApprovalsPanel })))
 
 export function App({ appId }: { appId: string }) {
   const { ready, status, authenticated, error, retry } = usePortico()
@@ -98,6 +99,7 @@ export function App({ appId }: { appId: string }) {
       {authenticated ? (
         <Suspense fallback={null}>
           <WalletPanel onResult={setResult} />
+          <ApprovalsPanel onResult={setResult} />
         </Suspense>
       ) : null}
 

@@ -17,6 +17,7 @@
  * | farcaster | farcaster (app portico-test-farcaster-01) | on |
  * | cross-app | cross_app (apps portico-test-xrequest-001 → portico-test-xprovider-01); /oauth/transact page | on |
  * | embedded-wallet | (no login method) wallets on login, wallet panel (`?frame=`, `?rpc=`, `?createOnLogin=`) | on |
+ * | approvals | (no login method) sign / transaction screens, approvals panel (`?approvals=1\|0`, `?svm=`) | demo app and portico-test-apv-* |
  */
 import type { PorticoPlugin } from 'portico'
 import { email } from 'portico/plugins/email'
@@ -43,6 +44,8 @@ import { turnstile } from 'portico/plugins/turnstile'
 import { farcaster } from 'portico/plugins/farcaster'
 import { crossApp } from 'portico/plugins/cross-app'
 import { embeddedWallet } from 'portico/plugins/embedded-wallet'
+import { approvals } from 'portico/plugins/approvals'
+import { approvalsSettings } from './approvals-settings'
 import type { Chain } from 'viem'
 import type { DemoWalletSettings } from './settings'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
@@ -72,6 +75,7 @@ export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSetting
       createOnLogin: wallet?.createOnLogin,
       chains: [localChain(wallet?.rpc ?? 'http://127.0.0.1:8545')],
     }),
+    ...(approvalsSettings().enabled ? [approvals({ solanaClusters: { localnet: approvalsSettings().svm }, defaultCluster: 'localnet' })] : []),
     ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),
   ]
 }
