@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { pluginContract } from 'portico/testing'
+import { approvals } from './index'
 import { encodeFunctionData, maxUint256, parseAbi } from 'viem'
 import { Keypair, SystemProgram, TransactionInstruction, PublicKey, TransactionMessage, VersionedTransaction } from '@solana/web3.js'
 import { formatNative, formatSol, formatTokenAmount, formatUsd, formatUsdc, parseDecimal, toUsd } from './format'
@@ -9,6 +11,8 @@ import { classifyEvmError, resetsNonce, solanaFailureMessage, NONCE_RESET_CODES 
 import { BUILT_IN_CHAINS } from './chains'
 import { evmExplorerUrl, solanaExplorerUrl } from './explorer'
 import { assertContainsKey, classifyInstruction, parseInstructions, TOKEN_PROGRAM } from './solana'
+
+pluginContract(() => approvals())
 
 const A = '0x1111111111111111111111111111111111111111' as const
 const B = '0x2222222222222222222222222222222222222222' as const

@@ -9,7 +9,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { PorticoProvider } from 'portico/ui'
-import { createTestKernel, pluginContract } from 'portico/testing'
+import { createTestKernel } from 'portico/testing'
 import {
   createPublicClient,
   encodeFunctionData,
@@ -26,14 +26,13 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction } from '@solana/web3.js'
 import { ed25519 } from '@noble/curves/ed25519.js'
-import { approvals, APPROVALS_TEXTS, type ApprovalSigner } from './index'
-import { startEvm, type Evm } from '../../test/chains/evm'
-import { deployTestContracts, type TestContracts } from '../../test/chains/contracts'
-import { startSvm, type Svm } from '../../test/chains/svm'
-import { TOKEN_PROGRAM } from './solana'
+import { approvals, APPROVALS_TEXTS, type ApprovalSigner } from 'portico/plugins/approvals'
+import { startEvm, type Evm } from '../chains/evm'
+import { deployTestContracts, type TestContracts } from '../chains/contracts'
+import { startSvm, type Svm } from '../chains/svm'
+const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'
 
 const T = APPROVALS_TEXTS
-pluginContract(() => approvals())
 
 let evm: Evm
 let svm: Svm
