@@ -63,7 +63,16 @@ export function approvals(options: ApprovalsOptions = {}): PorticoPlugin<'approv
 
       const env = (): EngineEnv => ({
         texts: texts(),
-        chains: () => ctx.config.supportedChains,
+        chains: () => {
+          // The app's chains, and the embedded wallet's own (its provider's chains and RPC URLs).
+          const ew = ctx.plugin('embedded-wallet')?.settings
+          const extra = ((ew?.chains ?? []) as Array<{ id: number; name: string }>).map((c) => ({
+            ...c,
+            ...(ew?.rpcUrls?.[c.id] ? { rpcUrl: ew.rpcUrls[c.id] } : {}),
+          }))
+          const seen = new Set(extra.map((c) => c.id))
+          return [...extra, ...ctx.config.supportedChains.filter((c) => !seen.has(c.id))]
+        },
         defaultChainId: () => ctx.config.defaultChain.id,
         fetch: ctx.fetch,
         price: (chainId, symbol) => getTokenPrice(ctx.api, chainId, symbol),

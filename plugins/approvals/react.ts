@@ -30,7 +30,18 @@ function pick(kernel: Kernel, chainType: 'ethereum' | 'solana', address?: string
 
 async function ethRequest(kernel: Kernel, method: string, params: (w: EmbeddedWallet) => unknown[], o: HookOptions = {}) {
   const w = pick(kernel, 'ethereum', o.address)
-  const provider = await kernel.plugin('embedded-wallet').getEthereumProvider(w.address, { uiOptions: o.uiOptions as never })
+  const ew = kernel.plugin('embedded-wallet')
+  const provider = await ew.getEthereumProvider(w.address, { uiOptions: o.uiOptions as never })
+  // The wallet keeps one provider per wallet (and per headless / with screens), so per-call
+  // screen options (title, description, button text, icon) go to the approvals plugin here.
+  if (o.uiOptions && o.uiOptions.showWalletUIs !== false && kernel.hasPlugin('approvals')) {
+    const p = provider as { chainId?: () => number; request(a: { method: string }): Promise<unknown> }
+    const chainId = p.chainId?.() ?? Number(await p.request({ method: 'eth_chainId' }))
+    return kernel.plugin('approvals').handle(
+      { wallet: { address: w.address, chainType: 'ethereum' }, method, params: params(w), uiOptions: o.uiOptions, chainId },
+      ew.signer(w.address),
+    )
+  }
   return provider.request({ method, params: params(w) })
 }
 

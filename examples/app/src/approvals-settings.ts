@@ -3,6 +3,8 @@
  * approvals test apps (`?approvals=1|0` overrides), the local Solana cluster (`?svm=`, default
  * the SVM stand-in of `npm start` on 8899), the demo ERC-20 and SPL token.
  */
+import type { PorticoPlugin } from 'portico'
+import { approvals } from 'portico/plugins/approvals'
 import { DEMO_APP_ID } from './settings'
 
 export const DEFAULT_SVM = 'http://127.0.0.1:8899'
@@ -28,4 +30,34 @@ export function approvalsSettings(search = typeof location === 'undefined' ? '' 
     erc20: q.get('erc20') ?? DEMO_ERC20,
     splMint: q.get('splMint') ?? DEMO_SPL_MINT,
   }
+}
+
+/** The approvals e2e app, where a stand-in 'funding' plugin records 'Add funds' when no real one is on. */
+export const APPROVALS_TEST_APP = 'portico-test-apv-00000001'
+
+/**
+ * Adds the approvals plugin to the demo's list (when on) and, for the approvals test app only
+ * and only when the list has no funding plugin, a stand-in whose `fund()` reports the request
+ * in the page (`window.__porticoFundRequests`).
+ */
+export function withApprovalsDemo(list: PorticoPlugin[], search = typeof location === 'undefined' ? '' : location.search): PorticoPlugin[] {
+  const s = approvalsSettings(search)
+  if (!s.enabled) return list
+  const out = [...list, approvals({ solanaClusters: { localnet: s.svm }, defaultCluster: 'localnet' })]
+  const app = new URLSearchParams(search).get('app')
+  if (app === APPROVALS_TEST_APP && !list.some((p) => p.id === 'funding')) {
+    out.push({
+      id: 'funding',
+      kind: 'funding',
+      setup(ctx) {
+        ctx.provide({
+          fund: (request: unknown) => {
+            const g = globalThis as { __porticoFundRequests?: unknown[] }
+            ;(g.__porticoFundRequests ??= []).push(request)
+          },
+        })
+      },
+    } as PorticoPlugin)
+  }
+  return out
 }

@@ -44,8 +44,7 @@ import { turnstile } from 'portico/plugins/turnstile'
 import { farcaster } from 'portico/plugins/farcaster'
 import { crossApp } from 'portico/plugins/cross-app'
 import { embeddedWallet } from 'portico/plugins/embedded-wallet'
-import { approvals } from 'portico/plugins/approvals'
-import { approvalsSettings } from './approvals-settings'
+import { withApprovalsDemo } from './approvals-settings'
 import type { Chain } from 'viem'
 import type { DemoWalletSettings } from './settings'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
@@ -56,7 +55,7 @@ function localChain(rpc: string): Chain {
 }
 
 export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSettings): PorticoPlugin[] {
-  return [
+  return withApprovalsDemo([
     email(),
     sms(),
     guest(),
@@ -75,7 +74,6 @@ export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSetting
       createOnLogin: wallet?.createOnLogin,
       chains: [localChain(wallet?.rpc ?? 'http://127.0.0.1:8545')],
     }),
-    ...(approvalsSettings().enabled ? [approvals({ solanaClusters: { localnet: approvalsSettings().svm }, defaultCluster: 'localnet' })] : []),
     ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),
-  ]
+  ])
 }
