@@ -4,7 +4,7 @@
  * the balance and a simulation; sign through the wallet's headless signer; send raw, confirm,
  * fetch the parsed transaction. A retry refreshes the blockhash.
  */
-import './buffer-shim'
+import { ensureBuffer } from './buffer-shim'
 import { Connection } from '@solana/web3.js'
 import {
   assertContainsKey,
@@ -55,6 +55,7 @@ export function clusterOf(env: EngineEnv, req: ApprovalRequest) {
 
 /** solana_signMessage { message: Uint8Array | string }. */
 export function createSolanaSignSession(env: EngineEnv, req: ApprovalRequest, signer: ApprovalSigner): SignSession {
+  ensureBuffer()
   const m = params(req).message
   const bytes = typeof m === 'string' ? new TextEncoder().encode(m) : toBytes(m)
   if (!bytes || bytes.length === 0) throw env.invalid(env.texts.messageEmpty)
@@ -79,6 +80,7 @@ export function createSolanaSignSession(env: EngineEnv, req: ApprovalRequest, si
 
 /** solana_signTransaction / solana_signAndSendTransaction { transaction, cluster?, rpcUrl? }. */
 export function createSolanaTxSession(env: EngineEnv, req: ApprovalRequest, signer: ApprovalSigner): SolanaSession {
+  ensureBuffer()
   const bytes = toBytes(params(req).transaction)
   if (!bytes) throw env.invalid(env.texts.invalidRequest)
   let tx: VersionedTransaction

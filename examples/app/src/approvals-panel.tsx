@@ -63,12 +63,14 @@ export function ApprovalsPanel({ onResult }: { onResult: (s: string) => void }) 
     const data = encodeFunctionData({ abi, functionName: fn, args: args as never })
     return (await sendTransaction({ to: settings.erc20, data })).hash
   }
-  const solanaTx = async (build: (w: typeof import('@solana/web3.js'), from: InstanceType<typeof w.PublicKey>) => Array<InstanceType<typeof w.TransactionInstruction>>) => {
-    await import('./approvals-buffer')
+  const solanaTx = async (
+    build: (w: typeof import('@solana/web3.js'), from: InstanceType<typeof w.PublicKey>, buffer: typeof import('buffer').Buffer) => Array<InstanceType<typeof w.TransactionInstruction>>,
+  ) => {
+    const NodeBuffer = (await import('./approvals-buffer')).ensureBuffer()
     const w = await import('@solana/web3.js')
     const from = new w.PublicKey(sol!.address)
     const { value } = await svmCall<{ value: { blockhash: string } }>(settings.svm, 'getLatestBlockhash', [])
-    const message = new w.TransactionMessage({ payerKey: from, recentBlockhash: value.blockhash, instructions: build(w, from) }).compileToV0Message()
+    const message = new w.TransactionMessage({ payerKey: from, recentBlockhash: value.blockhash, instructions: build(w, from, NodeBuffer) }).compileToV0Message()
     const { signature } = await sendSolana(new w.VersionedTransaction(message).serialize(), { cluster: 'localnet' })
     return signature
   }
@@ -128,7 +130,7 @@ export function ApprovalsPanel({ onResult }: { onResult: (s: string) => void }) 
             disabled={busy}
             data-testid="apv-send-spl"
             onClick={run('apv spl sent', () =>
-              solanaTx((w, from) => {
+              solanaTx((w, from, buffer) => {
                 const TOKEN = new w.PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA')
                 const ATA = new w.PublicKey('ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL')
                 const mint = new w.PublicKey(settings.splMint)
@@ -146,7 +148,7 @@ export function ApprovalsPanel({ onResult }: { onResult: (s: string) => void }) 
                       { pubkey: ata(new w.PublicKey(SOL_RECIPIENT)), isSigner: false, isWritable: true },
                       { pubkey: from, isSigner: true, isWritable: false },
                     ],
-                    data: globalThis.Buffer.from(data),
+                    data: buffer.from(data),
                   }),
                 ]
               }),
