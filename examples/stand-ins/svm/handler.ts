@@ -476,7 +476,14 @@ export function createSvmStandIn(options: { log?: boolean } = {}): SvmStandIn {
           const c = cfg(1)
           const tx = decodeTx(params[0] as string, String(c.encoding ?? 'base58'))
           if (c.replaceRecentBlockhash) tx.message.recentBlockhash = svm.latestBlockhash()
-          const sim = svm.simulateTransaction(tx)
+          // sigVerify false (what wallets ask before signing): simulate without signature checks.
+          if (c.sigVerify === false) svm.withSigverify(false)
+          let sim
+          try {
+            sim = svm.simulateTransaction(tx)
+          } finally {
+            if (c.sigVerify === false) svm.withSigverify(true)
+          }
           keepAlive.push(sim)
           const failed = sim instanceof FailedTransactionMetadata
           const meta = sim.meta()

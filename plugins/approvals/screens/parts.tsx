@@ -21,17 +21,17 @@ export function Details({ rows }: { rows: Array<[label: string, value: ReactNode
 }
 
 /** An amount in the app's price display: the primary form, the other one small. */
-export function AmountValue({ amount, primary }: { amount: Amount; primary: 'fiat-currency' | 'native-token' }) {
+export function AmountValue({ amount, primary, testid }: { amount: Amount; primary: 'fiat-currency' | 'native-token'; testid?: string }) {
   const token = `${amount.text} ${amount.symbol}`
-  if (!amount.usd) return <span>{token}</span>
+  if (!amount.usd) return <span data-testid={testid}>{token}</span>
   return primary === 'fiat-currency' ? (
     <>
-      <span>{amount.usd}</span>
+      <span data-testid={testid}>{amount.usd}</span>
       <small>{token}</small>
     </>
   ) : (
     <>
-      <span>{token}</span>
+      <span data-testid={testid}>{token}</span>
       <small>{amount.usd}</small>
     </>
   )

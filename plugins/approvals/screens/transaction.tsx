@@ -49,7 +49,7 @@ function CostDetails({ r, T, showTo }: { r: EvmReview; T: ApprovalsTexts; showTo
         showTo && !!r.to && [T.to, <Address value={r.to} />],
         [T.amount, <AmountValue amount={r.value} primary={p} />],
         [T.estimatedFee, r.sponsored ? <span>{T.sponsored}</span> : <AmountValue amount={r.fee} primary={p} />],
-        [T.total, <span data-testid="approvals-total">{<AmountValue amount={r.total} primary={p} />}</span>],
+        [T.total, <AmountValue amount={r.total} primary={p} testid="approvals-total" />],
         [T.balance, <AmountValue amount={r.balance} primary={p} />],
         [T.network, r.chainName],
       ]}
