@@ -26,7 +26,9 @@ export const budgets = {
   // contract v2; 61.6 KiB with all twenty). The issue-11 target of 60 KiB is printed by the bench.
   // 64 -> 68 KiB: the demo app adds the embedded wallet (issue 14; 66.2 KiB measured): its entry
   // is 2.5 KiB gzip (the frame client, signer, provider and wallet-standard wallet load on use).
-  appInitial: 68 * KIB,
+  // 68 -> 72 KiB: the approvals plugin (entry ~2 KiB gzip: texts, errors, handle, hooks; its engine
+  // and screens are lazy) and the demo's approvals settings join the demo app (71.4 KiB measured).
+  appInitial: 72 * KIB,
   /** Each plugin entry alone (kernel and ui external, shared); lazy screens not counted. */
   plugins: {
     email: 6 * KIB,

@@ -236,3 +236,30 @@ describe('approvals through the embedded wallet', { timeout: 180_000 }, () => {
     void sol
   })
 })
+
+describe('approvals bench', { timeout: 120_000 }, () => {
+  it('time from request to confirmation screen (median of 9, sign request and transaction)', async () => {
+    const page = await open()
+    await login(page, `apv-bench-${Date.now().toString(36)}@example.com`)
+    const measure = async (testid: string, ready: string) => {
+      const times: number[] = []
+      for (let i = 0; i < 9; i++) {
+        const t0 = performance.now()
+        await page.click(`[data-testid=${testid}]`)
+        await page.waitForSelector(ready)
+        times.push(performance.now() - t0)
+        await page.click('[role=dialog] [data-portico-close]')
+        await page.waitForSelector('[role=dialog]', { state: 'detached' })
+      }
+      times.sort((a, b) => a - b)
+      return { median: Math.round(times[4]), first: Math.round(Math.max(...times)) }
+    }
+    const sign = await measure('apv-sign', `${dialog('approvals-sign')} [data-testid=approvals-message]`)
+    await evm.fund((await page.textContent('[data-testid=wallet-ethereum]')) as Hex, parseEther('1'))
+    const send = await measure('apv-send-eth', `${dialog('approvals-transaction')} [data-testid=approvals-total]`)
+    const { writeFileSync } = await import('node:fs')
+    writeFileSync('test/artifacts/approvals-bench.json', JSON.stringify({ signRequestToScreenMs: sign, sendRequestToConfirmationMs: send }, null, 2))
+    console.log(`[approvals bench] sign request → screen: median ${sign.median} ms (slowest ${sign.first}); eth_sendTransaction → confirmation with fee/total: median ${send.median} ms (slowest ${send.first})`)
+    expect(sign.median).toBeLessThan(2000)
+  })
+})
