@@ -22,7 +22,10 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
 
 /** Optional peers and the entries allowed to reach them (statically or through lazy chunks). */
 const OPTIONAL_PEERS: Record<string, string[]> = {
-  viem: ['plugins/siwe/index'],
+  viem: ['plugins/siwe/index', 'plugins/embedded-wallet/index'],
+  // The embedded wallet's Solana wallet-standard wallet (lazy chunk).
+  '@wallet-standard/wallet': ['plugins/embedded-wallet/index'],
+  '@scure/base': ['plugins/embedded-wallet/index'],
   'libphonenumber-js': ['plugins/sms/index', 'ui/phone-input'],
   '@simplewebauthn/browser': ['plugins/passkey/index'],
 }

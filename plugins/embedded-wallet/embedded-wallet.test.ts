@@ -227,3 +227,51 @@ describe('EIP-1193 provider', () => {
     expect(handled).toEqual(['personal_sign'])
   })
 })
+
+describe('Solana wallet (wallet-standard)', () => {
+  it('registers with the page registry and signs messages in the frame', async () => {
+    const { ed25519 } = await import('@noble/curves/ed25519.js')
+    const { base58 } = await import('@scure/base')
+    const secret = ed25519.utils.randomSecretKey()
+    const address = base58.encode(ed25519.getPublicKey(secret))
+    const registered: any[] = []
+    const onRegister = (e: Event) => (e as CustomEvent).detail({ register: (w: unknown) => registered.push(w) })
+    window.addEventListener('wallet-standard:register-wallet', onRegister)
+    const frame = fakeFrame({
+      'wallets:rpc': (m) => {
+        const p = m.payload as { chainType: string; request: { method: string; params: { message: string } } }
+        expect(p).toMatchObject({ chainType: 'solana', hdWalletIndex: 0 })
+        const sig = ed25519.sign(Uint8Array.from(atob(p.request.params.message), (c) => c.charCodeAt(0)), secret)
+        return { data: { method: 'signMessage', data: { signature: btoa(String.fromCharCode(...sig)) } } }
+      },
+    })
+    await setup({ frame, accounts: [walletAccount(eth.address, 'ethereum'), walletAccount(address, 'solana')] })
+    await expect.poll(() => registered.length).toBe(1)
+    window.removeEventListener('wallet-standard:register-wallet', onRegister)
+    const wallet = registered[0]
+    expect(wallet.name).toBe('Portico Embedded Wallet')
+    expect(wallet.chains).toContain('solana:mainnet')
+    const { accounts } = await wallet.features['standard:connect'].connect()
+    expect(accounts.map((a: { address: string }) => a.address)).toEqual([address])
+    const message = new TextEncoder().encode('gm')
+    const [out] = await wallet.features['solana:signMessage'].signMessage({ account: accounts[0], message })
+    expect(ed25519.verify(out.signature, message, base58.decode(address))).toBe(true)
+    expect(wallet.features['solana:signTransaction'].supportedTransactionVersions).toEqual(['legacy', 0])
+  })
+})
+
+describe('React hooks', () => {
+  it('useWallets / useSolanaWallets list the embedded wallets', async () => {
+    const { renderHook } = await import('@testing-library/react')
+    const { createElement } = await import('react')
+    const { PorticoProvider } = await import('portico/ui')
+    const { useWallets, useSolanaWallets, useCreateWallet } = await import('./index')
+    const t = await setup({ accounts: [walletAccount(eth.address, 'ethereum'), walletAccount(SOL, 'solana')] })
+    const wrapper = ({ children }: { children: unknown }) => createElement(PorticoProvider as never, { kernel: t.kernel } as never, children as never)
+    const { result } = renderHook(() => ({ all: useWallets(), sol: useSolanaWallets(), create: useCreateWallet() }), { wrapper: wrapper as never })
+    expect(result.current.all.wallets.map((w) => w.chainType)).toEqual(['ethereum', 'solana'])
+    expect(result.current.sol.wallets.map((w) => w.address)).toEqual([SOL])
+    expect(result.current.create.creating).toBe(false)
+    expect(typeof result.current.create.createWallet).toBe('function')
+  })
+})

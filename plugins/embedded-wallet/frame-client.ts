@@ -138,6 +138,8 @@ export class FrameClient {
       const send = () => this.post(id, 'ready', {})
       send()
       ping = setInterval(send, FRAME_READY_PING_MS)
+      // The frame's script has run by its load event: ask at once instead of at the next ping.
+      this.iframe?.addEventListener('load', send, { once: true })
     })
     this.readyPromise = p
     p.catch(() => {

@@ -26,7 +26,7 @@ export async function benchWallet() {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
   try {
     const bundle = await frameBundle(true)
-    const all = [bundle.code, ...[...bundle.chunks.values()].map((c) => c.code)]
+    const all = [...bundle.files.values()].map((c) => c.code)
     const size = {
       min: Buffer.byteLength(bundle.code),
       gzip: gzipSync(bundle.code, { level: 9 }).length,

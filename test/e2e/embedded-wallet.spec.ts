@@ -119,6 +119,17 @@ describe('embedded wallet', { timeout: 120_000 }, () => {
     expect(h.consoleErrors(page)).toEqual([])
   })
 
+  it("the created screen in the dark theme: 'All set!' for an existing user, no serious axe violation", async () => {
+    // An existing user without a wallet: created by API first, then logging in through the modal.
+    const other = `wallet-dark-${Date.now().toString(36)}@example.com`
+    expect((await h.loginViaApi(APP, other)).status).toBe(200)
+    const page = await h.openPage({ app: APP, frame: h.frameUrl!, rpc: evm.rpc, theme: 'dark', createdMs: '20000' }, { bypassCSP: true })
+    await login(page, other)
+    await page.waitForSelector('[role=dialog][data-screen=embedded-wallet-create] .portico-title:text-is("All set!")')
+    await h.screenshot(page, 'embedded-wallet-created-dark')
+    expect(await h.axe(page)).toEqual([])
+  })
+
   it('the wallet stays connected after a reload (device share in the frame origin)', async () => {
     const page = await open()
     await login(page, email)

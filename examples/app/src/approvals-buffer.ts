@@ -7,3 +7,5 @@ export function ensureBuffer(): typeof Buffer {
   g.Buffer ??= Buffer
   return g.Buffer
 }
+
+export { PublicKey, SystemProgram, TransactionInstruction, TransactionMessage, VersionedTransaction } from '@solana/web3.js'

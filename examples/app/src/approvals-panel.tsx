@@ -58,16 +58,16 @@ export function ApprovalsPanel({ onResult }: { onResult: (s: string) => void }) 
       .finally(() => setBusy(false))
   }
   const erc20 = async (fn: 'mint' | 'transfer' | 'approve', args: unknown[]) => {
-    const { encodeFunctionData, parseAbi } = await import('viem')
+    const { encodeFunctionData, parseAbi } = await import('./approvals-viem')
     const abi = parseAbi(['function mint(address to, uint256 amount)', 'function transfer(address to, uint256 amount) returns (bool)', 'function approve(address spender, uint256 amount) returns (bool)'])
     const data = encodeFunctionData({ abi, functionName: fn, args: args as never })
     return (await sendTransaction({ to: settings.erc20, data })).hash
   }
   const solanaTx = async (
-    build: (w: typeof import('@solana/web3.js'), from: InstanceType<typeof w.PublicKey>, buffer: typeof import('buffer').Buffer) => Array<InstanceType<typeof w.TransactionInstruction>>,
+    build: (w: typeof import('./approvals-buffer'), from: InstanceType<typeof w.PublicKey>, buffer: typeof import('buffer').Buffer) => Array<InstanceType<typeof w.TransactionInstruction>>,
   ) => {
-    const NodeBuffer = (await import('./approvals-buffer')).ensureBuffer()
-    const w = await import('@solana/web3.js')
+    const w = await import('./approvals-buffer')
+    const NodeBuffer = w.ensureBuffer()
     const from = new w.PublicKey(sol!.address)
     const { value } = await svmCall<{ value: { blockhash: string } }>(settings.svm, 'getLatestBlockhash', [])
     const message = new w.TransactionMessage({ payerKey: from, recentBlockhash: value.blockhash, instructions: build(w, from, NodeBuffer) }).compileToV0Message()
@@ -95,7 +95,7 @@ export function ApprovalsPanel({ onResult }: { onResult: (s: string) => void }) 
           <button disabled={busy} data-testid="apv-transfer" onClick={run('apv transferred', () => erc20('transfer', [RECIPIENT, 1_500_000n]))}>
             Transfer 1.5 DUSD
           </button>
-          <button disabled={busy} data-testid="apv-approve" onClick={run('apv approved', async () => erc20('approve', [RECIPIENT, (await import('viem')).maxUint256]))}>
+          <button disabled={busy} data-testid="apv-approve" onClick={run('apv approved', async () => erc20('approve', [RECIPIENT, (await import('./approvals-viem')).maxUint256]))}>
             Approve unlimited DUSD
           </button>
           {switchAddress && (

@@ -72,6 +72,7 @@ export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSetting
     embeddedWallet({
       frameUrl: wallet?.frameUrl,
       createOnLogin: wallet?.createOnLogin,
+      createdScreenMs: wallet?.createdScreenMs,
       chains: [localChain(wallet?.rpc ?? 'http://127.0.0.1:8545')],
     }),
     ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),

@@ -9,6 +9,7 @@
  *   &oauth=popup  (OAuth providers in a popup; default redirect)  &noSignup=1  (OAuth 'no-signup')
  *   &frame=http://127.0.0.1:8788  the wallet frame's origin  &rpc=http://127.0.0.1:8545  the local EVM chain
  *   &createOnLogin=off|all-users|users-without-wallets  (default: the app's setting; `npm start` turns it on)
+ *   &createdMs=2500  how long the wallet-created screen stays
  */
 import type { PorticoConfig } from 'portico'
 import type { OAuthOptions } from 'portico/plugins/oauth'
@@ -21,7 +22,7 @@ export const DEFAULT_FRAME = 'http://127.0.0.1:8788'
 export const DEFAULT_RPC = 'http://127.0.0.1:8545'
 
 /** The demo's embedded wallet settings: frame origin, local chain RPC, creation on login. */
-export interface DemoWalletSettings extends Pick<EmbeddedWalletSettings, 'frameUrl' | 'createOnLogin'> {
+export interface DemoWalletSettings extends Pick<EmbeddedWalletSettings, 'frameUrl' | 'createOnLogin' | 'createdScreenMs'> {
   rpc: string
 }
 
@@ -60,6 +61,8 @@ export function settingsFromUrl(search: string): {
     frameUrl: q.get('frame') ?? DEFAULT_FRAME,
     rpc: q.get('rpc') ?? DEFAULT_RPC,
     createOnLogin: mode === 'off' || mode === 'all-users' || mode === 'users-without-wallets' ? mode : undefined,
+    // Tests hold the created screen longer to check it (&createdMs=10000).
+    createdScreenMs: q.get('createdMs') ? Number(q.get('createdMs')) : undefined,
   }
   return { appId: q.get('app') ?? DEMO_APP_ID, config, oauth, wallet }
 }

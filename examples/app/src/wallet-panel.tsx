@@ -20,15 +20,10 @@ export const DEMO_TYPED_DATA = {
 
 function EthereumWallet({ wallet, onResult }: { wallet: EmbeddedWallet; onResult: (s: string) => void }) {
   const [balance, setBalance] = useState<string>('…')
-  const client = useCallback(async () => {
-    const { createWalletClient, custom } = await import('viem')
-    const { hardhat } = await import('viem/chains')
-    const provider = await wallet.getEthereumProvider!()
-    return createWalletClient({ account: wallet.address as `0x${string}`, chain: hardhat, transport: custom(provider) })
-  }, [wallet])
+  const client = useCallback(async () => (await import('./wallet-viem')).walletClient(wallet), [wallet])
   const refresh = useCallback(async () => {
     try {
-      const { formatEther } = await import('viem')
+      const { formatEther } = await import('./wallet-viem')
       const provider = await wallet.getEthereumProvider!()
       const wei = (await provider.request({ method: 'eth_getBalance', params: [wallet.address, 'latest'] })) as string
       setBalance(`${formatEther(BigInt(wei))} ETH`)
@@ -59,7 +54,7 @@ function EthereumWallet({ wallet, onResult }: { wallet: EmbeddedWallet; onResult
         <button
           data-testid="wallet-send"
           onClick={run('sent', async () => {
-            const { parseEther } = await import('viem')
+            const { parseEther } = await import('./wallet-viem')
             return (await client()).sendTransaction({ to: DEMO_RECIPIENT, value: parseEther('0.001') })
           })}
         >

@@ -2,10 +2,11 @@
  * The wallet frame's own origin (a second listener: PORTICO_FRAME_PORT, 8788 in `npm start`).
  *
  *   GET /apps/:appId/embedded-wallets?caid&client_id   the frame page (spec part 2 section 7)
- *   GET /embedded-wallets/frame.js                     its script (examples/server/frame/, bundled with esbuild)
+ *   GET /embedded-wallets/<entry>.js, <chunk>.js       its scripts (examples/server/frame/, bundled with esbuild)
  *
- * The page runs under a CSP of its own: nothing but its script and the API may load or be
+ * Each page runs under a CSP of its own: nothing but its scripts and the API may load or be
  * called, and only the app's allowed origins (custom schemes included) may embed it.
+ * Other frame pages (the export frame ...) add one line to FRAME_PAGES.
  */
 import { Hono } from 'hono'
 import { fileURLToPath } from 'node:url'
@@ -19,31 +20,42 @@ export interface FrameServerOptions {
   minify?: boolean
 }
 
-const ENTRY = fileURLToPath(new URL('../frame/main.ts', import.meta.url))
+export interface FramePage {
+  /** Path on the frame origin (Hono style, with `:appId`). */
+  path: string
+  /** Script entry: examples/server/frame/<entry>.ts, served as /embedded-wallets/<entry>.js. */
+  entry: string
+  title: string
+}
+
+/** The frame pages. The export family adds `{ path: '/apps/:appId/embedded-wallets/export', entry: 'export-main', title: '…' }`. */
+export const FRAME_PAGES: FramePage[] = [{ path: '/apps/:appId/embedded-wallets', entry: 'main', title: 'Portico wallet' }]
+
+const FRAME_DIR = fileURLToPath(new URL('../frame/', import.meta.url))
 
 export interface FrameBundle {
-  /** The entry script (frame.js). */
+  /** The main frame's entry script (main.js). */
   code: string
-  etag: string
-  /** Lazy chunks by file name (Solana transaction signing ...), loaded by the entry on use. */
-  chunks: Map<string, { code: string; etag: string }>
+  /** Every served file (entries and lazy chunks) by file name. */
+  files: Map<string, { code: string; etag: string }>
 }
 
 let bundle: Promise<FrameBundle> | null = null
 
-/** Builds the frame script once per process (esbuild, in memory; lazy parts in their own chunks). */
+/** Builds the frame scripts once per process (esbuild, in memory; lazy parts in their own chunks). */
 export function frameBundle(minify = true): Promise<FrameBundle> {
   bundle ??= (async () => {
     const { build } = await import('esbuild')
     const { createHash } = await import('node:crypto')
+    const entries = [...new Set(FRAME_PAGES.map((p) => p.entry))]
     const out = await build({
-      entryPoints: [ENTRY],
+      entryPoints: Object.fromEntries(entries.map((e) => [e, `${FRAME_DIR}${e}.ts`])),
       bundle: true,
       write: false,
       format: 'esm',
       splitting: true,
       outdir: '/frame-out',
-      entryNames: 'frame',
+      entryNames: '[name]',
       chunkNames: 'chunk-[hash]',
       platform: 'browser',
       target: 'es2022',
@@ -53,14 +65,9 @@ export function frameBundle(minify = true): Promise<FrameBundle> {
       logLevel: 'silent',
     })
     const tag = (code: string) => `"${createHash('sha256').update(code).digest('base64url').slice(0, 16)}"`
-    const chunks = new Map<string, { code: string; etag: string }>()
-    let entry = ''
-    for (const f of out.outputFiles) {
-      const name = f.path.split('/').pop()!
-      if (name === 'frame.js') entry = f.text
-      else chunks.set(name, { code: f.text, etag: tag(f.text) })
-    }
-    return { code: entry, etag: tag(entry), chunks }
+    const files = new Map<string, { code: string; etag: string }>()
+    for (const f of out.outputFiles) files.set(f.path.split('/').pop()!, { code: f.text, etag: tag(f.text) })
+    return { code: files.get('main.js')!.code, files }
   })()
   bundle.catch(() => {
     bundle = null
@@ -69,6 +76,7 @@ export function frameBundle(minify = true): Promise<FrameBundle> {
 }
 
 const escapeJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026')
+const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!)
 const originOf = (u: string) => new URL(u).origin
 
 /** CSP source for an allowed origin: web origins as is; custom schemes (tauri://localhost) too. */
@@ -94,35 +102,32 @@ export function createFrameServer(opts: FrameServerOptions): Hono {
     c.header('referrer-policy', 'no-referrer')
     c.header('cross-origin-resource-policy', 'cross-origin')
   })
-  app.get('/apps/:appId/embedded-wallets', (c) => {
-    const appId = c.req.param('appId')
-    const settings = appId.length === 25 ? opts.apps.get(appId) : undefined
-    if (!settings) return c.text('Unknown app id', 404)
-    const config = {
-      appId,
-      apiUrl: originOf(opts.apiUrl),
-      allowedOrigins: settings.allowedOrigins,
-      clientId: c.req.query('client_id') ?? null,
-      caid: c.req.query('caid') ?? null,
-    }
-    c.header('content-security-policy', frameCsp(opts.apiUrl, settings.allowedOrigins))
-    c.header('cache-control', 'no-store')
-    return c.html(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Portico wallet</title>` +
-        `<script type="application/json" id="portico-frame-config">${escapeJson(config)}</script>` +
-        `<script type="module" src="/embedded-wallets/frame.js"></script></head><body></body></html>`,
-    )
-  })
+  for (const page of FRAME_PAGES) {
+    app.get(page.path, (c) => {
+      const appId = c.req.param('appId') ?? ''
+      const settings = appId.length === 25 ? opts.apps.get(appId) : undefined
+      if (!settings) return c.text('Unknown app id', 404)
+      // Public settings only: the page's query (client id, caid, an export's address ...) stays in the page's own URL.
+      const config = { appId, apiUrl: originOf(opts.apiUrl), allowedOrigins: settings.allowedOrigins, clientId: c.req.query('client_id') ?? null, caid: c.req.query('caid') ?? null }
+      c.header('content-security-policy', frameCsp(opts.apiUrl, settings.allowedOrigins))
+      c.header('cache-control', 'no-store')
+      return c.html(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(page.title)}</title>` +
+          `<script type="application/json" id="portico-frame-config">${escapeJson(config)}</script>` +
+          `<script type="module" src="/embedded-wallets/${page.entry}.js"></script></head><body></body></html>`,
+      )
+    })
+  }
   app.get('/embedded-wallets/:file', async (c) => {
     const b = await frameBundle(opts.minify !== false)
     const file = c.req.param('file')
-    const f = file === 'frame.js' ? b : b.chunks.get(file)
+    const f = b.files.get(file)
     if (!f) return c.text('Not found', 404)
     if (c.req.header('if-none-match') === f.etag) return c.body(null, 304)
     c.header('content-type', 'text/javascript; charset=utf-8')
     c.header('etag', f.etag)
-    // Chunk names carry their content hash; the entry is revalidated.
-    c.header('cache-control', file === 'frame.js' ? 'no-cache' : 'public, max-age=31536000, immutable')
+    // Chunk names carry their content hash; entries are revalidated.
+    c.header('cache-control', file.startsWith('chunk-') ? 'public, max-age=31536000, immutable' : 'no-cache')
     return c.body(f.code)
   })
   app.get('/health', (c) => c.json({ ok: true }))

@@ -112,6 +112,10 @@ async function main() {
         log.info({ url: `http://${env.HOST}:${info.port}`, recovery_key: `${recovery.source}:${recoveryKeyId(recovery.key)}` }, 'wallet frame listening')
       }) as Server)
     : null
+  // A busy frame port disables embedded wallets only, never the API (another server on this machine, a test).
+  frameServer?.on('error', (err: NodeJS.ErrnoException) => {
+    log.error({ port: env.PORTICO_FRAME_PORT, err_code: err.code }, 'wallet frame listener failed: embedded wallets are unavailable (set PORTICO_FRAME_PORT)')
+  })
 
   const stop = (signal: string) => {
     if (draining) return

@@ -180,6 +180,19 @@ describe('shares', () => {
   })
 })
 
+describe('linked account rules', () => {
+  it('an embedded wallet cannot be unlinked', async () => {
+    const token = await login()
+    const r = await newRoot()
+    await create(token, r)
+    const res = await s.call('/api/v1/siwe/unlink', { token, body: { address: r.entropyId } })
+    expect(res.status).toBe(400)
+    expect(res.body.error).toBe('An embedded wallet cannot be unlinked.')
+    const sol = await s.call('/api/v1/siws/unlink', { token, body: { address: r.root.solana(0).address } })
+    expect(sol.body.error).toBe('An embedded wallet cannot be unlinked.')
+  })
+})
+
 describe('add', () => {
   it('follows the wallet index rules', async () => {
     const token = await login()

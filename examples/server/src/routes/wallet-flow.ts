@@ -83,7 +83,9 @@ export function registerWalletFlow(api: Api, ctx: ServerCtx, f: WalletFlow) {
 
   r.post(api, `${f.base}/unlink`, { summary: `${name}: unlink a wallet`, auth: 'bearer' }, z.object({ address: id(128) }), async (c, b) => {
     const auth = await requireAuth(c, ctx)
-    return c.json(await unlinkAccount(ctx, c.get('app'), auth.userId, 'wallet', f.identifier(addr(b.address))))
+    // Spec part 1 section 5: an embedded wallet cannot be unlinked (its keys stay with the user's wallet root).
+    const embedded = (d: Record<string, unknown>) => (d.wallet_client_type === 'privy' ? errors.invalidData('An embedded wallet cannot be unlinked.') : undefined)
+    return c.json(await unlinkAccount(ctx, c.get('app'), auth.userId, 'wallet', f.identifier(addr(b.address)), embedded))
   })
 
   r.post(

@@ -25,6 +25,7 @@ import { getAddress, isAddress } from 'viem'
 import { base58 } from '@scure/base'
 import { z } from 'zod'
 import type { WireUser } from '../../../../kernel/wire'
+import { hitLimit } from '../codes'
 import { requireAuth, type Api, type C, type ServerCtx } from '../context'
 import { ApiError, errors } from '../errors'
 import { loadUser } from '../identity'
@@ -138,12 +139,14 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
   const recoveryKeys: Keys = deriveKeys(opts.recoveryKey)
   const frameOrigin = () => (typeof opts.frameOrigin === 'function' ? opts.frameOrigin() : opts.frameOrigin)
 
-  /** Only the wallet frame's origin, with a valid access token. */
+  /** Only the wallet frame's origin, with a valid access token; shares per user are rate limited. */
   const fromFrame = async (c: C) => {
     const origin = frameOrigin()
     if (!origin) throw new ApiError(403, 'embedded_wallets_disabled', WALLET_MSG.noFrame)
     if (c.req.header('origin') !== origin) throw new ApiError(403, 'invalid_origin', WALLET_MSG.frameOnly)
-    return requireAuth(c, ctx)
+    const auth = await requireAuth(c, ctx)
+    if (!(await hitLimit(ctx.store, `wallet-secrets:${auth.userId}`, ctx.limits.perIp * 4, ctx.limits.windowS))) throw errors.tooMany()
+    return auth
   }
   const context = (appId: string, entropy: string) => `${appId}|${entropy.toLowerCase()}`
 
@@ -231,7 +234,12 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
     if (!idWallet || walletAddress(verifierChain, b.entropy_id) !== idWallet.address) {
       throw errors.invalidData('entropy_id: must be the index-0 address of the verifier chain', { fields: { entropy_id: 'Not the root address' } }, 422)
     }
-    const gate = await requireFreshMfa(ctx, auth, 'auth_share')
+    // Creating releases nothing: MFA only decides whether the frame may keep the new root for
+    // the session (a user with MFA and no fresh verification still creates; the frame forgets it).
+    const gate = await requireFreshMfa(ctx, auth, 'auth_share').catch((e) => {
+      if (e instanceof ApiError && e.code === 'missing_or_invalid_mfa') return { mfaEnrolled: true }
+      throw e
+    })
     const recoveryShare = await sealRecovery(app.id, idWallet.address, b.recovery_method, b.recovery_share)
     const authShare = await ctx.keys.seal(`${context(app.id, idWallet.address)}|${b.auth_share}`, AUTH_SHARE_PURPOSE)
     const root = { entropy_id: idWallet.address, entropy_id_verifier: b.entropy_id_verifier, recovery_method: b.recovery_method }
