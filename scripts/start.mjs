@@ -45,6 +45,13 @@ function stop(code = 0) {
 process.on('SIGINT', () => stop(0))
 process.on('SIGTERM', () => stop(0))
 
+// Approvals: token prices from the local price stand-in (8797), SPL token info from the local
+// SVM (8899, its demo token shown as USDC), unless set otherwise.
+process.env.PORTICO_PRICE_URL ??= 'http://127.0.0.1:8797'
+process.env.PORTICO_SOLANA_RPC_URLS ??= JSON.stringify({ localnet: 'http://127.0.0.1:8899' })
+process.env.PORTICO_SPL_TOKENS ??= JSON.stringify({ 'C2SenzsNb8ogniUvPu7s2HoKxDRzi39ZmEasRj6NPna6': 'USDC' })
+if (process.env.PORTICO_PRICE_URL === 'http://127.0.0.1:8797') run('price', bin('tsx'), ['examples/stand-ins/price/main.ts'])
+
 // Social logins go to the local stand-in unless PORTICO_OAUTH_BASE_URL is set (to '' for the real providers).
 const oauthBase = process.env.PORTICO_OAUTH_BASE_URL ?? IDP
 // Wallet recovery to the cloud (issue 14): the local Google Drive / iCloud stand-in on 8793,
@@ -75,6 +82,11 @@ run('svm', bin('tsx'), ['examples/stand-ins/svm/main.ts'], { PORTICO_SVM_PORT: '
 // WalletConnect relay stand-in (ws://127.0.0.1:8798): the walletconnect plugin pairs through it offline.
 run('wc-relay', bin('tsx'), ['examples/stand-ins/walletconnect-relay/main.ts'], { PORTICO_WC_RELAY_PORT: '8798' })
 run('app', bin('vite'), ['--config', 'examples/app/vite.config.ts', '--host', '127.0.0.1', '--port', '5173', '--strictPort'])
+
+// Approvals: Solana on the SVM JSON-RPC stand-in (litesvm, a real SVM) on 8899 with a demo SPL
+// token; the demo ERC-20 (DUSD) deployed on the local EVM chain once it answers (then exits).
+run('svm', bin('tsx'), ['examples/stand-ins/svm/main.ts'], { PORTICO_SVM_PORT: '8899' })
+spawn(bin('tsx'), ['scripts/evm-demo-token.ts'], { cwd: root, stdio: 'inherit' })
 
 setTimeout(() => {
   console.log(`

@@ -15,6 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer as netServer } from 'node:net'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
+import { dirname, join } from 'node:path'
 import {
   createPublicClient,
   createWalletClient,
@@ -83,7 +84,7 @@ export async function startEvm(options: { port?: number } = {}): Promise<Evm> {
     [
       require.resolve('hardhat/internal/cli/cli.js'),
       '--config',
-      fileURLToPath(new URL('./hardhat.config.cjs', import.meta.url)),
+      join(dirname(fileURLToPath(import.meta.url)), 'hardhat.config.cjs'),
       'node',
       '--hostname',
       '127.0.0.1',

@@ -12,10 +12,9 @@
  * ```
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
+import { dirname, join } from 'node:path'
 
-const require = createRequire(import.meta.url)
 
 export interface Svm {
   rpc: string
@@ -32,7 +31,7 @@ export interface Svm {
 export async function startSvm(options: { port?: number; fund?: string[] } = {}): Promise<Svm> {
   const node: ChildProcess = spawn(
     process.execPath,
-    [require.resolve('tsx/cli'), fileURLToPath(new URL('../../examples/stand-ins/svm/main.ts', import.meta.url))],
+    ['--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'stand-ins', 'svm', 'main.ts')],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, PORTICO_SVM_PORT: String(options.port ?? 0), PORTICO_SVM_FUND: (options.fund ?? []).join(',') },

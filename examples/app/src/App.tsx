@@ -13,6 +13,7 @@ const WalletPanel = lazy(() => import('./wallet-panel').then((m) => ({ default: 
 import { FundingDemo, LOCAL_EVM_RPC } from './funding-demo'
 // Export and delegation controls: their own chunk, shown once a user has an embedded wallet.
 const WalletAccess = lazy(() => import('./wallet-access').then((m) => ({ default: m.WalletAccess })))
+const ApprovalsPanel = lazy(() => import('./approvals-panel').then((m) => ({ default: m.ApprovalsPanel })))
 
 export function App({ appId }: { appId: string }) {
   const { ready, status, authenticated, error, retry } = usePortico()
@@ -104,6 +105,7 @@ export function App({ appId }: { appId: string }) {
         <Suspense fallback={null}>
           <WalletPanel onResult={setResult} />
           <WalletAccess onResult={setResult} />
+          <ApprovalsPanel onResult={setResult} />
         </Suspense>
       ) : null}
       <FundingDemo onResult={setResult} rpc={new URLSearchParams(window.location.search).get('evmRpc') ?? LOCAL_EVM_RPC} />

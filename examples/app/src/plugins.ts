@@ -23,6 +23,7 @@
  * | phantom | wallet (Phantom deep links on mobile browsers without Phantom) | on |
  * | coinbase-wallet | wallet (Coinbase Wallet SDK) | `?coinbase=1` |
  * | wallet-export, delegated-actions | (no landing entry) 'Transfer wallet', 'Enable offline access' for embedded wallets | on |
+ * | approvals | (no login method) sign / transaction screens, approvals panel (`?approvals=1\|0`, `?svm=`) | demo app and portico-test-apv-* |
  */
 import type { PorticoPlugin } from 'portico'
 import { email } from 'portico/plugins/email'
@@ -55,6 +56,7 @@ import { mfaTotp } from 'portico/plugins/mfa-totp'
 import { mfaSms } from 'portico/plugins/mfa-sms'
 import { mfaPasskey } from 'portico/plugins/mfa-passkey'
 import { embeddedWallet } from 'portico/plugins/embedded-wallet'
+import { withApprovalsDemo } from './approvals-settings'
 import type { Chain } from 'viem'
 import type { DemoWalletSettings } from './settings'
 import { funding } from 'portico/plugins/funding'
@@ -76,6 +78,8 @@ function localChain(rpc: string): Chain {
 
 export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSettings, extra: { coinbase?: boolean } = {}): PorticoPlugin[] {
   return [
+export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSettings): PorticoPlugin[] {
+  return withApprovalsDemo([
     email(),
     sms(),
     guest(),
@@ -118,5 +122,5 @@ export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSetting
     walletExport(),
     delegatedActions(),
     ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),
-  ]
+  ])
 }

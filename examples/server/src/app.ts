@@ -32,6 +32,7 @@ import { telegramBotToken } from './telegram'
 import { registerFarcaster, type FarcasterOptions } from './routes/farcaster'
 import { registerCrossApp } from './routes/cross-app'
 import { registerMfa } from './routes/mfa'
+import { registerChainInfo } from './routes/chain-info'
 import { derivedRecoveryKey, registerWallets, type WalletOptions } from './routes/wallets'
 import { registerFunding } from './routes/funding'
 import { registerRecovery } from './routes/recovery'
@@ -262,6 +263,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   registerFarcaster(api, app, ctx)
   registerCrossApp(api, ctx)
   registerMfa(api, ctx)
+  registerChainInfo(api, ctx)
   registerWallets(api, ctx, { ...opts.wallets, recoveryKey: opts.wallets?.recoveryKey ?? derivedRecoveryKey(opts.secret ?? DEV_SECRET) })
   registerFunding(api, ctx)
   registerRecovery(api, app, ctx, { frameOrigin: walletFrameOrigin })

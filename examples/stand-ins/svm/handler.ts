@@ -16,6 +16,11 @@
  * `airdrop(address, lamports)`, `createMint(decimals, seed?)` (a real SPL mint initialised
  * by a real transaction), `mintTo(mint, owner, amount)` (creates the owner's associated
  * token account), `tokenBalance(mint, owner)`.
+ *
+ * Known limit: litesvm 0.8's native module aborts the process (std::bad_alloc) at a garbage
+ * collection after the Associated Token Account program has run, so `mintTo` writes the
+ * associated account directly, and clients should send token transfers to existing token
+ * accounts (no create-ATA instruction) against this stand-in.
  */
 import { LiteSVM, FailedTransactionMetadata, type TransactionMetadata } from 'litesvm'
 import {
@@ -28,12 +33,10 @@ import {
   LAMPORTS_PER_SOL,
 } from '@solana/web3.js'
 import {
-  ASSOCIATED_TOKEN_PROGRAM_ID,
   MINT_SIZE,
   TOKEN_PROGRAM_ID,
   AccountLayout,
   MintLayout,
-  createAssociatedTokenAccountIdempotentInstruction,
   createInitializeMint2Instruction,
   createMintToInstruction,
   getAssociatedTokenAddressSync,
@@ -125,6 +128,12 @@ export function createSvmStandIn(options: { log?: boolean } = {}): SvmStandIn {
   /** Token accounts seen (SPL token program, 165 bytes): litesvm has no account scan. */
   const tokenAccounts = new Set<string>()
   let slot = 1
+  /**
+   * Every metadata object litesvm hands back stays referenced: litesvm 0.8's native module
+   * aborts the process (std::bad_alloc) when the garbage collector finalises the metadata of a
+   * transaction that made cross-program invocations (e.g. creating an associated token account).
+   */
+  const keepAlive: unknown[] = []
   const genesis = bs58.encode(createHash('sha256').update('portico-svm-stand-in').digest())
 
   const noteTokenAccounts = (keys: PublicKey[]) => {
@@ -141,6 +150,7 @@ export function createSvmStandIn(options: { log?: boolean } = {}): SvmStandIn {
     const keys = accountKeys(tx)
     const pre = keys.map((k) => Number(svm.getBalance(k) ?? 0n))
     const result = svm.sendTransaction(tx)
+    keepAlive.push(result)
     const failed = result instanceof FailedTransactionMetadata
     const meta: TransactionMetadata = failed ? (result as FailedTransactionMetadata).meta() : (result as TransactionMetadata)
     const signature = bs58.encode(tx.signatures[0])
@@ -170,9 +180,12 @@ export function createSvmStandIn(options: { log?: boolean } = {}): SvmStandIn {
   }
 
   const sendLegacy = (tx: Transaction, signers: Keypair[]) => {
+    // A fresh fee payer per set-up transaction keeps signatures unique under one blockhash.
+    const feePayer = Keypair.generate()
+    svm.setAccount(feePayer.publicKey, { lamports: LAMPORTS_PER_SOL, data: new Uint8Array(), owner: SystemProgram.programId, executable: false })
     tx.recentBlockhash = svm.latestBlockhash()
-    tx.feePayer = payer.publicKey
-    tx.sign(...signers)
+    tx.feePayer = feePayer.publicKey
+    tx.sign(feePayer, ...signers)
     const v = VersionedTransaction.deserialize(tx.serialize())
     const r = execute(v)
     if (r.err) throw new Error(`stand-in set-up transaction failed: ${errorText(r.err)}\n${r.logs.join('\n')}`)
@@ -326,6 +339,7 @@ export function createSvmStandIn(options: { log?: boolean } = {}): SvmStandIn {
     payer,
     airdrop(address, lamports) {
       const r = svm.airdrop(new PublicKey(address), BigInt(lamports))
+      keepAlive.push(r)
       if (r instanceof FailedTransactionMetadata) throw new Error(`airdrop failed: ${errorText(r.err())}`)
       slot += 1
       svm.warpToSlot(BigInt(slot))
@@ -352,11 +366,36 @@ export function createSvmStandIn(options: { log?: boolean } = {}): SvmStandIn {
       const mintKey = new PublicKey(mint)
       const ownerKey = new PublicKey(owner)
       const ata = getAssociatedTokenAddressSync(mintKey, ownerKey, true)
-      const tx = new Transaction().add(
-        createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, ata, ownerKey, mintKey, TOKEN_PROGRAM_ID, ASSOCIATED_TOKEN_PROGRAM_ID),
-        createMintToInstruction(mintKey, ata, payer.publicKey, BigInt(amount)),
-      )
-      sendLegacy(tx, [payer])
+      if (!svm.getAccount(ata)) {
+        // The associated token account is written directly (the address the ATA program would
+        // derive, an initialised SPL account): litesvm 0.8 aborts the process on a later
+        // garbage collection once the ATA program has run. The mint itself is real SPL work.
+        const data = Buffer.alloc(AccountLayout.span)
+        AccountLayout.encode(
+          {
+            mint: mintKey,
+            owner: ownerKey,
+            amount: 0n,
+            delegateOption: 0,
+            delegate: PublicKey.default,
+            state: 1,
+            isNativeOption: 0,
+            isNative: 0n,
+            delegatedAmount: 0n,
+            closeAuthorityOption: 0,
+            closeAuthority: PublicKey.default,
+          },
+          data,
+        )
+        svm.setAccount(ata, {
+          lamports: Number(svm.minimumBalanceForRentExemption(BigInt(AccountLayout.span))),
+          data: new Uint8Array(data),
+          owner: TOKEN_PROGRAM_ID,
+          executable: false,
+        })
+        tokenAccounts.add(ata.toBase58())
+      }
+      sendLegacy(new Transaction().add(createMintToInstruction(mintKey, ata, payer.publicKey, BigInt(amount))), [payer])
       return ata.toBase58()
     },
     tokenBalance,
@@ -437,7 +476,15 @@ export function createSvmStandIn(options: { log?: boolean } = {}): SvmStandIn {
           const c = cfg(1)
           const tx = decodeTx(params[0] as string, String(c.encoding ?? 'base58'))
           if (c.replaceRecentBlockhash) tx.message.recentBlockhash = svm.latestBlockhash()
-          const sim = svm.simulateTransaction(tx)
+          // sigVerify false (what wallets ask before signing): simulate without signature checks.
+          if (c.sigVerify === false) svm.withSigverify(false)
+          let sim
+          try {
+            sim = svm.simulateTransaction(tx)
+          } finally {
+            if (c.sigVerify === false) svm.withSigverify(true)
+          }
+          keepAlive.push(sim)
           const failed = sim instanceof FailedTransactionMetadata
           const meta = sim.meta()
           return ok({

@@ -12,6 +12,7 @@
 import { serve } from '@hono/node-server'
 import { createSvmStandIn } from './handler'
 
+/** The demo token's seed: its mint is C2SenzsNb8ogniUvPu7s2HoKxDRzi39ZmEasRj6NPna6 (scripts/start.mjs names it USDC). */
 export const DEMO_MINT_SEED = 'demo-usdc'
 
 const port = Number(process.env.PORTICO_SVM_PORT ?? 8899)

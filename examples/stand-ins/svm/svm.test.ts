@@ -8,7 +8,7 @@ import {
   TransactionMessage,
   VersionedTransaction,
 } from '@solana/web3.js'
-import { createTransferCheckedInstruction, getAssociatedTokenAddressSync, createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token'
+import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token'
 import { startSvm, type Svm } from '../../../test/chains/svm'
 
 // The stand-in runs in its own process (test/chains/svm.ts): litesvm's native module may abort on exit.
@@ -78,10 +78,9 @@ describe('SVM JSON-RPC stand-in (litesvm) through @solana/web3.js', () => {
     const mintKey = new PublicKey(mint)
     const from = getAssociatedTokenAddressSync(mintKey, owner.publicKey)
     const to = getAssociatedTokenAddressSync(mintKey, dest.publicKey)
-    await send(owner, [
-      createAssociatedTokenAccountIdempotentInstruction(owner.publicKey, to, dest.publicKey, mintKey),
-      createTransferCheckedInstruction(from, mintKey, to, owner.publicKey, 1_500_000n, 6),
-    ])
+    // The destination account exists first (no ATA program on this stand-in: see handler.ts).
+    await standIn.mintTo(mint, dest.publicKey.toBase58(), 0n)
+    await send(owner, [createTransferCheckedInstruction(from, mintKey, to, owner.publicKey, 1_500_000n, 6)])
     const destAccounts = await conn.getParsedTokenAccountsByOwner(dest.publicKey, { mint: mintKey })
     expect(destAccounts.value[0].account.data.parsed.info.tokenAmount.uiAmount).toBe(1.5)
   })

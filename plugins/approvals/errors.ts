@@ -1,0 +1,87 @@
+/**
+ * The approvals plugin's errors: EIP-1193 provider errors (4001 user rejected, 32603 internal,
+ * 4200, 4900) for what `handle()` rejects with; the transaction error codes the error screen
+ * shows (ethers-style: CALL_EXCEPTION, NONCE_EXPIRED, REPLACEMENT_UNDERPRICED,
+ * TRANSACTION_REPLACED, INSUFFICIENT_FUNDS …) and which of them reset the nonce on retry; the
+ * error views (part 2 section 8 'Error screen mapping').
+ */
+import { PorticoError, defineErrors } from 'portico'
+import { APPROVALS_TEXTS } from './strings'
+
+/** An EIP-1193 ProviderRpcError (viem maps code 4001 to UserRejectedRequestError). */
+export class ProviderRpcError extends Error {
+  readonly code: number
+  readonly data?: unknown
+  constructor(code: number, message: string, options: { cause?: unknown; data?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = 'ProviderRpcError'
+    this.code = code
+    this.data = options.data
+  }
+}
+
+export const USER_REJECTED = 4001
+export const INTERNAL_ERROR = -32603
+
+export const userRejected = () => new ProviderRpcError(USER_REJECTED, APPROVALS_TEXTS.userRejected)
+
+/** Errors whose transaction reached the chain (they carry a hash): a retry resets the nonce. */
+export const NONCE_RESET_CODES = new Set(['CALL_EXCEPTION', 'NONCE_EXPIRED', 'REPLACEMENT_UNDERPRICED', 'TRANSACTION_REPLACED'])
+
+export interface TransactionFailure {
+  /** ethers-style code shown on the error screen. */
+  code: string
+  message: string
+  hash?: string
+}
+
+const text = (e: unknown) => {
+  const parts: string[] = []
+  for (const x of PorticoError.walk(e)) {
+    const o = x as { name?: string; shortMessage?: string; details?: string; message?: string }
+    parts.push(o?.name ?? '', o?.shortMessage ?? '', o?.details ?? '', o?.message ?? '')
+  }
+  return parts.join(' ')
+}
+
+/** Classifies what viem (or the RPC) threw into the code the error screen shows. */
+export function classifyEvmError(e: unknown, hash?: string): TransactionFailure {
+  const all = text(e)
+  const first = e as { shortMessage?: string; details?: string; message?: string }
+  const message = first?.details || first?.shortMessage || first?.message || String(e)
+  const code = /nonce too low|nonce has already been used|NonceTooLow/i.test(all)
+    ? 'NONCE_EXPIRED'
+    : /replacement transaction underpriced|replacement fee too low/i.test(all)
+      ? 'REPLACEMENT_UNDERPRICED'
+      : /transaction replaced|TransactionReplaced/i.test(all)
+        ? 'TRANSACTION_REPLACED'
+        : /insufficient funds|InsufficientFunds/i.test(all)
+          ? 'INSUFFICIENT_FUNDS'
+          : /revert|CALL_EXCEPTION|execution reverted|ContractFunctionRevertedError/i.test(all)
+            ? 'CALL_EXCEPTION'
+            : /timed? ?out|TimeoutError/i.test(all)
+              ? 'TIMEOUT'
+              : 'UNKNOWN_ERROR'
+  return { code, message, ...(hash ? { hash } : {}) }
+}
+
+/** Whether a retry after this failure asks the chain for a fresh nonce. */
+export const resetsNonce = (f: TransactionFailure) => NONCE_RESET_CODES.has(f.code) && !!f.hash
+
+/** A Solana failure: a log line about insufficient lamports or funds replaces the message. */
+export function solanaFailureMessage(message: string, logs: readonly string[] = []): string {
+  const line = logs.find((l) => /insufficient (lamports|funds)/i.test(l))
+  return line ?? message
+}
+
+const T = APPROVALS_TEXTS
+
+/** Error screen mapping (part 2 section 8). */
+export const APPROVALS_ERRORS = defineErrors({
+  client_request_timeout: (error, ctx) =>
+    ctx.method === 'approvals' ? { title: T.timedOut, detail: error.message, cta: T.tryAgain, action: 'back' } : undefined,
+  INSUFFICIENT_BALANCE: (error, ctx) =>
+    ctx.method === 'approvals' ? { title: T.insufficientBalance, detail: error.message } : undefined,
+  TRANSACTION_FAILURE: (error, ctx) =>
+    ctx.method === 'approvals' ? { title: T.transactionFailure, detail: error.message } : undefined,
+})
