@@ -77,8 +77,6 @@ function localChain(rpc: string): Chain {
 }
 
 export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSettings, extra: { coinbase?: boolean } = {}): PorticoPlugin[] {
-  return [
-export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSettings): PorticoPlugin[] {
   return withApprovalsDemo([
     email(),
     sms(),
