@@ -32,7 +32,7 @@ export const budgets = {
   // entry carries helpers its providers' lazy screens import), walletconnect +1.2, external
   // wallets +8.8 (brands, connector status, phantom's deep-link return claim, coinbase-wallet),
   // MFA +6.5 (its verification flow taps sensitiveAction, so it cannot load late), user-owned
-  // recovery +1.2, key export and delegated actions +2.1, approvals; every SDK, cryptography library and screen loads on use. With all 36 plugins on,
+  // recovery +1.2, key export and delegated actions +2.1, approvals; every SDK, cryptography library and screen loads on use. With every plugin the demo turns on,
   // 100.8 KiB measured (issue 11's 60 KiB target was set for the 20 plugins of identity).
   appInitial: APP_INITIAL_KIB * KIB,
   /** Each plugin entry alone (kernel and ui external, shared); lazy screens not counted. */

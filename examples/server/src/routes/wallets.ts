@@ -85,6 +85,8 @@ const createBody = z.object({
 })
 const addBody = z.object({ entropy_id: entropyId, address: id(64), chain_type: chainType, wallet_index: walletIndex })
 const rootBody = z.object({ entropy_id: entropyId })
+/** `purpose`: what the frame unlocks the wallet for (an export or a delegation consent is gated as such). */
+const authShareBody = rootBody.extend({ purpose: z.enum(['export', 'delegation'], { message: "Expected 'export' or 'delegation'" }).nullish() })
 const setRecoveryBody = z.object({ entropy_id: entropyId, ...recoveryShape })
 
 export const AUTH_SHARE_PURPOSE = 'wallet-auth-share'
@@ -284,10 +286,10 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
     return c.json({ user: await user(auth.userId), recovery_method: root.recovery_method })
   })
 
-  r.post(api, '/wallets/auth_share', { summary: 'The auth share of the user\'s wallet — wallet frame only, fresh MFA when enrolled', auth: 'bearer' }, rootBody, async (c, b) => {
+  r.post(api, '/wallets/auth_share', { summary: 'The auth share of the user\'s wallet — wallet frame only, fresh MFA when enrolled', auth: 'bearer' }, authShareBody, async (c, b) => {
     const auth = await fromFrame(c)
     const row = await rootOf(ctx.store, c.get('app').id, auth.userId, b.entropy_id)
-    const gate = await requireFreshMfa(ctx, auth, 'auth_share')
+    const gate = await requireFreshMfa(ctx, auth, b.purpose ?? 'auth_share')
     c.header('cache-control', 'no-store')
     return c.json({ share: await openAuth(row), mfa_enrolled: gate.mfaEnrolled })
   })
