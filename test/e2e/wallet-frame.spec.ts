@@ -117,6 +117,36 @@ describe('wallet frame', { timeout: 90_000 }, () => {
     expect(await verifyMessage({ address: root.entropyId as `0x${string}`, message: { raw: '0x01' }, signature: (sig.data as { data: `0x${string}` }).data })).toBe(true)
   })
 
+  it('moving to a password and changing it splits the root afresh: only the newest password recovers', async () => {
+    const owner = (await emailLogin(s.apiUrl, 'frame-c@example.com')).token
+    const first = await hostPage()
+    const made = await req(first, 'wallets:create', { accessToken: owner, chainTypes: ['ethereum'] })
+    expect(made.error).toBeUndefined()
+    const r = made.data as { entropyId: string; entropyIdVerifier: string }
+    const ref = { accessToken: owner, entropyId: r.entropyId, entropyIdVerifier: r.entropyIdVerifier }
+    const sign = async (p: Page) => {
+      const sig = await req(p, 'wallets:rpc', { ...ref, hdWalletIndex: 0, chainType: 'ethereum', request: { method: 'personal_sign', params: ['0x02', r.entropyId] } })
+      expect(sig.error).toBeUndefined()
+      return verifyMessage({ address: r.entropyId as `0x${string}`, message: { raw: '0x02' }, signature: (sig.data as { data: `0x${string}` }).data })
+    }
+    // privy -> user-passcode, then a password update (user-passcode -> user-passcode).
+    const set1 = await req(first, 'wallets:set-recovery', { ...ref, recoveryMethod: 'user-passcode', recoveryPassword: 'first-pass1' })
+    expect(set1.error).toBeUndefined()
+    const set2 = await req(first, 'wallets:set-recovery', { ...ref, recoveryMethod: 'user-passcode', recoveryPassword: 'second-pass2' })
+    expect(set2.error).toBeUndefined()
+    expect((set2.data as { recoveryMethod: string }).recoveryMethod).toBe('user-passcode')
+    // This device kept up: its new device share combines with the server's new auth share.
+    await req(first, 'wallets:clear', {})
+    expect(await sign(first)).toBe(true)
+    // A new profile: the old password no longer opens anything, the new one does.
+    const fresh = await hostPage()
+    const old = await req(fresh, 'wallets:recover', { ...ref, recoveryMethod: 'user-passcode', recoveryPassword: 'first-pass1' })
+    expect(old.error?.type).toBe('invalid_recovery_pin')
+    const rec = await req(fresh, 'wallets:recover', { ...ref, recoveryMethod: 'user-passcode', recoveryPassword: 'second-pass2' })
+    expect(rec.error).toBeUndefined()
+    expect(await sign(fresh)).toBe(true)
+  })
+
   it("another user's token gets no share and no signature", async () => {
     const other = (await emailLogin(s.apiUrl, 'frame-b@example.com')).token
     const fresh = await hostPage()

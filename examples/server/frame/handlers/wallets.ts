@@ -4,10 +4,10 @@
  */
 import type { ChainType, EntropyRef, FrameWallet, RecoveryInput, RecoveryMethod } from '../../../../plugins/embedded-wallet/protocol'
 import { FRAME_TEXTS, FrameFailure, type FrameContext } from '../context'
-import { saveDeviceShare } from '../device-store'
-import { HdRoot, generateEntropy, verifierFor } from '../keys'
+import { loadDeviceShare, saveDeviceShare } from '../device-store'
+import { HdRoot, generateEntropy, matchesEntropyId, verifierFor } from '../keys'
 import { fetchAuthShare, lease, rootFromShares, unlock, clearSession } from '../session'
-import { shareFromString, shareToString, splitEntropy } from '../shares'
+import { combineShares, shareFromString, shareToString, splitEntropy } from '../shares'
 import { recoveryMethod, register, type SealedRecovery } from './registry'
 
 const CHAIN_TYPES: ChainType[] = ['ethereum', 'solana']
@@ -158,18 +158,35 @@ register('wallets:recover', async (p, ctx) => {
 })
 
 register('wallets:set-recovery', async (p, ctx) => {
+  // Moving to another method (or a new password) splits the root afresh: a new device share
+  // for this device, a new auth share for the server and a new recovery share sealed by the
+  // new method, replaced in one server transaction. Whatever the old method sealed (a backup of
+  // the old database, the old password, the old cloud file) no longer combines with anything.
   const method = recoveryOf(p)
-  const stored = await ctx.api<RecoveryShareReply>('/wallets/recovery_share', { entropy_id: p.entropyId }, p.accessToken)
-  if (stored.recovery_method !== 'privy') {
-    // Opening a user-owned share needs that method's input: the recovery family's handler does it.
-    throw new FrameFailure('invalid_request_arguments', FRAME_TEXTS.recoveryNotSupported)
+  if (!p.accessToken) throw new FrameFailure('invalid_request_arguments', FRAME_TEXTS.missingToken)
+  const device = await loadDeviceShare(ctx.config.appId, p.entropyId)
+  if (!device) throw new FrameFailure('wallet_not_on_device', FRAME_TEXTS.notOnDevice)
+  const auth = await fetchAuthShare(ctx, p)
+  let entropy: Uint8Array
+  try {
+    entropy = await combineShares(device, shareFromString(auth.share))
+  } catch {
+    throw new FrameFailure('error', FRAME_TEXTS.mismatch)
   }
-  const share = shareFromString(stored.recovery_share)
-  const l = await unlock(ctx, p)
-  l.release()
-  const recovery = await sealRecovery(ctx, method, share, p, p.entropyId, p.accessToken)
-  await ctx.api('/wallets/set_recovery', { entropy_id: p.entropyId, ...recovery }, p.accessToken)
-  return { entropyId: p.entropyId, entropyIdVerifier: p.entropyIdVerifier, recoveryMethod: method }
+  try {
+    const root = await HdRoot.fromEntropy(entropy)
+    const matches = await matchesEntropyId(root, p.entropyId, p.entropyIdVerifier)
+    root.wipe()
+    if (!matches) throw new FrameFailure('error', FRAME_TEXTS.mismatch)
+    const shares = await splitEntropy(entropy)
+    const recovery = await sealRecovery(ctx, method, shares.recovery, { ...p, recoveryMethod: method }, p.entropyId, p.accessToken)
+    await ctx.api('/wallets/set_recovery', { entropy_id: p.entropyId, ...recovery, auth_share: shareToString(shares.auth) }, p.accessToken)
+    // Only once the server holds the new shares: this device's share follows them.
+    await saveDeviceShare(ctx.config.appId, p.entropyId, shares.device)
+    return { entropyId: p.entropyId, entropyIdVerifier: p.entropyIdVerifier, recoveryMethod: method }
+  } finally {
+    entropy.fill(0)
+  }
 })
 
 register('wallets:clear', async () => {

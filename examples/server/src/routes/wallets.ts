@@ -87,7 +87,8 @@ const addBody = z.object({ entropy_id: entropyId, address: id(64), chain_type: c
 const rootBody = z.object({ entropy_id: entropyId })
 /** `purpose`: what the frame unlocks the wallet for (an export or a delegation consent is gated as such). */
 const authShareBody = rootBody.extend({ purpose: z.enum(['export', 'delegation'], { message: "Expected 'export' or 'delegation'" }).nullish() })
-const setRecoveryBody = z.object({ entropy_id: entropyId, ...recoveryShape })
+/** `auth_share`: the frame split the root afresh; the server's share is replaced with the recovery share. */
+const setRecoveryBody = z.object({ entropy_id: entropyId, ...recoveryShape, auth_share: b64(64).nullish() })
 
 export const AUTH_SHARE_PURPOSE = 'wallet-auth-share'
 export const RECOVERY_SHARE_PURPOSE = 'wallet-recovery-share'
@@ -308,11 +309,12 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
     const existing = await rootOf(ctx.store, app.id, auth.userId, b.entropy_id)
     await requireFreshMfa(ctx, auth, 'recovery')
     const sealed = await sealRecovery(app.id, existing.entropy_id, b.recovery_method, b.recovery_share)
+    const authShare = b.auth_share ? await ctx.keys.seal(`${context(app.id, existing.entropy_id)}|${b.auth_share}`, AUTH_SHARE_PURPOSE) : null
     await ctx.store.transaction(async (q) => {
       const row = await rootOf(q, app.id, auth.userId, b.entropy_id, true)
       await q.query(
-        'UPDATE embedded_wallet_roots SET recovery_method = $3, recovery_share = $4, recovery_meta = $5, updated_at = $6 WHERE app_id = $1 AND entropy_id = $2',
-        [app.id, row.entropy_id, b.recovery_method, sealed, b.recovery_meta ? JSON.stringify(b.recovery_meta) : null, now()],
+        'UPDATE embedded_wallet_roots SET recovery_method = $3, recovery_share = $4, recovery_meta = $5, updated_at = $6, auth_share = COALESCE($7, auth_share) WHERE app_id = $1 AND entropy_id = $2',
+        [app.id, row.entropy_id, b.recovery_method, sealed, b.recovery_meta ? JSON.stringify(b.recovery_meta) : null, now(), authShare],
       )
       await q.query(
         `UPDATE accounts SET data = jsonb_set(data, '{recovery_method}', to_jsonb($4::text))
