@@ -172,6 +172,22 @@ describe('signer', () => {
     expect(events).toEqual(expect.arrayContaining(['embedded_wallet_pinless_recovery_started', 'embedded_wallet_pinless_recovery_completed']))
   })
 
+  it('a user with MFA and no fresh verification connects locked (no error); signing unlocks after the hook', async () => {
+    let verified = false
+    const h = signing()
+    const mfa = { error: { type: 'missing_or_invalid_mfa', message: 'Missing or invalid MFA' } }
+    const frame = fakeFrame({
+      'wallets:connect': () => (verified ? { data: { connected: true } } : mfa),
+      'wallets:rpc': (m) => (verified ? h['wallets:rpc'](m) : mfa),
+    })
+    const t = await setup({ frame, accounts: [walletAccount(eth.address, 'ethereum')] })
+    t.kernel.hooks.sensitiveAction.tapPromise('test-verify', async () => void (verified = true))
+    await t.api.connect()
+    expect(t.kernel.pluginState<{ status: string; error: unknown }>('embedded-wallet')!.get()).toMatchObject({ status: 'connected', error: null })
+    const sig = await t.api.signer(eth.address).signMessage('after verifying')
+    expect(await verifyMessage({ address: eth.address, message: 'after verifying', signature: sig })).toBe(true)
+  })
+
   it("fails with 'Unable to recover wallet' when recovery fails, and a user-owned method needs its handler", async () => {
     const frame = fakeFrame({
       'wallets:rpc': () => ({ error: { type: 'wallet_not_on_device', message: 'needs recovery' } }),

@@ -184,6 +184,11 @@ export function createEngine(
         for (const w of list) {
           await withRecovery(w, async () => {
             await f.request('wallets:connect', { accessToken: await token(), ...ref(w) })
+          }).catch((e) => {
+            // A user with MFA has no fresh verification at page load: the wallet stays locked in
+            // the frame and unlocks on its first sensitive action, after 'Verify your identity'.
+            if (e instanceof PorticoError && e.code === 'MISSING_MFA_CREDENTIALS') return
+            throw e
           })
         }
         state.set({ status: 'connected', error: null })
