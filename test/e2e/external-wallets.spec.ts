@@ -287,7 +287,8 @@ describe('portico/wagmi: wagmi reads the user\'s wallets', () => {
 
 describe('portico/wagmi with embedded and external wallets', () => {
   it('an e-mail user with an embedded wallet links an external one; wagmi lists and signs with both', { timeout: 120_000 }, async () => {
-    const page = await h.openPage({ frame: h.frameUrl!, rpc: evm.rpc, createOnLogin: 'users-without-wallets', chains: 'ethereum-only' })
+    // approvals=0: wagmi signs headless here (the approval screens have their own spec).
+    const page = await h.openPage({ frame: h.frameUrl!, rpc: evm.rpc, createOnLogin: 'users-without-wallets', chains: 'ethereum-only', approvals: '0' })
     const external = await installEthereumWallet(page, { privateKey: generatePrivateKey(), chainId: 1 })
     await page.reload()
     await h.waitReady(page)
