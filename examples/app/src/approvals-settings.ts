@@ -35,17 +35,22 @@ export function approvalsSettings(search = typeof location === 'undefined' ? '' 
 /** The approvals e2e app, where a stand-in 'funding' plugin records 'Add funds' when no real one is on. */
 export const APPROVALS_TEST_APP = 'portico-test-apv-00000001'
 
+/** The real funding plugins of the demo list (the approvals test app swaps them for the stand-in). */
+const FUNDING_PLUGINS = new Set(['funding', 'moonpay', 'coinbase-onramp', 'bridge'])
+
 /**
- * Adds the approvals plugin to the demo's list (when on) and, for the approvals test app only
- * and only when the list has no funding plugin, a stand-in whose `fund()` reports the request
- * in the page (`window.__porticoFundRequests`).
+ * Adds the approvals plugin to the demo's list (when on) and, for the approvals test app only,
+ * a stand-in 'funding' plugin (in place of the real ones) whose `fund()` reports the request
+ * in the page (`window.__porticoFundRequests`): the approvals spec checks what 'Add funds'
+ * asks for; the funding spec covers the funding screens.
  */
 export function withApprovalsDemo(list: PorticoPlugin[], search = typeof location === 'undefined' ? '' : location.search): PorticoPlugin[] {
   const s = approvalsSettings(search)
   if (!s.enabled) return list
-  const out = [...list, approvals({ solanaClusters: { localnet: s.svm }, defaultCluster: 'localnet' })]
   const app = new URLSearchParams(search).get('app')
-  if (app === APPROVALS_TEST_APP && !list.some((p) => p.id === 'funding')) {
+  const base = app === APPROVALS_TEST_APP ? list.filter((p) => !FUNDING_PLUGINS.has(p.id)) : list
+  const out = [...base, approvals({ solanaClusters: { localnet: s.svm }, defaultCluster: 'localnet' })]
+  if (app === APPROVALS_TEST_APP) {
     out.push({
       id: 'funding',
       kind: 'funding',
