@@ -49,7 +49,7 @@ async function loggedIn(email: string, o: { theme?: 'dark' } = {}): Promise<Page
   await page.evaluate((e) => window.rcv.sendCode(e), email)
   const code = await outboxCode(s.apiUrl, email)
   // Not awaited: the login's chain may open a recovery screen and wait for it.
-  void page.evaluate((c) => window.rcv.loginWithCode(c).catch(() => {}), code)
+  void page.evaluate((c) => window.rcv.loginWithCode(c).catch(() => {}), code).catch(() => {})
   await page.waitForFunction(() => window.rcv.kernel.session.authenticated && window.rcv.wallets().length > 0)
   return page
 }
@@ -69,7 +69,7 @@ describe('password recovery', { timeout: 120_000 }, () => {
     const page = await loggedIn(email)
     await page.waitForFunction(() => window.rcv.status() === 'connected')
     address = (await page.evaluate(() => window.rcv.wallets()))[0].address
-    void page.evaluate(() => window.rcv.setRecovery().catch(() => {}))
+    void page.evaluate(() => window.rcv.setRecovery().catch(() => {})).catch(() => {})
 
     // Selection: Google Drive, Apple iCloud, password.
     await dialog(page).getByText('Secure your account').waitFor()
@@ -159,7 +159,7 @@ describe('cloud recovery (Google Drive stand-in)', { timeout: 120_000 }, () => {
   it('backs up to Google Drive through the OAuth popup', async () => {
     const page = await loggedIn(email)
     await page.waitForFunction(() => window.rcv.status() === 'connected')
-    void page.evaluate(() => window.rcv.setRecovery().catch(() => {}))
+    void page.evaluate(() => window.rcv.setRecovery().catch(() => {})).catch(() => {})
     await dialog(page).getByText('Secure your account').waitFor()
     const [popup] = await Promise.all([page.waitForEvent('popup'), dialog(page).locator('[data-method=google-drive]').click()])
     await popup.getByRole('button', { name: 'Allow' }).waitFor()
@@ -202,7 +202,7 @@ describe('dark theme', { timeout: 120_000 }, () => {
   it('shows the selection and the password flow in the dark theme', async () => {
     const page = await loggedIn(`rcv-dark-${process.pid}@example.com`, { theme: 'dark' })
     await page.waitForFunction(() => window.rcv.status() === 'connected')
-    void page.evaluate(() => window.rcv.setRecovery().catch(() => {}))
+    void page.evaluate(() => window.rcv.setRecovery().catch(() => {})).catch(() => {})
     await dialog(page).getByText('Secure your account').waitFor()
     await shot(page, 'dark-select')
     await dialog(page).locator('[data-method=user-passcode]').click()
@@ -218,7 +218,7 @@ describe('cloud recovery (iCloud stand-in, CloudKit web services)', { timeout: 1
   it('backs up to iCloud and a new profile recovers from it', async () => {
     const page = await loggedIn(email)
     await page.waitForFunction(() => window.rcv.status() === 'connected')
-    void page.evaluate(() => window.rcv.setRecovery().catch(() => {}))
+    void page.evaluate(() => window.rcv.setRecovery().catch(() => {})).catch(() => {})
     await dialog(page).getByText('Secure your account').waitFor()
     const [popup] = await Promise.all([page.waitForEvent('popup'), dialog(page).locator('[data-method=icloud]').click()])
     await popup.getByRole('button', { name: 'Allow' }).click()
