@@ -77,11 +77,8 @@ run('evm', bin('tsx'), ['scripts/evm-node.ts'], { PORTICO_EVM_PORT: '8545' })
 run('moonpay', bin('tsx'), ['examples/stand-ins/moonpay/main.ts'])
 run('coinbase', bin('tsx'), ['examples/stand-ins/coinbase/main.ts'])
 run('bridge', bin('tsx'), ['examples/stand-ins/bridge/main.ts'])
-// Solana: the SVM JSON-RPC stand-in (litesvm, a real SVM) on 8899 with a demo SPL token.
-run('svm', bin('tsx'), ['examples/stand-ins/svm/main.ts'], { PORTICO_SVM_PORT: '8899' })
 // WalletConnect relay stand-in (ws://127.0.0.1:8798): the walletconnect plugin pairs through it offline.
 run('wc-relay', bin('tsx'), ['examples/stand-ins/walletconnect-relay/main.ts'], { PORTICO_WC_RELAY_PORT: '8798' })
-run('app', bin('vite'), ['--config', 'examples/app/vite.config.ts', '--host', '127.0.0.1', '--port', '5173', '--strictPort'])
 
 // Approvals: Solana on the SVM JSON-RPC stand-in (litesvm, a real SVM) on 8899 with a demo SPL
 // token; the demo ERC-20 (DUSD) deployed on the local EVM chain once it answers (then exits).
@@ -99,6 +96,8 @@ setTimeout(() => {
     embedded wallets:    created on login; frame on http://127.0.0.1:8788, local chain http://127.0.0.1:8545
                          (fund one: npx tsx scripts/evm-fund.ts <address> 1)
     WalletConnect relay: ws://127.0.0.1:8798 (stand-in; pair a wallet client with the QR's wc: link)
+    Solana (litesvm):    http://127.0.0.1:8899 (demo SPL token shown as USDC); prices: stand-in on 8797
+    funding stand-ins:   MoonPay 8794, Coinbase 8795, bridge 8796; cloud drive (recovery) 8793
     social logins:       ${oauthBase === IDP ? `local stand-in identity provider on ${IDP} (no real Google account)` : oauthBase || 'the real providers'}
   Ctrl-C stops them all.
 `)
