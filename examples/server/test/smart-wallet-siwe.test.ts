@@ -12,7 +12,6 @@ import {
   createWalletClient,
   encodeFunctionData,
   http,
-  type Abi,
   type Hex,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -22,50 +21,14 @@ import { loadApps } from '../src/config'
 import { openPglite } from '../src/store/pglite'
 import type { Store } from '../src/store'
 import { APPS_FILE, DEMO, ORIGIN, freePort, startTestServer, type TestServer } from './helpers'
+import { SMART_WALLET_SOURCE, compileSolidity } from '../../../test/chains/evm'
 
 const require = createRequire(import.meta.url)
 const CHAIN = 31337
 
-const SOURCE = `
-// SPDX-License-Identifier: MIT
-pragma solidity ^0.8.20;
-contract OwnedWallet {
-  address public owner;
-  constructor(address o) { owner = o; }
-  function isValidSignature(bytes32 hash, bytes calldata sig) external view returns (bytes4) {
-    if (sig.length != 65) return 0xffffffff;
-    bytes32 r = bytes32(sig[0:32]);
-    bytes32 s = bytes32(sig[32:64]);
-    uint8 v = uint8(sig[64]);
-    return ecrecover(hash, v, r, s) == owner ? bytes4(0x1626ba7e) : bytes4(0xffffffff);
-  }
-}
-contract WalletFactory {
-  function deploy(address o, bytes32 salt) external returns (address) {
-    return address(new OwnedWallet{salt: salt}(o));
-  }
-  function addressOf(address o, bytes32 salt) external view returns (address) {
-    bytes32 h = keccak256(abi.encodePacked(bytes1(0xff), address(this), salt,
-      keccak256(abi.encodePacked(type(OwnedWallet).creationCode, abi.encode(o)))));
-    return address(uint160(uint256(h)));
-  }
-}`
-
+/** The smart-contract wallet and its CREATE2 factory: the shared test source (test/chains/evm.ts). */
 function compile() {
-  const solc = require('solc')
-  const out = JSON.parse(
-    solc.compile(
-      JSON.stringify({
-        language: 'Solidity',
-        sources: { 'w.sol': { content: SOURCE } },
-        settings: { outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
-      }),
-    ),
-  )
-  const errs = (out.errors ?? []).filter((e: { severity: string }) => e.severity === 'error')
-  if (errs.length) throw new Error(errs.map((e: { formattedMessage: string }) => e.formattedMessage).join('\n'))
-  const c = (name: string) => ({ abi: out.contracts['w.sol'][name].abi as Abi, bytecode: `0x${out.contracts['w.sol'][name].evm.bytecode.object}` as Hex })
-  return { wallet: c('OwnedWallet'), factory: c('WalletFactory') }
+  return { wallet: compileSolidity(SMART_WALLET_SOURCE, 'OwnedWallet'), factory: compileSolidity(SMART_WALLET_SOURCE, 'WalletFactory') }
 }
 
 let node: ChildProcess
