@@ -276,7 +276,7 @@ describe('screens', () => {
       vi.advanceTimersByTime(APP_STORE_FALLBACK_MS)
     })
     await vi.waitFor(() => expect(connect).toHaveBeenCalledTimes(1))
-    expect(screen.getByText('Go to App Store').closest('a')?.getAttribute('href')).toContain('apps.apple.com')
+    expect((await screen.findByText('Go to App Store')).closest('a')?.getAttribute('href')).toContain('apps.apple.com')
     cleanup()
     await renderScreen(kernel, WALLET_INSTALL_SCREEN, { brand: 'metamask' })
     expect((await screen.findByText('Install MetaMask')).closest('a')?.getAttribute('href')).toBe('https://metamask.io/download/')
