@@ -44,7 +44,7 @@ export type { ApprovalRequest, ApprovalsLike, EIP1193Provider, RequestArguments 
 export * from './protocol'
 export { useWallets, useSolanaWallets, useCreateWallet, useEmbeddedWallet } from './react'
 export { useSetWalletRecovery, registerRecovery, RECOVERY_SCREENS, type RecoveryApi, type RecoveryHost } from './recovery'
-import { registerRecovery, type RecoveryHost } from './recovery'
+import { recoverySettings, registerRecovery, type RecoveryHost } from './recovery'
 
 declare module 'portico' {
   interface PluginApis {
@@ -77,7 +77,14 @@ export function embeddedWallet(options: EmbeddedWalletOptions = {}): PorticoPlug
         frameTarget: options.frameTarget ? () => options.frameTarget : undefined,
       })
       ctx.provide(api)
-      api.recovery = registerRecovery(ctx, () => api as unknown as RecoveryHost)
+      // Recovery sees the wallet API plus the app's recovery choices (automatic recovery first when enabled).
+      const recoveryHost = Object.assign(Object.create(api) as RecoveryHost, {
+        recoveryConfig: () => {
+          const s = recoverySettings(ctx)
+          return { automatic: options.automaticRecovery ?? s.automaticRecovery, userOwnedRecoveryOptions: s.userOwnedRecoveryOptions }
+        },
+      })
+      api.recovery = registerRecovery(ctx, () => recoveryHost)
       ctx.declareErrors(embeddedWalletErrors(T))
       ctx.screens.register({ id: EMBEDDED_WALLET_SCREENS.create, load: () => import('./screens/create'), canClose: false, compact: true })
 

@@ -32,6 +32,12 @@ export interface EmbeddedWalletSettings {
   createTimeoutMs?: number
   /** Time the created screen stays (spec: 2.5 s). */
   createdScreenMs?: number
+  /**
+   * Automatic recovery is enabled: `setWalletRecovery()` opens 'Automatically secure your
+   * account' first (spec part 2 section 2), which moves the wallet to `privy` recovery.
+   * Default: the app's `embeddedWallets.automaticRecovery`.
+   */
+  automaticRecovery?: boolean
 }
 
 /** An embedded wallet account as the user record has it (wallet account + entropy fields). */

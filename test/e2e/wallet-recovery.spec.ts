@@ -39,12 +39,13 @@ const dialog = (page: Page) => page.locator('[role=dialog]')
 const action = (page: Page, name: string | RegExp) => dialog(page).locator('.portico-button', { hasText: name })
 
 /** A fresh browser profile (its own storage: no device share) on the host page, logged in. */
-async function loggedIn(email: string, o: { theme?: 'dark' } = {}): Promise<Page> {
+async function loggedIn(email: string, o: { theme?: 'dark'; automatic?: boolean } = {}): Promise<Page> {
   const context = await browser.newContext({ acceptDownloads: true })
   contexts.push(context)
   const page = await context.newPage()
   page.on('pageerror', (e) => console.error('[page]', e.message))
-  await page.goto(o.theme ? `${s.hostUrl}/?theme=${o.theme}` : s.hostUrl)
+  const q = new URLSearchParams({ ...(o.theme ? { theme: o.theme } : {}), ...(o.automatic ? { automatic: '1' } : {}) }).toString()
+  await page.goto(q ? `${s.hostUrl}/?${q}` : s.hostUrl)
   await page.waitForFunction(() => !!window.rcv && window.rcv.kernel.isReady)
   await page.evaluate((e) => window.rcv.sendCode(e), email)
   const code = await outboxCode(s.apiUrl, email)
@@ -150,6 +151,78 @@ describe('password recovery', { timeout: 120_000 }, () => {
     await dialog(page).waitFor({ state: 'detached', timeout: 30_000 })
     await page.waitForFunction(() => window.rcv.status() === 'connected')
     await signAndVerify(page)
+  })
+})
+
+describe('password update (the update splash, then the four steps in update mode)', { timeout: 180_000 }, () => {
+  const email = `rcv-upd-${process.pid}@example.com`
+  const oldPassword = 'Old-horse-42'
+  const newPassword = 'New-battery-77'
+
+  it('a user with a password changes it through the splash and the update screens', async () => {
+    const page = await loggedIn(email)
+    await page.waitForFunction(() => window.rcv.status() === 'connected')
+    await page.evaluate((p) => window.rcv.setPassword(p), oldPassword)
+    await page.waitForFunction(() => window.rcv.wallets().every((w) => w.recoveryMethod === 'user-passcode'))
+    // The app offers the password method only: the update screen, after its splash.
+    void page.evaluate(() => window.rcv.setRecovery({ options: ['user-passcode'] }).catch(() => {})).catch(() => {})
+    await dialog(page).getByText('Change your password').waitFor()
+    await shot(page, 'update-splash')
+    await action(page, 'Update password').click()
+    await dialog(page).getByText('Update your password').waitFor()
+    await dialog(page).getByLabel('Password', { exact: true }).fill(newPassword)
+    await dialog(page).getByText('Strength: Medium').waitFor()
+    await shot(page, 'update-password')
+    await action(page, 'Continue').click()
+    await dialog(page).getByText('Save your password').waitFor()
+    await action(page, 'Continue').click()
+    await dialog(page).getByLabel('Confirm password').fill(newPassword)
+    await dialog(page).getByLabel('Confirm password').press('Enter')
+    await dialog(page).getByRole('checkbox').check()
+    await action(page, 'Set Password').click()
+    await dialog(page).getByText('Success', { exact: true }).waitFor({ timeout: 30_000 })
+    await shot(page, 'update-success')
+    await action(page, 'Close').click()
+    await dialog(page).waitFor({ state: 'detached' })
+  })
+
+  it('a new profile: the old password fails with the spec error, the new one recovers', async () => {
+    const page = await loggedIn(email)
+    await dialog(page).getByText('Enter your password').waitFor({ timeout: 30_000 })
+    await dialog(page).getByLabel('Password', { exact: true }).fill(oldPassword)
+    await action(page, 'Recover your account').click()
+    await dialog(page).getByText('Invalid recovery password, please try again.').waitFor({ timeout: 30_000 })
+    await shot(page, 'update-old-password-refused')
+    await dialog(page).getByLabel('Password', { exact: true }).fill(newPassword)
+    await action(page, 'Recover your account').click()
+    await dialog(page).waitFor({ state: 'detached', timeout: 30_000 })
+    await page.waitForFunction(() => window.rcv.status() === 'connected')
+    await signAndVerify(page)
+  })
+})
+
+describe("automatic recovery ('Automatically secure your account')", { timeout: 180_000 }, () => {
+  const email = `rcv-auto-${process.pid}@example.com`
+
+  it('a user with a password moves to automatic recovery; a new profile recovers without a screen', async () => {
+    const page = await loggedIn(email, { automatic: true })
+    await page.waitForFunction(() => window.rcv.status() === 'connected')
+    await page.evaluate(() => window.rcv.setPassword('Only-for-now-42'))
+    await page.waitForFunction(() => window.rcv.wallets().every((w) => w.recoveryMethod === 'user-passcode'))
+    void page.evaluate(() => window.rcv.setRecovery().catch(() => {})).catch(() => {})
+    await dialog(page).getByText('Automatically secure your account').waitFor()
+    await shot(page, 'automatic')
+    await action(page, 'Secure automatically').click()
+    await dialog(page).getByText('Your account is secured automatically.').waitFor({ timeout: 30_000 })
+    await shot(page, 'automatic-done')
+    await dialog(page).waitFor({ state: 'detached' })
+    await page.waitForFunction(() => window.rcv.wallets().every((w) => w.recoveryMethod === 'privy'))
+
+    // A new profile: silent privy recovery, no screen; the wallet signs.
+    const fresh = await loggedIn(email)
+    await fresh.waitForFunction(() => window.rcv.status() === 'connected', undefined, { timeout: 30_000 })
+    expect(await dialog(fresh).count()).toBe(0)
+    await signAndVerify(fresh)
   })
 })
 

@@ -77,8 +77,10 @@ export interface RecoveryController {
   /** Opens the popup (inside the click) and runs the cloud OAuth flow, then backs up or recovers. */
   runCloud(method: CloudMethod, action: 'backup' | 'recover' | 'create', popup: OAuthPopup | null, run?: (input: RecoverInput) => Promise<void>): Promise<void>
   openPopup(): OAuthPopup | null
-  /** Which recovery screen to show for the user's wallet now (section 2 'Choosing the recovery screen'). */
-  chooseScreen(o: { creating: boolean; resetting?: boolean }): ReturnType<typeof chooseRecoveryScreen>
+  /** Move the wallet to automatic recovery (`privy`): the frame splits the root afresh and the server seals the recovery share. */
+  secureAutomatically(): Promise<void>
+  /** Which recovery screen to show for the user's wallet now (section 2 'Choosing the recovery screen'); `options` narrows the app's methods. */
+  chooseScreen(o: { creating: boolean; resetting?: boolean; options?: readonly UserOwnedMethod[] }): ReturnType<typeof chooseRecoveryScreen>
 }
 
 export function createRecoveryController(ctx: PluginContext, host: () => RecoveryHost, browser: () => OAuthHost | undefined): RecoveryController {
@@ -161,8 +163,14 @@ export function createRecoveryController(ctx: PluginContext, host: () => Recover
       await frameCall('wallets:set-recovery', { accessToken: await token(), ...ref(), recoveryMethod: method, recoveryAccessToken: accessToken })
       await after()
     },
-    chooseScreen(o) {
-      return chooseRecoveryScreen(host().recoveryConfig?.() ?? {}, { ...o, current: controller.currentMethod() })
+    async secureAutomatically() {
+      await frameCall('wallets:set-recovery', { accessToken: await token(), ...ref(), recoveryMethod: 'privy' })
+      await after()
+    },
+    chooseScreen({ options, ...o }) {
+      const config = { ...host().recoveryConfig?.() }
+      if (options?.length) config.userOwnedRecoveryOptions = options
+      return chooseRecoveryScreen(config, { ...o, current: controller.currentMethod() })
     },
   }
   return controller

@@ -8,6 +8,10 @@ export const RECOVERY_SCREENS = {
   recoverPassword: 'embedded-wallet-recovery-password-recover',
   cloud: 'embedded-wallet-recovery-cloud',
   failure: 'embedded-wallet-recovery-failure',
+  /** The update splash before the password update (skipped when resetting). */
+  updateSplash: 'embedded-wallet-recovery-update-splash',
+  /** 'Automatically secure your account' (chosen first when automatic recovery is enabled). */
+  automatic: 'embedded-wallet-recovery-automatic',
 } as const
 
 /** Success auto-close (spec part 2 section 9). */

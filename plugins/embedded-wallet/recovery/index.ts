@@ -10,7 +10,7 @@ import type { AuthContext, FlowResult, PluginContext } from 'portico'
 import type { OAuthHost } from 'portico/plugins/oauth'
 import { claimRecoveryReturn } from './popup-return'
 import type { RecoverInput, RecoveryController, RecoveryHost } from './controller'
-import { screenForMethod, selectionOptions, type UserOwnedMethod } from './flow'
+import { screenForMethod, type RecoveryConfig, type UserOwnedMethod } from './flow'
 import { RECOVERY_SCREENS } from './ids'
 
 export { RECOVERY_SCREENS, SUCCESS_CLOSE_MS } from './ids'
@@ -27,6 +27,8 @@ export interface RecoveryApi {
    * the password flow when it is the only method. Resolves when the modal closes.
    */
   setWalletRecovery(o?: { resetting?: boolean; options?: UserOwnedMethod[] }): Promise<FlowResult>
+  /** The app's recovery choices in force (automatic recovery, user-owned options). */
+  recoveryConfig(): RecoveryConfig
   /**
    * Connect-time recovery (needs-recovery): user-passcode → password recovery; google-drive /
    * icloud → the cloud screen; privy → nothing here (silent); anything else → a failure with Close.
@@ -46,12 +48,21 @@ export function registerRecovery(ctx: PluginContext, host: () => RecoveryHost, b
   s.register({ id: RECOVERY_SCREENS.recoverPassword, load: () => import('./screens/recover') })
   s.register({ id: RECOVERY_SCREENS.cloud, load: () => import('./screens/cloud') })
   s.register({ id: RECOVERY_SCREENS.failure, load: () => import('./screens/failure'), compact: true })
+  s.register({ id: RECOVERY_SCREENS.updateSplash, load: () => import('./screens/update-splash') })
+  s.register({ id: RECOVERY_SCREENS.automatic, load: () => import('./screens/automatic') })
   // The cloud OAuth popup lands on this app's page: answer the opener and close.
   ctx.hooks.returnPath.tap(ctx.id, ({ url }) => claimRecoveryReturn(url, browser))
 
   // The flows' code (controller, texts, rules) loads on first use.
   let loading: Promise<RecoveryController> | null = null
-  const controller = () => (loading ??= import('./controller').then((m) => m.createRecoveryController(ctx, host, browser)))
+  const config = (): RecoveryConfig => {
+    const own = host().recoveryConfig?.()
+    if (own) return own
+    const cfg = recoverySettings(ctx)
+    return { automatic: cfg.automaticRecovery, userOwnedRecoveryOptions: cfg.userOwnedRecoveryOptions }
+  }
+  const withConfig = (): RecoveryHost => Object.assign(Object.create(host()) as RecoveryHost, { recoveryConfig: config })
+  const controller = () => (loading ??= import('./controller').then((m) => m.createRecoveryController(ctx, withConfig, browser)))
   /** Its own flow when the modal is closed; inside an open flow (the login's chain) it replaces the screen and resolves when done. */
   const open = async (id: string, params: Record<string, unknown>): Promise<FlowResult> => {
     const c = await controller()
@@ -61,18 +72,18 @@ export function registerRecovery(ctx: PluginContext, host: () => RecoveryHost, b
 
   const api: RecoveryApi = {
     controller,
+    recoveryConfig: config,
     async setWalletRecovery(o = {}) {
       const c = await controller()
-      const choice = c.chooseScreen({ creating: false, resetting: o.resetting })
-      if (choice.screen === 'select' || choice.screen === 'automatic') {
-        const options = o.options ?? (choice.screen === 'select' ? choice.options : selectionOptions(undefined, c.currentMethod()))
-        return open(RECOVERY_SCREENS.select, { options, creating: false })
-      }
-      return open(RECOVERY_SCREENS.password, {
-        purpose: 'set',
-        mode: choice.screen === 'password-update' && c.currentMethod() === 'user-passcode' ? 'update' : 'create',
-        initiatedBy: 'user',
-      })
+      const choice = c.chooseScreen({ creating: false, resetting: o.resetting, options: o.options })
+      if (choice.screen === 'automatic') return open(RECOVERY_SCREENS.automatic, {})
+      if (choice.screen === 'select') return open(RECOVERY_SCREENS.select, { options: choice.options, creating: false })
+      // Create is used when creating a wallet, update otherwise (here: when a password is set already).
+      const update = c.currentMethod() === 'user-passcode'
+      const password = { purpose: 'set', mode: update ? 'update' : 'create', initiatedBy: 'user' }
+      // The update splash comes first, unless the user is resetting.
+      if (update && !choice.skipSplash) return open(RECOVERY_SCREENS.updateSplash, { password })
+      return open(RECOVERY_SCREENS.password, password)
     },
     async recoverOnConnect(method, recover) {
       const target = screenForMethod(method)
@@ -128,6 +139,8 @@ export function registerRecovery(ctx: PluginContext, host: () => RecoveryHost, b
 export function recoverySettings(ctx: Pick<PluginContext, 'config'>): {
   createOnLogin: string
   requireUserOwnedRecoveryOnCreate: boolean
+  /** Automatic (privy) recovery is offered first ('Automatically secure your account'). */
+  automaticRecovery: boolean
   userOwnedRecoveryOptions?: UserOwnedMethod[]
 } {
   const e = (ctx.config.embeddedWallets ?? {}) as Record<string, unknown>
@@ -136,6 +149,7 @@ export function recoverySettings(ctx: Pick<PluginContext, 'config'>): {
   return {
     createOnLogin: String(e.createOnLogin ?? e.create_on_login ?? 'off'),
     requireUserOwnedRecoveryOnCreate: (e.requireUserOwnedRecoveryOnCreate ?? e.require_user_owned_recovery_on_create) === true,
+    automaticRecovery: (e.automaticRecovery ?? e.automatic_recovery) === true,
     userOwnedRecoveryOptions: options?.length ? options : undefined,
   }
 }

@@ -158,6 +158,101 @@ describe('password create flow screen', () => {
   })
 })
 
+describe('password update, the update splash and automatic recovery (setWalletRecovery)', () => {
+  async function mounted(o: Parameters<typeof fakeHost>[0] & { config?: RecoveryHost['recoveryConfig']; app?: Record<string, unknown> } = {}) {
+    const f = fakeHost(o)
+    if (o.config) f.host.recoveryConfig = o.config
+    let api!: RecoveryApi
+    const plugin = definePlugin({ id: 'embedded-wallet', kind: 'wallet', setup: (ctx) => void (api = registerRecovery(ctx, () => f.host, () => undefined)) })
+    const { kernel } = await createTestKernel({ plugins: [plugin], user: wireUser(), ...(o.app ? { app: o.app as never } : {}) })
+    const { render } = await import('@testing-library/react')
+    const { PorticoProvider } = await import('portico/ui')
+    render(<PorticoProvider kernel={kernel} ui={{ sleep: async () => {} }} />)
+    return { kernel, api, ...f }
+  }
+  const throughSteps = async (pw: string) => {
+    fireEvent.change(input(T.passwordLabel), { target: { value: pw } })
+    fireEvent.click(button(T.continue))
+    fireEvent.click(await dom.findByRole('button', { name: T.continue }))
+    fireEvent.change(await dom.findByLabelText(T.confirmLabel), { target: { value: pw } })
+    fireEvent.click(button(T.continue))
+    fireEvent.click(await dom.findByRole('checkbox'))
+    fireEvent.click(button(T.setPassword))
+  }
+
+  it('a wallet with a password, password the only method: the splash, then the update flow reseals with the new password', async () => {
+    const { api, requests } = await mounted({ method: 'user-passcode' })
+    const flow = api.setWalletRecovery({ options: ['user-passcode'] })
+    await dom.findByText(T.splashTitle)
+    expect(dom.getByText(T.splashDescription)).toBeTruthy()
+    fireEvent.click(button(T.splashContinue))
+    await dom.findByText(T.updateTitle)
+    expect(dom.getByText(T.updateDescription)).toBeTruthy()
+    // Reached from the splash, not the selection: no back button on the first step.
+    expect(dom.queryByRole('button', { name: 'Back' })).toBeNull()
+    await throughSteps('New-pass-42')
+    await dom.findByText(T.success)
+    expect(requests).toEqual([{ type: 'wallets:set-recovery', payload: expect.objectContaining({ recoveryMethod: 'user-passcode', recoveryPassword: 'New-pass-42' }) }])
+    fireEvent.click(action(T.close))
+    expect(await flow).toEqual({ ok: true, value: { recoveryMethod: 'user-passcode' } })
+  })
+
+  it('the splash is skipped when resetting', async () => {
+    const { api } = await mounted({ method: 'user-passcode' })
+    void api.setWalletRecovery({ options: ['user-passcode'], resetting: true })
+    await dom.findByText(T.updateTitle)
+    expect(dom.queryByText(T.splashTitle)).toBeNull()
+  })
+
+  it("the splash's Cancel ends the flow and changes nothing", async () => {
+    const { api, requests } = await mounted({ method: 'user-passcode', app: { embedded_wallet_config: { create_on_login: 'off', user_owned_recovery_options: ['user-passcode'] } } })
+    const flow = api.setWalletRecovery()
+    fireEvent.click(await dom.findByRole('button', { name: T.cancel }))
+    expect((await flow).ok).toBe(false)
+    expect(requests).toEqual([])
+  })
+
+  it('a wallet without a password, password the only method: the create flow, no splash', async () => {
+    const { api } = await mounted({ method: 'privy' })
+    void api.setWalletRecovery({ options: ['user-passcode'] })
+    await dom.findByText(T.createTitle)
+    expect(dom.queryByText(T.splashTitle)).toBeNull()
+  })
+
+  it("automatic recovery enabled: 'Automatically secure your account' comes first and moves the wallet to privy", async () => {
+    const { api, requests } = await mounted({ method: 'user-passcode', config: () => ({ automatic: true }) })
+    const flow = api.setWalletRecovery()
+    await dom.findByText('Automatically secure your account')
+    expect(dom.getByText(T.automaticDescription)).toBeTruthy()
+    fireEvent.click(button(T.automaticConfirm))
+    await dom.findByText(T.automaticDone)
+    expect(requests).toEqual([{ type: 'wallets:set-recovery', payload: expect.objectContaining({ recoveryMethod: 'privy', entropyId: ETH }) }])
+    // Closes by itself 1.4 s after success.
+    expect(await flow).toEqual({ ok: true, value: { recoveryMethod: 'privy' } })
+  })
+
+  it("the app's embeddedWallets.automaticRecovery enables it; a refusal shows 'Something went wrong' and Try again", async () => {
+    const { api, requests } = await mounted({ method: 'google-drive', app: { embedded_wallet_config: { create_on_login: 'off', automatic_recovery: true } }, fail: (_t, p) => (p.recoveryMethod === 'privy' && requests.length === 1 ? { type: 'error', message: 'nope' } : undefined) })
+    expect(api.recoveryConfig().automatic).toBe(true)
+    void api.setWalletRecovery()
+    fireEvent.click(await dom.findByRole('button', { name: T.automaticConfirm }))
+    await dom.findByText(T.automaticFailed)
+    expect(dom.getByText(T.failed)).toBeTruthy()
+    fireEvent.click(button(T.tryAgain))
+    await dom.findByText(T.automaticDone)
+    expect(requests.map((r) => r.payload.recoveryMethod)).toEqual(['privy', 'privy'])
+  })
+
+  it('a wallet already on automatic recovery: says so, with Close, and sends nothing', async () => {
+    const { api, requests } = await mounted({ method: 'privy', config: () => ({ automatic: true }) })
+    const flow = api.setWalletRecovery()
+    await dom.findByText(T.automaticDone)
+    fireEvent.click(action(T.close))
+    expect((await flow).ok).toBe(true)
+    expect(requests).toEqual([])
+  })
+})
+
 describe('password recovery screen', () => {
   it("Recover is enabled only when typed; a wrong password shows the spec text and allows a retry", async () => {
     let attempts = 0

@@ -77,6 +77,15 @@ export const RECOVERY_TEXTS = {
   cloudRecovered: 'Wallet recovered',
   tryAgain: 'Try again',
   recoveryFailedTitle: 'Could not recover your wallet',
+  // The update splash (before the password update; skipped when resetting): not given by the spec
+  splashTitle: 'Change your password',
+  splashDescription: 'Your wallet is backed up with a password. You can set a new one: after that, only the new password recovers your wallet on a new device.',
+  splashContinue: 'Update password',
+  // The automatic recovery screen: its title is the spec's; the rest is ours
+  automaticDescription: 'Your wallet is backed up for you and restored when you log in on a new device. No password to remember.',
+  automaticConfirm: 'Secure automatically',
+  automaticDone: 'Your account is secured automatically.',
+  automaticFailed: 'Your account was not changed. Please try again.',
 } as const
 
 export type RecoveryTexts = { [K in keyof typeof RECOVERY_TEXTS]: string }

@@ -16,7 +16,9 @@ declare global {
       sendCode(address: string): Promise<void>
       loginWithCode(code: string): Promise<void>
       wallets(): { address: string; chainType: string; recoveryMethod: string | null }[]
-      setRecovery(): Promise<unknown>
+      setRecovery(o?: { options?: ('user-passcode' | 'google-drive' | 'icloud')[]; resetting?: boolean }): Promise<unknown>
+      /** Sets a password without the screens (the test's starting point for the update). */
+      setPassword(password: string): Promise<void>
       /** Signs with the index-0 Ethereum wallet; connect-time recovery runs when this device has no share. */
       sign(message: string): Promise<string>
       status(): string
@@ -26,7 +28,8 @@ declare global {
 
 const cfg = (await (await fetch('/config.json')).json()) as { appId: string; apiUrl: string; frameUrl: string }
 const theme = new URLSearchParams(location.search).get('theme') === 'dark' ? 'dark' : 'light'
-const kernel = createPortico({ appId: cfg.appId, apiUrl: cfg.apiUrl, appearance: { theme }, plugins: [email(), embeddedWallet({ frameUrl: cfg.frameUrl })] })
+const automaticRecovery = new URLSearchParams(location.search).get('automatic') === '1'
+const kernel = createPortico({ appId: cfg.appId, apiUrl: cfg.apiUrl, appearance: { theme }, plugins: [email(), embeddedWallet({ frameUrl: cfg.frameUrl, automaticRecovery })] })
 const wallet = () => kernel.plugin('embedded-wallet')!
 
 window.rcv = {
@@ -34,7 +37,8 @@ window.rcv = {
   sendCode: (address) => kernel.plugin('email')!.sendCode({ email: address }),
   loginWithCode: async (code) => void (await kernel.plugin('email')!.loginWithCode({ code })),
   wallets: () => wallet().wallets().map((w) => ({ address: w.address, chainType: w.chainType, recoveryMethod: w.recoveryMethod })),
-  setRecovery: () => wallet().recovery!.setWalletRecovery(),
+  setRecovery: (o) => wallet().recovery!.setWalletRecovery(o),
+  setPassword: async (password) => (await wallet().recovery!.controller()).submitPassword(password, 'set'),
   sign: (message) => wallet().signer(wallet().ethereumWallets()[0].address).signMessage(message),
   status: () => wallet().state.get().status,
 }
