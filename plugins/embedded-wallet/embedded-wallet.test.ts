@@ -103,6 +103,27 @@ describe('create', () => {
     expect(frame.of('wallets:add')[0].payload).toMatchObject({ chainType: 'ethereum', walletIndex: 1, entropyId: eth.address })
   })
 
+  it('imports a key into a root of its own; an imported wallet does not count as the created one', async () => {
+    const imp = privateKeyToAccount(generatePrivateKey())
+    const importedAccount = { ...walletAccount(imp.address, 'ethereum', 0, imp.address), imported: true } as WireLinkedAccount
+    const frame = fakeFrame({
+      'wallets:import': () => ({ data: { entropyId: imp.address, entropyIdVerifier: 'ethereum-address-verifier', wallet: { address: imp.address, chainType: 'ethereum', walletIndex: 0 }, recoveryMethod: 'privy' } }),
+      'wallets:create': () => ({ data: { entropyId: eth.address, entropyIdVerifier: 'ethereum-address-verifier', wallets: [{ address: eth.address, chainType: 'ethereum', walletIndex: 0 }], recoveryMethod: 'privy' } }),
+    })
+    const t = await setup({ frame })
+    await expect(t.api.importWallet({ privateKey: ' ' })).rejects.toMatchObject({ message: T.invalidEthereumKey })
+    await expect(t.api.importWallet({ privateKey: '', chainType: 'solana' })).rejects.toMatchObject({ message: T.invalidSolanaKey })
+    expect(frame.of('wallets:import')).toEqual([])
+    t.net.on('GET', '/users/me', { user: wireUser({ accounts: [emailAccount('ana@example.com'), importedAccount] }) })
+    const w = await t.api.importWallet({ privateKey: '0xabc' })
+    expect(w).toMatchObject({ address: imp.address, imported: true, walletIndex: 0, entropyId: imp.address })
+    expect(frame.of('wallets:import')[0].payload).toMatchObject({ chainType: 'ethereum', privateKey: '0xabc' })
+    // create() still makes the user's created root (a new one, not wallets:add on the imported key).
+    t.net.on('GET', '/users/me', { user: wireUser({ accounts: [emailAccount('ana@example.com'), importedAccount, walletAccount(eth.address, 'ethereum')] }) })
+    await expect(t.api.create()).resolves.toMatchObject({ address: eth.address, imported: false })
+    expect(frame.of('wallets:create')).toHaveLength(1)
+  })
+
   it('refuses without a session', async () => {
     const t = await createTestKernel({ plugins: [embeddedWallet({ frameUrl: FRAME_URL, frameTarget: fakeFrame().target })] })
     await expect(t.kernel.plugin('embedded-wallet').create()).rejects.toMatchObject({ code: 'MUST_BE_AUTHENTICATED', message: T.mustBeAuthenticated })

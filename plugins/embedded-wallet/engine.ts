@@ -22,6 +22,7 @@ import type { EmbeddedWalletTexts } from './strings'
 import type { ApprovalsLike, EIP1193Provider } from './provider'
 import type {
   CreateOptions,
+  ImportOptions,
   EmbeddedSigner,
   EmbeddedWallet,
   EmbeddedWalletApi,
@@ -49,7 +50,7 @@ export interface EngineDeps {
   bump(): void
 }
 
-export type Engine = Pick<EmbeddedWalletApi, 'create' | 'createWallets' | 'connect' | 'recover' | 'frame' | 'signer' | 'getEthereumProvider'> & { destroy(): void }
+export type Engine = Pick<EmbeddedWalletApi, 'create' | 'createWallets' | 'importWallet' | 'connect' | 'recover' | 'frame' | 'signer' | 'getEthereumProvider'> & { destroy(): void }
 
 /** The part of the API that talks to the frame (loaded on first use). */
 export function createEngine(
@@ -151,7 +152,7 @@ export function createEngine(
   }
 
   async function recover(input: Partial<RecoveryInput> = {}): Promise<void> {
-    const root = roots()[0]
+    const root = roots().find((w) => !w.imported) ?? roots()[0]
     if (!root) throw fail('EMBEDDED_WALLET_NOT_FOUND', T().notFound)
     if (recovering) return recovering
     recovering = recoverRoot(root, input).finally(() => {
@@ -210,8 +211,8 @@ export function createEngine(
   async function createWallets(chainTypes: ChainType[], options: Omit<CreateOptions, 'chainType' | 'createAdditional' | 'walletIndex'> = {}): Promise<EmbeddedWallet[]> {
     const accessToken = await token(T().mustBeAuthenticated)
     const types = [...new Set(chainTypes)]
-    const existing = wallets()
-    const root = roots()[0]
+    const existing = wallets().filter((w) => !w.imported)
+    const root = roots().find((w) => !w.imported)
     const f = await frame()
     if (!root) {
       await f.request('wallets:create', { accessToken, chainTypes: types, recoveryMethod: options.recoveryMethod, recoveryPassword: options.recoveryPassword }, createLimit())
@@ -223,7 +224,7 @@ export function createEngine(
       }
     }
     await refreshUser()
-    const made = types.map((t) => wallets().find((w) => w.chainType === t && w.walletIndex === 0))
+    const made = types.map((t) => wallets().find((w) => w.chainType === t && w.walletIndex === 0 && !w.imported))
     if (made.some((w) => !w)) throw fail('EMBEDDED_WALLET_CREATE_ERROR', T().missingAfterUpdate)
     state.set({ status: 'connected', error: null })
     return made as EmbeddedWallet[]
@@ -235,8 +236,8 @@ export function createEngine(
       throw fail('EMBEDDED_WALLET_CREATE_ERROR', T().negativeIndex)
     }
     if (!ctx.session.authenticated) throw fail('MUST_BE_AUTHENTICATED', T().mustBeAuthenticated)
-    const mine = wallets().filter((w) => w.chainType === chainType)
-    const root = roots()[0]
+    const mine = wallets().filter((w) => w.chainType === chainType && !w.imported)
+    const root = roots().find((w) => !w.imported)
     if (!root || (!mine.length && (options.walletIndex ?? 0) === 0)) {
       if (options.createAdditional && !mine.length) throw fail('EMBEDDED_WALLET_CREATE_ERROR', T().needsIndexZero)
       return (await createWallets([chainType], options))[0]
@@ -250,6 +251,26 @@ export function createEngine(
     const res = await withRecovery(root, () => f.request('wallets:add', { accessToken, ...ref(root), chainType, walletIndex: index }, createLimit()))
     await refreshUser()
     const w = wallets().find((x) => x.chainType === chainType && x.address === res.wallet.address)
+    if (!w) throw fail('EMBEDDED_WALLET_CREATE_ERROR', T().missingAfterUpdate)
+    return w
+  }
+
+  // ---------------------------------------------------------------- import
+
+  async function importWallet(options: ImportOptions): Promise<EmbeddedWallet> {
+    if (!ctx.session.authenticated) throw fail('MUST_BE_AUTHENTICATED', T().mustBeAuthenticated)
+    const chainType = options.chainType ?? 'ethereum'
+    if (chainType !== 'ethereum' && chainType !== 'solana') throw fail('EMBEDDED_WALLET_CREATE_ERROR', T().unsupportedChainType)
+    if (typeof options.privateKey !== 'string' || !options.privateKey.trim()) throw fail('invalid_data', chainType === 'ethereum' ? T().invalidEthereumKey : T().invalidSolanaKey)
+    const accessToken = await token(T().mustBeAuthenticated)
+    const f = await frame()
+    const res = await f.request(
+      'wallets:import',
+      { accessToken, chainType, privateKey: options.privateKey, recoveryMethod: options.recoveryMethod, recoveryPassword: options.recoveryPassword },
+      createLimit(),
+    )
+    await refreshUser()
+    const w = wallets().find((x) => x.chainType === chainType && x.imported && (chainType === 'ethereum' ? x.address.toLowerCase() === res.wallet.address.toLowerCase() : x.address === res.wallet.address))
     if (!w) throw fail('EMBEDDED_WALLET_CREATE_ERROR', T().missingAfterUpdate)
     return w
   }
@@ -314,6 +335,7 @@ export function createEngine(
   const engine: Engine = {
     create,
     createWallets,
+    importWallet,
     connect,
     recover,
     frame,

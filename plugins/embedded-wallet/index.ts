@@ -36,13 +36,14 @@ export type {
   EmbeddedWalletApi,
   EmbeddedWalletSettings,
   EmbeddedWalletState,
+  ImportOptions,
   RecoveryHandler,
   TypedDataInput,
   UiOptions,
 } from './wallets'
 export type { ApprovalRequest, ApprovalsLike, EIP1193Provider, RequestArguments } from './provider'
 export * from './protocol'
-export { useWallets, useSolanaWallets, useCreateWallet, useEmbeddedWallet } from './react'
+export { useWallets, useSolanaWallets, useCreateWallet, useImportWallet, useEmbeddedWallet } from './react'
 export { useSetWalletRecovery, registerRecovery, RECOVERY_SCREENS, type RecoveryApi, type RecoveryHost } from './recovery'
 import { recoverySettings, registerRecovery, type RecoveryHost } from './recovery'
 
@@ -110,7 +111,7 @@ export function embeddedWallet(options: EmbeddedWalletOptions = {}): PorticoPlug
         const embedded = embeddedAccounts(user)
         const anyWallet = (user?.linkedAccounts ?? []).some((a) => a.type === 'wallet')
         const wanted: ChainType[] = options.createOnLoginChainTypes ?? ['ethereum', 'solana']
-        const missing = wanted.filter((t) => !embedded.some((w) => w.chainType === t && (w.walletIndex ?? 0) === 0))
+        const missing = wanted.filter((t) => !embedded.some((w) => w.chainType === t && (w.walletIndex ?? 0) === 0 && !w.imported))
         const create = mode === 'all-users' ? missing.length > 0 : mode === 'users-without-wallets' ? !anyWallet && missing.length > 0 : false
         if (!create) {
           if (embedded.length) void api.connect().catch(() => {})

@@ -166,10 +166,15 @@ export interface FrameRequests {
     payload: Authed & Partial<EntropyRef>
     data: EntropyRef & { wallet: FrameWallet; recoveryMethod: RecoveryMethod }
   }
-  /** Imports a private key as a wallet (reserved; no handler yet). */
+  /**
+   * Imports a private key as a root wallet of its own (`imported: true`, index 0): its 32
+   * bytes are split into device, auth and recovery shares as a created root's entropy is.
+   * Ethereum: 0x-hex (32 bytes). Solana: base58 of the 64-byte secret key (or its 32-byte
+   * seed), or the JSON byte array `solana-keygen` writes.
+   */
   'wallets:import': {
-    payload: Authed & { chainType: ChainType; privateKey: never }
-    data: { wallet: FrameWallet }
+    payload: Authed & { chainType: ChainType; privateKey: string; recoveryMethod?: RecoveryMethod; recoveryPassword?: string }
+    data: EntropyRef & { wallet: FrameWallet; recoveryMethod: RecoveryMethod }
   }
   /**
    * Device share + auth share → the root is usable in this session. Fails with

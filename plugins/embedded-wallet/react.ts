@@ -5,7 +5,7 @@
 import { useCallback, useMemo } from 'react'
 import { usePlugin, useStore, useUser } from 'portico/ui'
 import type { ChainType } from './protocol'
-import type { CreateOptions, EmbeddedWallet } from './wallets'
+import type { CreateOptions, EmbeddedWallet, ImportOptions } from './wallets'
 
 export function useEmbeddedWallet() {
   const api = usePlugin('embedded-wallet')
@@ -35,4 +35,11 @@ export function useCreateWallet() {
   const state = useStore(api.state)
   const createWallet = useCallback((options?: CreateOptions) => api.create(options), [api])
   return { createWallet, creating: state.create.status === 'creating' }
+}
+
+/** `importWallet({ privateKey, chainType })`: an imported root wallet (spec part 2 section 3). */
+export function useImportWallet() {
+  const api = usePlugin('embedded-wallet')
+  const importWallet = useCallback((options: ImportOptions) => api.importWallet(options), [api])
+  return { importWallet }
 }

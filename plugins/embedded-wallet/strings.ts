@@ -32,6 +32,10 @@ export const EMBEDDED_WALLET_TEXTS = {
   tryAgain: 'An error has occurred, please try again.',
   generic: 'Something went wrong. We’re on it. Please try again later.',
   needsIndexZero: 'An additional wallet needs a wallet at index 0 first.',
+  // Import (the spec names no import texts: ours, the same as the wallet frame's)
+  invalidEthereumKey: 'Invalid private key: expected 32 bytes of hex (0x…)',
+  invalidSolanaKey: 'Invalid private key: expected a base58 Solana secret key (64 bytes)',
+  unsupportedChainType: 'chainType: expected ethereum or solana',
   // Section 5 / 8 'Signing and transactions'
   messageEmpty: 'Message must be a non-empty string',
   userRejected: 'User rejected the request.',

@@ -88,6 +88,15 @@ export interface EmbeddedSigner {
   solanaSignTransaction(transaction: Uint8Array): Promise<Uint8Array>
 }
 
+/** `importWallet` (spec part 2 section 3: an imported root wallet). */
+export interface ImportOptions {
+  chainType?: ChainType
+  /** Ethereum: 0x-hex; Solana: base58 secret key (64 bytes or its 32-byte seed) or the solana-keygen JSON array. */
+  privateKey: string
+  recoveryMethod?: RecoveryMethod
+  recoveryPassword?: string
+}
+
 export interface CreateOptions {
   chainType?: ChainType
   createAdditional?: boolean
@@ -125,6 +134,11 @@ export interface EmbeddedWalletApi {
   create(options?: CreateOptions): Promise<EmbeddedWallet>
   /** Creates the index-0 wallets of several chain types at once (creation on login). */
   createWallets(chainTypes: ChainType[], options?: Omit<CreateOptions, 'chainType' | 'createAdditional' | 'walletIndex'>): Promise<EmbeddedWallet[]>
+  /**
+   * Imports a private key as a root wallet of its own (`imported: true`, index 0). The key goes
+   * to the wallet frame, which splits it into shares as it does a created wallet's entropy.
+   */
+  importWallet(options: ImportOptions): Promise<EmbeddedWallet>
   /** Loads the frame and connects the user's wallets (device share + auth share); recovers silently for privy. */
   connect(): Promise<void>
   /** Recovers the wallet on this device with its recovery method. */
@@ -228,6 +242,7 @@ export function createEmbeddedWallets(
     solanaWallets: () => wallets().filter((w) => w.chainType === 'solana'),
     create: async (o) => (await load()).create(o),
     createWallets: async (c, o) => (await load()).createWallets(c, o),
+    importWallet: async (o) => (await load()).importWallet(o),
     connect: async () => (await load()).connect(),
     recover: async (i) => (await load()).recover(i),
     frame: async () => (await load()).frame(),

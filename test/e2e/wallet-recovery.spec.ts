@@ -15,6 +15,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { verifyMessage } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { ARTIFACTS, CHROMIUM_ARGS } from './harness'
 import { outboxCode, startRecoveryServers, type RecoveryServers } from './wallet-recovery/servers'
 
@@ -223,6 +224,35 @@ describe("automatic recovery ('Automatically secure your account')", { timeout: 
     await fresh.waitForFunction(() => window.rcv.status() === 'connected', undefined, { timeout: 30_000 })
     expect(await dialog(fresh).count()).toBe(0)
     await signAndVerify(fresh)
+  })
+})
+
+describe('wallets:import (an imported root wallet)', { timeout: 180_000 }, () => {
+  const email = `rcv-imp-${process.pid}@example.com`
+  const pk = generatePrivateKey()
+  const expected = privateKeyToAccount(pk).address
+
+  it('imports a viem-generated key beside the created wallet; its signature recovers that address', async () => {
+    const page = await loggedIn(email)
+    await page.waitForFunction(() => window.rcv.status() === 'connected')
+    const bad = await page.evaluate(() => window.rcv.importWallet('0x1234'))
+    expect(bad.error).toBe('Invalid private key: expected 32 bytes of hex (0x…)')
+    const w = await page.evaluate((k) => window.rcv.importWallet(k), pk)
+    expect(w).toEqual({ address: expected, imported: true, walletIndex: 0 })
+    const signature = await page.evaluate((a) => window.rcv.signWith(a, 'signed by an imported key'), expected)
+    expect(await verifyMessage({ address: expected, message: 'signed by an imported key', signature: signature as `0x${string}` })).toBe(true)
+    const again = await page.evaluate((k) => window.rcv.importWallet(k), pk)
+    expect(again.error).toBe('User already has an embedded wallet.')
+    const rows = await s.store.query<{ imported: boolean; recovery_method: string }>('SELECT imported, recovery_method FROM embedded_wallet_roots WHERE entropy_id = $1', [expected])
+    expect(rows).toEqual([{ imported: true, recovery_method: 'privy' }])
+  })
+
+  it('a new profile recovers the imported key silently (automatic recovery) and signs with it', async () => {
+    const page = await loggedIn(email)
+    await page.waitForFunction(() => window.rcv.status() === 'connected', undefined, { timeout: 30_000 })
+    const signature = await page.evaluate((a) => window.rcv.signWith(a, 'again on a new device'), expected)
+    expect(await verifyMessage({ address: expected, message: 'again on a new device', signature: signature as `0x${string}` })).toBe(true)
+    await signAndVerify(page)
   })
 })
 

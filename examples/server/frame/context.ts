@@ -48,6 +48,9 @@ export const FRAME_TEXTS = {
   missingToken: 'An error has occured, please login again.',
   unknownType: 'Unknown request type',
   badArguments: 'Invalid request arguments',
+  // wallets:import (the spec names no import texts: ours)
+  invalidEthereumKey: 'Invalid private key: expected 32 bytes of hex (0x…)',
+  invalidSolanaKey: 'Invalid private key: expected a base58 Solana secret key (64 bytes)',
 } as const
 
 export function createApi(config: FrameConfig): FrameContext['api'] {

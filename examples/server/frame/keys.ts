@@ -96,6 +96,73 @@ export class HdRoot {
   }
 }
 
+/**
+ * An imported root (spec part 2 section 3: 'a root wallet is imported or has index 0'): one
+ * private key of one chain type, split into shares as a created root's entropy is. It has no
+ * recovery phrase and only wallet 0; its entropy id is its own address.
+ */
+export class ImportedRoot {
+  readonly imported = true
+  private eth: PrivateKeyAccount | null = null
+  private sol: SolanaKey | null = null
+  constructor(
+    readonly chainType: ChainType,
+    private key: Uint8Array,
+  ) {
+    if (key.length !== IMPORTED_KEY_BYTES) throw new Error('An imported key has 32 bytes')
+    if (chainType === 'ethereum') this.eth = privateKeyToAccount(toHex(key))
+    else {
+      const publicKey = ed25519.getPublicKey(key)
+      this.sol = { address: base58.encode(publicKey), publicKey, secretKey: key, sign: (m) => ed25519.sign(m, key) }
+    }
+  }
+
+  ethereum(index: number): PrivateKeyAccount {
+    if (!this.eth || index !== 0) throw new RangeError('An imported wallet has only its own key.')
+    return this.eth
+  }
+
+  solana(index: number): SolanaKey {
+    if (!this.sol || index !== 0) throw new RangeError('An imported wallet has only its own key.')
+    return this.sol
+  }
+
+  address(chainType: ChainType, index: number): string {
+    return chainType === 'ethereum' ? this.ethereum(index).address : this.solana(index).address
+  }
+
+  entropyId(verifier: EntropyIdVerifier): string {
+    return this.address(verifier === 'ethereum-address-verifier' ? 'ethereum' : 'solana', 0)
+  }
+
+  /** The raw 32-byte key (a copy: the caller wipes it). */
+  privateKey(): Uint8Array {
+    return Uint8Array.from(this.key)
+  }
+
+  wipe(): void {
+    this.key.fill(0)
+    this.eth = null
+    this.sol = null
+  }
+}
+
+/** An imported key's size: an Ethereum secp256k1 scalar or a Solana ed25519 seed. */
+export const IMPORTED_KEY_BYTES = 32
+
+/** What the frame unlocks: an HD root or an imported key. */
+export type WalletRoot = HdRoot | ImportedRoot
+
+/**
+ * The root a recombined secret is: 16 bytes are HD entropy (a created root), 32 bytes an
+ * imported key of the verifier's chain.
+ */
+export async function rootFromSecret(secret: Uint8Array, verifier: EntropyIdVerifier): Promise<WalletRoot> {
+  if (secret.length === ENTROPY_BYTES) return HdRoot.fromEntropy(secret)
+  if (secret.length === IMPORTED_KEY_BYTES) return new ImportedRoot(verifier === 'ethereum-address-verifier' ? 'ethereum' : 'solana', Uint8Array.from(secret))
+  throw new Error('Unknown wallet secret')
+}
+
 function checkIndex(index: number) {
   if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31) throw new RangeError('A negative walletIndex is invalid.')
 }
@@ -104,7 +171,7 @@ export const verifierFor = (chainType: ChainType): EntropyIdVerifier =>
   chainType === 'ethereum' ? 'ethereum-address-verifier' : 'solana-address-verifier'
 
 /** Whether `entropy` is the root named by `entropyId` (a tampered or foreign share rebuilds another root). */
-export async function matchesEntropyId(root: HdRoot, entropyId: string, verifier: EntropyIdVerifier): Promise<boolean> {
+export async function matchesEntropyId(root: WalletRoot, entropyId: string, verifier: EntropyIdVerifier): Promise<boolean> {
   const id = root.entropyId(verifier)
   return verifier === 'ethereum-address-verifier' ? id.toLowerCase() === entropyId.toLowerCase() : id === entropyId
 }

@@ -7,12 +7,12 @@
 import type { Authed, EntropyRef } from '../../../plugins/embedded-wallet/protocol'
 import { FRAME_TEXTS, FrameFailure, type FrameContext } from './context'
 import { loadDeviceShare } from './device-store'
-import { HdRoot, matchesEntropyId } from './keys'
+import { matchesEntropyId, rootFromSecret, type WalletRoot } from './keys'
 import { combineShares, shareFromString } from './shares'
 
 interface Cached {
   accessToken: string
-  root: HdRoot
+  root: WalletRoot
 }
 
 const cache = new Map<string, Cached>()
@@ -20,7 +20,7 @@ const pending = new Map<string, Promise<Lease>>()
 
 /** A root for one operation: call `release()` when done (wipes it unless cached). */
 export interface Lease {
-  root: HdRoot
+  root: WalletRoot
   release(): void
 }
 
@@ -36,10 +36,12 @@ export function fetchAuthShare(ctx: FrameContext, req: Authed & EntropyRef): Pro
 }
 
 /** Rebuilds and checks a root from two shares; a tampered or foreign share fails. */
-export async function rootFromShares(a: Uint8Array, b: Uint8Array, ref: EntropyRef): Promise<HdRoot> {
-  let root: HdRoot
+export async function rootFromShares(a: Uint8Array, b: Uint8Array, ref: EntropyRef): Promise<WalletRoot> {
+  let root: WalletRoot
   try {
-    root = await HdRoot.fromEntropy(await combineShares(a, b))
+    const secret = await combineShares(a, b)
+    root = await rootFromSecret(secret, ref.entropyIdVerifier)
+    secret.fill(0)
   } catch {
     throw new FrameFailure('error', FRAME_TEXTS.mismatch)
   }
@@ -51,7 +53,7 @@ export async function rootFromShares(a: Uint8Array, b: Uint8Array, ref: EntropyR
 }
 
 /** Keep `root` for the session (no MFA) or hand it out for one operation. */
-export function lease(ctx: FrameContext, ref: Authed & EntropyRef, root: HdRoot, mfaEnrolled: boolean): Lease {
+export function lease(ctx: FrameContext, ref: Authed & EntropyRef, root: WalletRoot, mfaEnrolled: boolean): Lease {
   const k = key(ctx.config.appId, ref.entropyId)
   if (!mfaEnrolled) {
     const old = cache.get(k)

@@ -12,15 +12,15 @@ import { base58 } from '@scure/base'
 import { ethereumPath, type Authed, type ChainType, type EntropyRef } from '../../../plugins/embedded-wallet/protocol'
 import { FRAME_TEXTS, FrameFailure, type FrameContext } from './context'
 import { loadDeviceShare } from './device-store'
-import { HdRoot, entropyToPhrase, matchesEntropyId, seedFromEntropy } from './keys'
+import { ImportedRoot, entropyToPhrase, matchesEntropyId, rootFromSecret, seedFromEntropy, type WalletRoot } from './keys'
 import { combineShares, shareFromString } from './shares'
 
 export type SecretPurpose = 'export' | 'delegation'
 
 export interface RootSecret {
-  /** The HD root (addresses, Solana keys). */
-  root: HdRoot
-  /** The BIP-39 phrase of the root. */
+  /** The HD root or imported key (addresses, Solana keys). */
+  root: WalletRoot
+  /** The BIP-39 phrase of the root (an imported key has none). */
   phrase(): string
   /** The raw 32-byte private key of wallet `index` (Ethereum secp256k1 scalar, Solana ed25519 seed). */
   privateKey(chainType: ChainType, index: number): Promise<Uint8Array>
@@ -38,14 +38,21 @@ export async function withRootSecret<T>(ctx: FrameContext, ref: Authed & Entropy
   } catch {
     throw new FrameFailure('error', FRAME_TEXTS.mismatch)
   }
-  const root = await HdRoot.fromEntropy(entropy)
+  const root = await rootFromSecret(entropy, ref.entropyIdVerifier)
   const seeds: Uint8Array[] = []
   try {
     if (!(await matchesEntropyId(root, ref.entropyId, ref.entropyIdVerifier))) throw new FrameFailure('error', FRAME_TEXTS.mismatch)
     return await fn({
       root,
-      phrase: () => entropyToPhrase(entropy),
+      phrase: () => {
+        if (root instanceof ImportedRoot) throw new FrameFailure('invalid_request_arguments', IMPORTED_NO_PHRASE)
+        return entropyToPhrase(entropy)
+      },
       async privateKey(chainType, index) {
+        if (root instanceof ImportedRoot) {
+          root.address(chainType, index) // only its own chain and index 0
+          return root.privateKey()
+        }
         if (chainType === 'solana') return Uint8Array.from(root.solana(index).secretKey)
         const seed = await seedFromEntropy(entropy)
         seeds.push(seed)
@@ -62,7 +69,9 @@ export async function withRootSecret<T>(ctx: FrameContext, ref: Authed & Entropy
 }
 
 /** The form wallets import: Ethereum 0x-hex; Solana base58 of the 64-byte secret key (seed + public key). */
-export function exportedKey(chainType: ChainType, key: Uint8Array, root: HdRoot, index: number): string {
+export const IMPORTED_NO_PHRASE = 'An imported wallet has no recovery phrase: export its private key.'
+
+export function exportedKey(chainType: ChainType, key: Uint8Array, root: WalletRoot, index: number): string {
   if (chainType === 'ethereum') return `0x${[...key].map((b) => b.toString(16).padStart(2, '0')).join('')}`
   const full = new Uint8Array(64)
   full.set(key, 0)

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { combineShares, shareFromString, shareToString, splitEntropy } from '../frame/shares'
-import { HdRoot, generateEntropy } from '../frame/keys'
+import { HdRoot, ImportedRoot, generateEntropy } from '../frame/keys'
 import { openPglite } from '../src/store/pglite'
 import type { Store } from '../src/store'
 import { startTestServer, uniqueEmail, type TestServer } from './helpers'
@@ -222,5 +222,75 @@ describe('add', () => {
     expect(sol.status).toBe(200)
     const w = sol.body.user.linked_accounts.filter((a: any) => a.type === 'wallet').map((a: any) => [a.chain_type, a.wallet_index])
     expect(w).toEqual([['ethereum', 0], ['ethereum', 1], ['solana', 0]])
+  })
+})
+
+describe('import (an imported root wallet: imported true, index 0, shares split as for a created root)', () => {
+  /** What the frame does on wallets:import: the key, its shares, its address as entropy id. */
+  async function imported(chainType: 'ethereum' | 'solana' = 'ethereum') {
+    const key = crypto.getRandomValues(new Uint8Array(32))
+    const root = new ImportedRoot(chainType, Uint8Array.from(key))
+    const shares = await splitEntropy(key)
+    return { key, root, shares, address: root.address(chainType, 0), chainType }
+  }
+  const importCall = (token: string, r: Awaited<ReturnType<typeof imported>>, extra: Record<string, unknown> = {}) =>
+    frameCall('/api/v1/wallets/import', token, {
+      entropy_id: r.address,
+      entropy_id_verifier: r.chainType === 'ethereum' ? 'ethereum-address-verifier' : 'solana-address-verifier',
+      auth_share: shareToString(r.shares.auth),
+      recovery_method: 'privy',
+      recovery_share: shareToString(r.shares.recovery),
+      wallet: { address: r.address, chain_type: r.chainType },
+      ...extra,
+    })
+
+  it('registers the key as its own root beside the created one; two shares rebuild the key, one does not', async () => {
+    const token = await login()
+    expect((await create(token, await newRoot())).status).toBe(200)
+    const r = await imported()
+    const res = await importCall(token, r)
+    expect(res.status).toBe(200)
+    const w = res.body.user.linked_accounts.find((a: any) => a.type === 'wallet' && a.address === r.address)
+    expect(w).toMatchObject({ chain_type: 'ethereum', wallet_index: 0, imported: true, entropy_id: r.address, recovery_method: 'privy', wallet_client_type: 'privy' })
+    const rows = await store.query<{ imported: boolean }>('SELECT imported FROM embedded_wallet_roots WHERE entropy_id = $1', [r.address])
+    expect(rows[0].imported).toBe(true)
+    // The frame gets its auth share back like any root's; with the device share it is the key.
+    const auth = await frameCall('/api/v1/wallets/auth_share', token, { entropy_id: r.address })
+    expect(auth.status).toBe(200)
+    expect([...(await combineShares(r.shares.device, shareFromString(auth.body.share)))]).toEqual([...r.key])
+    // The server's privy share opens too (automatic recovery of an imported key).
+    const rec = await frameCall('/api/v1/wallets/recovery_share', token, { entropy_id: r.address })
+    expect([...(await combineShares(shareFromString(rec.body.recovery_share), shareFromString(auth.body.share)))]).toEqual([...r.key])
+  })
+
+  it('a Solana key; an imported key first does not block creating the embedded wallet; add on it is refused', async () => {
+    const token = await login()
+    const r = await imported('solana')
+    expect((await importCall(token, r)).status).toBe(200)
+    expect((await create(token, await newRoot())).status).toBe(200)
+    const add = await frameCall('/api/v1/wallets/add', token, { entropy_id: r.address, address: r.address, chain_type: 'solana', wallet_index: 1 })
+    expect(add.status).toBe(400)
+    expect(add.body.error).toBe(WALLET_MSG.importedHasNoSiblings)
+  })
+
+  it('refuses the same key twice, another user importing it, a mismatched entropy id, and callers other than the frame', async () => {
+    const token = await login()
+    const r = await imported()
+    expect((await importCall(token, r)).status).toBe(200)
+    const twice = await importCall(token, r)
+    expect(twice.status).toBe(400)
+    expect(twice.body.error).toBe(WALLET_MSG.alreadyExists)
+    const other = await importCall(await login(), r)
+    expect(other.status).toBe(400)
+    expect(other.body.error).toBe(WALLET_MSG.addressTaken)
+    const r2 = await imported()
+    const mismatch = await importCall(token, r2, { entropy_id: (await imported()).address })
+    expect(mismatch.status).toBe(422)
+    const chain = await importCall(token, r2, { entropy_id_verifier: 'solana-address-verifier' })
+    expect(chain.status).toBe(422)
+    const fromHost = await frameCall('/api/v1/wallets/import', token, { entropy_id: r2.address, entropy_id_verifier: 'ethereum-address-verifier', auth_share: shareToString(r2.shares.auth), recovery_method: 'privy', recovery_share: shareToString(r2.shares.recovery), wallet: { address: r2.address, chain_type: 'ethereum' } }, 'http://localhost:5173')
+    expect(fromHost.status).toBe(403)
+    const n = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM embedded_wallet_roots WHERE lower(entropy_id) = lower($1)', [r2.address])
+    expect(n[0].n).toBe(0)
   })
 })

@@ -22,6 +22,10 @@ declare global {
       /** Signs with the index-0 Ethereum wallet; connect-time recovery runs when this device has no share. */
       sign(message: string): Promise<string>
       status(): string
+      /** importWallet through the plugin API; resolves with the imported wallet's public fields or the error's message. */
+      importWallet(privateKey: string, chainType?: 'ethereum' | 'solana'): Promise<{ address?: string; imported?: boolean; walletIndex?: number; error?: string }>
+      /** Signs with the embedded wallet at `address`. */
+      signWith(address: string, message: string): Promise<string>
     }
   }
 }
@@ -41,6 +45,15 @@ window.rcv = {
   setPassword: async (password) => (await wallet().recovery!.controller()).submitPassword(password, 'set'),
   sign: (message) => wallet().signer(wallet().ethereumWallets()[0].address).signMessage(message),
   status: () => wallet().state.get().status,
+  importWallet: async (privateKey, chainType) => {
+    try {
+      const w = await wallet().importWallet({ privateKey, chainType })
+      return { address: w.address, imported: w.imported, walletIndex: w.walletIndex }
+    } catch (e) {
+      return { error: (e as Error).message }
+    }
+  },
+  signWith: (address, message) => wallet().signer(address).signMessage(message),
 }
 
 const root = document.createElement('div')

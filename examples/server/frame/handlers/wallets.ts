@@ -5,7 +5,8 @@
 import type { ChainType, EntropyRef, FrameWallet, RecoveryInput, RecoveryMethod } from '../../../../plugins/embedded-wallet/protocol'
 import { FRAME_TEXTS, FrameFailure, type FrameContext } from '../context'
 import { loadDeviceShare, saveDeviceShare } from '../device-store'
-import { HdRoot, generateEntropy, matchesEntropyId, verifierFor } from '../keys'
+import { HdRoot, ImportedRoot, generateEntropy, matchesEntropyId, rootFromSecret, verifierFor, type WalletRoot } from '../keys'
+import { parseImportedKey } from '../import-key'
 import { fetchAuthShare, lease, rootFromShares, unlock, clearSession } from '../session'
 import { combineShares, shareFromString, shareToString, splitEntropy } from '../shares'
 import { recoveryMethod, register, type SealedRecovery } from './registry'
@@ -119,6 +120,32 @@ register('solana-wallet:create', async (p, ctx) => {
   return { entropyId: r.entropyId, entropyIdVerifier: r.entropyIdVerifier, wallet: r.wallets[0], recoveryMethod: r.recoveryMethod }
 })
 
+register('wallets:import', async (p, ctx) => {
+  if (!p.accessToken) throw new FrameFailure('invalid_request_arguments', FRAME_TEXTS.mustBeAuthenticated)
+  if (!CHAIN_TYPES.includes(p.chainType)) throw new FrameFailure('invalid_request_arguments', 'chainType: expected ethereum or solana')
+  const method = recoveryOf(p)
+  const key = parseImportedKey(p.chainType, p.privateKey)
+  const root = new ImportedRoot(p.chainType, key)
+  const shares = await splitEntropy(key)
+  const entropyIdVerifier = verifierFor(p.chainType)
+  const entropyId = root.entropyId(entropyIdVerifier)
+  const wallet: FrameWallet = { chainType: p.chainType, walletIndex: 0, address: entropyId }
+  try {
+    const recovery = await sealRecovery(ctx, method, shares.recovery, { ...p, recoveryMethod: method } as RecoveryInput, entropyId, p.accessToken)
+    const res = await ctx.api<ServerWallets>(
+      '/wallets/import',
+      { entropy_id: entropyId, entropy_id_verifier: entropyIdVerifier, auth_share: shareToString(shares.auth), ...recovery, wallet: { address: wallet.address, chain_type: wallet.chainType } },
+      p.accessToken,
+    )
+    await saveDeviceShare(ctx.config.appId, entropyId, shares.device)
+    lease(ctx, { accessToken: p.accessToken, entropyId, entropyIdVerifier }, root, res.mfa_enrolled).release()
+  } catch (e) {
+    root.wipe()
+    throw e
+  }
+  return { entropyId, entropyIdVerifier, wallet, recoveryMethod: method }
+})
+
 register('wallets:connect', async (p, ctx) => {
   const l = await unlock(ctx, p)
   l.release()
@@ -145,7 +172,7 @@ register('wallets:recover', async (p, ctx) => {
     share = await recoveryMethod(method).open(sealed, { ...p, recoveryMethod: method }, { ...ctx, entropyId: p.entropyId, accessToken: p.accessToken })
   }
   const auth = await fetchAuthShare(ctx, p)
-  let root: HdRoot
+  let root: WalletRoot
   try {
     root = await rootFromShares(share, shareFromString(auth.share), p)
   } catch {
@@ -174,7 +201,7 @@ register('wallets:set-recovery', async (p, ctx) => {
     throw new FrameFailure('error', FRAME_TEXTS.mismatch)
   }
   try {
-    const root = await HdRoot.fromEntropy(entropy)
+    const root = await rootFromSecret(entropy, p.entropyIdVerifier)
     const matches = await matchesEntropyId(root, p.entropyId, p.entropyIdVerifier)
     root.wipe()
     if (!matches) throw new FrameFailure('error', FRAME_TEXTS.mismatch)

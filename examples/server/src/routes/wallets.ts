@@ -16,6 +16,7 @@
  *   POST /wallets/auth_share      the auth share (frame only) and whether the frame may cache it
  *   POST /wallets/recovery_share  the recovery share (privy: opened; others: as sealed)
  *   POST /wallets/set_recovery    reseal the recovery share under another method
+ *   POST /wallets/import          an imported private key: a root of its own (imported: true)
  *
  * Every write runs in one transaction after every check; a refused request writes nothing.
  */
@@ -52,6 +53,8 @@ export const WALLET_MSG = {
   recoveryNotSupported: 'Recovery method not supported',
   badAddress: 'address: not a valid address for this chain type',
   addressTaken: 'This account has already been linked to another user.',
+  importedHasNoSiblings: 'An imported wallet has no other wallets: create or add wallets on your embedded wallet.',
+  importMismatch: 'entropy_id: an imported wallet is named by its own address',
 } as const
 
 const RECOVERY_METHODS = ['privy', 'user-passcode', 'google-drive', 'icloud'] as const
@@ -87,6 +90,13 @@ const addBody = z.object({ entropy_id: entropyId, address: id(64), chain_type: c
 const rootBody = z.object({ entropy_id: entropyId })
 /** `purpose`: what the frame unlocks the wallet for (an export or a delegation consent is gated as such). */
 const authShareBody = rootBody.extend({ purpose: z.enum(['export', 'delegation'], { message: "Expected 'export' or 'delegation'" }).nullish() })
+const importBody = z.object({
+  entropy_id: entropyId,
+  entropy_id_verifier: z.enum(VERIFIERS, { message: 'Unknown entropy id verifier' }),
+  auth_share: b64(64),
+  ...recoveryShape,
+  wallet: z.object({ address: id(64), chain_type: chainType }),
+})
 /** `auth_share`: the frame split the root afresh; the server's share is replaced with the recovery share. */
 const setRecoveryBody = z.object({ entropy_id: entropyId, ...recoveryShape, auth_share: b64(64).nullish() })
 
@@ -131,6 +141,7 @@ interface RootRow {
   recovery_method: string
   recovery_share: string
   recovery_meta: Record<string, unknown> | null
+  imported: boolean
 }
 
 const alreadyExists = () => new ApiError(400, 'embedded_wallet_already_exists', WALLET_MSG.alreadyExists)
@@ -182,14 +193,17 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
     return rows[0]
   }
 
-  const walletAccount = (w: { address: string; chain_type: string; wallet_index: number }, root: { entropy_id: string; entropy_id_verifier: string; recovery_method: string }) => ({
+  const walletAccount = (
+    w: { address: string; chain_type: string; wallet_index: number },
+    root: { entropy_id: string; entropy_id_verifier: string; recovery_method: string; imported?: boolean },
+  ) => ({
     address: w.address,
     chain_type: w.chain_type,
     chain_id: w.chain_type === 'ethereum' ? null : null,
     wallet_client: 'privy',
     wallet_client_type: 'privy',
     connector_type: 'embedded',
-    imported: false,
+    imported: !!root.imported,
     delegated: false,
     recovery_method: root.recovery_method,
     wallet_index: w.wallet_index,
@@ -215,7 +229,7 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
   /** The user's embedded wallets (linked accounts of type wallet with wallet_client_type 'privy'). */
   const embedded = async (q: Queryable, appId: string, userId: string) =>
     (
-      await q.query<{ data: { chain_type: string; wallet_index: number; entropy_id?: string } }>(
+      await q.query<{ data: { address: string; chain_type: string; wallet_index: number; entropy_id?: string; imported?: boolean } }>(
         `SELECT data FROM accounts WHERE app_id = $1 AND user_id = $2 AND type = 'wallet' AND data->>'wallet_client_type' = 'privy'`,
         [appId, userId],
       )
@@ -250,8 +264,9 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
       // One embedded wallet per user: serialise creates of the same user on its row.
       const u = await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [auth.userId])
       if (!u.length) throw errors.invalidToken()
-      const has = await q.query('SELECT 1 FROM embedded_wallet_roots WHERE app_id = $1 AND user_id = $2', [app.id, auth.userId])
-      if (has.length || (await embedded(q, app.id, auth.userId)).length) throw alreadyExists()
+      // Imported keys are roots of their own: they do not count as the user's created wallet.
+      const has = await q.query('SELECT 1 FROM embedded_wallet_roots WHERE app_id = $1 AND user_id = $2 AND NOT imported', [app.id, auth.userId])
+      if (has.length || (await embedded(q, app.id, auth.userId)).some((w) => !w.imported)) throw alreadyExists()
       const t = now()
       try {
         await q.query('SAVEPOINT root_insert')
@@ -278,6 +293,7 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
     await ctx.store.transaction(async (q) => {
       await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [auth.userId])
       const root = await rootOf(q, app.id, auth.userId, b.entropy_id)
+      if (root.imported) throw errors.invalidData(WALLET_MSG.importedHasNoSiblings, undefined, 400)
       const mine = (await embedded(q, app.id, auth.userId)).filter((w) => w.chain_type === b.chain_type && (w.entropy_id ?? root.entropy_id).toLowerCase() === root.entropy_id.toLowerCase())
       if (mine.some((w) => w.wallet_index === b.wallet_index)) throw alreadyExists()
       if (b.wallet_index > 0 && !mine.some((w) => w.wallet_index === 0)) throw errors.invalidData(WALLET_MSG.needsIndexZero, undefined, 400)
@@ -285,6 +301,45 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
     })
     const root = await rootOf(ctx.store, app.id, auth.userId, b.entropy_id)
     return c.json({ user: await user(auth.userId), recovery_method: root.recovery_method })
+  })
+
+  r.post(api, '/wallets/import', { summary: 'Register an imported private key as a root wallet of its own (imported: true) — wallet frame only', auth: 'bearer' }, importBody, async (c, b) => {
+    const auth = await fromFrame(c)
+    const app = c.get('app')
+    const address = walletAddress(b.wallet.chain_type, b.wallet.address)
+    const verifierChain = b.entropy_id_verifier === 'ethereum-address-verifier' ? 'ethereum' : 'solana'
+    if (verifierChain !== b.wallet.chain_type || walletAddress(verifierChain, b.entropy_id) !== address) {
+      throw errors.invalidData(WALLET_MSG.importMismatch, { fields: { entropy_id: 'Not the wallet address' } }, 422)
+    }
+    const gate = await requireFreshMfa(ctx, auth, 'auth_share').catch((e) => {
+      if (e instanceof ApiError && e.code === 'missing_or_invalid_mfa') return { mfaEnrolled: true }
+      throw e
+    })
+    const recoveryShare = await sealRecovery(app.id, address, b.recovery_method, b.recovery_share)
+    const authShare = await ctx.keys.seal(`${context(app.id, address)}|${b.auth_share}`, AUTH_SHARE_PURPOSE)
+    const root = { entropy_id: address, entropy_id_verifier: b.entropy_id_verifier, recovery_method: b.recovery_method, imported: true }
+    await ctx.store.transaction(async (q) => {
+      const u = await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [auth.userId])
+      if (!u.length) throw errors.invalidToken()
+      const same = (w: { address: string; chain_type: string }) => w.chain_type === b.wallet.chain_type && (address.startsWith('0x') ? w.address.toLowerCase() === address.toLowerCase() : w.address === address)
+      if ((await embedded(q, app.id, auth.userId)).some(same)) throw alreadyExists()
+      const t = now()
+      try {
+        await q.query('SAVEPOINT root_insert')
+        await q.query(
+          `INSERT INTO embedded_wallet_roots (app_id, entropy_id, user_id, entropy_id_verifier, auth_share, recovery_method, recovery_share, recovery_meta, created_at, updated_at, imported)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, true)`,
+          [app.id, address, auth.userId, b.entropy_id_verifier, authShare, b.recovery_method, recoveryShare, b.recovery_meta ? JSON.stringify(b.recovery_meta) : null, t],
+        )
+        await q.query('RELEASE SAVEPOINT root_insert')
+      } catch (e) {
+        if (isUniqueViolation(e)) throw new ApiError(400, 'linked_to_another_user', WALLET_MSG.addressTaken)
+        throw e
+      }
+      await insertWallet(q, app.id, auth.userId, walletAccount({ address, chain_type: b.wallet.chain_type, wallet_index: 0 }, root))
+    })
+    ctx.log.info({ app_id: app.id, chain_type: b.wallet.chain_type, recovery_method: b.recovery_method }, 'embedded wallet imported')
+    return c.json({ user: await user(auth.userId), mfa_enrolled: gate.mfaEnrolled })
   })
 
   r.post(api, '/wallets/auth_share', { summary: 'The auth share of the user\'s wallet — wallet frame only, fresh MFA when enrolled', auth: 'bearer' }, authShareBody, async (c, b) => {
