@@ -19,6 +19,8 @@ import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58, base64 } from '@scure/base'
 import * as OTPAuth from 'otpauth'
+import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
+import { startSvm } from '../chains/svm'
 import { ARTIFACTS, CHROMIUM_ARGS } from './harness'
 import { XPD_APP, XPD_SECRET, startXpdServers, type XpdServers } from './wallet-export-delegation/servers'
 
@@ -263,6 +265,21 @@ describe('key export and delegated actions', { timeout: 120_000 }, () => {
     const solSig = await backendRpc(sol.address, { method: 'signMessage', params: { message: base64.encode(bytes) } })
     expect(solSig.status).toBe(200)
     expect(ed25519.verify(base64.decode(solSig.body.data.signature), bytes, base58.decode(sol.address))).toBe(true)
+    // The backend signs a Solana transfer (signTransaction); the SVM runs it.
+    const svm = await startSvm()
+    try {
+      await svm.airdrop(sol.address, 1_000_000_000n)
+      const from = new PublicKey(sol.address)
+      const to = Keypair.generate().publicKey
+      const { value } = await svm.call<{ value: { blockhash: string } }>('getLatestBlockhash', [])
+      const tx = new Transaction({ feePayer: from, recentBlockhash: value.blockhash }).add(SystemProgram.transfer({ fromPubkey: from, toPubkey: to, lamports: 2_000_000 }))
+      const signed = await backendRpc(sol.address, { method: 'signTransaction', params: { transaction: base64.encode(tx.serialize({ requireAllSignatures: false, verifySignatures: false })) } })
+      expect(signed.status).toBe(200)
+      await svm.call('sendTransaction', [signed.body.data.signed_transaction, { encoding: 'base64' }])
+      expect(await svm.balance(to.toBase58())).toBe(2_000_000)
+    } finally {
+      svm.stop()
+    }
     // A wrong secret gets nothing.
     expect((await backendRpc(eth.address, { method: 'personal_sign', params: { message: 'x' } }, XPD_SECRET + 'x')).status).toBe(401)
   })

@@ -11,6 +11,8 @@ import { compactDecrypt, importJWK, type JWK } from 'jose'
 import { parseTransaction, recoverTransactionAddress, verifyMessage, verifyTypedData, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Keypair, PublicKey, SystemProgram, Transaction, TransactionMessage, VersionedTransaction } from '@solana/web3.js'
+import { startSvm, type Svm } from '../../../test/chains/svm'
 import { sealWalletKey } from '../frame/delegation-seal'
 import type { AppSettings } from '../src/config'
 import { DELEGATION_MSG, SECRET_FAILURES_PER_WINDOW } from '../src/routes/delegation'
@@ -257,6 +259,54 @@ describe('the host backend signs while a wallet is delegated', () => {
     const r = await rpc(sol.address, { method: 'signMessage', chain_type: 'solana', params: { message: base64.encode(msg), encoding: 'base64' } })
     expect(r.status).toBe(200)
     expect(ed25519.verify(base64.decode(r.body.data.signature), msg, base58.decode(sol.address))).toBe(true)
+  })
+
+  describe('Solana signTransaction: a transfer signed by the backend runs on the SVM', () => {
+    let svm: Svm
+    beforeAll(async () => {
+      svm = await startSvm()
+      await svm.airdrop(sol.address, 2_000_000_000n)
+    }, 60_000)
+    afterAll(() => svm?.stop())
+
+    const blockhash = async () => (await svm.call<{ value: { blockhash: string } }>('getLatestBlockhash', [])).value.blockhash
+    const send = (signed: Uint8Array) => svm.call<string>('sendTransaction', [base64.encode(signed), { encoding: 'base64' }])
+
+    it('legacy and versioned transfers: signed by the wallet, accepted by the SVM, lamports moved', async () => {
+      const from = new PublicKey(sol.address)
+      const to = Keypair.generate().publicKey
+      const legacy = new Transaction({ feePayer: from, recentBlockhash: await blockhash() }).add(SystemProgram.transfer({ fromPubkey: from, toPubkey: to, lamports: 1_000_000 }))
+      const r = await rpc(sol.address, { method: 'signTransaction', chain_type: 'solana', params: { transaction: base64.encode(legacy.serialize({ requireAllSignatures: false, verifySignatures: false })) } })
+      expect(r.status).toBe(200)
+      expect(r.body).toMatchObject({ method: 'signTransaction', data: { encoding: 'base64' } })
+      const signed = base64.decode(r.body.data.signed_transaction)
+      expect(Transaction.from(signed).verifySignatures()).toBe(true)
+      await send(signed)
+      expect(await svm.balance(to.toBase58())).toBe(1_000_000)
+
+      const message = new TransactionMessage({ payerKey: from, recentBlockhash: await blockhash(), instructions: [SystemProgram.transfer({ fromPubkey: from, toPubkey: to, lamports: 500_000 })] }).compileToV0Message()
+      const v = await rpc(sol.address, { method: 'signTransaction', params: { transaction: base64.encode(new VersionedTransaction(message).serialize()) } })
+      expect(v.status).toBe(200)
+      const vt = VersionedTransaction.deserialize(base64.decode(v.body.data.signed_transaction))
+      expect(ed25519.verify(vt.signatures[0], vt.message.serialize(), base58.decode(sol.address))).toBe(true)
+      await send(vt.serialize())
+      expect(await svm.balance(to.toBase58())).toBe(1_500_000)
+    })
+
+    it("refuses a transaction the wallet does not sign ('Transaction does not contain public key {key}'), garbage, and an Ethereum wallet", async () => {
+      const other = Keypair.generate().publicKey
+      const tx = new Transaction({ feePayer: other, recentBlockhash: await blockhash() }).add(SystemProgram.transfer({ fromPubkey: other, toPubkey: other, lamports: 1 }))
+      const r = await rpc(sol.address, { method: 'signTransaction', params: { transaction: base64.encode(tx.serialize({ requireAllSignatures: false, verifySignatures: false })) } })
+      expect(r.status).toBe(400)
+      expect(r.body.error).toBe(`Transaction does not contain public key ${sol.address}`)
+      const junk = await rpc(sol.address, { method: 'signTransaction', params: { transaction: base64.encode(new Uint8Array([1, 2, 3])) } })
+      expect(junk.status).toBe(400)
+      expect(junk.body.error).toBe('Invalid transaction request')
+      const notB64 = await rpc(sol.address, { method: 'signTransaction', params: { transaction: '%%%' } })
+      expect(notB64.status).toBe(422)
+      const eth2 = await rpc(eth.address, { method: 'signTransaction', params: { transaction: 'AA==' } })
+      expect(eth2.body.error).toBe(DELEGATION_MSG.wrongChain('signTransaction', 'ethereum'))
+    })
   })
 
   it('numeric fields must be numbers or hex strings (the error names the property); other bad params are 422', async () => {

@@ -17,7 +17,8 @@
  *   key of the user and clears `delegated` in one transaction.
  * - POST /wallets/{address}/rpc (the host app's backend: `Authorization: Basic
  *   base64(appId:appSecret)` and `privy-app-id`; never from a browser): personal_sign,
- *   eth_signTypedData_v4, eth_signTransaction (Ethereum) and signMessage (Solana) for a
+ *   eth_signTypedData_v4, eth_signTransaction (Ethereum), signMessage and signTransaction
+ *   (Solana: the base64 wire transaction gets the wallet's signature) for a
  *   delegated wallet of one of the app's users. A revoked or never delegated wallet is refused.
  *
  * The app secret is the app's `appSecret` (inline, tests and demos) or `appSecretEnv` (the
@@ -244,6 +245,11 @@ const paramSchemas = {
     }),
   }),
   signMessage: z.object({ message: z.string().max(87_384).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Expected base64'), encoding: z.literal('base64').default('base64') }),
+  /** A Solana wire transaction (at most 1232 bytes on the network; some slack here), base64. */
+  signTransaction: z.object({
+    transaction: z.string().min(1, 'Required').max(4096, 'Must be at most 4096 characters').regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Expected base64'),
+    encoding: z.literal('base64').default('base64'),
+  }),
 } as const
 type RpcMethod = keyof typeof paramSchemas
 const METHOD_CHAIN: Record<RpcMethod, ChainType> = {
@@ -251,6 +257,7 @@ const METHOD_CHAIN: Record<RpcMethod, ChainType> = {
   eth_signTypedData_v4: 'ethereum',
   eth_signTransaction: 'ethereum',
   signMessage: 'solana',
+  signTransaction: 'solana',
 }
 
 function parseParams<M extends RpcMethod>(method: M, params: unknown): z.infer<(typeof paramSchemas)[M]> {
@@ -267,6 +274,17 @@ async function sign(method: RpcMethod, params: unknown, key: Uint8Array): Promis
   if (method === 'signMessage') {
     const p = parseParams('signMessage', params)
     return { signature: base64.encode(ed25519.sign(base64.decode(p.message), key)), encoding: 'base64' }
+  }
+  if (method === 'signTransaction') {
+    const p = parseParams('signTransaction', params)
+    // @solana/web3.js loads only when a backend signs a Solana transaction.
+    const { signSolanaWire, SolanaSignError } = await import('../solana-sign')
+    try {
+      return { signed_transaction: base64.encode(signSolanaWire(base64.decode(p.transaction), key)), encoding: 'base64' }
+    } catch (err) {
+      if (err instanceof SolanaSignError) throw errors.invalidData(err.message)
+      throw errors.invalidData('Invalid transaction request')
+    }
   }
   const account = privateKeyToAccount(`0x${Buffer.from(key).toString('hex')}`)
   try {
@@ -363,8 +381,8 @@ export function registerDelegation(api: Api, ctx: ServerCtx) {
     '/wallets/:address/rpc',
     { summary: "Sign with a delegated wallet (the app's backend, Basic app id and app secret)" },
     z.object({
-      method: z.enum(['personal_sign', 'eth_signTypedData_v4', 'eth_signTransaction', 'signMessage'], {
-        message: "Expected 'personal_sign', 'eth_signTypedData_v4', 'eth_signTransaction' or 'signMessage'",
+      method: z.enum(['personal_sign', 'eth_signTypedData_v4', 'eth_signTransaction', 'signMessage', 'signTransaction'], {
+        message: "Expected 'personal_sign', 'eth_signTypedData_v4', 'eth_signTransaction', 'signMessage' or 'signTransaction'",
       }),
       params: z.record(z.string(), z.unknown()).default({}),
       chain_type: z.enum(['ethereum', 'solana'], { message: DELEGATION_MSG.chainTypes }).optional(),
