@@ -2,7 +2,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { createTestKernel, pluginContract, renderScreen, wireUser } from 'portico/testing'
-import { CONSENT_SCREEN, DELEGATED_ACTIONS_TEXTS, RESULT_CLOSE_MS, REVOKE_SCREEN, delegatedActions, definePluginForTest } from './test-support'
+import { embeddedWallet } from 'portico/plugins/embedded-wallet'
+import { CONSENT_SCREEN, DELEGATED_ACTIONS_TEXTS, RESULT_CLOSE_MS, REVOKE_SCREEN, delegatedActions } from './test-support'
 
 pluginContract(() => delegatedActions())
 afterEach(cleanup)
@@ -10,17 +11,32 @@ afterEach(cleanup)
 const at = { verified_at: 1, first_verified_at: 1, latest_verified_at: 1 }
 const ETH = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const SOL = 'HN7cABqLq46Es1jh92dQQisAq662SmxELLLsHHe4YWrH'
-const wallet = (address: string, chain_type: string, wallet_index: number, extra = {}) => ({ type: 'wallet', address, chain_type, wallet_client_type: 'privy', connector_type: 'embedded', wallet_index, delegated: false, imported: false, recovery_method: 'privy', ...at, ...extra })
+const wallet = (address: string, chain_type: string, wallet_index: number, extra = {}) => ({ type: 'wallet', address, chain_type, wallet_client_type: 'privy', connector_type: 'embedded', wallet_index, delegated: false, imported: false, recovery_method: 'privy', entropy_id: ETH, entropy_id_verifier: 'ethereum-address-verifier', ...at, ...extra })
 const email = { type: 'email', address: 'a@example.com', ...at }
 
-/** A stand-in for the embedded-wallet plugin: its frame client answers the consent request. */
+const FRAME_URL = 'http://127.0.0.1:8788'
+const PROTOCOL = 'portico-wallet-frame/1'
+
+/**
+ * The real embedded-wallet plugin (delegation reads its wallets and frame) over a fake frame
+ * window that answers ready and the consent request as the wallet frame would.
+ */
 function fakeEmbeddedWallet(answer: (type: string, payload: any) => Promise<unknown>) {
   const requests: { type: string; payload: any }[] = []
-  const frame = { ready: async () => {}, request: async (type: string, payload: any) => (requests.push({ type, payload }), answer(type, payload)) }
-  return { requests, plugin: definePluginForTest('embedded-wallet', { frame: () => frame, wallets: () => [] }) }
+  const target = {
+    postMessage(m: any) {
+      if (m.type !== 'ready' && m.type !== 'delegated-actions:consent') return
+      if (m.type !== 'ready') requests.push({ type: m.type, payload: m.payload })
+      void (m.type === 'ready' ? Promise.resolve({ version: 1 }) : answer(m.type, m.payload)).then(
+        (data) => window.dispatchEvent(new MessageEvent('message', { data: { protocol: PROTOCOL, id: m.id, data }, origin: FRAME_URL, source: target as never })),
+        (e: Error) => window.dispatchEvent(new MessageEvent('message', { data: { protocol: PROTOCOL, id: m.id, error: { type: 'error', message: e.message } }, origin: FRAME_URL, source: target as never })),
+      )
+    },
+  }
+  return { requests, plugin: embeddedWallet({ frameUrl: FRAME_URL, frameTarget: target }) }
 }
 
-async function kernelWith(accounts: any[] | null, extra: any[] = []) {
+async function kernelWith(accounts: any[] | null, extra: any[] = [fakeEmbeddedWallet(async () => ({})).plugin]) {
   const t = await createTestKernel({ plugins: [delegatedActions(), ...extra], user: accounts ? wireUser({ accounts }) : undefined })
   return { ...t, api: t.kernel.plugin('delegated-actions') }
 }

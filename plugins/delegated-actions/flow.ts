@@ -5,10 +5,10 @@
  * the revoke screen. Each screen shows success or error and closes after 2.5 s.
  */
 import type { PluginContext, User } from 'portico'
+import type { EmbeddedWallet, EmbeddedWalletApi } from 'portico/plugins/embedded-wallet'
 import { consentDelegation, revokeWallets as revokeCall, type FrameRequester } from './calls'
 import { delegationError } from './errors'
 import { DELEGATED_ACTIONS_TEXTS } from './strings'
-import { embeddedWallets, rootOf, sameAddress, type EmbeddedWallet, type EmbeddedWalletLike } from './wallets'
 
 import { CONSENT_SCREEN, REVOKE_SCREEN } from './ids'
 
@@ -34,18 +34,23 @@ export interface DelegatedActionsApi {
   /** Ask the user to revoke every delegated wallet (needs at least one). Resolves once revoked. */
   revokeWallets(): Promise<void>
   /** For the consent screen: the frame seals the wallet's key to the server; the user record is updated. */
-  consent(ew: EmbeddedWalletLike | null, params: ConsentScreenParams): Promise<User>
+  consent(ew: Pick<EmbeddedWalletApi, 'wallets' | 'frame'> | null, params: ConsentScreenParams): Promise<User>
   /** For the revoke screen: POST /wallets/revoke; the user record is updated. */
   revoke(): Promise<User>
 }
 
 type SensitiveHooks = { sensitiveAction: { promise(c: { action: string; user: User | null; details?: Record<string, unknown> }): Promise<void> } }
 
-/** The wallet to delegate, or the spec's error. */
-export function delegable(user: User | null, authenticated: boolean, o: DelegateOptions, T = DELEGATED_ACTIONS_TEXTS): EmbeddedWallet {
-  if (!authenticated || !user) throw delegationError('MUST_BE_AUTHENTICATED', T.mustBeAuthenticated)
+const sameAddress = (a: string, b: string) => (a.startsWith('0x') ? a.toLowerCase() === b.toLowerCase() : a === b)
+
+/** The embedded-wallet plugin's wallets (none without that plugin). */
+const walletsOf = (ctx: PluginContext): EmbeddedWallet[] => ctx.plugin('embedded-wallet')?.wallets() ?? []
+
+/** The wallet to delegate, or the spec's error. `all`: the embedded-wallet plugin's wallets. */
+export function delegable(all: readonly EmbeddedWallet[], authenticated: boolean, o: DelegateOptions, T = DELEGATED_ACTIONS_TEXTS): EmbeddedWallet {
+  if (!authenticated) throw delegationError('MUST_BE_AUTHENTICATED', T.mustBeAuthenticated)
   if (o.chainType !== 'ethereum' && o.chainType !== 'solana') throw delegationError('invalid_data', T.chainTypes)
-  const mine = embeddedWallets(user).filter((w) => w.chainType === o.chainType)
+  const mine = all.filter((w) => w.chainType === o.chainType)
   if (o.chainType === 'solana' && !mine.length) throw delegationError('EMBEDDED_WALLET_NOT_FOUND', T.needSolana)
   const w = typeof o.address === 'string' ? mine.find((x) => sameAddress(x.address, o.address)) : undefined
   if (!w) throw delegationError('invalid_data', T.notAssociated)
@@ -61,9 +66,10 @@ function outcome(r: { ok: true; value?: unknown } | { ok: false; error: Error },
 
 export function createDelegatedActions(ctx: PluginContext): DelegatedActionsApi {
   const T = () => ctx.texts(DELEGATED_ACTIONS_TEXTS)
+  const signedIn = () => ctx.session.authenticated && !!ctx.session.user
   return {
     async delegateWallet(options) {
-      const w = delegable(ctx.session.user, ctx.session.authenticated, options, T())
+      const w = delegable(walletsOf(ctx), signedIn(), options, T())
       await (ctx.hooks as unknown as SensitiveHooks).sensitiveAction.promise({
         action: 'delegate_wallet',
         user: ctx.session.user,
@@ -75,17 +81,23 @@ export function createDelegatedActions(ctx: PluginContext): DelegatedActionsApi 
     async revokeWallets() {
       const user = ctx.session.user
       if (!ctx.session.authenticated || !user) throw delegationError('MUST_BE_AUTHENTICATED', T().mustBeAuthenticated)
-      if (!embeddedWallets(user).some((w) => w.delegated)) throw delegationError('invalid_data', T().nothingToRevoke)
+      if (!walletsOf(ctx).some((w) => w.delegated)) throw delegationError('invalid_data', T().nothingToRevoke)
       outcome(await ctx.screens.open(REVOKE_SCREEN, {}), T())
     },
     async consent(ew, params) {
       const frame = await ew?.frame?.()
       if (!frame) throw delegationError('EMBEDDED_WALLET_NOT_FOUND', T().noWalletFrame)
-      const w = delegable(ctx.session.user, ctx.session.authenticated, params, T())
-      const root = rootOf(w, embeddedWallets(ctx.session.user), ew)
+      const w = delegable(ew?.wallets() ?? [], signedIn(), params, T())
       const token = await ctx.session.getAccessToken()
-      if (!root || !token) throw delegationError('MUST_BE_AUTHENTICATED', T().mustBeAuthenticated)
-      const res = await consentDelegation(frame as FrameRequester, { accessToken: token, ...root, address: w.address, chainType: w.chainType, walletIndex: w.walletIndex })
+      if (!token) throw delegationError('MUST_BE_AUTHENTICATED', T().mustBeAuthenticated)
+      const res = await consentDelegation(frame as FrameRequester, {
+        accessToken: token,
+        entropyId: w.entropyId,
+        entropyIdVerifier: w.entropyIdVerifier,
+        address: w.address,
+        chainType: w.chainType,
+        walletIndex: w.walletIndex,
+      })
       return ctx.session.setUser(res.user)
     },
     async revoke() {

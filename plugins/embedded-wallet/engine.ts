@@ -20,6 +20,7 @@ import {
 } from './protocol'
 import type { EmbeddedWalletTexts } from './strings'
 import type { ApprovalsLike, EIP1193Provider } from './provider'
+import { frameUrlOf } from './wallets'
 import type {
   CreateOptions,
   ImportOptions,
@@ -69,7 +70,7 @@ export function createEngine(
   const fail = (code: string, message: string, cause?: unknown) => walletError(code, message, { cause })
 
   const frameUrl = () => {
-    const url = settings.frameUrl ?? (ctx.config.embeddedWallets as { frameUrl?: string; frame_url?: string }).frameUrl ?? (ctx.config.embeddedWallets as { frame_url?: string }).frame_url
+    const url = frameUrlOf(ctx, settings)
     if (!url) throw fail('UNKNOWN_EMBEDDED_WALLET_ERROR', T().proxyMissing)
     return url
   }

@@ -155,6 +155,18 @@ export interface EmbeddedWalletApi {
   registerRecovery(method: Exclude<RecoveryMethod, 'privy'>, handler: RecoveryHandler): () => void
   /** The settings in force (chains, RPC URLs). */
   readonly settings: EmbeddedWalletSettings
+  /**
+   * The wallet service's origin (the plugin's `frameUrl`, else the app's
+   * `embeddedWallets.frameUrl`), or null when none is set. Pages of the wallet service other
+   * than the hidden frame (the export page) live on it.
+   */
+  frameOrigin(): string | null
+}
+
+/** The wallet service's URL: the plugin's `frameUrl`, else the app's `embeddedWallets.frameUrl` (or `frame_url`). */
+export function frameUrlOf(ctx: Pick<PluginContext, 'config'>, settings: EmbeddedWalletSettings): string | undefined {
+  const e = (ctx.config.embeddedWallets ?? {}) as { frameUrl?: string; frame_url?: string }
+  return settings.frameUrl ?? e.frameUrl ?? e.frame_url
 }
 
 export const initialState = (): EmbeddedWalletState => ({
@@ -260,6 +272,15 @@ export function createEmbeddedWallets(
       }
     },
     getEthereumProvider: async (address, options) => (await load()).getEthereumProvider(address, options),
+    frameOrigin() {
+      const url = frameUrlOf(ctx, settings)
+      if (!url) return null
+      try {
+        return new URL(url).origin
+      } catch {
+        return null
+      }
+    },
     registerRecovery(method, handler) {
       recoveries.set(method, handler)
       return () => {

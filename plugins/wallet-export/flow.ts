@@ -4,9 +4,9 @@
  * plugin taps), then the 'Transfer wallet' screen. Closing that screen ends the export.
  */
 import type { PluginContext, User } from 'portico'
+import type { EmbeddedWallet } from 'portico/plugins/embedded-wallet'
 import { exportError } from './errors'
 import { WALLET_EXPORT_TEXTS } from './strings'
-import { embeddedWallets, sameAddress, type EmbeddedWallet } from './wallets'
 
 import { EXPORT_SCREEN } from './ids'
 
@@ -33,10 +33,14 @@ export interface ExportScreenParams extends Record<string, unknown> {
   phrase: boolean
 }
 
-/** Which wallet to export, or the spec's error. */
-export function pickWallet(user: User | null, authenticated: boolean, opts: ExportOptions & { chainType?: 'ethereum' | 'solana' }, T = WALLET_EXPORT_TEXTS): EmbeddedWallet {
-  if (!authenticated || !user) throw exportError('MUST_BE_AUTHENTICATED', T.mustBeAuthenticated)
-  const all = embeddedWallets(user)
+const sameAddress = (a: string, b: string) => (a.startsWith('0x') ? a.toLowerCase() === b.toLowerCase() : a === b)
+
+/**
+ * Which wallet to export, or the spec's error. `all`: the embedded-wallet plugin's wallets
+ * (`kernel.plugin('embedded-wallet').wallets()`; none without that plugin).
+ */
+export function pickWallet(all: readonly EmbeddedWallet[], authenticated: boolean, opts: ExportOptions & { chainType?: 'ethereum' | 'solana' }, T = WALLET_EXPORT_TEXTS): EmbeddedWallet {
+  if (!authenticated) throw exportError('MUST_BE_AUTHENTICATED', T.mustBeAuthenticated)
   const pool = opts.chainType ? all.filter((w) => w.chainType === opts.chainType) : all
   if (opts.chainType === 'solana' && !pool.length) throw exportError('EMBEDDED_WALLET_NOT_FOUND', T.noHdSolana)
   const w = opts.address ? pool.find((x) => sameAddress(x.address, opts.address!)) : (pool.find((x) => x.chainType === 'ethereum') ?? pool[0])
@@ -48,7 +52,7 @@ type SensitiveHooks = { sensitiveAction: { promise(c: { action: string; user: Us
 
 export async function runExport(ctx: PluginContext, opts: ExportOptions & { chainType?: 'ethereum' | 'solana' } = {}): Promise<void> {
   const T = ctx.texts(WALLET_EXPORT_TEXTS)
-  const wallet = pickWallet(ctx.session.user, ctx.session.authenticated, opts, T)
+  const wallet = pickWallet(ctx.plugin('embedded-wallet')?.wallets() ?? [], ctx.session.authenticated && !!ctx.session.user, opts, T)
   // MFA: the MFA plugin (when present) shows 'Verify your identity' and throws on cancel.
   await (ctx.hooks as unknown as SensitiveHooks).sensitiveAction.promise({
     action: 'export_wallet',

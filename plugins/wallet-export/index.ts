@@ -25,7 +25,6 @@ export type { ExportOptions, ExportScreenParams, WalletExportApi } from './flow'
 export { WALLET_EXPORT, exportError, walletExportErrors } from './errors'
 export { WALLET_EXPORT_TEXTS } from './strings'
 export type { ExportQuery, ExportRequestPayload, ExportReply } from './protocol'
-export type { EmbeddedWallet, EmbeddedWalletLike, RootRef } from './wallets'
 export { useExportWallet } from './react'
 export { EXPORT_SCREEN } from './ids'
 

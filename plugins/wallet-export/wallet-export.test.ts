@@ -5,7 +5,7 @@ import { EXPORT_SCREEN, WALLET_EXPORT_TEXTS, walletExport } from './index'
 import { EXPORT_SCREEN as FLOW_SCREEN } from './flow'
 import { exportPath } from './protocol'
 import { requestExport } from './calls'
-import { embeddedWallets, frameOrigin, rootOf } from './wallets'
+import { embeddedWallet } from 'portico/plugins/embedded-wallet'
 
 pluginContract(() => walletExport())
 
@@ -13,11 +13,13 @@ const at = { verified_at: 1, first_verified_at: 1, latest_verified_at: 1 }
 const ETH = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const ETH1 = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
 const SOL = 'HN7cABqLq46Es1jh92dQQisAq662SmxELLLsHHe4YWrH'
-const wallet = (address: string, chain_type: string, wallet_index: number, extra = {}) => ({ type: 'wallet', address, chain_type, wallet_client_type: 'privy', connector_type: 'embedded', wallet_index, delegated: false, imported: false, recovery_method: 'privy', ...at, ...extra })
+const wallet = (address: string, chain_type: string, wallet_index: number, extra = {}) => ({ type: 'wallet', address, chain_type, wallet_client_type: 'privy', connector_type: 'embedded', wallet_index, delegated: false, imported: false, recovery_method: 'privy', entropy_id: ETH, entropy_id_verifier: 'ethereum-address-verifier', ...at, ...extra })
+/** The real embedded-wallet plugin (export reads its wallets and origin); its frame never answers here. */
+const ew = (o: { frameUrl?: string } = { frameUrl: 'http://127.0.0.1:8788' }) => embeddedWallet({ ...o, frameTarget: { postMessage() {} }, readyTimeoutMs: 20 })
 const email = { type: 'email', address: 'a@example.com', ...at }
 
 async function kernelWith(accounts: any[] | null) {
-  const t = await createTestKernel({ plugins: [walletExport()], user: accounts ? wireUser({ accounts }) : undefined })
+  const t = await createTestKernel({ plugins: [ew(), walletExport()], user: accounts ? wireUser({ accounts }) : undefined })
   const opened: any[] = []
   vi.spyOn(t.kernel.screens, 'open').mockImplementation(async (id, params) => {
     opened.push({ id, params })
@@ -62,7 +64,7 @@ describe('exportWallet: the spec’s rules and texts', () => {
   })
 
   it('closing the screen ends the export; another failure rejects', async () => {
-    const t = await createTestKernel({ plugins: [walletExport()], user: wireUser({ accounts: [email, wallet(ETH, 'ethereum', 0)] }) })
+    const t = await createTestKernel({ plugins: [ew(), walletExport()], user: wireUser({ accounts: [email, wallet(ETH, 'ethereum', 0)] }) })
     const open = vi.spyOn(t.kernel.screens, 'open')
     open.mockResolvedValueOnce({ ok: false, error: Object.assign(new Error('x'), { code: 'exited_auth_flow' }) as never })
     await expect(t.kernel.plugin('wallet-export').exportWallet()).resolves.toBeUndefined()
@@ -79,15 +81,22 @@ describe('the export page address and handshake', () => {
     expect(Object.fromEntries(u.searchParams)).toEqual({ client_id: 'c1', primaryAddress: ETH, address: ETH1, walletIndex: '1', width: '312', phrase_export: 'false', theme: 'dark', accent_color: '#5b4cdb' })
   })
 
-  it('finds the root: the plugin’s wallet objects first, else the index-0 wallet', () => {
-    const user = { linkedAccounts: [{ type: 'wallet', address: ETH1, chainType: 'ethereum', walletClientType: 'privy', walletIndex: 1 }, { type: 'wallet', address: ETH, chainType: 'ethereum', walletClientType: 'privy', walletIndex: 0 }] } as any
-    const all = embeddedWallets(user)
-    expect(rootOf(all[0], all)).toEqual({ entropyId: ETH, entropyIdVerifier: 'ethereum-address-verifier' })
-    const ew = { wallets: () => [{ address: ETH1, chainType: 'ethereum', entropyId: SOL, entropyIdVerifier: 'solana-address-verifier' }] }
-    expect(rootOf(all[0], all, ew)).toEqual({ entropyId: SOL, entropyIdVerifier: 'solana-address-verifier' })
-    expect(frameOrigin({ settings: { frameUrl: 'http://127.0.0.1:8788/x' } })).toBe('http://127.0.0.1:8788')
-    expect(frameOrigin({ settings: {} })).toBeNull()
-    expect(frameOrigin(null)).toBeNull()
+  it('the root and the wallet service origin come from the embedded-wallet plugin (imported wallets are their own root)', async () => {
+    const IMP = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'
+    const accounts = [email, wallet(ETH, 'ethereum', 0), wallet(ETH1, 'ethereum', 1), wallet(IMP, 'ethereum', 0, { imported: true, entropy_id: IMP })]
+    const t = await createTestKernel({ plugins: [ew({}), walletExport()], user: wireUser({ accounts }), app: { embedded_wallet_config: { create_on_login: 'off', frame_url: 'http://127.0.0.1:8788/x' } } as never })
+    const api = t.kernel.plugin('embedded-wallet')
+    expect(api.frameOrigin()).toBe('http://127.0.0.1:8788')
+    expect(api.wallets().map((w) => [w.address, w.entropyId, w.imported])).toEqual([
+      [ETH, ETH, false],
+      [ETH1, ETH, false],
+      [IMP, IMP, true],
+    ])
+    const none = await createTestKernel({ plugins: [ew({}), walletExport()], user: wireUser({ accounts }) })
+    expect(none.kernel.plugin('embedded-wallet').frameOrigin()).toBeNull()
+    // Without the embedded-wallet plugin there is nothing to export.
+    const bare = await createTestKernel({ plugins: [walletExport()], user: wireUser({ accounts }) })
+    await expect(bare.kernel.plugin('wallet-export').exportWallet()).rejects.toThrow('Must have a Privy wallet before exporting')
   })
 
   it('sends the token only after ready, only to the frame origin, and ignores other windows and origins', async () => {

@@ -8,7 +8,7 @@ import { Button, Chip, ScreenLayout, StatusIcon, useKernel, usePlugin, useTexts,
 import { DELEGATED_ACTIONS } from '../errors'
 import type { ConsentScreenParams } from '../flow'
 import { DELEGATED_ACTIONS_TEXTS } from '../strings'
-import type { EmbeddedWalletLike } from '../wallets'
+import type { EmbeddedWalletApi } from 'portico/plugins/embedded-wallet'
 import { useResultAction } from './result'
 
 const short = (a: string) => (a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a)
@@ -17,7 +17,7 @@ export default function ConsentScreen({ params }: ScreenProps<ConsentScreenParam
   const kernel = useKernel()
   const api = usePlugin('delegated-actions')
   const T = useTexts(DELEGATED_ACTIONS, DELEGATED_ACTIONS_TEXTS)
-  const ew = kernel.hasPlugin('embedded-wallet') ? kernel.plugin<EmbeddedWalletLike>('embedded-wallet') : null
+  const ew: EmbeddedWalletApi | null = kernel.hasPlugin('embedded-wallet') ? kernel.plugin('embedded-wallet') : null
   const { phase, run, decline } = useResultAction(() => api.consent(ew, params))
   const app = kernel.config.name || 'This app'
   if (phase.step === 'success' || phase.step === 'error') {

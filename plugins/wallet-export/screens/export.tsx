@@ -11,7 +11,7 @@ import { exportError, WALLET_EXPORT } from '../errors'
 import type { ExportScreenParams } from '../flow'
 import { exportPath } from '../protocol'
 import { WALLET_EXPORT_TEXTS } from '../strings'
-import { embeddedWallets, frameOrigin, rootOf, type EmbeddedWalletLike } from '../wallets'
+import type { EmbeddedWallet } from 'portico/plugins/embedded-wallet'
 
 /** Frame size: the modal's content width, tall enough for the QR code (275), the key and Copy. */
 export const EXPORT_FRAME_WIDTH = 312
@@ -42,11 +42,10 @@ export default function ExportScreen({ params }: ScreenProps<ExportScreenParams>
     const cs = box && typeof getComputedStyle === 'function' ? getComputedStyle(box) : null
     setColors({ bg: cs ? rgbToHex(cs.backgroundColor) : null, fg: cs ? rgbToHex(cs.color) : null })
   }, [])
-  const ew = kernel.hasPlugin('embedded-wallet') ? kernel.plugin<EmbeddedWalletLike>('embedded-wallet') : null
-  const origin = frameOrigin(ew)
-  const all = embeddedWallets(kernel.session.user)
-  const wallet = all.find((w) => w.address === params.address)
-  const root = wallet ? rootOf(wallet, all, ew) : null
+  // The wallet service's origin and the wallet's root (entropy id and verifier) come from the embedded-wallet plugin.
+  const ew = kernel.hasPlugin('embedded-wallet') ? kernel.plugin('embedded-wallet') : null
+  const origin = ew?.frameOrigin() ?? null
+  const root: EmbeddedWallet | null = ew?.wallets().find((w) => w.address === params.address) ?? null
   const accent = kernel.config.appearance.accentColor
   const src =
     origin && root && colors
