@@ -216,7 +216,11 @@ export function createEngine(
     const root = roots().find((w) => !w.imported)
     const f = await frame()
     if (!root) {
-      await f.request('wallets:create', { accessToken, chainTypes: types, recoveryMethod: options.recoveryMethod, recoveryPassword: options.recoveryPassword }, createLimit())
+      await f.request(
+        'wallets:create',
+        { accessToken, chainTypes: types, recoveryMethod: options.recoveryMethod, recoveryPassword: options.recoveryPassword, recoveryAccessToken: options.recoveryAccessToken },
+        createLimit(),
+      )
     } else {
       const missing = types.filter((t) => !existing.some((w) => w.chainType === t && w.walletIndex === 0))
       if (!missing.length) throw fail('EMBEDDED_WALLET_ALREADY_EXISTS', T().alreadyExists)

@@ -153,6 +153,8 @@ export interface FrameRequests {
       chainTypes: ChainType[]
       recoveryMethod?: RecoveryMethod
       recoveryPassword?: string
+      /** google-drive / icloud: the cloud access token (the share is written to the drive at creation). */
+      recoveryAccessToken?: string
     }
     data: EntropyRef & { wallets: FrameWallet[]; recoveryMethod: RecoveryMethod }
   }

@@ -103,6 +103,8 @@ export interface CreateOptions {
   walletIndex?: number
   recoveryMethod?: RecoveryMethod
   recoveryPassword?: string
+  /** google-drive / icloud: the cloud access token of the recovery OAuth flow (creation writes the share to the drive). */
+  recoveryAccessToken?: string
 }
 
 /** A user-owned recovery method's client part (recovery issue): opens its screen, then calls `recover(input)`. */

@@ -17,7 +17,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { verifyMessage } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { ARTIFACTS, CHROMIUM_ARGS } from './harness'
-import { outboxCode, startRecoveryServers, type RecoveryServers } from './wallet-recovery/servers'
+import { RECOVERY_CREATE_APP, outboxCode, startRecoveryServers, type RecoveryServers } from './wallet-recovery/servers'
 
 let s: RecoveryServers
 let browser: Browser
@@ -253,6 +253,55 @@ describe('wallets:import (an imported root wallet)', { timeout: 180_000 }, () =>
     const signature = await page.evaluate((a) => window.rcv.signWith(a, 'again on a new device'), expected)
     expect(await verifyMessage({ address: expected, message: 'again on a new device', signature: signature as `0x${string}` })).toBe(true)
     await signAndVerify(page)
+  })
+})
+
+describe('a cloud method chosen at creation', { timeout: 180_000 }, () => {
+  const email = `rcv-mk-${process.pid}@example.com`
+
+  it('creates the wallet with Google Drive recovery directly (no privy first, no move); a new profile recovers from the drive', async () => {
+    const files = s.drive.inspect.files().length
+    const from = s.paths.length
+    const context = await browser.newContext()
+    contexts.push(context)
+    const page = await context.newPage()
+    await page.goto(`${s.hostUrl}/?app=${RECOVERY_CREATE_APP}`)
+    await page.waitForFunction(() => !!window.rcv && window.rcv.kernel.isReady)
+    await page.evaluate((e) => window.rcv.sendCode(e), email)
+    const code = await outboxCode(s.apiUrl, email)
+    void page.evaluate((c) => window.rcv.loginWithCode(c).catch(() => {}), code).catch(() => {})
+    // requireUserOwnedRecoveryOnCreate: the selection comes before the wallet exists.
+    await dialog(page).locator('[data-method=google-drive]').waitFor({ timeout: 30_000 })
+    await shot(page, 'create-with-drive-select')
+    const [popup] = await Promise.all([page.waitForEvent('popup'), dialog(page).locator('[data-method=google-drive]').click()])
+    await popup.getByRole('button', { name: 'Allow' }).click()
+    await page.waitForFunction(() => window.rcv.wallets().length > 0 && window.rcv.wallets().every((w) => w.recoveryMethod === 'google-drive'), undefined, { timeout: 30_000 })
+    const [eth] = await page.evaluate(() => window.rcv.wallets())
+    const rows = await s.store.query<{ recovery_method: string; created_at: string; updated_at: string }>(
+      'SELECT recovery_method, created_at, updated_at FROM embedded_wallet_roots WHERE lower(entropy_id) = lower($1)',
+      [eth.address],
+    )
+    // Stored with the drive from the start.
+    expect(rows).toEqual([{ recovery_method: 'google-drive', created_at: rows[0].created_at, updated_at: rows[0].created_at }])
+    expect(s.drive.inspect.files().length).toBe(files + 1)
+    const walletCalls = s.paths.slice(from).filter((p) => p.includes('/wallets/'))
+    expect(walletCalls).toContain('/api/v1/wallets/create')
+    expect(walletCalls).not.toContain('/api/v1/wallets/set_recovery')
+
+    // A new profile (no device share): the drive recovers it.
+    const fresh = await browser.newContext()
+    contexts.push(fresh)
+    const again = await fresh.newPage()
+    await again.goto(`${s.hostUrl}/?app=${RECOVERY_CREATE_APP}`)
+    await again.waitForFunction(() => !!window.rcv && window.rcv.kernel.isReady)
+    await again.evaluate((e) => window.rcv.sendCode(e), email)
+    const code2 = await outboxCode(s.apiUrl, email)
+    void again.evaluate((c) => window.rcv.loginWithCode(c).catch(() => {}), code2).catch(() => {})
+    const [popup2] = await Promise.all([again.waitForEvent('popup'), action(again, 'Continue with Google Drive').click({ timeout: 30_000 })])
+    await popup2.getByRole('button', { name: 'Allow' }).click()
+    await dialog(again).waitFor({ state: 'detached', timeout: 30_000 })
+    await again.waitForFunction(() => window.rcv.status() === 'connected')
+    await signAndVerify(again)
   })
 })
 

@@ -36,7 +36,7 @@ export interface RecoveryHost {
   /** Reload the user record (the wallets' recovery method changed). */
   refresh?(): Promise<unknown>
   /** Create the user's wallet with this recovery (the create flow when recovery must be user-owned). */
-  create?(opts: { recoveryMethod?: UserOwnedMethod | 'privy'; recoveryPassword?: string }): Promise<unknown>
+  create?(opts: { recoveryMethod?: UserOwnedMethod | 'privy'; recoveryPassword?: string; recoveryAccessToken?: string }): Promise<unknown>
   /** Recover on this device (the wallet plugin's state, analytics and MFA gate around wallets:recover). */
   recover?(input: RecoverInput): Promise<void>
   /** Connect-time recovery: the wallet plugin calls the handler when this device has no share. */
@@ -154,11 +154,12 @@ export function createRecoveryController(ctx: PluginContext, host: () => Recover
       const accessToken = await authorizeCloud(ctx, b, popup, method, texts())
       if (action === 'recover') return recoverWith({ recoveryMethod: method, recoveryAccessToken: accessToken }, run)
       if (action === 'create') {
-        // The wallet frame's create takes a password only: the wallet starts with automatic
-        // recovery and is moved to the drive at once (the README says what that means).
+        // The wallet is created with the cloud method directly: the frame writes the sealed
+        // recovery share to the drive before the server stores the new root.
         const create = host().create
         if (!create) throw fail('method_not_supported', texts().methodNotSupported)
-        await create({})
+        await create({ recoveryMethod: method, recoveryAccessToken: accessToken })
+        return
       }
       await frameCall('wallets:set-recovery', { accessToken: await token(), ...ref(), recoveryMethod: method, recoveryAccessToken: accessToken })
       await after()

@@ -33,7 +33,8 @@ declare global {
 const cfg = (await (await fetch('/config.json')).json()) as { appId: string; apiUrl: string; frameUrl: string }
 const theme = new URLSearchParams(location.search).get('theme') === 'dark' ? 'dark' : 'light'
 const automaticRecovery = new URLSearchParams(location.search).get('automatic') === '1'
-const kernel = createPortico({ appId: cfg.appId, apiUrl: cfg.apiUrl, appearance: { theme }, plugins: [email(), embeddedWallet({ frameUrl: cfg.frameUrl, automaticRecovery })] })
+const appId = new URLSearchParams(location.search).get('app') ?? cfg.appId
+const kernel = createPortico({ appId, apiUrl: cfg.apiUrl, appearance: { theme }, plugins: [email(), embeddedWallet({ frameUrl: cfg.frameUrl, automaticRecovery })] })
 const wallet = () => kernel.plugin('embedded-wallet')!
 
 window.rcv = {

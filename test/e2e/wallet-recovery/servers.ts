@@ -19,6 +19,8 @@ import { sourceAliases } from '../../../source-aliases'
 import { ROOT } from '../harness'
 
 export const RECOVERY_APP = 'portico-test-rcv-00000001'
+/** Recovery must be user-owned at creation, Google Drive only: the wallet is created with it. */
+export const RECOVERY_CREATE_APP = 'portico-test-rcv-00000002'
 export const RECOVERY_KEY = 'e2e-recovery-key-outside-the-database-000021'
 
 const listen = (s: Server) =>
@@ -38,6 +40,8 @@ export interface RecoveryServers {
   driveUrl: string
   drive: ReturnType<typeof createCloudDrive>
   store: Store
+  /** API paths called so far, in order. */
+  paths: string[]
   close(): Promise<void>
 }
 
@@ -68,11 +72,20 @@ export async function startRecoveryServers(): Promise<RecoveryServers> {
       allowedOrigins: [hostUrl],
       embeddedWallets: { createOnLogin: 'users-without-wallets' },
     },
+    {
+      id: RECOVERY_CREATE_APP,
+      name: 'Recovery Create Test',
+      loginMethods: ['email'],
+      allowedOrigins: [hostUrl],
+      embeddedWallets: { createOnLogin: 'users-without-wallets', requireUserOwnedRecoveryOnCreate: true, userOwnedRecoveryOptions: ['google-drive'] },
+    },
   ]
   let frameOrigin = ''
   const store = await openPglite()
   const api = await createServer({ store, apps: apps as never, dev: true, logCodes: false, logLevel: 'silent', limits: { resendCooldownS: 0 }, wallets: { frameOrigin: () => frameOrigin, recoveryKey: RECOVERY_KEY } })
-  const apiServer = serve({ fetch: api.fetch, port: 0, hostname: '127.0.0.1' }) as unknown as Server
+  // The API paths called, in order (tests check which wallet routes a flow used).
+  const paths: string[] = []
+  const apiServer = serve({ fetch: (req: Request, ...rest: unknown[]) => (paths.push(new URL(req.url).pathname), (api.fetch as (...a: unknown[]) => Response | Promise<Response>)(req, ...rest)), port: 0, hostname: '127.0.0.1' }) as unknown as Server
   const apiUrl = await started(apiServer)
   const frame = serve({ fetch: createFrameServer({ apps: appsFrom(apps as never), apiUrl }).fetch, port: 0, hostname: '127.0.0.1' }) as unknown as Server
   frameOrigin = await started(frame)
@@ -121,6 +134,7 @@ export async function startRecoveryServers(): Promise<RecoveryServers> {
     driveUrl,
     drive,
     store,
+    paths,
     async close() {
       for (const s of [host, apiServer, frame, driveServer]) {
         s.closeAllConnections?.()

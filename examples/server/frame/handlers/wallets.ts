@@ -55,7 +55,7 @@ export async function sealRecovery(
 /** A new HD root with its index-0 wallets; the server stores the public records and its shares. */
 async function createRoot(
   ctx: FrameContext,
-  p: { accessToken: string; chainTypes: ChainType[]; recoveryMethod?: RecoveryMethod; recoveryPassword?: string },
+  p: { accessToken: string; chainTypes: ChainType[]; recoveryMethod?: RecoveryMethod; recoveryPassword?: string; recoveryAccessToken?: string },
 ) {
   if (!p.accessToken) throw new FrameFailure('invalid_request_arguments', FRAME_TEXTS.mustBeAuthenticated)
   const chainTypes = checkChainTypes(p.chainTypes)
