@@ -324,7 +324,8 @@ describe('cloud recovery (Google Drive stand-in)', { timeout: 120_000 }, () => {
     await shot(page, 'cloud-backup-done')
     await dialog(page).waitFor({ state: 'detached' })
     await page.waitForFunction(() => window.rcv.wallets().every((w) => w.recoveryMethod === 'google-drive'))
-    const files = s.drive.inspect.files()
+    // This app's files only (the creation test's app writes to the same stand-in drive).
+    const files = s.drive.inspect.files().filter((f) => !f.name.includes(RECOVERY_CREATE_APP))
     expect(files).toHaveLength(1)
     expect(files[0].name).toMatch(/^portico-wallet-recovery-portico-test-rcv-00000001-0x[0-9a-f]{40}\.json$/)
   })
