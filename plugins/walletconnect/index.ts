@@ -114,6 +114,8 @@ declare module 'portico' {
 
 const IDLE: WalletConnectState = { status: 'idle', uri: null, address: null, walletName: null, walletClientType: null }
 const KEPT = 'session'
+/** How long a logout waits for the wallet to be told the session ended. */
+const LOGOUT_DISCONNECT_MS = 5000
 
 function relayHost(url: string): string {
   try {
@@ -279,6 +281,21 @@ export function walletconnect(options: WalletConnectOptions = {}): PorticoPlugin
         if (kept() && ctx.session.authenticated) void restore().catch(() => {})
       }
       ctx.events.on('ready', onReady)
+      // Logging out of Portico ends the WalletConnect session too: the wallet is told (it sees
+      // the session delete) and the page forgets it. A kept session not restored yet is
+      // restored first; an unreachable relay does not hold the logout up for longer than its
+      // time-out.
+      ctx.hooks.logout.tapPromise(ctx.id, async () => {
+        if (!client && !kept()) return
+        const end = (async () => {
+          if (!client || !(await client).current()) await restore()
+          await disconnect()
+        })().catch(() => forget())
+        let timer: ReturnType<typeof setTimeout> | undefined
+        const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, options.relayTimeoutMs ?? LOGOUT_DISCONNECT_MS)))
+        await Promise.race([end, bound]).finally(() => clearTimeout(timer))
+        if (kept()) forget()
+      })
 
       ctx.provide<WalletConnectApi>({
         connector: () => connector,
