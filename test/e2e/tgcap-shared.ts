@@ -11,12 +11,15 @@ import { CHROMIUM_ARGS, type Harness } from './harness'
 
 export const TELEGRAM_ORIGIN = 'https://telegram.org'
 export const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com'
+export const HCAPTCHA_ORIGIN = 'https://js.hcaptcha.com'
 
 export interface StandIns {
   /** The body of telegram-widget.js for the next request. */
   telegramScript: () => string
   /** The body of Turnstile's api.js. */
   turnstileScript: () => string
+  /** The body of hCaptcha's api.js (pages of the demo with ?captcha=hcaptcha). */
+  hcaptchaScript?: () => string
 }
 
 export async function ownBrowser(): Promise<Browser> {
@@ -49,12 +52,19 @@ export async function openStandInApp(
     scriptRequests.push(route.request().url())
     await route.fulfill({ status: 200, headers: js, body: standIns.turnstileScript() })
   })
+  if (standIns.hcaptchaScript) {
+    const body = standIns.hcaptchaScript
+    await context.route(`${HCAPTCHA_ORIGIN}/**`, async (route) => {
+      scriptRequests.push(route.request().url())
+      await route.fulfill({ status: 200, headers: js, body: body() })
+    })
+  }
   if (opts.allowScripts !== false) {
     await context.route(`${h.appUrl}/**`, async (route) => {
       const response = await route.fetch()
       const headers = response.headers()
       const csp = headers['content-security-policy']
-      if (csp) headers['content-security-policy'] = `${csp}; script-src 'self' ${TELEGRAM_ORIGIN} ${TURNSTILE_ORIGIN}`
+      if (csp) headers['content-security-policy'] = `${csp}; script-src 'self' ${TELEGRAM_ORIGIN} ${TURNSTILE_ORIGIN} ${HCAPTCHA_ORIGIN}`
       await route.fulfill({ response, headers })
     })
   }
