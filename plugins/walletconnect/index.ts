@@ -254,7 +254,7 @@ export function walletconnect(options: WalletConnectOptions = {}): PorticoPlugin
               {
                 status: () => {
                   const st = state.get()
-                  return { connected: st.status === 'connected', initialized: true, address: st.status === 'connected' ? st.address : null }
+                  return { connected: st.status === 'connected', initialized: !restoring, address: st.status === 'connected' ? st.address : null }
                 },
                 getEthereumProvider,
                 disconnect,
@@ -275,10 +275,20 @@ export function walletconnect(options: WalletConnectOptions = {}): PorticoPlugin
         else if (kept()) forget()
         return s
       }
-      // A user who logged in with WalletConnect gets the session back after a reload (the
-      // libraries load then, and only then).
+      // A kept session comes back after a reload without a prompt (the libraries load then, and
+      // only then): the login's, or a connect-only one's. Logout ends it (below), so a kept
+      // session is always one the user still has.
+      let restoring = false
       const onReady = () => {
-        if (kept() && ctx.session.authenticated) void restore().catch(() => {})
+        if (!kept()) return
+        // Initialising until the relay answered: the wallet list waits out its grace for it.
+        restoring = true
+        void restore()
+          .catch(() => {})
+          .finally(() => {
+            restoring = false
+            ctx.events.emit(CONNECTORS_CHANGED, { plugin: ctx.id })
+          })
       }
       ctx.events.on('ready', onReady)
       // Logging out of Portico ends the WalletConnect session too: the wallet is told (it sees

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { verifyMessage, hexToString, type Hex } from 'viem'
 import { parseSiweMessage } from 'viem/siwe'
 import { createTestKernel, wireUser, authResponse } from 'portico/testing'
-import { createWalletConnection, walletConnectors, walletErrorText, type WalletLoginConnector } from 'portico/plugins/wallet'
+import { connectedWallets, createWalletConnection, walletConnectors, walletErrorText, type WalletLoginConnector } from 'portico/plugins/wallet'
 import { walletconnect, type WalletConnectConnector, type WalletConnectOptions, type WalletConnectStorage } from 'portico/plugins/walletconnect'
 import { startRelay, type Relay } from '../../examples/stand-ins/walletconnect-relay/relay'
 import { memoryStore, startWallet as startWalletOn, type TestWallet } from '../e2e/wallets/walletconnect'
@@ -235,6 +235,29 @@ describe('walletconnect: login through the relay with a real wallet client', () 
     await expect.poll(() => second.api.state.get().status).toBe('idle')
     expect(second.api.state.get().address).toBeNull()
     await expect(provider.request({ method: 'personal_sign', params: ['0x00', wallet.address] })).rejects.toMatchObject({ code: 4900 })
+    await wallet.close()
+  })
+
+  it('a connect-only session (logged out) comes back by itself after a reload: initialising, then listed connected', async () => {
+    const wallet = await startWallet()
+    const storage = memoryStorage()
+    const wcStorage = memoryStore()
+    const first = await setup({}, { storage, wcStorage })
+    const stop = first.pairWith(wallet)
+    await createWalletConnection(first.connector, 'login', vi.fn(), { connectOnly: true }).start()
+    stop()
+    expect(first.kernel.session.authenticated).toBe(false)
+    expect(wallet.requests).toEqual([])
+    first.kernel.destroy()
+
+    const second = await setup({}, { storage, wcStorage })
+    kernels.push(second.kernel)
+    expect(second.kernel.session.authenticated).toBe(false)
+    // No call from here on: the kept session is restored at start-up, without a QR or a prompt.
+    await vi.waitFor(() => expect((second.connector as WalletConnectConnector).status()).toEqual({ connected: true, initialized: true, address: wallet.address }), { timeout: 15_000 })
+    expect(connectedWallets(second.kernel).map((w) => [w.address, w.connectorType])).toEqual([[wallet.address, 'wallet_connect_v2']])
+    expect(second.api.state.get()).toMatchObject({ status: 'connected', uri: null })
+    expect(wallet.requests).toEqual([])
     await wallet.close()
   })
 
