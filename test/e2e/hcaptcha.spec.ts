@@ -7,11 +7,11 @@
  * hCaptcha documents it (POST form `secret`, `response`, `remoteip`, `sitekey`). A valid token
  * logs in; a token siteverify refuses is refused by the server ('Please try again.').
  */
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSiteverify, widgetScript, type Siteverify } from '../stand-ins/captcha'
 import { startHarness, type Harness } from './harness'
-import { errorsOf, openStandInApp, ownBrowser, type StandIns } from './tgcap-shared'
+import { captchaApp, errorsOf, openStandInApp, openWithCaptcha, ownBrowser, submitEmail, type StandIns } from './tgcap-shared'
 
 const SECRET = 'cln-hcaptcha-secret'
 const HC_OK = 'cln-hcaptcha-e2e-00000001'
@@ -24,13 +24,7 @@ const standIns: StandIns = { telegramScript: () => '', turnstileScript: () => ''
 
 beforeAll(async () => {
   sv = await startSiteverify({ secret: SECRET })
-  const app = (id: string, siteKey: string) => ({
-    id,
-    name: 'hCaptcha E2E',
-    loginMethods: ['email'],
-    allowedOrigins: [],
-    captcha: { enabled: true, provider: 'hcaptcha', siteKey, secret: SECRET, verifyUrl: sv.url },
-  })
+  const app = (id: string, siteKey: string) => captchaApp(id, { name: 'hCaptcha E2E', provider: 'hcaptcha', siteKey, secret: SECRET, verifyUrl: sv.url })
   h = await startHarness({ extraApps: [app(HC_OK, 'hc-pass'), app(HC_REFUSE, 'hc-refuse')] })
   browser = await ownBrowser()
 })
@@ -39,17 +33,6 @@ afterAll(async () => {
   await h?.close()
   await sv?.close()
 })
-
-async function openWithCaptcha(page: Page) {
-  await page.click('[data-testid=login]')
-  await page.waitForSelector('[role=dialog][data-screen=captcha-challenge]', { timeout: 10_000 })
-}
-
-async function submitEmail(page: Page, address: string) {
-  await page.waitForSelector('[role=dialog][data-screen=landing] input[type=email]', { timeout: 10_000 })
-  await page.fill('[role=dialog] input[type=email]', address)
-  await page.keyboard.press('Enter')
-}
 
 describe('captcha (hCaptcha stand-in) in the browser', { timeout: 90_000 }, () => {
   it('logs in by e-mail: hCaptcha api.js, the captcha screen continues by itself, siteverify passes the token', async () => {

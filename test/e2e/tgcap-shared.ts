@@ -1,5 +1,5 @@
 /**
- * Shared by telegram.spec.ts and captcha.spec.ts: a Chromium of our own and pages of the demo
+ * Shared by telegram.spec.ts, captcha.spec.ts and hcaptcha.spec.ts: a Chromium of our own and pages of the demo
  * app whose requests to Telegram's and Cloudflare's script origins are answered by local
  * stand-ins (test/stand-ins), with those origins added to the page's script-src (what a host
  * using them must add). `allowScripts: false` keeps the harness's strict CSP, so the scripts
@@ -84,4 +84,28 @@ export async function userRecord(page: Page): Promise<any> {
 
 export async function waitResult(page: Page, text: string) {
   await page.waitForSelector(`[data-testid=result]:text-is("${text}")`, { timeout: 15_000 })
+}
+
+/** An e-mail-only test app with captcha on, checked by the siteverify stand-in at `verifyUrl`. */
+export function captchaApp(id: string, opts: { name: string; provider: 'turnstile' | 'hcaptcha'; siteKey: string; secret: string; verifyUrl: string }) {
+  return {
+    id,
+    name: opts.name,
+    loginMethods: ['email'],
+    allowedOrigins: [],
+    captcha: { enabled: true, provider: opts.provider, siteKey: opts.siteKey, secret: opts.secret, verifyUrl: opts.verifyUrl },
+  }
+}
+
+/** Click 'Log in': the captcha screen is inserted over the landing. */
+export async function openWithCaptcha(page: Page) {
+  await page.click('[data-testid=login]')
+  await page.waitForSelector('[role=dialog][data-screen=captcha-challenge]', { timeout: 10_000 })
+}
+
+/** Type an address into the landing's e-mail field and submit it. */
+export async function submitEmail(page: Page, address: string) {
+  await page.waitForSelector('[role=dialog][data-screen=landing] input[type=email]', { timeout: 10_000 })
+  await page.fill('[role=dialog] input[type=email]', address)
+  await page.keyboard.press('Enter')
 }
