@@ -81,6 +81,25 @@ export function siwe(options: SiweOptions = {}): PorticoPlugin<'siwe'> {
       const target = options.target ?? (typeof window !== 'undefined' ? window : undefined)
       let discovery: Eip6963Discovery | null = null
       const made = new Map<Eip1193Provider, WalletLoginConnector>()
+      // The wallets connected before, reconnected silently after a reload (connector.ts).
+      const REMEMBERED = 'connected'
+      const readRemembered = (): string[] => {
+        try {
+          const v = JSON.parse(ctx.storage.get(REMEMBERED) ?? '[]')
+          return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []
+        } catch {
+          return []
+        }
+      }
+      const writeRemembered = (ids: string[]) => ctx.storage.set(REMEMBERED, ids.length ? JSON.stringify(ids) : null)
+      const remembered = {
+        has: (id: string) => readRemembered().includes(id),
+        add: (id: string) => {
+          const ids = readRemembered()
+          if (!ids.includes(id)) writeRemembered([...ids, id])
+        },
+        remove: (id: string) => writeRemembered(readRemembered().filter((x) => x !== id)),
+      }
       const refresh = (notify = true) => {
         if (!discovery) return
         const wallets = discovery.providers().map((d) => {
@@ -95,6 +114,7 @@ export function siwe(options: SiweOptions = {}): PorticoPlugin<'siwe'> {
                 supported: ctx.config.supportedChains.map((c) => c.id),
                 defaultId: ctx.config.defaultChain.id,
               }),
+              remembered,
             })
             made.set(d.provider, c)
           }

@@ -7,6 +7,7 @@ import { PorticoError } from 'portico'
 import { createTestKernel, wireUser, authResponse, pluginContract } from 'portico/testing'
 import {
   canRetry,
+  connectedWallets,
   createWalletConnection,
   needsSignButton,
   toWalletError,
@@ -433,5 +434,63 @@ describe('siwe: wallet request time-out', () => {
     const s = conn.getState()
     expect(s).toMatchObject({ status: 'error', canRetry: true })
     expect(walletErrorText(s.error!, s.phase).title).toBe('Wallet request timed out')
+  })
+})
+
+describe('siwe: silent reconnect after a reload (an authorised wallet, no prompt)', () => {
+  function memoryStorage() {
+    const m = new Map<string, string>()
+    return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k) }
+  }
+  /** A wallet whose `eth_accounts` answers `authorised()` (what it has allowed this site). */
+  function wallet(authorised: () => string[]) {
+    const p = testProvider()
+    const inner = p.request
+    p.request = async (args) => (args.method === 'eth_accounts' ? (p.calls.push('eth_accounts'), authorised()) : inner(args))
+    return p
+  }
+  async function page(storage: ReturnType<typeof memoryStorage>, provider: Eip1193Provider) {
+    const target = isolatedTarget()
+    const t = await createTestKernel({ plugins: [siwe({ target })], app: { login_methods: ['wallet'] }, config: { storage } })
+    target.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: { info: { uuid: 'u1', name: 'MetaMask', icon: 'data:,', rdns: 'io.metamask' }, provider } }))
+    const [connector] = walletConnectors(t.kernel)
+    return { ...t, connector: connector as WalletLoginConnector }
+  }
+
+  it('a wallet connected before is connected again from eth_accounts; one that no longer reports an account, or was disconnected, is not', async () => {
+    const storage = memoryStorage()
+    const first = await page(storage, wallet(() => [account.address]))
+    expect(first.connector.status?.()).toEqual({ connected: false, initialized: true, address: null })
+    const conn = createWalletConnection(first.connector, 'login', vi.fn(), { connectOnly: true })
+    await conn.start()
+    expect(first.connector.status?.()).toMatchObject({ connected: true, address: account.address })
+    first.kernel.destroy()
+
+    // The reload: initialising until eth_accounts answered, then connected, without eth_requestAccounts.
+    const provider = wallet(() => [account.address])
+    const second = await page(storage, provider)
+    expect(second.connector.status?.()).toMatchObject({ connected: false, initialized: false })
+    await vi.waitFor(() => expect(second.connector.status?.()).toEqual({ connected: true, initialized: true, address: account.address }))
+    expect(connectedWallets(second.kernel).map((w) => [w.address, w.connectorType])).toEqual([[account.address, 'injected']])
+    expect(provider.calls).toEqual(['eth_accounts'])
+    second.kernel.destroy()
+
+    // The wallet revoked the site: nothing to reconnect, and it is forgotten.
+    const revoked = wallet(() => [])
+    const third = await page(storage, revoked)
+    await vi.waitFor(() => expect(third.connector.status?.()).toEqual({ connected: false, initialized: true, address: null }))
+    third.kernel.destroy()
+    const fourth = await page(storage, wallet(() => [account.address]))
+    expect(fourth.connector.status?.()).toEqual({ connected: false, initialized: true, address: null })
+
+    // Connected again, then disconnected by the host: not reconnected after the next reload.
+    await createWalletConnection(fourth.connector, 'login', vi.fn(), { connectOnly: true }).start()
+    await fourth.connector.disconnect?.()
+    fourth.kernel.destroy()
+    const untouched = wallet(() => [account.address])
+    const fifth = await page(storage, untouched)
+    expect(fifth.connector.status?.()).toEqual({ connected: false, initialized: true, address: null })
+    expect(untouched.calls).toEqual([])
+    fifth.kernel.destroy()
   })
 })

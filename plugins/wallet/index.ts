@@ -85,6 +85,14 @@ export function walletConnectors(kernel: Pick<Portico, 'hooks'>): WalletLoginCon
   return kernel.hooks.walletConnectors.call([]).filter(isLoginConnector)
 }
 
+/**
+ * The awaiting-connection screen's body (`WalletConnection`: Retry, errors, 'Sign with your
+ * wallet', done, connect-only close) for a connector with a pairing step of its own, which
+ * draws only its waiting screens. Loads lazily, as the screen does (`React.lazy` it).
+ */
+export const walletConnectionScreen = () => import('./screens/wallet-connect').then((m) => ({ default: m.WalletConnection }))
+export type { WalletConnectionProps } from './screens/wallet-connect'
+
 export {
   WALLET_LIST_SCREEN,
   WALLET_CONNECT_SCREEN,

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { cleanup, screen } from '@testing-library/react'
+import { lazy, Suspense } from 'react'
+import { act, cleanup, screen } from '@testing-library/react'
 import { PorticoError, definePlugin, isRecentEntry, type PorticoPlugin } from 'portico'
 import { authResponse, createTestKernel, pluginContract, renderScreen, wireUser } from 'portico/testing'
 import {
@@ -9,6 +10,7 @@ import {
   WALLET_TEXTS,
   normaliseWallet,
   setupWallet,
+  walletConnectionScreen,
   walletConnectors,
   type WalletLoginConnector,
 } from './index'
@@ -189,5 +191,54 @@ describe('wallet base: the wallet list', () => {
     await renderScreen(kernel, WALLET_LIST_SCREEN)
     const rows = await screen.findAllByRole('button', { name: /Wallet \d/ })
     expect(rows.map((r) => r.textContent)).toEqual(['Wallet 1Recent', 'Wallet 0Verbinden'])
+  })
+})
+
+describe('wallet base: the awaiting-connection body for connectors with their own pairing step', () => {
+  it("walletConnectionScreen(): the connector's waiting screen while connecting, the base's error screen and Retry after", async () => {
+    let reject!: (e: unknown) => void
+    const WalletConnection = lazy(walletConnectionScreen)
+    const pairing = definePlugin({
+      id: 'pairing-wallet',
+      kind: 'login',
+      setup(ctx) {
+        setupWallet(ctx, { method: 'siwe' })
+        const connector: WalletLoginConnector = {
+          id: 'pairing-wallet',
+          name: 'Pairing Wallet',
+          chainType: 'ethereum',
+          connectorType: 'wallet_connect_v2',
+          walletClientType: 'pairing',
+          login: true,
+          connect: () => new Promise<string>((_, r) => (reject = r)),
+          signIn: () => Promise.reject(new Error('not reached')),
+        }
+        ctx.screens.register({
+          id: 'pairing-wallet-connect',
+          load: async () => ({
+            default: () => (
+              <Suspense fallback={null}>
+                <WalletConnection
+                  connector={connector}
+                  connectOnly={false}
+                  renderWaiting={(state, back) => (
+                    <div data-testid="pairing" data-status={state?.status ?? 'connecting'}>
+                      {back}
+                    </div>
+                  )}
+                />
+              </Suspense>
+            ),
+          }),
+        })
+      },
+    })
+    const { kernel } = await createTestKernel({ plugins: [pairing], app: { login_methods: ['wallet'] } })
+    await renderScreen(kernel, 'pairing-wallet-connect')
+    expect((await screen.findByTestId('pairing')).getAttribute('data-status')).toBe('connecting')
+    expect(await screen.findByRole('button', { name: WALLET_TEXTS.useDifferentWallet })).toBeTruthy()
+    await act(async () => reject(Object.assign(new Error('no'), { code: 4001 })))
+    expect(await screen.findByRole('button', { name: WALLET_TEXTS.tryConnectingAgain })).toBeTruthy()
+    expect(screen.queryByTestId('pairing')).toBeNull()
   })
 })

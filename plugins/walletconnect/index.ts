@@ -114,6 +114,8 @@ declare module 'portico' {
 
 const IDLE: WalletConnectState = { status: 'idle', uri: null, address: null, walletName: null, walletClientType: null }
 const KEPT = 'session'
+/** How long a logout waits for the wallet to be told the session ended. */
+const LOGOUT_DISCONNECT_MS = 5000
 
 function relayHost(url: string): string {
   try {
@@ -252,7 +254,7 @@ export function walletconnect(options: WalletConnectOptions = {}): PorticoPlugin
               {
                 status: () => {
                   const st = state.get()
-                  return { connected: st.status === 'connected', initialized: true, address: st.status === 'connected' ? st.address : null }
+                  return { connected: st.status === 'connected', initialized: !restoring, address: st.status === 'connected' ? st.address : null }
                 },
                 getEthereumProvider,
                 disconnect,
@@ -273,12 +275,37 @@ export function walletconnect(options: WalletConnectOptions = {}): PorticoPlugin
         else if (kept()) forget()
         return s
       }
-      // A user who logged in with WalletConnect gets the session back after a reload (the
-      // libraries load then, and only then).
+      // A kept session comes back after a reload without a prompt (the libraries load then, and
+      // only then): the login's, or a connect-only one's. Logout ends it (below), so a kept
+      // session is always one the user still has.
+      let restoring = false
       const onReady = () => {
-        if (kept() && ctx.session.authenticated) void restore().catch(() => {})
+        if (!kept()) return
+        // Initialising until the relay answered: the wallet list waits out its grace for it.
+        restoring = true
+        void restore()
+          .catch(() => {})
+          .finally(() => {
+            restoring = false
+            ctx.events.emit(CONNECTORS_CHANGED, { plugin: ctx.id })
+          })
       }
       ctx.events.on('ready', onReady)
+      // Logging out of Portico ends the WalletConnect session too: the wallet is told (it sees
+      // the session delete) and the page forgets it. A kept session not restored yet is
+      // restored first; an unreachable relay does not hold the logout up for longer than its
+      // time-out.
+      ctx.hooks.logout.tapPromise(ctx.id, async () => {
+        if (!client && !kept()) return
+        const end = (async () => {
+          if (!client || !(await client).current()) await restore()
+          await disconnect()
+        })().catch(() => forget())
+        let timer: ReturnType<typeof setTimeout> | undefined
+        const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, options.relayTimeoutMs ?? LOGOUT_DISCONNECT_MS)))
+        await Promise.race([end, bound]).finally(() => clearTimeout(timer))
+        if (kept()) forget()
+      })
 
       ctx.provide<WalletConnectApi>({
         connector: () => connector,

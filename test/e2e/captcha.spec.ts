@@ -5,11 +5,11 @@
  * server checks it with a local siteverify stand-in (test/stand-ins/captcha.ts). A widget that
  * keeps failing shows the spec's texts; a token the server refuses shows 'Please try again.'
  */
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSiteverify, widgetScript, type Siteverify } from '../stand-ins/captcha'
 import { startHarness, type Harness } from './harness'
-import { errorsOf, openStandInApp, ownBrowser, type StandIns } from './tgcap-shared'
+import { captchaApp, errorsOf, openStandInApp, openWithCaptcha, ownBrowser, submitEmail, type StandIns } from './tgcap-shared'
 
 const SECRET = 'e2e-captcha-secret'
 const CAP_OK = 'portico-test-cap-e2e-0001'
@@ -23,13 +23,7 @@ const standIns: StandIns = { telegramScript: () => '', turnstileScript: () => wi
 
 beforeAll(async () => {
   sv = await startSiteverify({ secret: SECRET })
-  const app = (id: string, siteKey: string) => ({
-    id,
-    name: 'Captcha E2E',
-    loginMethods: ['email'],
-    allowedOrigins: [],
-    captcha: { enabled: true, provider: 'turnstile', siteKey, secret: SECRET, verifyUrl: sv.url },
-  })
+  const app = (id: string, siteKey: string) => captchaApp(id, { name: 'Captcha E2E', provider: 'turnstile', siteKey, secret: SECRET, verifyUrl: sv.url })
   h = await startHarness({ extraApps: [app(CAP_OK, 'sk-pass'), app(CAP_FAIL, 'fail-e2e'), app(CAP_REFUSE, 'sk-refuse')] })
   browser = await ownBrowser()
 })
@@ -38,18 +32,6 @@ afterAll(async () => {
   await h?.close()
   await sv?.close()
 })
-
-/** Click 'Log in': the captcha screen is inserted over the landing. */
-async function openWithCaptcha(page: Page) {
-  await page.click('[data-testid=login]')
-  await page.waitForSelector('[role=dialog][data-screen=captcha-challenge]', { timeout: 10_000 })
-}
-
-async function submitEmail(page: Page, address: string) {
-  await page.waitForSelector('[role=dialog][data-screen=landing] input[type=email]', { timeout: 10_000 })
-  await page.fill('[role=dialog] input[type=email]', address)
-  await page.keyboard.press('Enter')
-}
 
 describe('captcha (Turnstile stand-in) in the browser', { timeout: 90_000 }, () => {
   it('logs in by e-mail: captcha screen, auto-continue, token verified by siteverify', async () => {

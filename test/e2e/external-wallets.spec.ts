@@ -343,4 +343,29 @@ describe('connect only (useConnectWallet)', () => {
     expect(wallet.requests).not.toContain('personal_sign')
     expect(await page.textContent('[data-testid=status]')).toBe('logged out')
   })
+
+  it('an injected wallet connected before is listed connected after a reload without any prompt (eth_accounts only)', async () => {
+    const page = await h.openPage({ chains: 'ethereum-only' })
+    const wallet = await installEthereumWallet(page, { privateKey: generatePrivateKey() })
+    await page.reload()
+    await h.waitReady(page)
+    const external = () => page.evaluate(() => (window as any).porticoExternalWallets())
+    expect(await external()).toEqual([])
+    const result = page.evaluate(() => (window as any).porticoConnectWallet())
+    await page.click('[data-method="wallet:eip6963:io.metamask"]')
+    expect(await result).toMatchObject({ address: wallet.address })
+    const listed = [{ address: wallet.address, walletClientType: 'metamask', connectorType: 'injected', linked: false }]
+    expect(await external()).toEqual(listed)
+
+    const before = wallet.requests.length
+    await page.reload()
+    await h.waitReady(page)
+    await expect.poll(external, { timeout: 15_000 }).toEqual(listed)
+    const asked = wallet.requests.slice(before)
+    expect(asked).toContain('eth_accounts')
+    expect(asked).not.toContain('eth_requestAccounts')
+    expect(asked).not.toContain('personal_sign')
+    expect(await page.locator('[role=dialog]').count()).toBe(0)
+    expect(await page.textContent('[data-testid=status]')).toBe('logged out')
+  })
 })

@@ -1,5 +1,5 @@
 /**
- * Shared by telegram.spec.ts and captcha.spec.ts: a Chromium of our own and pages of the demo
+ * Shared by telegram.spec.ts, captcha.spec.ts and hcaptcha.spec.ts: a Chromium of our own and pages of the demo
  * app whose requests to Telegram's and Cloudflare's script origins are answered by local
  * stand-ins (test/stand-ins), with those origins added to the page's script-src (what a host
  * using them must add). `allowScripts: false` keeps the harness's strict CSP, so the scripts
@@ -11,12 +11,15 @@ import { CHROMIUM_ARGS, type Harness } from './harness'
 
 export const TELEGRAM_ORIGIN = 'https://telegram.org'
 export const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com'
+export const HCAPTCHA_ORIGIN = 'https://js.hcaptcha.com'
 
 export interface StandIns {
   /** The body of telegram-widget.js for the next request. */
   telegramScript: () => string
   /** The body of Turnstile's api.js. */
   turnstileScript: () => string
+  /** The body of hCaptcha's api.js (pages of the demo with ?captcha=hcaptcha). */
+  hcaptchaScript?: () => string
 }
 
 export async function ownBrowser(): Promise<Browser> {
@@ -49,12 +52,19 @@ export async function openStandInApp(
     scriptRequests.push(route.request().url())
     await route.fulfill({ status: 200, headers: js, body: standIns.turnstileScript() })
   })
+  if (standIns.hcaptchaScript) {
+    const body = standIns.hcaptchaScript
+    await context.route(`${HCAPTCHA_ORIGIN}/**`, async (route) => {
+      scriptRequests.push(route.request().url())
+      await route.fulfill({ status: 200, headers: js, body: body() })
+    })
+  }
   if (opts.allowScripts !== false) {
     await context.route(`${h.appUrl}/**`, async (route) => {
       const response = await route.fetch()
       const headers = response.headers()
       const csp = headers['content-security-policy']
-      if (csp) headers['content-security-policy'] = `${csp}; script-src 'self' ${TELEGRAM_ORIGIN} ${TURNSTILE_ORIGIN}`
+      if (csp) headers['content-security-policy'] = `${csp}; script-src 'self' ${TELEGRAM_ORIGIN} ${TURNSTILE_ORIGIN} ${HCAPTCHA_ORIGIN}`
       await route.fulfill({ response, headers })
     })
   }
@@ -74,4 +84,28 @@ export async function userRecord(page: Page): Promise<any> {
 
 export async function waitResult(page: Page, text: string) {
   await page.waitForSelector(`[data-testid=result]:text-is("${text}")`, { timeout: 15_000 })
+}
+
+/** An e-mail-only test app with captcha on, checked by the siteverify stand-in at `verifyUrl`. */
+export function captchaApp(id: string, opts: { name: string; provider: 'turnstile' | 'hcaptcha'; siteKey: string; secret: string; verifyUrl: string }) {
+  return {
+    id,
+    name: opts.name,
+    loginMethods: ['email'],
+    allowedOrigins: [],
+    captcha: { enabled: true, provider: opts.provider, siteKey: opts.siteKey, secret: opts.secret, verifyUrl: opts.verifyUrl },
+  }
+}
+
+/** Click 'Log in': the captcha screen is inserted over the landing. */
+export async function openWithCaptcha(page: Page) {
+  await page.click('[data-testid=login]')
+  await page.waitForSelector('[role=dialog][data-screen=captcha-challenge]', { timeout: 10_000 })
+}
+
+/** Type an address into the landing's e-mail field and submit it. */
+export async function submitEmail(page: Page, address: string) {
+  await page.waitForSelector('[role=dialog][data-screen=landing] input[type=email]', { timeout: 10_000 })
+  await page.fill('[role=dialog] input[type=email]', address)
+  await page.keyboard.press('Enter')
 }

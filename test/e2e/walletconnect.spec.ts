@@ -113,6 +113,54 @@ describe('walletconnect in the browser', () => {
     expect(errorsBesidesIcons(page)).toEqual([])
   })
 
+  it('logging out of Portico ends the WalletConnect session: the wallet sees the session delete; a reload restores nothing', async () => {
+    const page = await h.openPage({ wcRelay: relay.url })
+    await openWalletConnect(page)
+    await page.waitForSelector(`${PAIRING} svg[role=img]`)
+    const wallet = await newWallet()
+    await wallet.pair((await page.getAttribute(PAIRING, 'data-portico-wc-uri'))!)
+    await page.waitForSelector('[role=dialog]', { state: 'detached', timeout: 30_000 })
+    expect(await page.textContent('[data-testid=status]')).toBe('logged in')
+    const topic = wallet.client.session.getAll()[0].topic
+
+    // After a reload, so the session is the restored one (the libraries load for it).
+    await page.reload()
+    await h.waitReady(page)
+    await page.evaluate(until(`window.portico.plugin('walletconnect').state.get().status === 'connected'`, 30_000))
+    await page.click('[data-testid=logout]')
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'logged out')
+    await expect.poll(() => wallet.deleted, { timeout: 15_000 }).toEqual([topic])
+    expect(await page.evaluate(() => (window as any).portico.plugin('walletconnect').state.get())).toMatchObject({ status: 'idle', address: null })
+    expect(wallet.client.session.getAll().length).toBe(0)
+
+    await page.reload()
+    await h.waitReady(page)
+    expect(await page.textContent('[data-testid=status]')).toBe('logged out')
+    expect(await page.evaluate(() => (window as any).portico.plugin('walletconnect').restore())).toBeNull()
+    expect(errorsBesidesIcons(page)).toEqual([])
+  })
+
+  it('a connect-only session (logged out) is listed connected after a reload without a QR or a prompt', async () => {
+    const page = await h.openPage({ wcRelay: relay.url })
+    const result = page.evaluate(() => (window as any).porticoConnectWallet())
+    await page.click(WC_ROW)
+    await page.waitForSelector(`${PAIRING} svg[role=img]`)
+    const wallet = await newWallet()
+    await wallet.pair((await page.getAttribute(PAIRING, 'data-portico-wc-uri'))!)
+    expect(await result).toMatchObject({ address: wallet.address, connectorType: 'wallet_connect_v2' })
+    expect(await page.textContent('[data-testid=status]')).toBe('logged out')
+    const listed = [{ address: wallet.address, walletClientType: 'wallet_connect', connectorType: 'wallet_connect_v2', linked: false }]
+    const external = () => page.evaluate(() => (window as any).porticoExternalWallets())
+    expect(await external()).toEqual(listed)
+
+    await page.reload()
+    await h.waitReady(page)
+    await expect.poll(external, { timeout: 30_000 }).toEqual(listed)
+    expect(await page.locator('[role=dialog]').count()).toBe(0)
+    expect(wallet.requests).toEqual([])
+    expect(errorsBesidesIcons(page)).toEqual([])
+  })
+
   it('closing the QR counts as the user rejecting; Try connecting again shows a new QR (dark theme, axe)', async () => {
     // bypassCSP: axe is injected (the relay is still reached the same way).
     const page = await h.openPage({ wcRelay: relay.url, theme: 'dark' }, { bypassCSP: true })

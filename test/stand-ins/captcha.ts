@@ -7,7 +7,7 @@
  *   calls the error callback; `interactive` draws a checkbox the user must click; anything
  *   else passes after a task. Tokens are `pass.<sitekey>.<n>`.
  * - `startSiteverify({secret})`: the siteverify endpoint (POST form `secret`, `response`,
- *   `remoteip`) answering `{success, 'error-codes'}` as the providers document: wrong secret
+ *   `remoteip`, and for hCaptcha `sitekey`) answering `{success, 'error-codes'}` as the providers document: wrong secret
  *   `invalid-input-secret`, unknown token `invalid-input-response`, a token seen before
  *   `timeout-or-duplicate`.
  */
@@ -18,7 +18,8 @@ export { widgetScript } from '../../plugins/captcha/stand-in'
 
 export interface Siteverify {
   url: string
-  calls: { secret: string; response: string; remoteip: string | null }[]
+  /** Every request; `sitekey` is what hCaptcha's documented form adds (null for Turnstile). */
+  calls: { secret: string; response: string; remoteip: string | null; sitekey: string | null }[]
   close(): Promise<void>
 }
 
@@ -32,7 +33,7 @@ export async function startSiteverify(opts: { secret: string }): Promise<Sitever
       const form = new URLSearchParams(raw)
       const secret = form.get('secret') ?? ''
       const response = form.get('response') ?? ''
-      calls.push({ secret, response, remoteip: form.get('remoteip') })
+      calls.push({ secret, response, remoteip: form.get('remoteip'), sitekey: form.get('sitekey') })
       const answer = (success: boolean, codes: string[] = []) => {
         res.writeHead(200, { 'content-type': 'application/json' })
         res.end(JSON.stringify({ success, 'error-codes': codes, ...(success ? { challenge_ts: new Date().toISOString(), hostname: 'localhost' } : {}) }))

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { verifyMessage, hexToString, type Hex } from 'viem'
 import { parseSiweMessage } from 'viem/siwe'
 import { createTestKernel, wireUser, authResponse } from 'portico/testing'
-import { createWalletConnection, walletConnectors, walletErrorText, type WalletLoginConnector } from 'portico/plugins/wallet'
+import { connectedWallets, createWalletConnection, walletConnectors, walletErrorText, type WalletLoginConnector } from 'portico/plugins/wallet'
 import { walletconnect, type WalletConnectConnector, type WalletConnectOptions, type WalletConnectStorage } from 'portico/plugins/walletconnect'
 import { startRelay, type Relay } from '../../examples/stand-ins/walletconnect-relay/relay'
 import { memoryStore, startWallet as startWalletOn, type TestWallet } from '../e2e/wallets/walletconnect'
@@ -167,6 +167,45 @@ describe('walletconnect: login through the relay with a real wallet client', () 
     await wallet.close()
   })
 
+  it('logging out of Portico ends the WalletConnect session: the wallet sees the session delete, the page forgets it', async () => {
+    const wallet = await startWallet()
+    const storage = memoryStorage()
+    const wcStorage = memoryStore()
+    const t = await setup({}, { storage, wcStorage })
+    kernels.push(t.kernel)
+    const stop = t.pairWith(wallet)
+    const conn = createWalletConnection(t.connector, 'login', (res, meta) => t.kernel.completeLogin(res, meta))
+    await conn.start()
+    stop()
+    expect(t.api.state.get().status).toBe('connected')
+    const topic = wallet.client.session.getAll()[0].topic
+    await t.kernel.session.logout()
+    // Told before logout() resolves: the wallet's delete arrives through the relay.
+    await expect.poll(() => wallet.deleted).toEqual([topic])
+    expect(t.kernel.session.authenticated).toBe(false)
+    expect(t.api.state.get()).toMatchObject({ status: 'idle', address: null })
+    expect((t.connector as WalletConnectConnector).status()).toEqual({ connected: false, initialized: true, address: null })
+
+    // After a "reload" whose kept session was not restored yet, logout restores it to end it.
+    const wallet2 = await startWallet()
+    const t2 = await setup({}, { storage, wcStorage })
+    const stop2 = t2.pairWith(wallet2)
+    const conn2 = createWalletConnection(t2.connector, 'login', (res, meta) => t2.kernel.completeLogin(res, meta))
+    await conn2.start()
+    stop2()
+    t2.kernel.destroy()
+    const t3 = await setup({}, { storage, wcStorage, user: wireUser({ accounts: [walletAccount(wallet2.address) as any] }) })
+    kernels.push(t3.kernel)
+    expect(t3.kernel.session.authenticated).toBe(true)
+    expect(t3.api.state.get().address).toBe(wallet2.address)
+    await t3.kernel.session.logout()
+    await expect.poll(() => wallet2.deleted.length).toBe(1)
+    expect(t3.api.state.get()).toMatchObject({ status: 'idle', address: null })
+    expect(await t3.api.restore()).toBeNull()
+    await wallet.close()
+    await wallet2.close()
+  })
+
   it('restores the session after a reload (same storages): the provider signs; the wallet ending it forgets it', async () => {
     const wallet = await startWallet()
     const storage = memoryStorage()
@@ -196,6 +235,29 @@ describe('walletconnect: login through the relay with a real wallet client', () 
     await expect.poll(() => second.api.state.get().status).toBe('idle')
     expect(second.api.state.get().address).toBeNull()
     await expect(provider.request({ method: 'personal_sign', params: ['0x00', wallet.address] })).rejects.toMatchObject({ code: 4900 })
+    await wallet.close()
+  })
+
+  it('a connect-only session (logged out) comes back by itself after a reload: initialising, then listed connected', async () => {
+    const wallet = await startWallet()
+    const storage = memoryStorage()
+    const wcStorage = memoryStore()
+    const first = await setup({}, { storage, wcStorage })
+    const stop = first.pairWith(wallet)
+    await createWalletConnection(first.connector, 'login', vi.fn(), { connectOnly: true }).start()
+    stop()
+    expect(first.kernel.session.authenticated).toBe(false)
+    expect(wallet.requests).toEqual([])
+    first.kernel.destroy()
+
+    const second = await setup({}, { storage, wcStorage })
+    kernels.push(second.kernel)
+    expect(second.kernel.session.authenticated).toBe(false)
+    // No call from here on: the kept session is restored at start-up, without a QR or a prompt.
+    await vi.waitFor(() => expect((second.connector as WalletConnectConnector).status()).toEqual({ connected: true, initialized: true, address: wallet.address }), { timeout: 15_000 })
+    expect(connectedWallets(second.kernel).map((w) => [w.address, w.connectorType])).toEqual([[wallet.address, 'wallet_connect_v2']])
+    expect(second.api.state.get()).toMatchObject({ status: 'connected', uri: null })
+    expect(wallet.requests).toEqual([])
     await wallet.close()
   })
 

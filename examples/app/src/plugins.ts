@@ -13,7 +13,7 @@
  * | passkey | passkey (app portico-test-passkey-0001) | on |
  * | google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram | the provider ids | on (`?oauth=popup`, `?noSignup=1`) |
  * | telegram | telegram (widget from telegram.org; Mini App launch data) | on |
- * | turnstile | captcha (apps with captcha on) | on |
+ * | turnstile | captcha (apps with captcha on) | on (hcaptcha instead with `?captcha=hcaptcha`) |
  * | farcaster | farcaster (app portico-test-farcaster-01) | on |
  * | cross-app | cross_app (apps portico-test-xrequest-001 → portico-test-xprovider-01); /oauth/transact page | on |
  * | mfa, mfa-totp, mfa-sms, mfa-passkey | (no landing entry) 'MFA' and 'Sensitive action' buttons; app portico-test-mfa-00000001 | on |
@@ -47,6 +47,7 @@ import type { OAuthOptions } from 'portico/plugins/oauth'
 import { passkey } from 'portico/plugins/passkey'
 import { telegram } from 'portico/plugins/telegram'
 import { turnstile } from 'portico/plugins/turnstile'
+import { hcaptcha } from 'portico/plugins/hcaptcha'
 import { farcaster } from 'portico/plugins/farcaster'
 import { crossApp } from 'portico/plugins/cross-app'
 import { phantom } from 'portico/plugins/phantom'
@@ -88,7 +89,8 @@ export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSetting
     passkey(),
     acmeId(),
     telegram(),
-    turnstile(),
+    // ?captcha=hcaptcha: hCaptcha instead of Turnstile (test/e2e/hcaptcha.spec.ts).
+    demoQuery('captcha') === 'hcaptcha' ? hcaptcha() : turnstile(),
     farcaster(),
     crossApp(),
     phantom(),

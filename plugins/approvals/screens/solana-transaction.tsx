@@ -6,17 +6,13 @@
  * line about insufficient lamports replaces it —, the signature, 'Retry transaction', which
  * refreshes the blockhash). Missing funds: 'Add funds on Solana to complete transaction.'.
  */
-import { useCallback, useEffect, useRef, useState } from 'react'
-import { Button, ScreenLayout, Spinner, StatusIcon, useScreen, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, useTexts, type ScreenProps } from 'portico/ui'
 import { APPROVALS_TEXTS, type ApprovalsTexts } from '../strings'
 import type { SolanaReview, SolanaSession } from '../session'
 import type { SolanaInstruction } from '../solana'
 import { formatSol, formatTokenAmount } from '../format'
-import { Address, AppIcon, Details, FailurePanel, fill, useFunding, type Failure } from './parts'
-
-const SUCCESS_CLOSE_MS = 1400
-
-type Phase = 'preparing' | 'review' | 'sending' | 'receipt' | 'signed' | 'error' | 'failed-prepare'
+import { Address, AppIcon, Details, FailurePanel, fill, useFunding } from './parts'
+import { ExplorerLink, PrepareFailedScreen, PreparingScreen, ReviewActions, SignedScreen, StepCounter, useTransactionFlow } from './flow'
 
 function InstructionDetails({ ix, T }: { ix: SolanaInstruction; T: ApprovalsTexts }) {
   if (ix.type === 'sol-transfer') {
@@ -58,92 +54,24 @@ function InstructionDetails({ ix, T }: { ix: SolanaInstruction; T: ApprovalsText
 export default function SolanaTransactionScreen({ params }: ScreenProps<{ session: SolanaSession }>) {
   const s = params.session
   const T = useTexts('approvals', APPROVALS_TEXTS)
-  const screen = useScreen()
   const fund = useFunding()
-  const [phase, setPhase] = useState<Phase>('preparing')
-  const [review, setReview] = useState<SolanaReview | null>(null)
-  const [step, setStep] = useState(0)
-  const [failure, setFailure] = useState<Failure | null>(null)
-  const [result, setResult] = useState<{ result: unknown; signature: string | null; explorerUrl: string | null } | null>(null)
-  const alive = useRef(true)
-  useEffect(() => {
-    alive.current = true
-    return () => void (alive.current = false)
-  }, [])
-
-  const prepare = useCallback(async () => {
-    setPhase('preparing')
-    setStep(0)
-    try {
-      await s.ready()
-      const r = await s.prepare()
-      if (!alive.current) return
-      setReview(r)
-      setPhase('review')
-    } catch (e) {
-      if (!alive.current) return
-      setFailure({ code: null, message: (e as Error)?.message ?? String(e), hash: null })
-      setPhase('failed-prepare')
-    }
-  }, [s])
-  useEffect(() => void prepare(), [prepare])
-
-  const approve = async () => {
-    setPhase('sending')
-    try {
-      const r = await s.submit()
-      if (!alive.current) return
-      setResult(r)
-      if (s.method === 'solana_signTransaction') {
-        setPhase('signed')
-        setTimeout(() => screen.close(r.result), SUCCESS_CLOSE_MS)
-      } else setPhase('receipt')
-    } catch (e) {
-      if (!alive.current) return
-      setFailure(e as Failure)
-      setPhase('error')
-    }
-  }
+  const { phase, review, step, setStep, failure, result, prepare, approve, close } = useTransactionFlow(s, s.method === 'solana_signTransaction')
 
   const title = s.uiOptions.transactionInfo?.title ?? s.uiOptions.title ?? T.solanaTransactionTitle
-  if (phase === 'failed-prepare' && failure) {
-    return (
-      <ScreenLayout title={T.somethingWentWrong} icon={<StatusIcon status="error" label={T.somethingWentWrong} />}>
-        <p className="portico-message">{failure.message}</p>
-        <div className="portico-actions">
-          <Button onClick={() => void prepare()}>{T.tryAgain}</Button>
-        </div>
-      </ScreenLayout>
-    )
-  }
-  if (phase === 'preparing' || !review) {
-    return (
-      <ScreenLayout title={title} icon={<AppIcon url={s.uiOptions.iconUrl} />}>
-        <div className="portico-hero">
-          <Spinner label={T.preparing} />
-        </div>
-        <p className="portico-step">{T.preparing}</p>
-      </ScreenLayout>
-    )
-  }
+  if (phase === 'failed-prepare' && failure) return <PrepareFailedScreen failure={failure} onRetry={() => void prepare()} T={T} />
+  if (phase === 'preparing' || !review) return <PreparingScreen title={title} iconUrl={s.uiOptions.iconUrl} T={T} />
   if (phase === 'receipt' && result) {
     return (
       <ScreenLayout title={T.solanaReceiptDescription} icon={<StatusIcon status="success" label={T.solanaReceiptDescription} />}>
         {result.signature && <Details rows={[[T.signature, <Address value={result.signature} />], [T.estimatedFee, review.feeText]]} />}
-        {result.explorerUrl && (
-          <p className="portico-step">
-            <a href={result.explorerUrl} target="_blank" rel="noopener noreferrer">
-              {T.viewOnExplorer}
-            </a>
-          </p>
-        )}
+        <ExplorerLink url={result.explorerUrl} T={T} />
         <div className="portico-actions">
-          <Button onClick={() => screen.close(result.result)}>{T.close}</Button>
+          <Button onClick={() => close(result.result)}>{T.close}</Button>
         </div>
       </ScreenLayout>
     )
   }
-  if (phase === 'signed') return <ScreenLayout title={T.success} icon={<StatusIcon status="success" label={T.success} />} close={false} />
+  if (phase === 'signed') return <SignedScreen T={T} />
   if (phase === 'error' && failure) {
     return (
       <ScreenLayout title={T.somethingWentWrongDot} icon={<StatusIcon status="error" label={T.somethingWentWrong} />}>
@@ -158,10 +86,9 @@ export default function SolanaTransactionScreen({ params }: ScreenProps<{ sessio
   const steps = Math.max(review.instructions.length, 1)
   const last = step >= steps - 1
   const ix = review.instructions[step]
-  const sending = phase === 'sending'
   return (
     <ScreenLayout title={title} description={s.uiOptions.description} icon={<AppIcon url={s.uiOptions.iconUrl} />}>
-      {steps > 1 && <p className="portico-step">{fill(T.step, { n: step + 1, total: steps })}</p>}
+      <StepCounter step={step} steps={steps} T={T} />
       {ix && <InstructionDetails ix={ix} T={T} />}
       {last && (
         <Details
@@ -182,17 +109,15 @@ export default function SolanaTransactionScreen({ params }: ScreenProps<{ sessio
           {review.simulationError}
         </p>
       )}
-      <div className="portico-actions">
-        {!last ? (
-          <Button onClick={() => setStep(step + 1)}>{T.continue}</Button>
-        ) : review.insufficient && fund ? (
-          <Button onClick={() => fund({ address: s.address, chainType: 'solana', cluster: review.cluster })}>{T.addFunds}</Button>
-        ) : (
-          <Button loading={sending} disabled={sending || review.insufficient} onClick={approve}>
-            {T.approve}
-          </Button>
-        )}
-      </div>
+      <ReviewActions
+        last={last}
+        onContinue={() => setStep(step + 1)}
+        insufficient={review.insufficient}
+        onFund={fund && (() => fund({ address: s.address, chainType: 'solana', cluster: review.cluster }))}
+        sending={phase === 'sending'}
+        onApprove={approve}
+        T={T}
+      />
     </ScreenLayout>
   )
 }

@@ -7,16 +7,12 @@
  * carries a hash). Missing funds: 'Add funds on {chain} to complete transaction.' and 'Add
  * funds' when the funding plugin is there.
  */
-import { useCallback, useEffect, useRef, useState } from 'react'
-import { Button, ScreenLayout, Spinner, StatusIcon, useScreen, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, useTexts, type ScreenProps } from 'portico/ui'
 import { APPROVALS_TEXTS, type ApprovalsTexts } from '../strings'
 import type { EvmReview, EvmSession } from '../session'
 import type { DecodedTransaction } from '../decode'
-import { Address, AmountValue, AppIcon, Details, FailurePanel, fill, useFunding, type Failure } from './parts'
-
-const SUCCESS_CLOSE_MS = 1400
-
-type Phase = 'preparing' | 'review' | 'sending' | 'receipt' | 'signed' | 'error' | 'failed-prepare'
+import { Address, AmountValue, AppIcon, Details, FailurePanel, fill, useFunding } from './parts'
+import { ExplorerLink, PrepareFailedScreen, PreparingScreen, ReviewActions, SignedScreen, StepCounter, useTransactionFlow } from './flow'
 
 const ACTION_LABEL = (T: ApprovalsTexts, a: DecodedTransaction['action']) =>
   ({ approve: T.actionApprove, transfer: T.actionTransfer, 'batch transfer': T.actionBatchTransfer, mint: T.actionMint, transaction: T.actionTransaction })[a]
@@ -60,103 +56,27 @@ function CostDetails({ r, T, showTo }: { r: EvmReview; T: ApprovalsTexts; showTo
 export default function TransactionScreen({ params }: ScreenProps<{ session: EvmSession }>) {
   const s = params.session
   const T = useTexts('approvals', APPROVALS_TEXTS)
-  const screen = useScreen()
   const fund = useFunding()
-  const [phase, setPhase] = useState<Phase>('preparing')
-  const [review, setReview] = useState<EvmReview | null>(null)
-  const [step, setStep] = useState(0)
-  const [failure, setFailure] = useState<Failure | null>(null)
-  const [result, setResult] = useState<{ result: string; explorerUrl: string | null } | null>(null)
-  const alive = useRef(true)
-  useEffect(() => {
-    alive.current = true
-    return () => void (alive.current = false)
-  }, [])
-
-  const prepare = useCallback(
-    async (resetNonce?: boolean) => {
-      setPhase('preparing')
-      setStep(0)
-      try {
-        await s.ready()
-        const r = await s.prepare(resetNonce === undefined ? {} : { resetNonce })
-        if (!alive.current) return
-        setReview(r)
-        setPhase('review')
-      } catch (e) {
-        if (!alive.current) return
-        setFailure({ code: null, message: (e as Error)?.message ?? String(e), hash: null })
-        setPhase('failed-prepare')
-      }
-    },
-    [s],
-  )
-  useEffect(() => void prepare(), [prepare])
-
-  const approve = async () => {
-    setPhase('sending')
-    try {
-      const r = await s.submit()
-      if (!alive.current) return
-      setResult(r)
-      if (s.method === 'eth_signTransaction') {
-        setPhase('signed')
-        setTimeout(() => screen.close(r.result), SUCCESS_CLOSE_MS)
-      } else setPhase('receipt')
-    } catch (e) {
-      if (!alive.current) return
-      setFailure(e as Failure)
-      setPhase('error')
-    }
-  }
+  const { phase, review, step, setStep, failure, result, prepare, approve, close } = useTransactionFlow(s, s.method === 'eth_signTransaction')
 
   const info = s.uiOptions.transactionInfo
   const title = info?.title ?? s.uiOptions.title ?? T.transactionTitle
 
-  if (phase === 'preparing' || !review) {
-    if (phase === 'failed-prepare' && failure) {
-      return (
-        <ScreenLayout title={T.somethingWentWrong} icon={<StatusIcon status="error" label={T.somethingWentWrong} />}>
-          <p className="portico-notice" role="alert">
-            {T.preparationError}
-          </p>
-          <p className="portico-message">{failure.message}</p>
-          <div className="portico-actions">
-            <Button onClick={() => void prepare()}>{T.tryAgain}</Button>
-          </div>
-        </ScreenLayout>
-      )
-    }
-    return (
-      <ScreenLayout title={title} icon={<AppIcon url={s.uiOptions.iconUrl} />}>
-        <div className="portico-hero">
-          <Spinner label={T.preparing} />
-        </div>
-        <p className="portico-step">{T.preparing}</p>
-      </ScreenLayout>
-    )
-  }
+  if (phase === 'failed-prepare' && failure) return <PrepareFailedScreen failure={failure} notice={T.preparationError} onRetry={() => void prepare()} T={T} />
+  if (phase === 'preparing' || !review) return <PreparingScreen title={title} iconUrl={s.uiOptions.iconUrl} T={T} />
 
   if (phase === 'receipt' && result) {
     return (
       <ScreenLayout title={T.receiptTitle} description={T.receiptDescription} icon={<StatusIcon status="success" label={T.receiptTitle} />}>
         <Details rows={[[T.transactionHash, <Address value={result.result} />], [T.total, <AmountValue amount={review.total} primary={review.priceDisplay} />]]} />
-        {result.explorerUrl && (
-          <p className="portico-step">
-            <a href={result.explorerUrl} target="_blank" rel="noopener noreferrer">
-              {T.viewOnExplorer}
-            </a>
-          </p>
-        )}
+        <ExplorerLink url={result.explorerUrl} T={T} />
         <div className="portico-actions">
-          <Button onClick={() => screen.close(result.result)}>{T.allDone}</Button>
+          <Button onClick={() => close(result.result)}>{T.allDone}</Button>
         </div>
       </ScreenLayout>
     )
   }
-  if (phase === 'signed') {
-    return <ScreenLayout title={T.success} icon={<StatusIcon status="success" label={T.success} />} close={false} />
-  }
+  if (phase === 'signed') return <SignedScreen T={T} />
   if (phase === 'error' && failure) {
     return (
       <ScreenLayout title={T.transactionFailure} icon={<StatusIcon status="error" label={T.transactionFailure} />}>
@@ -171,10 +91,9 @@ export default function TransactionScreen({ params }: ScreenProps<{ session: Evm
   const hasAction = review.decoded.action !== 'transaction' || !!info?.actionDescription
   const steps = hasAction ? 2 : 1
   const last = step >= steps - 1
-  const sending = phase === 'sending'
   return (
     <ScreenLayout title={title} description={info?.actionDescription ?? s.uiOptions.description} icon={<AppIcon url={s.uiOptions.iconUrl} />}>
-      {steps > 1 && <p className="portico-step">{fill(T.step, { n: step + 1, total: steps })}</p>}
+      <StepCounter step={step} steps={steps} T={T} />
       {hasAction && step === 0 ? <ActionDetails r={review} T={T} /> : <CostDetails r={review} T={T} showTo={!hasAction} />}
       {review.preparationError && (
         <p className="portico-notice" role="alert">
@@ -186,23 +105,18 @@ export default function TransactionScreen({ params }: ScreenProps<{ session: Evm
           {fill(T.addFundsOn, { chain: review.chainName })}
         </p>
       )}
-      <div className="portico-actions">
-        {!last ? (
-          <Button onClick={() => setStep(step + 1)}>{T.continue}</Button>
-        ) : review.insufficient && fund ? (
-          <Button
-            onClick={() =>
-              fund({ address: s.address, chainType: 'ethereum', chain: { id: review.chainId, name: review.chainName }, amount: review.total.text })
-            }
-          >
-            {T.addFunds}
-          </Button>
-        ) : (
-          <Button loading={sending} disabled={sending || review.insufficient} onClick={approve}>
-            {T.approve}
-          </Button>
-        )}
-      </div>
+      <ReviewActions
+        last={last}
+        onContinue={() => setStep(step + 1)}
+        insufficient={review.insufficient}
+        onFund={
+          fund &&
+          (() => fund({ address: s.address, chainType: 'ethereum', chain: { id: review.chainId, name: review.chainName }, amount: review.total.text }))
+        }
+        sending={phase === 'sending'}
+        onApprove={approve}
+        T={T}
+      />
     </ScreenLayout>
   )
 }

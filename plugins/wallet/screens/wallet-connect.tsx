@@ -3,11 +3,15 @@
  * for the signature, then finish the login or link. On a failure the headline and hint
  * say what happened; Retry shows while the error is retryable and fewer than 2 retries were
  * used; after 2 retries the hint becomes 'Unable to connect wallet'.
+ *
+ * `WalletConnection` is the screen's body for one connector; connectors with a pairing step
+ * of their own (WalletConnect's QR code) reuse it through `walletConnectionScreen()` and draw
+ * only their waiting screens (`renderWaiting`).
  */
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { Button, CLOSE_DELAY_MS, ScreenLayout, StatusIcon, useCompleteLogin, useKernel, useScreen, useTexts } from 'portico/ui'
 import { formatText } from 'portico'
-import { createWalletConnection, isLoginConnector, type ConnectionState, type WalletConnection, type WalletLoginConnector } from '../connection'
+import { createWalletConnection, isLoginConnector, type ConnectionState, type WalletConnection as Connection, type WalletLoginConnector } from '../connection'
 import { walletErrorText } from '../errors'
 import { WALLET_TEXTS } from '../strings'
 import { WalletLogo } from './wallet-logo'
@@ -16,22 +20,33 @@ import { connectedWallets } from '../wallets'
 /** Connect-only: how long 'Successfully connected' shows before the modal closes (1400 ms, part 1 section 9). */
 const CONNECTED_CLOSE_MS = CLOSE_DELAY_MS
 
-export default function WalletConnectScreen() {
+export interface WalletConnectionProps {
+  /** The connector to connect (undefined: 'Unsupported wallet'). */
+  connector: WalletLoginConnector | undefined
+  /** Connect-only: the account, no sign-in; the flow closes with the wallet. */
+  connectOnly: boolean
+  /** The mark inside the status icons (none: the bare status icon). */
+  icon?: ReactNode
+  /** The wallet's name on the 'Sign with your wallet' screen (default: the connector's). */
+  name?: string
+  /** The screens while connecting and signing (default: 'Waiting for {wallet}'). */
+  renderWaiting?: (state: ConnectionState | null, back: ReactNode) => ReactNode
+  /** Runs after the connection is cancelled when the screen goes. */
+  onLeave?: () => void
+}
+
+export function WalletConnection({ connector, connectOnly, icon, name, renderWaiting, onLeave }: WalletConnectionProps) {
   const kernel = useKernel()
-  const screen = useScreen<{ connectorId?: string; connectOnly?: boolean }>()
-  const connectOnly = !!screen.params.connectOnly
+  const screen = useScreen()
   const S = useTexts('wallet', WALLET_TEXTS)
   const complete = useCompleteLogin()
-  const connectorId = screen.params.connectorId
-  const connector = kernel.hooks.walletConnectors
-    .call([])
-    .filter(isLoginConnector)
-    .find((c) => c.id === connectorId)
   const intent = screen.intent === 'link' ? 'link' : 'login'
   const [state, setState] = useState<ConnectionState | null>(null)
-  const conn = useRef<WalletConnection | null>(null)
+  const conn = useRef<Connection | null>(null)
   const errorRef = useRef(screen.error)
   errorRef.current = screen.error
+  const leaveRef = useRef(onLeave)
+  leaveRef.current = onLeave
 
   useEffect(() => {
     if (!connector) return
@@ -63,37 +78,35 @@ export default function WalletConnectScreen() {
       clearTimeout(closing)
       unsubscribe()
       c.cancel()
+      leaveRef.current?.()
     }
     // The connection is made once per screen; `complete` is stable.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [connector?.id, intent])
 
+  const back = (
+    <Button variant="secondary" onClick={() => screen.back()}>
+      {S.useDifferentWallet}
+    </Button>
+  )
+
   if (!connector) {
     return (
       <ScreenLayout title={S.couldNotLogIn} description={S.unsupportedWallet} icon={<StatusIcon status="error" />}>
-        <Button variant="secondary" onClick={() => screen.back()}>
-          {S.useDifferentWallet}
-        </Button>
+        {back}
       </ScreenLayout>
     )
   }
 
-  const walletIcon = <WalletLogo src={connector.icon} brand={connector.walletClientType} size={32} />
   const s = state?.status ?? 'connecting'
 
   if (s === 'error' && state?.error) {
     const text = walletErrorText(state.error, state.phase, state.retriesUsed, S)
     return (
-      <ScreenLayout title={text.title} description={text.hint} icon={<StatusIcon status="error">{walletIcon}</StatusIcon>}>
+      <ScreenLayout title={text.title} description={text.hint} icon={<StatusIcon status="error">{icon}</StatusIcon>}>
         <div className="portico-actions" data-portico-wallet-status="error">
-          {state.canRetry ? (
-            <Button onClick={() => void conn.current?.retry()}>
-              {state.phase === 'sign' ? S.retry : S.tryConnectingAgain}
-            </Button>
-          ) : null}
-          <Button variant="secondary" onClick={() => screen.back()}>
-            {S.useDifferentWallet}
-          </Button>
+          {state.canRetry ? <Button onClick={() => void conn.current?.retry()}>{state.phase === 'sign' ? S.retry : S.tryConnectingAgain}</Button> : null}
+          {back}
         </div>
       </ScreenLayout>
     )
@@ -109,26 +122,40 @@ export default function WalletConnectScreen() {
 
   if (s === 'ready') {
     return (
-      <ScreenLayout title={connector.name} icon={<StatusIcon status="loading">{walletIcon}</StatusIcon>}>
+      <ScreenLayout title={name ?? connector.name} icon={<StatusIcon status="loading">{icon}</StatusIcon>}>
         <div className="portico-actions" data-portico-wallet-status="ready">
           <Button onClick={() => void conn.current?.sign()}>{S.signWithWallet}</Button>
-          <Button variant="secondary" onClick={() => screen.back()}>
-            {S.useDifferentWallet}
-          </Button>
+          {back}
         </div>
       </ScreenLayout>
     )
   }
 
+  if (renderWaiting) return <>{renderWaiting(state, back)}</>
   const title = s === 'signing' && state?.connection !== 'switching_to_supported_chain' ? S.signWithWallet : formatText(S.waitingFor, { wallet: connector.name })
   return (
-    <ScreenLayout title={title} description={S.checkOtherWindows} icon={<StatusIcon status="loading">{walletIcon}</StatusIcon>}>
+    <ScreenLayout title={title} description={S.checkOtherWindows} icon={<StatusIcon status="loading">{icon}</StatusIcon>}>
       <div className="portico-actions" data-portico-wallet-status={s}>
-        <Button variant="secondary" onClick={() => screen.back()}>
-          {S.useDifferentWallet}
-        </Button>
+        {back}
       </div>
     </ScreenLayout>
+  )
+}
+
+export default function WalletConnectScreen() {
+  const kernel = useKernel()
+  const screen = useScreen<{ connectorId?: string; connectOnly?: boolean }>()
+  const connectorId = screen.params.connectorId
+  const connector = kernel.hooks.walletConnectors
+    .call([])
+    .filter(isLoginConnector)
+    .find((c) => c.id === connectorId)
+  return (
+    <WalletConnection
+      connector={connector}
+      connectOnly={!!screen.params.connectOnly}
+      icon={connector && <WalletLogo src={connector.icon} brand={connector.walletClientType} size={32} />}
+    />
   )
 }
 

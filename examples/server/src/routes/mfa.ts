@@ -21,12 +21,7 @@
  *   accepts it for MFA_FRESH_S. Adding or removing a method needs that too when the user
  *   already has one.
  */
-import {
-  generateAuthenticationOptions,
-  verifyAuthenticationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-} from '@simplewebauthn/server'
+import type { AuthenticationResponseJSON, AuthenticatorTransport } from '@simplewebauthn/server'
 import * as OTPAuth from 'otpauth'
 import { z } from 'zod'
 import { checkCode, issueCode } from '../codes'
@@ -39,7 +34,8 @@ import type { Queryable } from '../store'
 import { now } from '../tokens'
 import { id, optId } from '../validate'
 import { normalisePhone } from './passwordless-sms'
-import { CHALLENGE_TTL_S, MAX_PASSKEYS, relyingParty } from './passkeys'
+import { MAX_PASSKEYS, relyingParty } from './passkeys'
+import { CHALLENGE_TTL_S, advanceCounter, authenticationOptions, authenticationResponse, loadCredential, verifyAssertion } from '../webauthn'
 
 export type MfaType = 'totp' | 'sms' | 'passkey'
 export const MFA_TYPES: readonly MfaType[] = ['totp', 'sms', 'passkey']
@@ -350,12 +346,7 @@ export function registerMfa(api: Api, ctx: ServerCtx) {
       const rp = relyingParty(app, b.relying_party)
       const mine = await enrolledPasskeys(ctx.store, auth.userId)
       if (!mine.length) throw mfaErrors.notEnrolled()
-      const options = await generateAuthenticationOptions({
-        rpID: rp.rpId,
-        userVerification: 'preferred',
-        timeout: CHALLENGE_TTL_S * 1000,
-        allowCredentials: mine.map((m) => ({ id: m.identifier, transports: m.transports ?? undefined })),
-      })
+      const options = await authenticationOptions(rp.rpId, mine)
       const t = now()
       await ctx.store.query(
         'INSERT INTO nonces (nonce, app_id, kind, subject, data, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
@@ -364,21 +355,6 @@ export function registerMfa(api: Api, ctx: ServerCtx) {
       return c.json({ relying_party: rp.rpId, options })
     },
   )
-
-  const b64 = (max: number) => z.string().max(max, `Must be at most ${max} characters`).regex(/^[A-Za-z0-9_-]*={0,2}$/, 'Expected base64url')
-  const authenticationResponse = z.object({
-    id: b64(1366).min(1, 'Required'),
-    rawId: b64(1366).min(1, 'Required'),
-    type: z.literal('public-key', { message: "Expected 'public-key'" }),
-    authenticatorAttachment: optId(32),
-    clientExtensionResults: z.record(z.string(), z.unknown()).optional().default({}),
-    response: z.looseObject({
-      clientDataJSON: b64(8192).min(1, 'Required'),
-      authenticatorData: b64(8192).min(1, 'Required'),
-      signature: b64(2048).min(1, 'Required'),
-      userHandle: b64(512).nullish(),
-    }),
-  })
 
   r.post(
     api,
@@ -397,43 +373,17 @@ export function registerMfa(api: Api, ctx: ServerCtx) {
       await countAttempt(ctx.store, auth.userId)
       const resp = b.authenticator_response as unknown as AuthenticationResponseJSON
       if (!(await enrolledPasskeys(ctx.store, auth.userId)).some((p) => p.identifier === resp.id)) throw mfaErrors.invalidCode()
-      const rows = await ctx.store.query<{ public_key: string; counter: number; transports: AuthenticatorTransport[] | null }>(
-        'SELECT public_key, counter, transports FROM passkey_credentials WHERE app_id = $1 AND credential_id = $2',
-        [app.id, resp.id],
-      )
-      if (!rows.length) throw mfaErrors.invalidCode()
-      let newCounter: number
-      try {
-        const v = await verifyAuthenticationResponse({
-          response: resp,
-          expectedChallenge: b.challenge,
-          expectedOrigin: rp.origins,
-          expectedRPID: rp.rpId,
-          requireUserVerification: false,
-          credential: {
-            id: resp.id,
-            publicKey: new Uint8Array(Buffer.from(rows[0].public_key, 'base64url')),
-            counter: Number(rows[0].counter),
-            transports: rows[0].transports ?? undefined,
-          },
-        })
-        if (!v.verified) throw new Error('not verified')
-        newCounter = v.authenticationInfo.newCounter
-      } catch {
-        throw mfaErrors.invalidCode()
-      }
+      const cred = await loadCredential(ctx.store, app.id, resp.id)
+      if (!cred) throw mfaErrors.invalidCode()
+      const newCounter = await verifyAssertion(resp, b.challenge, rp, cred)
+      if (newCounter === null) throw mfaErrors.invalidCode()
       await ctx.store.transaction(async (q) => {
         const used = await q.query(
           `UPDATE nonces SET used_at = $4 WHERE nonce = $1 AND app_id = $2 AND kind = 'mfa_passkey' AND subject = $3 AND used_at IS NULL AND expires_at > $4 RETURNING nonce`,
           [b.challenge, app.id, auth.userId, now()],
         )
         if (used.length !== 1) throw mfaErrors.invalidCode()
-        const ok = await q.query(
-          `UPDATE passkey_credentials SET counter = $3 WHERE app_id = $1 AND credential_id = $2
-           AND (counter < $3 OR (counter = 0 AND $3 = 0)) RETURNING credential_id`,
-          [app.id, resp.id, newCounter],
-        )
-        if (ok.length !== 1) throw mfaErrors.invalidCode()
+        if (!(await advanceCounter(q, app.id, resp.id, newCounter))) throw mfaErrors.invalidCode()
         await markVerified(q, auth, 'passkey')
       })
       return c.json({ success: true })

@@ -11,9 +11,7 @@
 import { isIP } from 'node:net'
 import { randomBytes } from 'node:crypto'
 import {
-  generateAuthenticationOptions,
   generateRegistrationOptions,
-  verifyAuthenticationResponse,
   verifyRegistrationResponse,
   type AuthenticationResponseJSON,
   type AuthenticatorTransport,
@@ -28,10 +26,11 @@ import { insertAccount, loadUser, loginWithAccount, unlinkAccount, userResponse,
 import type { Queryable } from '../store'
 import { now } from '../tokens'
 import { id, mode, optId } from '../validate'
+import { CHALLENGE_TTL_S, advanceCounter, authenticationOptions, authenticationResponse, loadCredential, registrationResponse, verifyAssertion } from '../webauthn'
 
 /** Spec part 1 section 9: at most 5 passkeys per user. */
 export const MAX_PASSKEYS = 5
-export const CHALLENGE_TTL_S = 300
+export { CHALLENGE_TTL_S }
 
 export const PASSKEY_MSG = {
   cannotLinkMore: 'Cannot link more passkeys to account.',
@@ -125,33 +124,6 @@ export function relyingParty(app: AppSettings, requested?: string | null): { rpI
   return { rpId, origins }
 }
 
-// A WebAuthn response as @simplewebauthn/browser sends it (base64url strings); the library
-// checks the rest. Bounded so nothing huge reaches the parser.
-const b64 = (max: number) => z.string().max(max, `Must be at most ${max} characters`).regex(/^[A-Za-z0-9_-]*={0,2}$/, 'Expected base64url')
-const credentialBase = {
-  id: b64(1366).min(1, 'Required'),
-  rawId: b64(1366).min(1, 'Required'),
-  type: z.literal('public-key', { message: "Expected 'public-key'" }),
-  authenticatorAttachment: optId(32),
-  clientExtensionResults: z.record(z.string(), z.unknown()).optional().default({}),
-}
-const registrationResponse = z.object({
-  ...credentialBase,
-  response: z.looseObject({
-    clientDataJSON: b64(8192).min(1, 'Required'),
-    attestationObject: b64(32_768).min(1, 'Required'),
-    transports: z.array(z.string().max(32)).max(8).optional(),
-  }),
-})
-const authenticationResponse = z.object({
-  ...credentialBase,
-  response: z.looseObject({
-    clientDataJSON: b64(8192).min(1, 'Required'),
-    authenticatorData: b64(8192).min(1, 'Required'),
-    signature: b64(2048).min(1, 'Required'),
-    userHandle: b64(512).nullish(),
-  }),
-})
 const relying_party = optId(253)
 const challenge = id(128)
 
@@ -315,7 +287,7 @@ export function registerPasskeys(api: Api, ctx: ServerCtx) {
       if (app.captcha?.enabled && !b.token && !c.req.header('authorization')) throw errors.invalidCaptcha()
       const rp = relyingParty(app, b.relying_party)
       await limit(c)
-      const options = await generateAuthenticationOptions({ rpID: rp.rpId, userVerification: 'preferred', timeout: CHALLENGE_TTL_S * 1000 })
+      const options = await authenticationOptions(rp.rpId)
       await store(app.id, 'passkey_authenticate', options.challenge, '', rp.rpId)
       return c.json({ relying_party: rp.rpId, options })
     },
@@ -331,42 +303,14 @@ export function registerPasskeys(api: Api, ctx: ServerCtx) {
       const rp = relyingParty(app, b.relying_party)
       await pending(app.id, 'passkey_authenticate', b.challenge, '', rp.rpId)
       const resp = b.authenticator_response as unknown as AuthenticationResponseJSON
-      const rows = await ctx.store.query<{ public_key: string; counter: number; transports: AuthenticatorTransport[] | null }>(
-        'SELECT public_key, counter, transports FROM passkey_credentials WHERE app_id = $1 AND credential_id = $2',
-        [app.id, resp.id],
-      )
-      const cred = rows[0]
+      const cred = await loadCredential(ctx.store, app.id, resp.id)
       if (!cred) throw bad(PASSKEY_MSG.unknownPasskey)
-      let newCounter: number
-      try {
-        const v = await verifyAuthenticationResponse({
-          response: resp,
-          expectedChallenge: b.challenge,
-          expectedOrigin: rp.origins,
-          expectedRPID: rp.rpId,
-          requireUserVerification: false,
-          credential: {
-            id: resp.id,
-            publicKey: new Uint8Array(Buffer.from(cred.public_key, 'base64url')),
-            counter: Number(cred.counter),
-            transports: cred.transports ?? undefined,
-          },
-        })
-        if (!v.verified) throw new Error('not verified')
-        newCounter = v.authenticationInfo.newCounter
-      } catch {
-        throw bad()
-      }
+      const newCounter = await verifyAssertion(resp, b.challenge, rp, cred)
+      if (newCounter === null) throw bad()
       const guest = await currentGuest(c, ctx)
       const verify = async (q: Queryable) => {
         await consume(q, app.id, 'passkey_authenticate', b.challenge, '')
-        // Compare-and-set: a counter that did not grow (a cloned authenticator, a racing replay) is refused.
-        const ok = await q.query(
-          `UPDATE passkey_credentials SET counter = $3 WHERE app_id = $1 AND credential_id = $2
-           AND (counter < $3 OR (counter = 0 AND $3 = 0)) RETURNING credential_id`,
-          [app.id, resp.id, newCounter],
-        )
-        if (ok.length !== 1) throw bad()
+        if (!(await advanceCounter(q, app.id, resp.id, newCounter))) throw bad()
         return true
       }
       const account: AccountInput = { type: 'passkey', identifier: resp.id, data: {}, transferable: false, linkMethod: 'passkey', displayName: resp.id }

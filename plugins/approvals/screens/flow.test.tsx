@@ -1,0 +1,86 @@
+// @vitest-environment happy-dom
+/**
+ * The lifecycle both transaction screens share (screens/flow.tsx), through the Solana screen
+ * with a scripted session: a failed preparation shows the error screen and 'Try again'
+ * prepares again; a sign-only method shows 'Success' and closes with the result; the step
+ * counter and Continue walk the instructions. The chains-backed runs are in
+ * test/approvals/approvals-chains.test.tsx.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { PorticoProvider } from 'portico/ui'
+import { createTestKernel } from 'portico/testing'
+import { approvals } from '../index'
+import { APPROVALS_TEXTS as T } from '../strings'
+import type { SolanaReview, SolanaSession } from '../session'
+
+afterEach(cleanup)
+
+const A = '11111111111111111111111111111111'
+const review = (n: number): SolanaReview => ({
+  cluster: 'localnet',
+  instructions: Array.from({ length: n }, () => ({ type: 'unknown', programId: A }) as never),
+  fee: 5000n,
+  feeText: '0.000005 SOL',
+  balance: 10n ** 9n,
+  balanceText: '1 SOL',
+  insufficient: false,
+  simulationError: null,
+})
+
+async function open(session: SolanaSession) {
+  const t = await createTestKernel({ plugins: [approvals()] })
+  render(<PorticoProvider kernel={t.kernel} ui={{ sleep: async () => {} }} />)
+  let result!: Promise<unknown>
+  act(() => void (result = t.kernel.screens.open('approvals-solana-transaction', { session })))
+  return result
+}
+
+const click = async (name: string) => {
+  const buttons = await screen.findAllByRole('button', { name })
+  fireEvent.click(buttons.find((b) => !b.hasAttribute('data-portico-close')) ?? buttons[0])
+}
+
+describe('transaction flow (shared by the Ethereum and Solana screens)', () => {
+  it("a failed preparation shows 'Something went wrong' and the message; 'Try again' prepares again", async () => {
+    let calls = 0
+    const session: SolanaSession = {
+      kind: 'solana',
+      method: 'solana_signAndSendTransaction',
+      address: A,
+      uiOptions: {},
+      ready: async () => {},
+      prepare: async () => {
+        if (++calls === 1) throw new Error('blockhash not found')
+        return review(1)
+      },
+      submit: async () => ({ result: 'sig', signature: null, explorerUrl: null }),
+    }
+    void open(session)
+    expect(await screen.findByText('blockhash not found')).toBeTruthy()
+    expect(screen.getAllByText(T.somethingWentWrong).length).toBeGreaterThan(0)
+    await click(T.tryAgain)
+    expect(await screen.findByRole('button', { name: T.approve })).toBeTruthy()
+    expect(calls).toBe(2)
+  })
+
+  it("steps through the instructions with 'Step n of m' and Continue; a sign-only method closes with the result after 'Success'", async () => {
+    const session: SolanaSession = {
+      kind: 'solana',
+      method: 'solana_signTransaction',
+      address: A,
+      uiOptions: {},
+      ready: async () => {},
+      prepare: async () => review(2),
+      submit: async () => ({ result: 'signed-tx', signature: null, explorerUrl: null }),
+    }
+    const result = open(session)
+    expect(await screen.findByText('Step 1 of 2')).toBeTruthy()
+    await click(T.continue)
+    expect(await screen.findByText('Step 2 of 2')).toBeTruthy()
+    expect(screen.getByText('0.000005 SOL')).toBeTruthy()
+    await click(T.approve)
+    expect(await screen.findByText(T.success)).toBeTruthy()
+    await expect(result).resolves.toMatchObject({ value: 'signed-tx' })
+  })
+})
