@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 /** The modal's idle preload (./preload.ts): lazy landing loaded before the first open, styles warmed. */
+import { createElement } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
 import { definePlugin, type PorticoPlugin } from 'portico'
@@ -63,17 +64,19 @@ describe('idle preload', () => {
     }
   })
 
-  it('preloadScreen loads a lazy screen once; screenComponent then returns the loaded component', async () => {
+  it('preloadScreen loads a lazy screen once; screenComponent keeps one identity before and after loading', async () => {
     const load = vi.fn(async () => ({ default: LazyLanding }))
     const def = { id: 'x', load }
+    const before = screenComponent(def)
+    expect(resolvedComponent(def)).toBeUndefined()
     await Promise.all([preloadScreen(def), preloadScreen(def)])
     await preloadScreen(def)
     expect(load).toHaveBeenCalledTimes(1)
     expect(resolvedComponent(def)).toBe(LazyLanding)
-    expect(screenComponent(def)).toBe(LazyLanding)
-    // Not preloaded: the React.lazy wrapper, which suspends on first render.
-    const other = { id: 'y', load: async () => ({ default: OtherScreen }) }
-    expect(screenComponent(other)).not.toBe(OtherScreen)
+    // The same lazy wrapper (a screen mounts once); preloaded, it renders without suspending.
+    expect(screenComponent(def)).toBe(before)
+    render(<>{createElement(before!, { id: 'x', params: {} })}</>)
+    expect(screen.getByText('Lazy landing')).not.toBeNull()
   })
 
   it('after mount the Modal preloads a lazy landing at idle, so the first open renders it at once (no fallback)', async () => {

@@ -14,60 +14,53 @@
 import type { ComponentType } from 'react'
 import type { Portico, ScreenDefinition } from 'portico'
 import type { ScreenProps } from '../screen-context'
+import { lazyComponent, type PreloadableComponent } from '../internal/lazy'
 
 type Screen = ComponentType<ScreenProps>
 type Loaded = Screen | { default: Screen }
 
 type DialogComponent = ComponentType<{ kernel: Portico }>
-let dialog: DialogComponent | null = null
-let dialogPending: Promise<DialogComponent> | null = null
+
+/** The dialog (./dialog.tsx) behind one lazy identity: `Modal` always renders this. */
+export const LazyDialog = lazyComponent<{ kernel: Portico }>(() => import('./dialog').then((m) => m.Dialog))
 
 /** The dialog's component once its chunk has loaded (`preloadDialog`). */
 export function loadedDialog(): DialogComponent | null {
-  return dialog
+  return LazyDialog.loaded() ?? null
 }
 
 /** Load the dialog's chunk (./dialog.tsx) once; a failure is retried by the next call. */
 export function preloadDialog(): Promise<DialogComponent> {
-  if (dialog) return Promise.resolve(dialog)
-  dialogPending ??= import('./dialog').then(
-    (m) => (dialog = m.Dialog),
-    (e) => {
-      dialogPending = null
-      throw e
-    },
-  )
-  return dialogPending
+  return LazyDialog.preload()
 }
 
-const resolved = new WeakMap<ScreenDefinition, Screen>()
-const pending = new WeakMap<ScreenDefinition, Promise<Screen>>()
+const lazyScreens = new WeakMap<ScreenDefinition, PreloadableComponent<ScreenProps>>()
+
+/**
+ * The one component of a lazy screen definition (`load`): a lazy wrapper that suspends until
+ * its module is in and, once loaded (`preloadScreen` or a first render), renders at once. One
+ * identity per definition, so a screen mounts once.
+ */
+export function lazyScreen(def: ScreenDefinition): PreloadableComponent<ScreenProps> | null {
+  if (!def.load) return null
+  let c = lazyScreens.get(def)
+  if (!c) {
+    const load = def.load
+    c = lazyComponent<ScreenProps>(() => load() as Promise<Loaded>)
+    lazyScreens.set(def, c)
+  }
+  return c
+}
 
 /** The loaded component of a lazy screen definition, once `preloadScreen` has finished. */
 export function resolvedComponent(def: ScreenDefinition): Screen | undefined {
-  return resolved.get(def)
+  return lazyScreens.get(def)?.loaded()
 }
 
 /** Load a lazy screen's module once (a screen with `component` needs nothing). */
 export function preloadScreen(def: ScreenDefinition): Promise<Screen | null> {
   if (def.component) return Promise.resolve(def.component as Screen)
-  if (!def.load) return Promise.resolve(null)
-  const done = resolved.get(def)
-  if (done) return Promise.resolve(done)
-  let p = pending.get(def)
-  if (!p) {
-    const load = def.load
-    p = Promise.resolve()
-      .then(() => load() as Promise<Loaded>)
-      .then((mod) => {
-        const c = typeof mod === 'function' ? mod : mod.default
-        resolved.set(def, c)
-        return c
-      })
-    p.catch(() => pending.delete(def)) // a failed preload is retried by the open itself
-    pending.set(def, p)
-  }
-  return p
+  return lazyScreen(def)?.preload() ?? Promise.resolve(null)
 }
 
 /** Run `task` when the browser is idle (or after `fallbackMs` without requestIdleCallback). Returns a cancel. */
