@@ -14,6 +14,7 @@ const REACT = ['react', 'react-dom', 'react/jsx-runtime', 'react-dom/client', 'r
 export const aliases: Record<string, string> = {
   portico: join(ROOT, 'kernel/index.ts'),
   'portico/ui': join(ROOT, 'ui/index.ts'),
+  'portico/ui/core': join(ROOT, 'ui/core.ts'),
   'portico/ui/phone-input': join(ROOT, 'ui/phone-input.ts'),
   'portico/ui/qr': join(ROOT, 'ui/qr.tsx'),
   'portico/wagmi': join(ROOT, 'wagmi/index.ts'),
