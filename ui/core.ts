@@ -1,8 +1,8 @@
 /**
  * portico/ui/core — everything of `portico/ui` that a page needs before the modal opens: the
- * provider and hooks, the modal shell (the dialog and every screen load lazily), the landing's
- * pure layout (`planLanding`), texts, icons and constants, and `lazyComponent`. No screen
- * component: those are in `portico/ui` (which re-exports all of this too).
+ * provider and hooks, the modal shell (the dialog and every screen load lazily), texts,
+ * icons, constants and `lazyComponent`. No screen component and not the landing's layout:
+ * those are in `portico/ui` (which re-exports all of this too).
  *
  * Why a second entry: with code splitting, esbuild puts every module that an entry of the
  * initial load re-exports, and that any lazy chunk uses, into the initial load. A host app or a
@@ -36,9 +36,8 @@ export type { ScreenProps, CompleteOptions } from './screen-context'
 export { attachUi, CLOSE_DELAY_MS, NEXT_SCREEN_DELAY_MS } from './internal/attach'
 export type { AttachOptions, UiSnapshot } from './internal/attach'
 
-// Modal shell, the landing's layout, texts, constants
+// Modal shell, texts, constants (the landing's layout, `planLanding`, is in `portico/ui`)
 export { Modal, screenComponent } from './modal/modal'
-export { planLanding, MAX_ROWS, MAX_ROWS_WITH_OVERFLOW } from './screens/landing-plan'
 export type { LoginInputProps, LandingPlan, LandingView } from './screens/landing-plan'
 export { UI_TEXTS } from './strings'
 export { CHIP_TEXTS } from './components/chip-texts'

@@ -12,6 +12,7 @@ export * from './core'
 
 // The landing screen (loaded lazily by the modal)
 export { Landing, LegalLine } from './screens/landing'
+export { planLanding, MAX_ROWS, MAX_ROWS_WITH_OVERFLOW } from './screens/landing-plan'
 
 // Shared components for plugin screens
 export { ScreenLayout } from './components/layout'
