@@ -46,6 +46,7 @@ const gz = (text: Uint8Array | string) => gzipSync(text, { level: 9 }).length
 export function entries(): Record<string, string> {
   const out: Record<string, string> = { kernel: aliases.portico }
   if (existsSync(aliases['portico/ui'])) out.ui = aliases['portico/ui']
+  if (existsSync(aliases['portico/ui/core'])) out['ui/core'] = aliases['portico/ui/core']
   for (const [k, v] of Object.entries(aliases)) if (k.startsWith('portico/plugins/')) out[k.slice('portico/'.length)] = v
   return out
 }
