@@ -133,11 +133,14 @@ export function preloadEntries(kernel: Portico): () => void {
     run()
     return () => {}
   }
-  // Ready later: at the next idle time after it, not inside the ready event's task.
+  // Ready later: in a task of its own right after it (not inside the ready event's task). Not
+  // at the next idle time: the landing's inline input (e-mail's field) loads lazily too, and
+  // a click soon after start-up should find it loaded; starting the fetches costs nothing.
   let cancelIdle = () => {}
   const onReady = () => {
     kernel.events.off('ready', onReady)
-    cancelIdle = whenIdle(run)
+    const t = setTimeout(run, 0)
+    cancelIdle = () => clearTimeout(t)
   }
   kernel.events.on('ready', onReady)
   return () => {
