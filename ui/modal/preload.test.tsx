@@ -6,7 +6,7 @@ import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
 import { definePlugin, type PorticoPlugin } from 'portico'
 import { PorticoProvider, ScreenLayout, screenComponent } from 'portico/ui'
 import { createTestKernel } from 'portico/testing'
-import { preloadScreen, resolvedComponent, warmStyles, whenIdle } from './preload'
+import { loadedDialog, preloadScreen, resolvedComponent, warmStyles, whenIdle } from './preload'
 
 afterEach(() => {
   cleanup()
@@ -79,11 +79,14 @@ describe('idle preload', () => {
     expect(screen.getByText('Lazy landing')).not.toBeNull()
   })
 
-  it('after mount the Modal preloads a lazy landing at idle, so the first open renders it at once (no fallback)', async () => {
+  it('as the Modal mounts it preloads a lazy landing, so the first open renders it at once (no fallback)', async () => {
     const counts = { landing: 0, other: 0 }
     const t = await createTestKernel({ plugins: [lazyScreens(counts)], app: { login_methods: ['alpha'] } })
     render(<PorticoProvider kernel={t.kernel} ui={{ sleep: async () => {} }}>app</PorticoProvider>)
-    await waitFor(() => expect(counts.landing).toBe(1))
+    // Both chunks start loading as the Modal mounts: the dialog's and the landing's.
+    await waitFor(() => expect(resolvedComponent(t.kernel.screens.get('landing')!)).toBe(LazyLanding))
+    await waitFor(() => expect(loadedDialog()).not.toBeNull())
+    expect(counts.landing).toBe(1)
     expect(counts.other).toBe(0)
 
     act(() => void t.kernel.screens.open('landing', {}).catch(() => {}))

@@ -150,12 +150,16 @@ export function preloadEntries(kernel: Portico): () => void {
 }
 
 /**
- * What `Modal` starts after mount: at idle, preload the landing (if lazy) and warm the styles.
+ * What `Modal` starts after mount: the landing's chunk at once (like the dialog's: small, and
+ * the landing is lazy since it left the initial load; at idle a click soon after start-up
+ * could come first and wait for it); at idle the entries' chunks and the styles' warm-up.
  * Returns a cancel for the unmount.
  */
 export function startIdlePreload(kernel: Portico, screenId = 'landing'): () => void {
   let cancelled = false
   let stopEntries = () => {}
+  const landing = kernel.screens.get(screenId)
+  if (landing) void preloadScreen(landing).catch(() => {})
   const cancel = whenIdle(() => {
     if (cancelled) return
     // The dialog first, then the landing: once the landing's load has started, both are in.
