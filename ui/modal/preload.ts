@@ -2,10 +2,12 @@
  * Idle preload for the modal's first open. Started by `Modal` after it mounts, when the
  * browser is idle (`requestIdleCallback`, a `setTimeout` fallback), so that the first click on
  * 'Log in' needs no network fetch and does less first-time work:
- *  - the landing entries' chunks (`LoginMethod.preload`: SMS's phone input), once ready;
- *  - the dialog's own chunk (./dialog.tsx; `Modal` also starts it at mount), then the landing screen, when it is registered lazily (`ScreenDefinition.load`), is loaded
- *    and kept resolved, so the dialog renders it in the click's own task, without a Suspense
- *    fallback (see `resolvedComponent`);
+ *  - the landing entries' chunks (`LoginMethod.preload`: SMS's phone input, e-mail's field),
+ *    right after ready;
+ *  - the dialog's own chunk (./dialog.tsx) and the landing screen (lazy: `ScreenDefinition.load`)
+ *    start loading as `Modal` mounts (again at idle if that failed) and stay resolved, so the
+ *    dialog renders the landing in the click's own task, without a Suspense fallback (one lazy
+ *    identity per screen, see `lazyScreen`);
  *  - the stylesheet's dialog rules and the font stack are warmed: a hidden skeleton of the
  *    dialog is inserted, laid out and removed in the same task (never painted, never focusable,
  *    no style attribute: the CSSOM is allowed under a strict CSP).
