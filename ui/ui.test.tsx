@@ -97,6 +97,8 @@ describe('PorticoProvider and hooks', () => {
     fireEvent.click(opener)
     const dialog = await screen.findByRole('dialog')
     expect(dialog.getAttribute('aria-modal')).toBe('true')
+    // The landing loads lazily (preloaded at idle; this test opens before): wait for its title.
+    await screen.findByText('Log in or sign up')
     const title = document.getElementById(dialog.getAttribute('aria-labelledby')!)
     expect(title?.textContent).toBe('Log in or sign up')
     fireEvent.keyDown(dialog, { key: 'Escape' })

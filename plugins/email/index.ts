@@ -9,13 +9,13 @@
  * Headless: `useLoginWithEmail()`; without React: `kernel.plugin('email')`.
  */
 import { definePlugin, normaliseFields, type EmailAccount, type PorticoPlugin } from 'portico'
-import { icons } from 'portico/ui'
+import { icons, lazyComponent, type LoginInputProps } from 'portico/ui/core'
 import { INITIAL_CODE_STATE } from 'portico/plugins/code'
 import { transferEmail, unlinkEmail } from './calls'
 import { emailErrors } from './errors'
 import { createEmailFlow, type EmailApi, type EmailFlowState } from './flow'
 import type { EmailOptions } from './options'
-import { EmailLandingInput } from './screens/field'
+import type { EmailFieldProps } from './screens/field'
 import { EMAIL_TEXTS } from './strings'
 
 export type { EmailOptions } from './options'
@@ -28,7 +28,13 @@ export type { EmailApi, EmailCheck, EmailCompleter, EmailFlowState, EmailFlowSta
 export { EMAIL_TEXTS } from './strings'
 export { useLoginWithEmail, useUpdateEmail, useUnlinkEmail } from './react'
 export type { UseLoginWithEmailOptions } from './react'
-export { EmailField } from './screens/field'
+/**
+ * The e-mail field (./screens/field.tsx), loaded on first render or `EmailField.preload()`:
+ * it is drawn inside the modal, so it stays out of the page's initial load.
+ */
+export const EmailField = lazyComponent<EmailFieldProps>(() => import('./screens/field').then((m) => m.EmailField))
+/** The landing's inline input, loaded with the landing at idle (`preload`). */
+const EmailLandingInput = lazyComponent<LoginInputProps>(() => import('./screens/field').then((m) => m.EmailLandingInput))
 export type { EmailFieldProps } from './screens/field'
 
 export type EmailTexts = typeof EMAIL_TEXTS
@@ -76,6 +82,7 @@ export function email(options: EmailOptions = {}): PorticoPlugin<'email'> {
                 icon: icons.MailIcon,
                 screen: EMAIL_SCREENS.form,
                 input: EmailLandingInput,
+                preload: EmailLandingInput.preload,
               },
             ]
           : list,

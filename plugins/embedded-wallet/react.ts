@@ -3,7 +3,7 @@
  * `useCreateWallet()`, `useEmbeddedWallet()` (the API and the connection state).
  */
 import { useCallback, useMemo } from 'react'
-import { usePlugin, useStore, useUser } from 'portico/ui'
+import { usePlugin, useStore, useUser } from 'portico/ui/core'
 import type { ChainType } from './protocol'
 import type { CreateOptions, EmbeddedWallet, ImportOptions } from './wallets'
 

@@ -18,7 +18,7 @@
  * the embedded wallet calls `promptAfterWalletCreation(wallet)` after creating one.
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
-import { icons } from 'portico/ui'
+import { icons } from 'portico/ui/core'
 import { fundingErrors } from './errors'
 import { createFundingApi, type FundingApi, type FundingOptions } from './flow'
 import {

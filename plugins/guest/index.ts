@@ -6,7 +6,7 @@
  * and keeps the account (the server upgrades the guest user).
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
-import { icons } from 'portico/ui'
+import { icons } from 'portico/ui/core'
 import { CREDENTIAL_KEY, GUEST_METHOD, createGuestFlow, type GuestApi } from './flow'
 import { GUEST_ERRORS } from './errors'
 import { GUEST_TEXTS } from './strings'

@@ -9,6 +9,7 @@
  * `useMfaEnrollment()`; without React `kernel.plugin('mfa')`.
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
+import { lazyComponent } from 'portico/ui/core'
 import { mfaErrors } from './errors'
 import { INITIAL_MFA_STATE, MFA_SCREENS, createMfa, type MfaApi, type MfaSettings, type MfaState } from './flow'
 import { MFA_TEXTS } from './strings'
@@ -33,7 +34,14 @@ export { MFA_PATHS, unenrollMfa, verifyMfaCode, verifyMfaPasskey, initSmsVerific
 export { MFA, MFA_ERRORS, mfaError, mfaErrors } from './errors'
 export { MFA_TEXTS } from './strings'
 export { useMfa, useMfaEnrollment, useRegisterMfaListener, type MfaMethodPluginApi } from './react'
-export { MfaCodeBoxes, type MfaCodeBoxesProps } from './screens/code-boxes'
+export type { MfaCodeBoxesProps } from './screens/code-boxes'
+/**
+ * The MFA code boxes (./screens/code-boxes.tsx) for method plugins' code screens: loaded on
+ * first render (or `MfaCodeBoxes.preload()`), so the code boxes stay out of the initial load.
+ */
+export const MfaCodeBoxes = lazyComponent(() =>
+  import('./screens/code-boxes').then((m) => m.MfaCodeBoxes),
+) as unknown as typeof import('./screens/code-boxes').MfaCodeBoxes & { preload(): Promise<unknown> }
 
 export type MfaTexts = typeof MFA_TEXTS
 

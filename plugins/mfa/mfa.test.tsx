@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import type { WireLinkedAccount, WireUser } from 'portico'
-import { PorticoProvider } from 'portico/ui'
+import { PorticoProvider } from 'portico/ui/core'
 import { createTestKernel, emailAccount, pluginContract, renderScreen, wireUser } from 'portico/testing'
 import { MFA_TEXTS, MFA_CODE_WAIT_MS, MFA_MAX_ATTEMPTS, mfa, validateMfaCode, type MfaSettings } from './index'
 import { mfaTotp } from 'portico/plugins/mfa-totp'

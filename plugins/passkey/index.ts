@@ -14,7 +14,7 @@
  * remembered as the recent method.
  */
 import { definePlugin, normaliseFields, type PasskeyAccount, type PorticoPlugin } from 'portico'
-import { icons } from 'portico/ui'
+import { icons } from 'portico/ui/core'
 import { unlinkPasskey } from './calls'
 import { PASSKEY, passkeyErrors } from './errors'
 import { createPasskeyFlow, type PasskeyApi, type PasskeySettings } from './flow'

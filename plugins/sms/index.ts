@@ -7,7 +7,7 @@
  * (`portico/plugins/code`). Headless: `useLoginWithSms()`; without React: `kernel.plugin('sms')`.
  */
 import { definePlugin, normaliseFields, type PhoneAccount, type PorticoPlugin } from 'portico'
-import { icons } from 'portico/ui'
+import { icons } from 'portico/ui/core'
 import { INITIAL_CODE_STATE } from 'portico/plugins/code'
 import { transferSms, unlinkSms } from './calls'
 import { smsErrors } from './errors'

@@ -1,7 +1,7 @@
 /** React hooks of the SMS plugin: the headless login and the phone-account management. */
 import { useCallback, useMemo } from 'react'
 import { PorticoError, type FlowResult, type User } from 'portico'
-import { useKernel, usePlugin, useStore, useTexts } from 'portico/ui'
+import { useKernel, usePlugin, useStore, useTexts } from 'portico/ui/core'
 import type { SmsState } from './flow'
 import { SMS_TEXTS } from './strings'
 

@@ -20,7 +20,7 @@
  * ```
  */
 import type { Portico, PluginContext, ResolvedConfig } from 'portico'
-import { icons } from 'portico/ui'
+import { icons } from 'portico/ui/core'
 import { WALLET_METHOD, smartWalletDescriptor, walletDescriptor } from './account'
 import { walletChains } from './chains'
 import { isLoginConnector, type WalletLoginConnector } from './connection'

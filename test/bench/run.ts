@@ -36,7 +36,7 @@ async function sizes() {
   for (const [name, file] of Object.entries(entries())) {
     const s = await entrySize(file)
     const id = name.replace('plugins/', '')
-    const budget = name === 'kernel' ? budgets.kernel : name === 'ui' ? null : (budgets.plugins[id] ?? budgets.defaultPlugin)
+    const budget = name === 'kernel' ? budgets.kernel : name.startsWith('ui') ? null : (budgets.plugins[id] ?? budgets.defaultPlugin)
     out[name] = { min: s.min, gzip: s.gzip, lazyMin: s.lazy, budget }
     console.log(`${pad(name, 24)}${pad(kb(s.min), 12)}${pad(kb(s.gzip), 12)}${pad(kb(s.lazy), 12)}${budget ? kb(budget) : '-'}`)
   }

@@ -15,5 +15,4 @@ export function Chip({ children, tone = 'neutral' }: ChipProps) {
   )
 }
 
-/** Texts of the standard chips (part 1 section 2). */
-export const CHIP_TEXTS = { recent: 'Recent', connect: 'Connect', solana: 'Solana' } as const
+export { CHIP_TEXTS } from './chip-texts'

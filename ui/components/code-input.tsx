@@ -1,7 +1,8 @@
 import { forwardRef, useCallback, useEffect, useId, useImperativeHandle, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react'
 
-/** Text of the numeric rule (part 1 section 5). */
-export const CODE_NUMERIC_ERROR = 'Code should be numeric'
+import { CODE_NUMERIC_ERROR } from './code-texts'
+
+export { CODE_NUMERIC_ERROR }
 
 export interface CodeInputHandle {
   /** Clear every box and focus the first. */

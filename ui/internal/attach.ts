@@ -4,8 +4,7 @@
  * Nothing here touches `window` or `document` at module load.
  */
 import { PorticoError, createStore, type AuthContext, type Portico, type ReadyStatus, type ResolvedConfig, type Store, type User } from 'portico'
-import { landingScreen } from '../screens/landing'
-import { GENERIC_SCREENS } from '../screens/registry'
+import { GENERIC_SCREENS, landingScreen } from '../screens/registry'
 
 /** Success delays (part 1 section 9). */
 export const NEXT_SCREEN_DELAY_MS = 900

@@ -7,37 +7,21 @@
  * landing are preloaded and the dialog's styles warmed (./preload.ts), so the first open needs
  * no fetch and renders at once.
  */
-import { lazy, Suspense, useEffect, useState, useSyncExternalStore, type ComponentType } from 'react'
+import { Suspense, useEffect, useState, useSyncExternalStore, type ComponentType } from 'react'
 import { createPortal } from 'react-dom'
 import type { Portico, ScreenDefinition } from 'portico'
 import type { ScreenProps } from '../screen-context'
-import { loadedDialog, preloadDialog, resolvedComponent, startIdlePreload } from './preload'
-
-const lazyCache = new WeakMap<ScreenDefinition, ComponentType<ScreenProps>>()
+import { LazyDialog, lazyScreen, preloadDialog, startIdlePreload } from './preload'
 
 /**
- * The component of a screen definition; lazy ones are wrapped once in React.lazy, unless
- * preloaded (./preload.ts) before their first render: then the loaded component itself, which
- * renders without suspending.
+ * The component of a screen definition: `component`, or for a lazy one (`load`) one lazy
+ * wrapper per definition, which suspends until its module is in and renders at once when
+ * preloaded (./preload.ts). The same identity before and after loading: a screen mounts once.
  */
 export function screenComponent(def: ScreenDefinition): ComponentType<ScreenProps> | null {
   if (def.component) return def.component as ComponentType<ScreenProps>
-  if (!def.load) return null
-  let c = lazyCache.get(def)
-  if (!c) {
-    const ready = resolvedComponent(def)
-    if (ready) return ready
-    const load = def.load
-    c = lazy(async () => {
-      const mod = (await load()) as ComponentType<ScreenProps> | { default: ComponentType<ScreenProps> }
-      return { default: typeof mod === 'function' ? mod : (mod as { default: ComponentType<ScreenProps> }).default }
-    })
-    lazyCache.set(def, c)
-  }
-  return c
+  return lazyScreen(def)
 }
-
-const LazyDialog = lazy(async () => ({ default: await preloadDialog() }))
 
 export function Modal({ kernel }: { kernel: Portico }) {
   const nav = kernel.screens
@@ -50,16 +34,12 @@ export function Modal({ kernel }: { kernel: Portico }) {
     return startIdlePreload(kernel)
   }, [kernel])
   if (!mounted || !state.open || !state.current) return null
-  // Preloaded (the usual case): the dialog itself, rendered in the click's own task.
-  const Dialog = loadedDialog()
+  // Always the same lazy identity (never the loader, then the loaded component: that would
+  // mount the screen twice); preloaded (the usual case) it renders in the click's own task.
   return createPortal(
-    Dialog ? (
-      <Dialog kernel={kernel} />
-    ) : (
-      <Suspense fallback={null}>
-        <LazyDialog kernel={kernel} />
-      </Suspense>
-    ),
+    <Suspense fallback={null}>
+      <LazyDialog kernel={kernel} />
+    </Suspense>,
     document.body,
   )
 }

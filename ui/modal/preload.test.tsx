@@ -1,11 +1,12 @@
 // @vitest-environment happy-dom
 /** The modal's idle preload (./preload.ts): lazy landing loaded before the first open, styles warmed. */
+import { createElement } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
 import { definePlugin, type PorticoPlugin } from 'portico'
 import { PorticoProvider, ScreenLayout, screenComponent } from 'portico/ui'
 import { createTestKernel } from 'portico/testing'
-import { preloadScreen, resolvedComponent, warmStyles, whenIdle } from './preload'
+import { loadedDialog, preloadScreen, resolvedComponent, warmStyles, whenIdle } from './preload'
 
 afterEach(() => {
   cleanup()
@@ -63,24 +64,29 @@ describe('idle preload', () => {
     }
   })
 
-  it('preloadScreen loads a lazy screen once; screenComponent then returns the loaded component', async () => {
+  it('preloadScreen loads a lazy screen once; screenComponent keeps one identity before and after loading', async () => {
     const load = vi.fn(async () => ({ default: LazyLanding }))
     const def = { id: 'x', load }
+    const before = screenComponent(def)
+    expect(resolvedComponent(def)).toBeUndefined()
     await Promise.all([preloadScreen(def), preloadScreen(def)])
     await preloadScreen(def)
     expect(load).toHaveBeenCalledTimes(1)
     expect(resolvedComponent(def)).toBe(LazyLanding)
-    expect(screenComponent(def)).toBe(LazyLanding)
-    // Not preloaded: the React.lazy wrapper, which suspends on first render.
-    const other = { id: 'y', load: async () => ({ default: OtherScreen }) }
-    expect(screenComponent(other)).not.toBe(OtherScreen)
+    // The same lazy wrapper (a screen mounts once); preloaded, it renders without suspending.
+    expect(screenComponent(def)).toBe(before)
+    render(<>{createElement(before!, { id: 'x', params: {} })}</>)
+    expect(screen.getByText('Lazy landing')).not.toBeNull()
   })
 
-  it('after mount the Modal preloads a lazy landing at idle, so the first open renders it at once (no fallback)', async () => {
+  it('as the Modal mounts it preloads a lazy landing, so the first open renders it at once (no fallback)', async () => {
     const counts = { landing: 0, other: 0 }
     const t = await createTestKernel({ plugins: [lazyScreens(counts)], app: { login_methods: ['alpha'] } })
     render(<PorticoProvider kernel={t.kernel} ui={{ sleep: async () => {} }}>app</PorticoProvider>)
-    await waitFor(() => expect(counts.landing).toBe(1))
+    // Both chunks start loading as the Modal mounts: the dialog's and the landing's.
+    await waitFor(() => expect(resolvedComponent(t.kernel.screens.get('landing')!)).toBe(LazyLanding))
+    await waitFor(() => expect(loadedDialog()).not.toBeNull())
+    expect(counts.landing).toBe(1)
     expect(counts.other).toBe(0)
 
     act(() => void t.kernel.screens.open('landing', {}).catch(() => {}))

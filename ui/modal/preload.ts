@@ -2,10 +2,12 @@
  * Idle preload for the modal's first open. Started by `Modal` after it mounts, when the
  * browser is idle (`requestIdleCallback`, a `setTimeout` fallback), so that the first click on
  * 'Log in' needs no network fetch and does less first-time work:
- *  - the landing entries' chunks (`LoginMethod.preload`: SMS's phone input), once ready;
- *  - the dialog's own chunk (./dialog.tsx; `Modal` also starts it at mount), then the landing screen, when it is registered lazily (`ScreenDefinition.load`), is loaded
- *    and kept resolved, so the dialog renders it in the click's own task, without a Suspense
- *    fallback (see `resolvedComponent`);
+ *  - the landing entries' chunks (`LoginMethod.preload`: SMS's phone input, e-mail's field),
+ *    right after ready;
+ *  - the dialog's own chunk (./dialog.tsx) and the landing screen (lazy: `ScreenDefinition.load`)
+ *    start loading as `Modal` mounts (again at idle if that failed) and stay resolved, so the
+ *    dialog renders the landing in the click's own task, without a Suspense fallback (one lazy
+ *    identity per screen, see `lazyScreen`);
  *  - the stylesheet's dialog rules and the font stack are warmed: a hidden skeleton of the
  *    dialog is inserted, laid out and removed in the same task (never painted, never focusable,
  *    no style attribute: the CSSOM is allowed under a strict CSP).
@@ -14,60 +16,53 @@
 import type { ComponentType } from 'react'
 import type { Portico, ScreenDefinition } from 'portico'
 import type { ScreenProps } from '../screen-context'
+import { lazyComponent, type PreloadableComponent } from '../internal/lazy'
 
 type Screen = ComponentType<ScreenProps>
 type Loaded = Screen | { default: Screen }
 
 type DialogComponent = ComponentType<{ kernel: Portico }>
-let dialog: DialogComponent | null = null
-let dialogPending: Promise<DialogComponent> | null = null
+
+/** The dialog (./dialog.tsx) behind one lazy identity: `Modal` always renders this. */
+export const LazyDialog = lazyComponent<{ kernel: Portico }>(() => import('./dialog').then((m) => m.Dialog))
 
 /** The dialog's component once its chunk has loaded (`preloadDialog`). */
 export function loadedDialog(): DialogComponent | null {
-  return dialog
+  return LazyDialog.loaded() ?? null
 }
 
 /** Load the dialog's chunk (./dialog.tsx) once; a failure is retried by the next call. */
 export function preloadDialog(): Promise<DialogComponent> {
-  if (dialog) return Promise.resolve(dialog)
-  dialogPending ??= import('./dialog').then(
-    (m) => (dialog = m.Dialog),
-    (e) => {
-      dialogPending = null
-      throw e
-    },
-  )
-  return dialogPending
+  return LazyDialog.preload()
 }
 
-const resolved = new WeakMap<ScreenDefinition, Screen>()
-const pending = new WeakMap<ScreenDefinition, Promise<Screen>>()
+const lazyScreens = new WeakMap<ScreenDefinition, PreloadableComponent<ScreenProps>>()
+
+/**
+ * The one component of a lazy screen definition (`load`): a lazy wrapper that suspends until
+ * its module is in and, once loaded (`preloadScreen` or a first render), renders at once. One
+ * identity per definition, so a screen mounts once.
+ */
+export function lazyScreen(def: ScreenDefinition): PreloadableComponent<ScreenProps> | null {
+  if (!def.load) return null
+  let c = lazyScreens.get(def)
+  if (!c) {
+    const load = def.load
+    c = lazyComponent<ScreenProps>(() => load() as Promise<Loaded>)
+    lazyScreens.set(def, c)
+  }
+  return c
+}
 
 /** The loaded component of a lazy screen definition, once `preloadScreen` has finished. */
 export function resolvedComponent(def: ScreenDefinition): Screen | undefined {
-  return resolved.get(def)
+  return lazyScreens.get(def)?.loaded()
 }
 
 /** Load a lazy screen's module once (a screen with `component` needs nothing). */
 export function preloadScreen(def: ScreenDefinition): Promise<Screen | null> {
   if (def.component) return Promise.resolve(def.component as Screen)
-  if (!def.load) return Promise.resolve(null)
-  const done = resolved.get(def)
-  if (done) return Promise.resolve(done)
-  let p = pending.get(def)
-  if (!p) {
-    const load = def.load
-    p = Promise.resolve()
-      .then(() => load() as Promise<Loaded>)
-      .then((mod) => {
-        const c = typeof mod === 'function' ? mod : mod.default
-        resolved.set(def, c)
-        return c
-      })
-    p.catch(() => pending.delete(def)) // a failed preload is retried by the open itself
-    pending.set(def, p)
-  }
-  return p
+  return lazyScreen(def)?.preload() ?? Promise.resolve(null)
 }
 
 /** Run `task` when the browser is idle (or after `fallbackMs` without requestIdleCallback). Returns a cancel. */
@@ -140,11 +135,14 @@ export function preloadEntries(kernel: Portico): () => void {
     run()
     return () => {}
   }
-  // Ready later: at the next idle time after it, not inside the ready event's task.
+  // Ready later: in a task of its own right after it (not inside the ready event's task). Not
+  // at the next idle time: the landing's inline input (e-mail's field) loads lazily too, and
+  // a click soon after start-up should find it loaded; starting the fetches costs nothing.
   let cancelIdle = () => {}
   const onReady = () => {
     kernel.events.off('ready', onReady)
-    cancelIdle = whenIdle(run)
+    const t = setTimeout(run, 0)
+    cancelIdle = () => clearTimeout(t)
   }
   kernel.events.on('ready', onReady)
   return () => {
@@ -154,12 +152,16 @@ export function preloadEntries(kernel: Portico): () => void {
 }
 
 /**
- * What `Modal` starts after mount: at idle, preload the landing (if lazy) and warm the styles.
+ * What `Modal` starts after mount: the landing's chunk at once (like the dialog's: small, and
+ * the landing is lazy since it left the initial load; at idle a click soon after start-up
+ * could come first and wait for it); at idle the entries' chunks and the styles' warm-up.
  * Returns a cancel for the unmount.
  */
 export function startIdlePreload(kernel: Portico, screenId = 'landing'): () => void {
   let cancelled = false
   let stopEntries = () => {}
+  const landing = kernel.screens.get(screenId)
+  if (landing) void preloadScreen(landing).catch(() => {})
   const cancel = whenIdle(() => {
     if (cancelled) return
     // The dialog first, then the landing: once the landing's load has started, both are in.

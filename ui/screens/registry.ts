@@ -3,6 +3,9 @@ import type { ScreenDefinition } from 'portico'
 
 const generic = () => import('./generic')
 
+/** The landing (./landing.tsx), lazy too: preloaded at idle after the modal mounts (../modal/preload.ts). */
+export const landingScreen: ScreenDefinition = { id: 'landing', load: () => import('./landing') }
+
 export const GENERIC_SCREENS: ScreenDefinition[] = [
   { id: 'error', load: () => generic().then((m) => m.ErrorScreen), compact: true },
   { id: 'terms-consent', load: () => generic().then((m) => m.TermsConsent), canClose: false, compact: true },

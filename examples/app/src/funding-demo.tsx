@@ -6,7 +6,7 @@
 import { useState } from 'react'
 import type { FundingChain } from 'portico/plugins/funding'
 import { useFundWallet } from 'portico/plugins/funding'
-import { usePortico } from 'portico/ui'
+import { usePortico } from 'portico/ui/core'
 
 export const LOCAL_EVM_RPC = 'http://127.0.0.1:8545'
 

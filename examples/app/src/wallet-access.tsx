@@ -3,7 +3,7 @@
  * (or the recovery phrase), 'Enable offline access' for the Ethereum or Solana wallet, revoke.
  */
 import type { PorticoError, WalletAccount } from 'portico'
-import { useUser } from 'portico/ui'
+import { useUser } from 'portico/ui/core'
 import { useExportWallet } from 'portico/plugins/wallet-export'
 import { useDelegatedActions } from 'portico/plugins/delegated-actions'
 

@@ -4,7 +4,7 @@
  * EIP-1193 provider with a viem wallet client (Ethereum) or the headless signer (Solana).
  */
 import { useCallback, useEffect, useState } from 'react'
-import { usePlugin, useUser } from 'portico/ui'
+import { usePlugin, useUser } from 'portico/ui/core'
 import { useCreateWallet, useSetWalletRecovery, useWallets, type EmbeddedWallet } from 'portico/plugins/embedded-wallet'
 import type { PorticoError } from 'portico'
 

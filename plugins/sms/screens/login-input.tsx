@@ -7,7 +7,7 @@
  */
 import { lazy, Suspense, type ComponentType } from 'react'
 import { formatText } from 'portico'
-import { useKernel, useTexts, type LoginInputProps } from 'portico/ui'
+import { useKernel, useTexts, type LoginInputProps } from 'portico/ui/core'
 import { SMS_TEXTS } from '../strings'
 import type { PhoneFormProps } from './phone-form'
 

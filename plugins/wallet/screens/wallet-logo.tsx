@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { icons } from 'portico/ui'
+import { icons } from 'portico/ui/core'
 import { BrandIcon, BRAND_MARKS } from './brand-icons'
 
 /**

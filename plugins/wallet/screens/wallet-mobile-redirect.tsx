@@ -43,8 +43,8 @@ export default function WalletMobileRedirectScreen() {
         screen.replace(WALLET_FAILED_SCREEN, { connectorId: connector?.id, brand: brand?.id, cause: String((e as Error)?.message ?? e) })
       }
     }
-    // Leave the page a moment after the screen settled: the modal may mount a lazily loaded
-    // screen twice (its loader, then the loaded component); only the mount that stays opens
+    // Leave the page a moment after the screen settled: the modal mounts a screen once, but
+    // React's StrictMode (development) runs effects twice; only the mount that stays opens
     // the wallet app.
     const leave = setTimeout(() => {
       try {
