@@ -57,6 +57,11 @@ export type {
 } from './request'
 export { useFundWallet, useFundingRequest } from './react'
 export { transferFromWallet, switchChain, erc20TransferData } from './transfer'
+export { transferFromSolanaWallet, sendWithSolanaWallet, waitForSignature, standardChain, rpcSender, SOLANA_SIGNATURE_FEE } from './transfer-solana'
+export type { SolanaSender } from './transfer-solana'
+export type { RelaySolanaStepData, RelaySolanaInstruction } from './solana-tx'
+/** The Solana transaction builders (with @solana/web3.js), loaded on use. */
+export const loadSolanaTransactions = () => import('./solana-tx')
 export type { Eip1193, TransferStatus } from './transfer'
 export { FUNDING_TEXTS } from './strings'
 export type FundingTexts = typeof FUNDING_TEXTS

@@ -1,5 +1,5 @@
 /**
- * 'funding-wallet-transfer': awaiting the transfer from an external EVM wallet — connecting,
+ * 'funding-wallet-transfer': awaiting the transfer from an external EVM or Solana wallet — connecting,
  * 'Confirm in {wallet}', confirming on the network, then 'Transfer complete', which closes after
  * 4 s. Errors show inline ('Wallet {address} does not have enough funds.', 'Transaction was
  * rejected by the user', 'Something went wrong') with 'Try again'.
@@ -11,6 +11,7 @@ import { FUNDING } from '../errors'
 import { FUNDING_SUCCESS_CLOSE_MS } from '../ids'
 import { FUNDING_TEXTS } from '../strings'
 import { transferFromWallet, type Eip1193, type TransferStatus } from '../transfer'
+import { transferFromSolanaWallet, type SolanaSender } from '../transfer-solana'
 
 export default function FundingWalletTransferScreen(_: ScreenProps) {
   const kernel = useKernel()
@@ -28,14 +29,12 @@ export default function FundingWalletTransferScreen(_: ScreenProps) {
     if (!request || !connector) return
     const ac = new AbortController()
     setError(null)
-    transferFromWallet({
-      provider: connector.provider as Eip1193,
-      fetch: api.fetch,
-      request,
-      texts: T,
-      signal: ac.signal,
-      onStatus: (s) => !ac.signal.aborted && setStatus(s),
-    }).catch((e) => {
+    const common = { fetch: api.fetch, request, texts: T, signal: ac.signal, onStatus: (s: TransferStatus) => !ac.signal.aborted && setStatus(s) }
+    const transfer =
+      request.chainType === 'solana'
+        ? transferFromSolanaWallet({ ...common, sender: connector as unknown as SolanaSender })
+        : transferFromWallet({ ...common, provider: connector.provider as Eip1193 })
+    transfer.catch((e) => {
       if (ac.signal.aborted) return
       if (!(isPorticoError(e) && e.code.startsWith('funding_'))) console.warn('[portico] funding from a wallet failed:', e)
       setError(isPorticoError(e) && e.code.startsWith('funding_') ? e.message : T.somethingWentWrong)

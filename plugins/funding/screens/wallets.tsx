@@ -1,6 +1,7 @@
 /**
  * 'funding-wallets': 'Transfer from wallet' — the wallets of the request's chain type that the
- * wallet base's connectors offer (EIP-6963 / injected Ethereum wallets from `siwe`). With no
+ * wallet base's connectors offer (EIP-6963 / injected Ethereum wallets from `siwe`, wallet-standard
+ * Solana wallets from `siws`). With no
  * Solana wallet, the 'Create a Phantom wallet' screen.
  */
 import { useEffect } from 'react'
@@ -10,9 +11,13 @@ import { FUNDING } from '../errors'
 import { FUNDING_PHANTOM_SCREEN, FUNDING_WALLET_TRANSFER_SCREEN } from '../ids'
 import { FUNDING_TEXTS } from '../strings'
 
-/** Connectors that can send: an EIP-1193 `provider` for Ethereum. */
+/** Connectors that can send: an EIP-1193 `provider` for Ethereum, `solanaSignAndSendTransaction` for Solana. */
 export function sendingConnectors(list: WalletConnectorEntry[], chainType: 'ethereum' | 'solana'): WalletConnectorEntry[] {
-  return list.filter((c) => c.chainType === chainType && (chainType !== 'ethereum' || typeof (c.provider as { request?: unknown } | undefined)?.request === 'function'))
+  return list.filter(
+    (c) =>
+      c.chainType === chainType &&
+      (chainType === 'ethereum' ? typeof (c.provider as { request?: unknown } | undefined)?.request === 'function' : typeof c.solanaSignAndSendTransaction === 'function'),
+  )
 }
 
 export default function FundingWalletsScreen(_: ScreenProps) {
