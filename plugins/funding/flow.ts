@@ -61,7 +61,8 @@ export interface FundingApi {
   recordStart(data: Omit<FundingData, 'startedAt' | 'alternateFunding' | 'providerId'>, providerId: string, idDelayMs: number): () => void
   /**
    * For the embedded wallet: call after a wallet was created. Opens the funding flow when the
-   * app asks for it (funding config 'prompt on wallet creation'); otherwise resolves at once.
+   * app asks for it (funding config 'prompt on wallet creation'), once the modal that is open
+   * now (the login's) has closed; otherwise resolves at once with null.
    */
   promptAfterWalletCreation(wallet: { address: string; chainType: 'ethereum' | 'solana' }, request?: Partial<FundingRequest>): Promise<FundingResult | null>
 }
@@ -124,6 +125,15 @@ export function createFundingApi(ctx: PluginContext, options: FundingOptions): F
     async promptAfterWalletCreation(wallet, request = {}) {
       const cfg = config()
       if (!cfg?.prompt_funding_on_wallet_creation) return null
+      // Called from the login flow (after the created screen): the funding flow opens once that modal has closed.
+      await new Promise<void>((resolve) => {
+        if (!ctx.screens.getState().open) return resolve()
+        const off = ctx.screens.subscribe((s) => {
+          if (s.open) return
+          off()
+          resolve()
+        })
+      })
       return api.fund({ ...request, address: wallet.address, chainType: wallet.chainType })
     },
   }

@@ -174,6 +174,22 @@ describe('the plugin', () => {
     t2.kernel.screens.dismiss()
     await expect(p).resolves.toEqual({ status: 'exited' })
   })
+
+  it('a prompt asked while the login modal is open waits for it to close, then opens its own flow', async () => {
+    const t = await createTestKernel({
+      plugins: [funding(), definePlugin({ id: 'login-stub', kind: 'feature', setup: (ctx) => void ctx.screens.register({ id: 'login-stub-screen', component: () => null }) })],
+      app: { funding_config: { ...FUNDING_CONFIG, prompt_funding_on_wallet_creation: true } } as never,
+    })
+    const login = t.kernel.screens.open('login-stub-screen')
+    const p = t.kernel.plugin('funding').promptAfterWalletCreation({ address: ADDRESS, chainType: 'ethereum' })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(t.kernel.screens.getState().current?.id).toBe('login-stub-screen')
+    t.kernel.screens.close({ login: true })
+    await expect(login).resolves.toEqual({ ok: true, value: { login: true } })
+    await waitFor(() => expect(t.kernel.screens.getState().current?.id).toBe(FUNDING_METHODS_SCREEN))
+    t.kernel.screens.dismiss()
+    await expect(p).resolves.toEqual({ status: 'exited' })
+  })
 })
 
 describe('screens', () => {
