@@ -16,10 +16,16 @@ import { startHarness, type Harness } from './harness'
 import { installSolanaWallet } from './wallets/solana'
 import { until } from './page-scripts'
 import { createPriceStandIn } from '../../examples/stand-ins/price/handler'
+import { createBridgeStandIn, SOLANA_FEE_LAMPORTS, SOLANA_SOLVER } from '../../examples/stand-ins/bridge/server'
+import { parseEther } from 'viem'
+import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
+import { startEvm, type Evm } from '../chains/evm'
 
 const FND = 'w17-funding-solana-000001'
 let h: Harness
 let svm: Svm
+let evm: Evm
+const relay = createBridgeStandIn()
 const price = createPriceStandIn()
 let priceDown = false
 const closers: (() => void)[] = []
@@ -33,18 +39,19 @@ async function listen(fetch: (r: Request) => Response | Promise<Response>): Prom
 }
 
 beforeAll(async () => {
-  svm = await startSvm()
+  ;[svm, evm] = await Promise.all([startSvm(), startEvm()])
+  const br = await listen(relay.app.fetch)
   // The reference server's /token_price asks this price source (read when the server is built).
   process.env.PORTICO_PRICE_URL = await listen((r) => (priceDown ? Response.json({ error: 'unavailable' }, { status: 503 }) : price.fetch(r)))
   h = await startHarness({
-    connectSrc: [svm.rpc],
+    connectSrc: [svm.rpc, evm.rpc, br],
     extraApps: (origin) => [
       {
         id: FND,
         name: 'Funding from Solana test',
         loginMethods: ['email', 'wallet'],
         allowedOrigins: [origin],
-        funding: { methods: ['wallet', 'manual'], crossChainBridgingEnabled: false },
+        funding: { methods: ['wallet', 'manual'], crossChainBridgingEnabled: false, bridge: { apiUrl: br, testnetApiUrl: br } },
       },
     ],
   })
@@ -53,6 +60,7 @@ afterAll(async () => {
   process.env = env
   await h?.close()
   svm?.stop()
+  evm?.stop()
   for (const c of closers) c()
 })
 
@@ -67,7 +75,7 @@ async function openWithSolanaWallet(options: { signOnly?: boolean } = {}) {
   page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())))
   page.on('pageerror', (e) => void errors.push(`pageerror: ${e.message}`))
   const wallet = await installSolanaWallet(page, { secretKey: randomBytes(32), rpc: svm.rpc, signOnly: options.signOnly })
-  await page.goto(`${h.appUrl}/?app=${FND}&api=${encodeURIComponent(h.apiUrl)}`)
+  await page.goto(`${h.appUrl}/?app=${FND}&api=${encodeURIComponent(h.apiUrl)}&svm=${encodeURIComponent(svm.rpc)}&evmRpc=${encodeURIComponent(evm.rpc)}`)
   await h.waitReady(page)
   return { page, wallet, errors }
 }
@@ -172,5 +180,39 @@ describe('funding from Solana', { timeout: 120_000 }, () => {
     expect(await fundResult(page)).toEqual({ status: 'completed', method: 'wallet' })
     expect(await svm.balance(address)).toBe(250_000_000)
     expect(wallet.transactions).toMatchObject([{ mode: 'sign' }])
+  })
+
+  it('bridge from Solana: a quote with a Solana origin, the wallet signs and sends the instructions, the SOL reaches the solver', async () => {
+    const { page, wallet } = await openWithSolanaWallet()
+    await svm.airdrop(wallet.address, 2_000_000_000n)
+    const before = await svm.balance(SOLANA_SOLVER)
+    const address = privateKeyToAccount(generatePrivateKey()).address
+    const base = { id: 8453, name: 'Base', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [evm.rpc] } } }
+    await fund(page, { address, chain: base, amount: '0.02', crossChainBridgingEnabled: true })
+    await waitScreen(page, 'funding-methods')
+    await page.click('[data-method=bridge]')
+    await page.waitForSelector('[role=dialog] button:has-text("Confirm with Phantom")')
+    expect(await page.textContent('#portico-bridge-source option')).toBe('Solana · 2 SOL')
+    expect(await page.textContent('[data-bridge-destination]')).toMatch(/on Base · 0 ETH$/)
+    await h.screenshot(page, 'bridge-from-solana')
+    await page.click('[role=dialog] button:has-text("Confirm with Phantom")')
+    await waitTitle(page, 'Transfer complete')
+    await h.screenshot(page, 'bridge-from-solana-success')
+    expect(relay.quotes.at(-1)).toEqual({
+      user: wallet.address,
+      recipient: address,
+      originChainId: 792703809,
+      destinationChainId: 8453,
+      originCurrency: '11111111111111111111111111111111',
+      destinationCurrency: '0x0000000000000000000000000000000000000000',
+      amount: parseEther('0.02').toString(),
+      tradeType: 'EXACT_OUTPUT',
+    })
+    // 0.02 ETH at the stand-in's 0.05 ETH per SOL is 0.4 SOL, plus the relayer fee.
+    expect(BigInt(await svm.balance(SOLANA_SOLVER)) - BigInt(before)).toBe(400_000_000n + SOLANA_FEE_LAMPORTS)
+    expect(wallet.transactions).toMatchObject([{ mode: 'send', chain: 'solana:mainnet' }])
+    expect(await page.textContent('[data-bridge-summary]')).toContain('0.401 SOL')
+    await page.click('[role=dialog] button:has-text("Done")')
+    expect(await fundResult(page)).toEqual({ status: 'completed', method: 'wallet' })
   })
 })
