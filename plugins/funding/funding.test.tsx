@@ -19,14 +19,13 @@ import {
   sanitizeAmount,
   toBaseUnits,
   transferFromWallet,
-  transferFromSolanaWallet,
-  standardChain,
   evmBalance,
   type FundingChain,
   type FundingMethod,
 } from './index'
 import { definePlugin } from 'portico'
 import { sendingConnectors } from './screens/wallets'
+import { transferFromSolanaWallet, standardChain } from './transfer-solana'
 
 pluginContract(() => funding())
 afterEach(() => {

@@ -57,9 +57,14 @@ export type {
 } from './request'
 export { useFundWallet, useFundingRequest } from './react'
 export { transferFromWallet, switchChain, erc20TransferData } from './transfer'
-export { transferFromSolanaWallet, sendWithSolanaWallet, waitForSignature, standardChain, rpcSender, SOLANA_SIGNATURE_FEE } from './transfer-solana'
 export type { SolanaSender } from './transfer-solana'
 export type { RelaySolanaStepData, RelaySolanaInstruction } from './solana-tx'
+/**
+ * Sending from a Solana wallet (`transferFromSolanaWallet`, `sendWithSolanaWallet`,
+ * `waitForSignature`, `standardChain`, `rpcSender`, `SOLANA_SIGNATURE_FEE`), loaded on use so
+ * the entry stays small.
+ */
+export const loadSolanaTransfer = () => import('./transfer-solana')
 /** The Solana transaction builders (with @solana/web3.js), loaded on use. */
 export const loadSolanaTransactions = () => import('./solana-tx')
 export type { Eip1193, TransferStatus } from './transfer'

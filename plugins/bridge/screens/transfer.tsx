@@ -16,15 +16,14 @@ import {
   isPositiveAmount,
   isUserRejection,
   loadSolanaTransactions,
+  loadSolanaTransfer,
   requestBalance,
   rpcCall,
   sanitizeAmount,
-  sendWithSolanaWallet,
   solanaBalance,
   switchChain,
   toBaseUnits,
   waitForReceipt,
-  SOLANA_SIGNATURE_FEE,
   type Eip1193,
   type FundingChain,
   type SolanaSender,
@@ -118,11 +117,12 @@ export default function BridgeTransferScreen(_: ScreenProps) {
     const q = quote
     const rpc = source.rpcUrls.default.http[0]
     try {
-      const fee = isSolanaSource(source) ? SOLANA_SIGNATURE_FEE : 0n
+      const solana = isSolanaSource(source) ? await loadSolanaTransfer() : null
+      const fee = solana ? solana.SOLANA_SIGNATURE_FEE : 0n
       if (q.spend + fee > (balances[source.id] ?? 0n)) {
         return setPhase({ kind: 'error', message: formatText(T.notEnoughFunds, { address: from }) })
       }
-      if (q.solana) {
+      if (q.solana && solana) {
         // Solana origin: the provider's instructions in a transaction the Solana wallet signs and sends.
         const tx = await loadSolanaTransactions()
         const { value } = await rpcCall<{ value: { blockhash: string } }>(funding.fetch, rpc, 'getLatestBlockhash', [{ commitment: 'confirmed' }])
@@ -133,7 +133,7 @@ export default function BridgeTransferScreen(_: ScreenProps) {
           lookupTable: tx.lookupTableReader((method, params) => rpcCall(funding.fetch, rpc, method, params)),
         })
         setPhase({ kind: 'confirming', quote: q })
-        await sendWithSolanaWallet({
+        await solana.sendWithSolanaWallet({
           sender: solConnector as unknown as SolanaSender,
           fetch: funding.fetch,
           rpc,
