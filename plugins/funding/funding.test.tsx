@@ -352,6 +352,13 @@ describe('transfer from an external Solana wallet', () => {
     expect(r.signature).toMatch(/^[1-9A-HJ-NP-Za-km-z]{86,88}$/)
   })
 
+  it("USDC on Solana: 'Transfer from wallet' is shown unsupported (SOL only)", async () => {
+    const t = await createTestKernel({ plugins: [funding()], app: { funding_config: FUNDING_CONFIG } as never })
+    const usdc = resolveRequest({ address: to, chainType: 'solana', isUSDC: true }, null)
+    expect(listFundingMethods(t.kernel, usdc, FUNDING_CONFIG as never).find((m) => m.method.id === 'funding-wallet')?.unsupported).toBe('Not available for this network')
+    expect(listFundingMethods(t.kernel, request, FUNDING_CONFIG as never).find((m) => m.method.id === 'funding-wallet')?.unsupported).toBeUndefined()
+  })
+
   it('the wallets screen lists Solana connectors that can send', () => {
     const list = [
       { id: 'a', name: 'A', chainType: 'solana' as const, solanaSignAndSendTransaction: () => null },

@@ -101,6 +101,8 @@ export function funding(options: FundingOptions = {}): PorticoPlugin<'funding'> 
           icon: icons.WalletIcon,
           order: 30,
           screen: FUNDING_WALLETS_SCREEN,
+          // A Solana wallet sends SOL only (no SPL transfer yet): USDC on Solana is shown disabled.
+          unsupported: (r) => (r.chainType === 'solana' && r.isUSDC ? texts().unsupported : undefined),
         }
         const manual: FundingMethod = {
           id: 'funding-manual',
