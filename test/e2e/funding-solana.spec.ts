@@ -134,6 +134,7 @@ describe('funding from Solana', { timeout: 120_000 }, () => {
     await waitScreen(page, 'funding-methods')
     await page.click('[data-method=funding-wallet]')
     await waitScreen(page, 'funding-wallets')
+    await page.waitForSelector('[data-method="wallet-standard:Phantom"]')
     await h.screenshot(page, 'funding-wallets-solana')
     await page.click('[data-method="wallet-standard:Phantom"]')
     await waitTitle(page, 'Transfer complete')
