@@ -6,12 +6,13 @@
  */
 import { useEffect, useState } from 'react'
 import { formatText, isPorticoError } from 'portico'
-import { Button, ScreenLayout, StatusIcon, icons, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
 import { FUNDING } from '../errors'
 import { FUNDING_SUCCESS_CLOSE_MS } from '../ids'
 import { FUNDING_TEXTS } from '../strings'
 import { transferFromWallet, type Eip1193, type TransferStatus } from '../transfer'
 import { transferFromSolanaWallet, type SolanaSender } from '../transfer-solana'
+import { ConnectorIcon } from './wallets'
 
 export default function FundingWalletTransferScreen(_: ScreenProps) {
   const kernel = useKernel()
@@ -79,7 +80,7 @@ export default function FundingWalletTransferScreen(_: ScreenProps) {
       description={formatText(description, values)}
       icon={
         <StatusIcon status="loading" label={status}>
-          {typeof connector?.icon === 'string' ? <img src={connector.icon} alt="" width={28} height={28} /> : <icons.WalletIcon width={28} height={28} />}
+          <ConnectorIcon src={connector?.icon} size={28} />
         </StatusIcon>
       }
     />
