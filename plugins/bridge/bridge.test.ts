@@ -3,7 +3,7 @@ import { createTestKernel, pluginContract } from 'portico/testing'
 import { funding, listFundingMethods, resolveRequest, type FundingChain } from 'portico/plugins/funding'
 import { BRIDGE_TEXTS, bridge, bridgeSupported } from './index'
 import { fetchBridgeQuote, SOLANA_BRIDGE_CHAIN_ID } from './calls'
-import { bridgeHost, quoteInput } from './quote'
+import { bridgeHost, quoteInput, solanaSourceChain } from './quote'
 
 pluginContract(() => bridge({ chains: [] }))
 
@@ -45,7 +45,7 @@ describe('quote', () => {
     const data = { from: USER, to: EVM, value: '1000', chainId: 8453, data: '0x01' }
     const ok = reply(200, { steps: [{ items: [{ data }] }], fees: { gas: { amount: '21000000000000' }, relayer: { amount: '100000000000000' } }, details: { currencyIn: { amountFormatted: '0.0501' } } })
     const input = quoteInput(resolveRequest({ address: EVM, chain: chain(10) }, null), chain(8453), USER, 1000n)
-    expect(await fetchBridgeQuote(ok as never, 'https://relay.test/', input)).toEqual({ tx: data, total: '0.0501', fee: '0.000121' })
+    expect(await fetchBridgeQuote(ok as never, 'https://relay.test/', input)).toEqual({ tx: data, spend: 1000n, total: '0.0501', fee: '0.000121' })
     expect((ok.mock.calls[0] as unknown as [string])[0]).toBe('https://relay.test/execute/swap')
     expect(JSON.parse((ok.mock.calls[0] as unknown as [string, RequestInit])[1].body as string)).toEqual(input)
     expect(await fetchBridgeQuote(reply(400, { message: 'Invalid address for recipient' }) as never, 'h', input)).toBeNull()
@@ -61,4 +61,41 @@ it('is offered when bridging is enabled, with other networks to come from', asyn
   expect(ids(resolveRequest({ address: EVM, chain: chain(10) }, null))).toEqual(['funding-wallet'])
   expect(ids(resolveRequest({ address: EVM, chain: chain(10), crossChainBridgingEnabled: true }, null))).toEqual(['funding-wallet', 'bridge'])
   expect(ids(resolveRequest({ address: SOL, cluster: { name: 'devnet' }, crossChainBridgingEnabled: true }, null))).toEqual(['funding-wallet'])
+})
+
+describe('from Solana', () => {
+  const SOL_USER = 'GsbwXfJraMomNxBcjYLcG3mxkBUiyWXAB32fGbSMQRdW'
+  it('the quote names the Solana origin: chain id 792703809 and native SOL', () => {
+    const r = resolveRequest({ address: EVM, chain: chain(8453) }, null)
+    expect(quoteInput(r, solanaSourceChain({ rpcUrl: 'http://svm.test' }), SOL_USER, 10n ** 16n)).toEqual({
+      user: SOL_USER,
+      recipient: EVM,
+      originChainId: SOLANA_BRIDGE_CHAIN_ID,
+      destinationChainId: 8453,
+      originCurrency: '11111111111111111111111111111111',
+      destinationCurrency: '0x0000000000000000000000000000000000000000',
+      amount: '10000000000000000',
+      tradeType: 'EXACT_OUTPUT',
+    })
+    expect(solanaSourceChain({}).rpcUrls.default.http[0]).toBe('https://api.mainnet-beta.solana.com')
+  })
+  it("reads a Solana step's instructions, what it spends and the fee in SOL", async () => {
+    const data = { instructions: [{ keys: [{ pubkey: SOL_USER, isSigner: true, isWritable: true }], programId: '11111111111111111111111111111111', data: '02000000' }], addressLookupTableAddresses: [] }
+    const body = {
+      steps: [{ items: [{ data }] }],
+      fees: { gas: { currency: { decimals: 9 }, amount: '5000' }, relayer: { currency: { decimals: 9 }, amount: '1000000' } },
+      details: { currencyIn: { amount: '401000000', amountFormatted: '0.401', currency: { decimals: 9 } } },
+    }
+    const f = vi.fn(async () => new Response(JSON.stringify(body)))
+    const input = quoteInput(resolveRequest({ address: EVM, chain: chain(8453) }, null), solanaSourceChain({}), SOL_USER, 1n)
+    expect(await fetchBridgeQuote(f as never, 'h', input)).toEqual({ solana: data, spend: 401_000_000n, total: '0.401', fee: '0.001005' })
+    const empty = vi.fn(async () => new Response(JSON.stringify({ steps: [{ items: [{ data: { instructions: [] } }] }] })))
+    expect(await fetchBridgeQuote(empty as never, 'h', input)).toBeNull()
+  })
+  it('is offered for EVM destinations with solanaSource on, even without other EVM networks', async () => {
+    const t = await createTestKernel({ plugins: [funding(), bridge({ chains: [], solanaSource: {} })], app: { funding_config: { methods: ['wallet'] } } as never })
+    const ids = (r: Parameters<typeof listFundingMethods>[1]) => listFundingMethods(t.kernel, r, { methods: ['wallet'] }).map((m) => m.method.id)
+    expect(ids(resolveRequest({ address: EVM, chain: chain(10), crossChainBridgingEnabled: true }, null))).toEqual(['funding-wallet', 'bridge'])
+    expect(ids(resolveRequest({ address: SOL, chainType: 'solana', crossChainBridgingEnabled: true }, null))).toEqual(['funding-wallet'])
+  })
 })

@@ -2,8 +2,9 @@
  * The bridge provider's quote (spec part 2 section 7 'Funding provider calls'): POST
  * {host}/execute/swap with tradeType EXACT_OUTPUT, origin and destination currencies and chain
  * ids, the amount (destination base units), user and recipient; a testnet host for testnets.
- * Returns steps[0].items[0].data. An error with a message is thrown unless the message starts
- * 'Invalid address' (then: no quote).
+ * Returns steps[0].items[0].data: a transaction (from, to, value, chainId, data) for an EVM
+ * origin, instructions (and address lookup tables) for a Solana origin. An error with a message
+ * is thrown unless the message starts 'Invalid address' (then: no quote).
  */
 export const SOLANA_BRIDGE_CHAIN_ID = 792703809
 export const NATIVE_EVM_CURRENCY = '0x0000000000000000000000000000000000000000'
@@ -28,8 +29,19 @@ export interface BridgeTxData {
   data: string
 }
 
+/** A Solana origin's deposit: instructions for the wallet's transaction (Relay's Solana step data). */
+export interface BridgeSolanaData {
+  instructions: { keys: { pubkey: string; isSigner: boolean; isWritable: boolean }[]; programId: string; data: string }[]
+  addressLookupTableAddresses?: string[]
+}
+
 export interface BridgeQuote {
-  tx: BridgeTxData
+  /** An EVM origin's deposit transaction. */
+  tx?: BridgeTxData
+  /** A Solana origin's deposit instructions. */
+  solana?: BridgeSolanaData
+  /** What the deposit spends in origin base units (value, or the provider's currencyIn amount). */
+  spend: bigint
   /** Total the wallet pays (formatted, origin currency). */
   total?: string
   /** Estimated fee (formatted, origin currency: gas + relayer). */
@@ -37,16 +49,16 @@ export interface BridgeQuote {
 }
 
 interface SwapResponse {
-  steps?: { items?: { data?: BridgeTxData }[] }[]
-  fees?: { gas?: { amount?: string }; relayer?: { amount?: string } }
-  details?: { currencyIn?: { amountFormatted?: string } }
+  steps?: { items?: { data?: BridgeTxData | BridgeSolanaData }[] }[]
+  fees?: { gas?: { amount?: string; currency?: { decimals?: number } }; relayer?: { amount?: string } }
+  details?: { currencyIn?: { amount?: string; amountFormatted?: string; currency?: { decimals?: number } } }
   message?: string
 }
 
-const fmt = (wei: bigint) => {
-  const s = wei.toString().padStart(19, '0')
-  const w = s.slice(0, -18)
-  const f = s.slice(-18).replace(/0+$/, '').slice(0, 6)
+const fmt = (units: bigint, decimals = 18) => {
+  const s = units.toString().padStart(decimals + 1, '0')
+  const w = s.slice(0, -decimals)
+  const f = s.slice(-decimals).replace(/0+$/, '').slice(0, 6)
   return f ? `${w}.${f}` : w
 }
 
@@ -62,13 +74,27 @@ export async function fetchBridgeQuote(fetchFn: typeof fetch, host: string, inpu
     if (body.message?.startsWith('Invalid address')) return null
     throw new Error(body.message ?? `Bridge provider answered ${res.status}`)
   }
-  const tx = body.steps?.[0]?.items?.[0]?.data
-  if (!tx) return null
+  const data = body.steps?.[0]?.items?.[0]?.data
+  if (!data) return null
+  const decimals = body.fees?.gas?.currency?.decimals ?? body.details?.currencyIn?.currency?.decimals ?? (input.originChainId === SOLANA_BRIDGE_CHAIN_ID ? 9 : 18)
   let fee: string | undefined
   try {
-    fee = fmt(BigInt(body.fees?.gas?.amount ?? '0') + BigInt(body.fees?.relayer?.amount ?? '0'))
+    fee = fmt(BigInt(body.fees?.gas?.amount ?? '0') + BigInt(body.fees?.relayer?.amount ?? '0'), decimals)
   } catch {
     fee = undefined
   }
-  return { tx, total: body.details?.currencyIn?.amountFormatted ?? fmt(BigInt(tx.value || '0')), fee }
+  const units = (v: string | undefined) => {
+    try {
+      return BigInt(v || '0')
+    } catch {
+      return 0n
+    }
+  }
+  if ('instructions' in data) {
+    if (!Array.isArray(data.instructions) || !data.instructions.length) return null
+    const spend = units(body.details?.currencyIn?.amount)
+    return { solana: data, spend, total: body.details?.currencyIn?.amountFormatted ?? fmt(spend, decimals), fee }
+  }
+  const spend = units(data.value)
+  return { tx: data, spend, total: body.details?.currencyIn?.amountFormatted ?? fmt(spend, decimals), fee }
 }

@@ -1,6 +1,6 @@
 /**
  * portico/plugins/bridge — 'Transfer from another network': funding from an external EVM wallet
- * on another network, EVM↔EVM and EVM→Solana, through a bridge provider's quote (Relay's
+ * on another network, EVM↔EVM, EVM→Solana and Solana→EVM (`solanaSource`), through a bridge provider's quote (Relay's
  * `/execute/swap`, EXACT_OUTPUT; a testnet host for testnets; Solana destination chain id
  * 792703809; not for Solana testnet or devnet). Spec part 2: 'Funding screens', section 4
  * 'Bridge', section 7 'Funding provider calls', section 8.
@@ -17,6 +17,7 @@
 import { definePlugin, type PorticoPlugin } from 'portico'
 import type { FundingChain, FundingMethod } from 'portico/plugins/funding'
 import { bridgeErrors } from './errors'
+import type { SolanaSourceOptions } from './quote'
 import { bridgeSupported } from './rules'
 import { BRIDGE_TEXTS } from './strings'
 
@@ -24,6 +25,7 @@ import { BRIDGE_TEXTS } from './strings'
 // the 'bridge-transfer' screen.
 export type { BridgeQuoteInput, BridgeQuote, BridgeTxData } from './calls'
 export { bridgeSupported } from './rules'
+export type { SolanaSourceOptions } from './quote'
 export { BRIDGE_TEXTS } from './strings'
 export type BridgeTexts = typeof BRIDGE_TEXTS
 
@@ -32,6 +34,11 @@ export const BRIDGE_SCREEN = 'bridge-transfer'
 export interface BridgeOptions {
   /** The source networks offered (viem chains fit). The request's own chain is left out. */
   chains: FundingChain[]
+  /**
+   * Offer Solana (mainnet) as a source for EVM destinations, paid from a wallet-standard Solana
+   * wallet (`siws`) that can send transactions.
+   */
+  solanaSource?: SolanaSourceOptions
 }
 
 export interface BridgeApi {
@@ -62,7 +69,9 @@ export function bridge(options: BridgeOptions = { chains: [] }): PorticoPlugin<'
           order: 35,
           screen: BRIDGE_SCREEN,
           available: (r) =>
-            r.crossChainBridgingEnabled && bridgeSupported(r) && options.chains.some((c) => r.chainType === 'solana' || c.id !== r.chain?.id),
+            r.crossChainBridgingEnabled &&
+            bridgeSupported(r) &&
+            (options.chains.some((c) => r.chainType === 'solana' || c.id !== r.chain?.id) || (!!options.solanaSource && r.chainType === 'ethereum')),
         }
         return [...list, method]
       })

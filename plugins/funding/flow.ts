@@ -6,6 +6,7 @@
  * flag, the provider's id stored after its delay).
  */
 import type { PluginContext, Store } from 'portico'
+import { getTokenPrice } from './calls'
 import { notEnabledError } from './errors'
 import { FUNDING_METHODS_SCREEN } from './ids'
 import { resolveRequest, type FundingChain, type FundingRequest, type ResolvedFundingRequest, type WireFundingConfig } from './request'
@@ -29,6 +30,9 @@ export interface FundingState {
   funding: FundingData | null
 }
 
+/** The chain id the price call names for Solana (the server prices by symbol; Solana mainnet's id in token lists). */
+export const SOLANA_PRICE_CHAIN_ID = 101
+
 export const INITIAL_FUNDING_STATE: FundingState = { request: null, funding: null }
 
 export interface FundingResult {
@@ -41,6 +45,11 @@ export interface FundingApi {
   state: Store<FundingState>
   /** fetch for chain RPCs and providers (the host's `fetch` option). */
   fetch: typeof fetch
+  /**
+   * The USD value of `amount` SOL (GET /token_price). Rejects when the price cannot be fetched:
+   * the Solana funding screens then show 'Unable to fetch SOL price'.
+   */
+  solUsdValue(amount: string): Promise<number>
   /** Whether the app (or the host's option) turned funding on. */
   enabled(): boolean
   config(): WireFundingConfig | null
@@ -52,7 +61,8 @@ export interface FundingApi {
   recordStart(data: Omit<FundingData, 'startedAt' | 'alternateFunding' | 'providerId'>, providerId: string, idDelayMs: number): () => void
   /**
    * For the embedded wallet: call after a wallet was created. Opens the funding flow when the
-   * app asks for it (funding config 'prompt on wallet creation'); otherwise resolves at once.
+   * app asks for it (funding config 'prompt on wallet creation'), once the modal that is open
+   * now (the login's) has closed; otherwise resolves at once with null.
    */
   promptAfterWalletCreation(wallet: { address: string; chainType: 'ethereum' | 'solana' }, request?: Partial<FundingRequest>): Promise<FundingResult | null>
 }
@@ -80,6 +90,10 @@ export function createFundingApi(ctx: PluginContext, options: FundingOptions): F
     state,
     fetch: (input, init) => ctx.fetch(input, init),
     config,
+    async solUsdValue(amount) {
+      const usd = await getTokenPrice(ctx.api, SOLANA_PRICE_CHAIN_ID, 'SOL')
+      return Number(amount) * usd
+    },
     enabled: () => config() !== null,
     async fund(input) {
       const cfg = config()
@@ -111,6 +125,15 @@ export function createFundingApi(ctx: PluginContext, options: FundingOptions): F
     async promptAfterWalletCreation(wallet, request = {}) {
       const cfg = config()
       if (!cfg?.prompt_funding_on_wallet_creation) return null
+      // Called from the login flow (after the created screen): the funding flow opens once that modal has closed.
+      await new Promise<void>((resolve) => {
+        if (!ctx.screens.getState().open) return resolve()
+        const off = ctx.screens.subscribe((s) => {
+          if (s.open) return
+          off()
+          resolve()
+        })
+      })
       return api.fund({ ...request, address: wallet.address, chainType: wallet.chainType })
     },
   }

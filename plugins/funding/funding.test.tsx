@@ -24,6 +24,8 @@ import {
   type FundingMethod,
 } from './index'
 import { definePlugin } from 'portico'
+import { sendingConnectors } from './screens/wallets'
+import { transferFromSolanaWallet, standardChain } from './transfer-solana'
 
 pluginContract(() => funding())
 afterEach(() => {
@@ -171,6 +173,22 @@ describe('the plugin', () => {
     t2.kernel.screens.dismiss()
     await expect(p).resolves.toEqual({ status: 'exited' })
   })
+
+  it('a prompt asked while the login modal is open waits for it to close, then opens its own flow', async () => {
+    const t = await createTestKernel({
+      plugins: [funding(), definePlugin({ id: 'login-stub', kind: 'feature', setup: (ctx) => void ctx.screens.register({ id: 'login-stub-screen', component: () => null }) })],
+      app: { funding_config: { ...FUNDING_CONFIG, prompt_funding_on_wallet_creation: true } } as never,
+    })
+    const login = t.kernel.screens.open('login-stub-screen')
+    const p = t.kernel.plugin('funding').promptAfterWalletCreation({ address: ADDRESS, chainType: 'ethereum' })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(t.kernel.screens.getState().current?.id).toBe('login-stub-screen')
+    t.kernel.screens.close({ login: true })
+    await expect(login).resolves.toEqual({ ok: true, value: { login: true } })
+    await waitFor(() => expect(t.kernel.screens.getState().current?.id).toBe(FUNDING_METHODS_SCREEN))
+    t.kernel.screens.dismiss()
+    await expect(p).resolves.toEqual({ status: 'exited' })
+  })
 })
 
 describe('screens', () => {
@@ -274,5 +292,100 @@ describe('transfer from an external wallet', () => {
   })
   it('balance failures fall back to 0', async () => {
     expect(await evmBalance((async () => { throw new Error('down') }) as never, 'http://x', ADDRESS)).toBe(0n)
+  })
+})
+
+describe('transfer from an external Solana wallet', () => {
+  // Two valid public keys: the test decodes the transaction the wallet is handed.
+  const from = 'GsbwXfJraMomNxBcjYLcG3mxkBUiyWXAB32fGbSMQRdW'
+  const to = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T'
+  const rpcFetch = (balance: number, calls: string[] = []) =>
+    (async (_u: RequestInfo | URL, init?: RequestInit) => {
+      const b = JSON.parse(String(init?.body))
+      calls.push(b.method)
+      const result =
+        b.method === 'getBalance'
+          ? { context: { slot: 1 }, value: balance }
+          : b.method === 'getLatestBlockhash'
+            ? { context: { slot: 1 }, value: { blockhash: 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k', lastValidBlockHeight: 100 } }
+            : b.method === 'getSignatureStatuses'
+              ? { context: { slot: 1 }, value: [{ err: null, confirmationStatus: 'confirmed' }] }
+              : null
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id: b.id, result }))
+    }) as typeof fetch
+  const request = resolveRequest({ address: to, chainType: 'solana', cluster: { name: 'mainnet-beta', rpcUrl: 'http://svm.test' }, amount: '0.5' }, null)
+  const sender = (send: (tx: Uint8Array, chain: string) => Promise<Uint8Array>) => ({ connect: async () => from, solanaSignAndSendTransaction: vi.fn(send) })
+
+  it("refuses with 'Wallet {address} does not have enough funds.' (amount plus the fee)", async () => {
+    const s = sender(async () => new Uint8Array(64))
+    await expect(
+      transferFromSolanaWallet({ sender: s, fetch: rpcFetch(500_000_000), request, texts: FUNDING_TEXTS, onStatus() {} }),
+    ).rejects.toThrow(`Wallet ${from} does not have enough funds.`)
+    expect(s.solanaSignAndSendTransaction).not.toHaveBeenCalled()
+  })
+
+  it("a rejection in the wallet is 'Transaction was rejected by the user'", async () => {
+    const s = sender(() => Promise.reject(Object.assign(new Error('User rejected the request.'), { code: 4001 })))
+    await expect(transferFromSolanaWallet({ sender: s, fetch: rpcFetch(10 ** 10), request, texts: FUNDING_TEXTS, onStatus() {} })).rejects.toThrow(
+      'Transaction was rejected by the user',
+    )
+  })
+
+  it('builds a SOL transfer for the wallet to sign and send on solana:mainnet, then waits for the cluster', async () => {
+    const { VersionedTransaction, SystemInstruction, TransactionInstruction } = await import('@solana/web3.js')
+    const calls: string[] = []
+    const s = sender(async () => new Uint8Array(64).fill(7))
+    const statuses: string[] = []
+    const r = await transferFromSolanaWallet({ sender: s, fetch: rpcFetch(10 ** 10, calls), request, texts: FUNDING_TEXTS, onStatus: (x) => statuses.push(x) })
+    expect(statuses).toEqual(['connecting', 'checking', 'awaiting', 'confirming', 'success'])
+    expect(calls).toEqual(['getBalance', 'getLatestBlockhash', 'getSignatureStatuses'])
+    const [bytes, chain] = s.solanaSignAndSendTransaction.mock.calls[0]
+    expect(chain).toBe('solana:mainnet')
+    const tx = VersionedTransaction.deserialize(bytes)
+    const keys = tx.message.staticAccountKeys.map((k) => k.toBase58())
+    const ix = tx.message.compiledInstructions[0]
+    const decoded = SystemInstruction.decodeTransfer(
+      new TransactionInstruction({ programId: tx.message.staticAccountKeys[ix.programIdIndex], keys: ix.accountKeyIndexes.map((i) => ({ pubkey: tx.message.staticAccountKeys[i], isSigner: i === 0, isWritable: i < 2 })), data: Buffer.from(ix.data) }),
+    )
+    expect({ from: decoded.fromPubkey.toBase58(), to: decoded.toPubkey.toBase58(), lamports: decoded.lamports }).toEqual({ from, to, lamports: 500_000_000n })
+    expect(keys[0]).toBe(from)
+    expect(r.signature).toMatch(/^[1-9A-HJ-NP-Za-km-z]{86,88}$/)
+  })
+
+  it("USDC on Solana: 'Transfer from wallet' is shown unsupported (SOL only)", async () => {
+    const t = await createTestKernel({ plugins: [funding()], app: { funding_config: FUNDING_CONFIG } as never })
+    const usdc = resolveRequest({ address: to, chainType: 'solana', isUSDC: true }, null)
+    expect(listFundingMethods(t.kernel, usdc, FUNDING_CONFIG as never).find((m) => m.method.id === 'funding-wallet')?.unsupported).toBe('Not available for this network')
+    expect(listFundingMethods(t.kernel, request, FUNDING_CONFIG as never).find((m) => m.method.id === 'funding-wallet')?.unsupported).toBeUndefined()
+  })
+
+  it('the wallets screen lists Solana connectors that can send', () => {
+    const list = [
+      { id: 'a', name: 'A', chainType: 'solana' as const, solanaSignAndSendTransaction: () => null },
+      { id: 'b', name: 'B', chainType: 'solana' as const },
+      { id: 'c', name: 'C', chainType: 'ethereum' as const, provider: { request() {} } },
+    ]
+    expect(sendingConnectors(list, 'solana').map((c) => c.id)).toEqual(['a'])
+    expect(sendingConnectors(list, 'ethereum').map((c) => c.id)).toEqual(['c'])
+    expect([standardChain('mainnet-beta'), standardChain('devnet'), standardChain('testnet')]).toEqual(['solana:mainnet', 'solana:devnet', 'solana:testnet'])
+  })
+})
+
+describe('SOL price', () => {
+  const solRequest = resolveRequest({ address: '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T', chainType: 'solana', amount: '0.1' }, null)
+  it("shows the amount's USD value from /token_price", async () => {
+    const t = await createTestKernel({ plugins: [funding()], app: { funding_config: FUNDING_CONFIG } as never })
+    t.net.on('GET', '/token_price', { usd: 150 })
+    t.kernel.plugin('funding').state.set({ request: solRequest })
+    await renderScreen(t.kernel, FUNDING_METHODS_SCREEN, {}, { intent: 'update' })
+    expect(await screen.findByText('≈ $15.00 USD')).toBeTruthy()
+    expect(screen.queryByText('Unable to fetch SOL price')).toBeNull()
+  })
+  it("'Unable to fetch SOL price' when the price cannot be fetched", async () => {
+    const t = await createTestKernel({ plugins: [funding()], app: { funding_config: FUNDING_CONFIG } as never })
+    t.net.on('GET', '/token_price', { status: 424, body: { code: 'price_unavailable', error: 'The price source could not be reached' } })
+    t.kernel.plugin('funding').state.set({ request: solRequest })
+    await renderScreen(t.kernel, FUNDING_METHODS_SCREEN, {}, { intent: 'update' })
+    expect((await screen.findByRole('alert')).textContent).toBe('Unable to fetch SOL price')
   })
 })

@@ -57,6 +57,16 @@ export type {
 } from './request'
 export { useFundWallet, useFundingRequest } from './react'
 export { transferFromWallet, switchChain, erc20TransferData } from './transfer'
+export type { SolanaSender } from './transfer-solana'
+export type { RelaySolanaStepData, RelaySolanaInstruction } from './solana-tx'
+/**
+ * Sending from a Solana wallet (`transferFromSolanaWallet`, `sendWithSolanaWallet`,
+ * `waitForSignature`, `standardChain`, `rpcSender`, `SOLANA_SIGNATURE_FEE`), loaded on use so
+ * the entry stays small.
+ */
+export const loadSolanaTransfer = () => import('./transfer-solana')
+/** The Solana transaction builders (with @solana/web3.js), loaded on use. */
+export const loadSolanaTransactions = () => import('./solana-tx')
 export type { Eip1193, TransferStatus } from './transfer'
 export { FUNDING_TEXTS } from './strings'
 export type FundingTexts = typeof FUNDING_TEXTS
@@ -91,6 +101,8 @@ export function funding(options: FundingOptions = {}): PorticoPlugin<'funding'> 
           icon: icons.WalletIcon,
           order: 30,
           screen: FUNDING_WALLETS_SCREEN,
+          // A Solana wallet sends SOL only (no SPL transfer yet): USDC on Solana is shown disabled.
+          unsupported: (r) => (r.chainType === 'solana' && r.isUSDC ? texts().unsupported : undefined),
         }
         const manual: FundingMethod = {
           id: 'funding-manual',

@@ -46,4 +46,6 @@ export const FUNDING_TEXTS = {
   fundedDescription: 'It may take a few minutes for the assets to appear.',
   inProgressTitle: 'In Progress',
   done: 'Done',
+  usdValue: '≈ ${usd} USD',
+  solPriceError: 'Unable to fetch SOL price',
 }

@@ -139,6 +139,8 @@ export type {
   WalletStandardRegistry,
   RegistryApi,
   SolanaSignMessageFeature,
+  SolanaSignAndSendTransactionFeature,
+  SolanaSignTransactionFeature,
   SolanaSignInFeature,
   SolanaSignInInput,
   StandardConnectFeature,

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58 } from '@scure/base'
 import { createTestKernel, wireUser, authResponse, pluginContract } from 'portico/testing'
@@ -290,5 +290,60 @@ describe('the embedded wallet', () => {
     registerWallet(target as unknown as EventTarget, testWallet({ name: 'Portico Embedded Wallet' }))
     registerWallet(target as unknown as EventTarget, testWallet({ name: 'Solflare' }))
     expect(walletConnectors(kernel).map((c) => c.name)).toEqual(['Solflare'])
+  })
+})
+
+describe('transactions (funding from a Solana wallet)', () => {
+  const tx = new Uint8Array([1, 2, 3])
+  async function connectorWith(features: Record<string, unknown>) {
+    const base = testWallet()
+    const wallet: StandardWallet = { ...base, accounts: base.accounts, features: { ...base.features, ...features } }
+    const target = isolated()
+    const { kernel } = await createTestKernel({ plugins: [siws({ target })], app: { login_methods: ['wallet'] }, config: { appearance: { walletChainType: 'solana-only' } } })
+    registerWallet(target as unknown as EventTarget, wallet)
+    const [c] = walletConnectors(kernel)
+    return c
+  }
+
+  it('solana:signAndSendTransaction: the wallet signs and sends to the chain; resolves with its signature', async () => {
+    const inputs: { account: StandardWalletAccount; transaction: Uint8Array; chain: string }[] = []
+    const c = await connectorWith({
+      'solana:signAndSendTransaction': {
+        version: '1.0.0',
+        async signAndSendTransaction(...i: typeof inputs) {
+          inputs.push(...i)
+          return [{ signature: new Uint8Array(64).fill(9) }]
+        },
+      },
+    })
+    await c.connect()
+    const send = vi.fn()
+    expect(await c.solanaSignAndSendTransaction!(tx, 'solana:devnet', send)).toEqual(new Uint8Array(64).fill(9))
+    expect(inputs).toMatchObject([{ account: { address }, transaction: tx, chain: 'solana:devnet' }])
+    expect(send).not.toHaveBeenCalled()
+  })
+
+  it('solana:signTransaction only: the wallet signs, the caller sends the signed bytes', async () => {
+    const c = await connectorWith({
+      'solana:signTransaction': { version: '1.0.0', signTransaction: async () => [{ signedTransaction: new Uint8Array([4, 5]) }] },
+    })
+    await c.connect()
+    const send = vi.fn(async (signed: Uint8Array) => new Uint8Array(64).fill(signed[0]))
+    expect(await c.solanaSignAndSendTransaction!(tx, 'solana:mainnet', send)).toEqual(new Uint8Array(64).fill(4))
+    expect(send).toHaveBeenCalledWith(new Uint8Array([4, 5]))
+  })
+
+  it('a wallet with neither feature is unsupported; a rejection passes through', async () => {
+    const c = await connectorWith({})
+    await c.connect()
+    await expect(c.solanaSignAndSendTransaction!(tx, 'solana:mainnet', vi.fn())).rejects.toMatchObject({ code: 'wallet_unsupported' })
+    const r = await connectorWith({
+      'solana:signAndSendTransaction': {
+        version: '1.0.0',
+        signAndSendTransaction: () => Promise.reject(Object.assign(new Error('User rejected the request.'), { code: 4001 })),
+      },
+    })
+    await r.connect()
+    await expect(r.solanaSignAndSendTransaction!(tx, 'solana:mainnet', vi.fn())).rejects.toMatchObject({ code: 4001 })
   })
 })

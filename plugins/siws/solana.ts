@@ -19,6 +19,8 @@ import { authenticateSiws, initSiws, linkSiws } from './calls'
 import { noSignatureError } from './errors'
 import { buildSiwsMessage } from './message'
 import type {
+  SolanaSignAndSendTransactionFeature,
+  SolanaSignTransactionFeature,
   SolanaSignInFeature,
   SolanaSignMessageFeature,
   StandardConnectFeature,
@@ -82,6 +84,22 @@ export function createSolanaConnector(
       if (!account || !signFeature) throw new PorticoError(WALLET_CONNECT_CODES.unsupported, WALLET_TEXTS.unsupportedWallet, { kind: 'connector_error' })
       const [signed] = await withWalletTimeout(signFeature.signMessage({ account, message }), timeout)
       return signed.signature
+    },
+    async solanaSignAndSendTransaction(transaction, chain, send) {
+      const account = accounts.get(status.get().address ?? '')
+      const sendFeature = wallet.features['solana:signAndSendTransaction'] as SolanaSignAndSendTransactionFeature | undefined
+      const signTxFeature = wallet.features['solana:signTransaction'] as SolanaSignTransactionFeature | undefined
+      if (!account || (!sendFeature && !signTxFeature)) {
+        throw new PorticoError(WALLET_CONNECT_CODES.unsupported, WALLET_TEXTS.unsupportedWallet, { kind: 'connector_error' })
+      }
+      // The wallet sends when it can (it picks its own RPC for `chain`); else it signs and the app sends.
+      if (sendFeature) {
+        const [out] = await withWalletTimeout(sendFeature.signAndSendTransaction({ account, transaction, chain, options: { commitment: 'confirmed' } }), timeout)
+        return out.signature
+      }
+      if (!signTxFeature) throw new PorticoError(WALLET_CONNECT_CODES.unsupported, WALLET_TEXTS.unsupportedWallet, { kind: 'connector_error' })
+      const [signed] = await withWalletTimeout(signTxFeature.signTransaction({ account, transaction, chain }), timeout)
+      return send(signed.signedTransaction)
     },
     async disconnect() {
       const feature = wallet.features['standard:disconnect'] as { disconnect?: () => Promise<void> } | undefined

@@ -44,6 +44,20 @@ export interface SolanaSignInFeature {
   signIn(...inputs: SolanaSignInInput[]): Promise<readonly { account: StandardWalletAccount; signedMessage: Uint8Array; signature: Uint8Array }[]>
 }
 
+/** `solana:signAndSendTransaction`: the wallet signs a serialized transaction and sends it to `chain`. */
+export interface SolanaSignAndSendTransactionFeature {
+  version: string
+  signAndSendTransaction(
+    ...inputs: { account: StandardWalletAccount; transaction: Uint8Array; chain: string; options?: { commitment?: string; skipPreflight?: boolean } }[]
+  ): Promise<readonly { signature: Uint8Array }[]>
+}
+
+/** `solana:signTransaction`: the wallet signs a serialized transaction; the app sends it. */
+export interface SolanaSignTransactionFeature {
+  version: string
+  signTransaction(...inputs: { account: StandardWalletAccount; transaction: Uint8Array; chain?: string }[]): Promise<readonly { signedTransaction: Uint8Array }[]>
+}
+
 export interface SolanaSignInInput {
   domain?: string
   address?: string

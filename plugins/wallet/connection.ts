@@ -48,6 +48,12 @@ export interface WalletLoginConnector extends WalletConnectorEntry {
   getEthereumProvider?(): Promise<Eip1193Like>
   /** The connected Solana wallet signs bytes (`signMessage` of the Solana wallet object). */
   solanaSignMessage?(message: Uint8Array): Promise<Uint8Array>
+  /**
+   * The connected Solana wallet signs a serialized transaction and sends it to `chain`
+   * ('solana:mainnet', 'solana:devnet' …): wallet-standard `solana:signAndSendTransaction`, or
+   * `solana:signTransaction` and then `send` (the caller's RPC). Resolves with the signature.
+   */
+  solanaSignAndSendTransaction?(transaction: Uint8Array, chain: string, send: (signed: Uint8Array) => Promise<Uint8Array>): Promise<Uint8Array>
   /** Forget the connection (and tell the wallet where it can be told). */
   disconnect?(): Promise<void>
   /** Ask the wallet for its account; resolves with the address. */

@@ -219,6 +219,20 @@ describe('connector status, account polling, provider errors', () => {
     await expect(p.request({ method: 'personal_sign', params: [] })).rejects.toMatchObject({ code: 4900 })
     expect(connectedWallets(kernel)).toEqual([])
   })
+
+  it('a connected Solana wallet signs and sends transactions through its connector; 4900 once disconnected', async () => {
+    const status = createConnectorStatus(null, 'p')
+    const send = vi.fn(async () => new Uint8Array([7]))
+    const c = conn({ chainType: 'solana', connectorType: 'solana_adapter', status: () => status.get(), solanaSignAndSendTransaction: send })
+    const { kernel } = await createTestKernel({ plugins: [walletPlugin([c])], app: { login_methods: ['wallet'] }, config: { appearance: { walletChainType: 'solana-only' } } })
+    status.set({ connected: true, address: 'So1anaAddress' })
+    const [w] = connectedWallets(kernel)
+    const rpc = vi.fn()
+    expect(await w.signAndSendTransaction!(new Uint8Array([1]), 'solana:mainnet', rpc)).toEqual(new Uint8Array([7]))
+    expect(send).toHaveBeenCalledWith(new Uint8Array([1]), 'solana:mainnet', rpc)
+    status.set({ connected: false })
+    await expect(w.signAndSendTransaction!(new Uint8Array([1]), 'solana:mainnet', rpc)).rejects.toMatchObject({ code: 4900 })
+  })
 })
 
 describe('the connection state machine', () => {

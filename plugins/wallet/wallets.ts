@@ -119,6 +119,8 @@ export interface ExternalWallet {
   getEthereumProvider?(): Promise<Eip1193Like>
   /** Solana wallets: sign bytes with the wallet. */
   signMessage?(message: Uint8Array): Promise<Uint8Array>
+  /** Solana wallets: sign a serialized transaction and send it (see the connector's `solanaSignAndSendTransaction`). */
+  signAndSendTransaction?(transaction: Uint8Array, chain: string, send: (signed: Uint8Array) => Promise<Uint8Array>): Promise<Uint8Array>
   disconnect(): Promise<void>
 }
 
@@ -166,6 +168,12 @@ function walletObject(c: WalletLoginConnector, address: string, linked: boolean)
     w.signMessage = async (message) => {
       if (!connected()) throw providerError(4900)
       return c.solanaSignMessage!(message)
+    }
+  }
+  if (c.chainType === 'solana' && c.solanaSignAndSendTransaction) {
+    w.signAndSendTransaction = async (transaction, chain, send) => {
+      if (!connected()) throw providerError(4900)
+      return c.solanaSignAndSendTransaction!(transaction, chain, send)
     }
   }
   return w

@@ -22,6 +22,7 @@ import { DEV_COINBASE_PUBLIC_JWK, DEV_FUNDING } from '../../examples/server/src/
 import { createMoonPayStandIn } from '../../examples/stand-ins/moonpay/server'
 import { createCoinbaseStandIn } from '../../examples/stand-ins/coinbase/server'
 import { createBridgeStandIn, SOLVER } from '../../examples/stand-ins/bridge/server'
+import { createPriceStandIn } from '../../examples/stand-ins/price/handler'
 
 const FND = 'portico-test-fnd-00000001'
 let h: Harness
@@ -33,6 +34,7 @@ const moonpay = createMoonPayStandIn({
 const coinbase = createCoinbaseStandIn({ keys: { [DEV_FUNDING.coinbase.apiKeyName]: { ...DEV_COINBASE_PUBLIC_JWK } }, projectId: DEV_FUNDING.coinbase.projectId })
 const relay = createBridgeStandIn()
 const closers: (() => void)[] = []
+const env = { ...process.env }
 
 async function listen(fetch: (r: Request) => Response | Promise<Response>): Promise<string> {
   const server = serve({ fetch, port: 0, hostname: '127.0.0.1' })
@@ -43,7 +45,9 @@ async function listen(fetch: (r: Request) => Response | Promise<Response>): Prom
 
 beforeAll(async () => {
   ;[evm, svm] = await Promise.all([startEvm(), startSvm()])
-  const [mp, cb, br] = await Promise.all([listen(moonpay.app.fetch), listen(coinbase.app.fetch), listen(relay.app.fetch)])
+  const [mp, cb, br, pr] = await Promise.all([listen(moonpay.app.fetch), listen(coinbase.app.fetch), listen(relay.app.fetch), listen(createPriceStandIn().fetch)])
+  // The reference server's /token_price (the SOL amount's USD value) asks the price stand-in.
+  process.env.PORTICO_PRICE_URL = pr
   h = await startHarness({
     connectSrc: [evm.rpc, svm.rpc, mp, br],
     extraApps: (origin) => [
@@ -64,6 +68,7 @@ beforeAll(async () => {
   })
 }, 180_000)
 afterAll(async () => {
+  process.env = env
   await h?.close()
   evm?.stop()
   svm?.stop()

@@ -111,7 +111,8 @@ export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSetting
     funding(),
     moonpay(),
     coinbaseOnramp(),
-    bridge({ chains: [fundingChain(demoQuery('evmRpc') ?? LOCAL_EVM_RPC)] }),
+    // Solana as a bridge source reads the local SVM (`?svm=`, default the stand-in of npm start).
+    bridge({ chains: [fundingChain(demoQuery('evmRpc') ?? LOCAL_EVM_RPC)], solanaSource: { rpcUrl: demoQuery('svm') ?? 'http://127.0.0.1:8899' } }),
     // WalletConnect through the local relay stand-in (npm start runs it on 8798); a demo
     // project id; no Verify API (closed network, strict CSP) unless ?wcVerify=1.
     walletconnect({

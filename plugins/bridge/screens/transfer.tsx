@@ -1,10 +1,12 @@
 /**
- * 'bridge-transfer': 'Transfer from another network'. Connects the first Ethereum wallet of the
- * wallet base, reads its balance on each source network, and shows the amount, the source
- * network dropdown (with balances), the destination (address, network, its balance) and
- * 'Confirm with {wallet}'. Then: the quote, 'Confirming with {wallet}' while the wallet signs,
- * 'Bridging with {wallet}' until the deposit is mined (total, destination, network, estimated
- * fee), then success. Errors inline with 'Try again'.
+ * 'bridge-transfer': 'Transfer from another network'. Connects the wallets of the wallet base
+ * that can pay (the first Ethereum wallet; for an EVM destination with `solanaSource` on, the
+ * first Solana wallet that can send), reads their balances on each source network, and shows
+ * the amount, the source network dropdown (with balances), the destination (address, network,
+ * its balance) and 'Confirm with {wallet}'. Then: the quote, 'Confirming with {wallet}' while
+ * the wallet signs, 'Bridging with {wallet}' until the deposit is mined or confirmed (total,
+ * destination, network, estimated fee), then success. From Solana, the provider's instructions
+ * become a transaction the Solana wallet signs and sends. Errors inline with 'Try again'.
  */
 import { useEffect, useMemo, useState } from 'react'
 import { formatText, isPorticoError, type WalletConnectorEntry } from 'portico'
@@ -13,18 +15,23 @@ import {
   formatTokenAmount,
   isPositiveAmount,
   isUserRejection,
+  loadSolanaTransactions,
+  loadSolanaTransfer,
   requestBalance,
+  rpcCall,
   sanitizeAmount,
+  solanaBalance,
   switchChain,
   toBaseUnits,
   waitForReceipt,
   type Eip1193,
   type FundingChain,
+  type SolanaSender,
 } from 'portico/plugins/funding'
 import { Button, ScreenLayout, StatusIcon, TextInput, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
 import { fetchBridgeQuote, type BridgeQuote } from '../calls'
 import { BRIDGE } from '../errors'
-import { bridgeHost, quoteInput } from '../quote'
+import { bridgeHost, isSolanaSource, quoteInput, solanaSourceChain } from '../quote'
 import { BRIDGE_TEXTS } from '../strings'
 
 type Phase =
@@ -45,33 +52,37 @@ export default function BridgeTransferScreen(_: ScreenProps) {
   const T = useTexts(BRIDGE, BRIDGE_TEXTS)
   const screen = useScreen()
   const { request } = useStore(funding.state)
-  const connector = useMemo(
-    () =>
-      kernel.hooks.walletConnectors
-        .call([])
-        .find((c: WalletConnectorEntry) => c.chainType === 'ethereum' && typeof (c.provider as { request?: unknown } | undefined)?.request === 'function'),
-    [kernel],
-  )
-  const sources = useMemo(() => br.options.chains.filter((c) => request?.chainType === 'solana' || c.id !== request?.chain?.id), [br, request])
+  const connectors = useMemo(() => kernel.hooks.walletConnectors.call([]) as WalletConnectorEntry[], [kernel])
+  const evmConnector = connectors.find((c) => c.chainType === 'ethereum' && typeof (c.provider as { request?: unknown } | undefined)?.request === 'function')
+  const solConnector = connectors.find((c) => c.chainType === 'solana' && typeof c.solanaSignAndSendTransaction === 'function')
+  const provider = evmConnector?.provider as Eip1193 | undefined
+  const sources = useMemo(() => {
+    const evm = provider ? br.options.chains.filter((c) => request?.chainType === 'solana' || c.id !== request?.chain?.id) : []
+    const sol = br.options.solanaSource && request?.chainType === 'ethereum' && solConnector ? [solanaSourceChain(br.options.solanaSource)] : []
+    return [...evm, ...sol]
+  }, [br, request, provider, solConnector])
   const [phase, setPhase] = useState<Phase>({ kind: 'connecting' })
-  const [from, setFrom] = useState<string | null>(null)
+  const [users, setUsers] = useState<{ evm?: string; sol?: string } | null>(null)
   const [balances, setBalances] = useState<Record<number, bigint>>({})
   const [destBalance, setDestBalance] = useState<bigint>(0n)
   const [sourceId, setSourceId] = useState<number>(sources[0]?.id ?? 0)
   const [amount, setAmount] = useState(request?.amount ?? '')
-  const wallet = connector?.name ?? 'wallet'
-  const provider = connector?.provider as Eip1193 | undefined
+  const source: FundingChain | undefined = sources.find((c) => c.id === sourceId)
+  const fromSolana = !!source && isSolanaSource(source)
+  const wallet = (fromSolana ? solConnector?.name : evmConnector?.name) ?? 'wallet'
 
   useEffect(() => {
-    if (!request || !provider) return
+    if (!request || !sources.length) return
     let live = true
     ;(async () => {
-      const accounts = (await provider.request({ method: 'eth_requestAccounts' })) as string[]
-      const user = accounts[0]
-      const entries = await Promise.all(sources.map(async (c) => [c.id, await evmBalance(funding.fetch, c.rpcUrls.default.http[0], user)] as const))
+      const evm = sources.some((c) => !isSolanaSource(c)) ? ((await provider!.request({ method: 'eth_requestAccounts' })) as string[])[0] : undefined
+      const sol = sources.some(isSolanaSource) ? await (solConnector as unknown as SolanaSender).connect() : undefined
+      const entries = await Promise.all(
+        sources.map(async (c) => [c.id, isSolanaSource(c) ? await solanaBalance(funding.fetch, c.rpcUrls.default.http[0], sol!) : await evmBalance(funding.fetch, c.rpcUrls.default.http[0], evm!)] as const),
+      )
       const dest = await requestBalance(funding.fetch, request)
       if (!live) return
-      setFrom(user)
+      setUsers({ evm, sol })
       setBalances(Object.fromEntries(entries))
       setDestBalance(dest)
       setPhase({ kind: 'form' })
@@ -83,16 +94,16 @@ export default function BridgeTransferScreen(_: ScreenProps) {
   }, [])
 
   if (!request) return null
-  if (!provider) {
+  if (!sources.length) {
     return (
       <ScreenLayout title={T.title}>
         <p className="portico-help">{T.noWallet}</p>
       </ScreenLayout>
     )
   }
-  const source: FundingChain | undefined = sources.find((c) => c.id === sourceId)
 
   const confirm = async () => {
+    const from = source && users ? (isSolanaSource(source) ? users.sol : users.evm) : undefined
     if (!source || !from || !isPositiveAmount(amount)) return
     setPhase({ kind: 'quoting' })
     let quote: BridgeQuote | null
@@ -102,20 +113,46 @@ export default function BridgeTransferScreen(_: ScreenProps) {
     } catch (e) {
       return setPhase({ kind: 'error', message: (e as Error)?.message && !(e instanceof TypeError) ? (e as Error).message : T.quoteError })
     }
-    if (!quote) return setPhase({ kind: 'error', message: T.unableToFetchQuotes })
+    if (!quote || (isSolanaSource(source) ? !quote.solana : !quote.tx)) return setPhase({ kind: 'error', message: T.unableToFetchQuotes })
     const q = quote
+    const rpc = source.rpcUrls.default.http[0]
     try {
-      if (BigInt(q.tx.value || '0') > (balances[source.id] ?? 0n)) {
+      const solana = isSolanaSource(source) ? await loadSolanaTransfer() : null
+      const fee = solana ? solana.SOLANA_SIGNATURE_FEE : 0n
+      if (q.spend + fee > (balances[source.id] ?? 0n)) {
         return setPhase({ kind: 'error', message: formatText(T.notEnoughFunds, { address: from }) })
       }
+      if (q.solana && solana) {
+        // Solana origin: the provider's instructions in a transaction the Solana wallet signs and sends.
+        const tx = await loadSolanaTransactions()
+        const { value } = await rpcCall<{ value: { blockhash: string } }>(funding.fetch, rpc, 'getLatestBlockhash', [{ commitment: 'confirmed' }])
+        const transaction = await tx.instructionsTransaction({
+          payer: from,
+          step: q.solana,
+          blockhash: value.blockhash,
+          lookupTable: tx.lookupTableReader((method, params) => rpcCall(funding.fetch, rpc, method, params)),
+        })
+        setPhase({ kind: 'confirming', quote: q })
+        await solana.sendWithSolanaWallet({
+          sender: solConnector as unknown as SolanaSender,
+          fetch: funding.fetch,
+          rpc,
+          chain: 'solana:mainnet',
+          transaction,
+          texts: T,
+          onSent: () => setPhase({ kind: 'bridging', quote: q }),
+        })
+        return setPhase({ kind: 'success', quote: q })
+      }
+      const t = q.tx!
       setPhase({ kind: 'confirming', quote: q })
-      await switchChain(provider, source)
-      const hash = (await provider.request({
+      await switchChain(provider!, source)
+      const hash = (await provider!.request({
         method: 'eth_sendTransaction',
-        params: [{ from: q.tx.from, to: q.tx.to, data: q.tx.data, value: `0x${BigInt(q.tx.value || '0').toString(16)}` }],
+        params: [{ from: t.from, to: t.to, data: t.data, value: `0x${BigInt(t.value || '0').toString(16)}` }],
       })) as string
       setPhase({ kind: 'bridging', quote: q })
-      await waitForReceipt(funding.fetch, source.rpcUrls.default.http[0], hash)
+      await waitForReceipt(funding.fetch, rpc, hash)
       setPhase({ kind: 'success', quote: q })
     } catch (e) {
       setPhase({ kind: 'error', message: isUserRejection(e) ? T.rejected : isPorticoError(e) ? e.message : T.somethingWentWrong })
@@ -129,7 +166,7 @@ export default function BridgeTransferScreen(_: ScreenProps) {
         <p className="portico-error" role="alert">
           {phase.message}
         </p>
-        <Button onClick={() => setPhase({ kind: from ? 'form' : 'connecting' })}>{T.tryAgain}</Button>
+        <Button onClick={() => setPhase({ kind: users ? 'form' : 'connecting' })}>{T.tryAgain}</Button>
       </ScreenLayout>
     )
   }

@@ -68,6 +68,7 @@ export default function FundingMethodsScreen(_: ScreenProps) {
           {T.editAmount}
         </Button>
       </div>
+      {request.chainType === 'solana' && request.symbol === 'SOL' ? <SolValue amount={request.amount} /> : null}
       {error ? (
         <p className="portico-field-error" role="alert">
           {error}
@@ -92,5 +93,39 @@ export default function FundingMethodsScreen(_: ScreenProps) {
         ))}
       </ul>
     </ScreenLayout>
+  )
+}
+
+/**
+ * The USD value of a SOL amount, or 'Unable to fetch SOL price' when the price cannot be
+ * fetched (the server's price source unreachable or failing).
+ */
+function SolValue({ amount }: { amount: string }) {
+  const api = usePlugin('funding')
+  const T = useTexts(FUNDING, FUNDING_TEXTS)
+  const [value, setValue] = useState<{ usd: number } | { failed: true } | null>(null)
+  useEffect(() => {
+    let live = true
+    setValue(null)
+    api.solUsdValue(amount).then(
+      (usd) => live && setValue({ usd }),
+      () => live && setValue({ failed: true }),
+    )
+    return () => {
+      live = false
+    }
+  }, [api, amount])
+  if (!value) return null
+  if ('failed' in value) {
+    return (
+      <p className="portico-field-error" role="alert" data-funding-price-error="">
+        {T.solPriceError}
+      </p>
+    )
+  }
+  return (
+    <p className="portico-help" data-funding-usd="">
+      {formatText(T.usdValue, { usd: value.usd.toFixed(2) })}
+    </p>
   )
 }

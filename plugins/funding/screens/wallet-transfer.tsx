@@ -1,16 +1,18 @@
 /**
- * 'funding-wallet-transfer': awaiting the transfer from an external EVM wallet — connecting,
+ * 'funding-wallet-transfer': awaiting the transfer from an external EVM or Solana wallet — connecting,
  * 'Confirm in {wallet}', confirming on the network, then 'Transfer complete', which closes after
  * 4 s. Errors show inline ('Wallet {address} does not have enough funds.', 'Transaction was
  * rejected by the user', 'Something went wrong') with 'Try again'.
  */
 import { useEffect, useState } from 'react'
 import { formatText, isPorticoError } from 'portico'
-import { Button, ScreenLayout, StatusIcon, icons, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
 import { FUNDING } from '../errors'
 import { FUNDING_SUCCESS_CLOSE_MS } from '../ids'
 import { FUNDING_TEXTS } from '../strings'
 import { transferFromWallet, type Eip1193, type TransferStatus } from '../transfer'
+import { transferFromSolanaWallet, type SolanaSender } from '../transfer-solana'
+import { ConnectorIcon } from './wallets'
 
 export default function FundingWalletTransferScreen(_: ScreenProps) {
   const kernel = useKernel()
@@ -28,14 +30,12 @@ export default function FundingWalletTransferScreen(_: ScreenProps) {
     if (!request || !connector) return
     const ac = new AbortController()
     setError(null)
-    transferFromWallet({
-      provider: connector.provider as Eip1193,
-      fetch: api.fetch,
-      request,
-      texts: T,
-      signal: ac.signal,
-      onStatus: (s) => !ac.signal.aborted && setStatus(s),
-    }).catch((e) => {
+    const common = { fetch: api.fetch, request, texts: T, signal: ac.signal, onStatus: (s: TransferStatus) => !ac.signal.aborted && setStatus(s) }
+    const transfer =
+      request.chainType === 'solana'
+        ? transferFromSolanaWallet({ ...common, sender: connector as unknown as SolanaSender })
+        : transferFromWallet({ ...common, provider: connector.provider as Eip1193 })
+    transfer.catch((e) => {
       if (ac.signal.aborted) return
       if (!(isPorticoError(e) && e.code.startsWith('funding_'))) console.warn('[portico] funding from a wallet failed:', e)
       setError(isPorticoError(e) && e.code.startsWith('funding_') ? e.message : T.somethingWentWrong)
@@ -80,7 +80,7 @@ export default function FundingWalletTransferScreen(_: ScreenProps) {
       description={formatText(description, values)}
       icon={
         <StatusIcon status="loading" label={status}>
-          {typeof connector?.icon === 'string' ? <img src={connector.icon} alt="" width={28} height={28} /> : <icons.WalletIcon width={28} height={28} />}
+          <ConnectorIcon src={connector?.icon} size={28} />
         </StatusIcon>
       }
     />

@@ -1,18 +1,33 @@
 /**
  * 'funding-wallets': 'Transfer from wallet' — the wallets of the request's chain type that the
- * wallet base's connectors offer (EIP-6963 / injected Ethereum wallets from `siwe`). With no
+ * wallet base's connectors offer (EIP-6963 / injected Ethereum wallets from `siwe`, wallet-standard
+ * Solana wallets from `siws`). With no
  * Solana wallet, the 'Create a Phantom wallet' screen.
  */
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { formatText, type WalletConnectorEntry } from 'portico'
 import { ListButton, ScreenLayout, icons, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
 import { FUNDING } from '../errors'
 import { FUNDING_PHANTOM_SCREEN, FUNDING_WALLET_TRANSFER_SCREEN } from '../ids'
 import { FUNDING_TEXTS } from '../strings'
 
-/** Connectors that can send: an EIP-1193 `provider` for Ethereum. */
+/** Connectors that can send: an EIP-1193 `provider` for Ethereum, `solanaSignAndSendTransaction` for Solana. */
 export function sendingConnectors(list: WalletConnectorEntry[], chainType: 'ethereum' | 'solana'): WalletConnectorEntry[] {
-  return list.filter((c) => c.chainType === chainType && (chainType !== 'ethereum' || typeof (c.provider as { request?: unknown } | undefined)?.request === 'function'))
+  return list.filter(
+    (c) =>
+      c.chainType === chainType &&
+      (chainType === 'ethereum' ? typeof (c.provider as { request?: unknown } | undefined)?.request === 'function' : typeof c.solanaSignAndSendTransaction === 'function'),
+  )
+}
+
+/**
+ * A wallet's announced icon (wallet-standard and EIP-6963 icons are data: URIs); the generic
+ * wallet icon when it cannot load, e.g. under a CSP without `img-src data:`.
+ */
+export function ConnectorIcon({ src, size = 20 }: { src?: unknown; size?: number }) {
+  const [failed, setFailed] = useState(false)
+  if (typeof src !== 'string' || !src || failed) return <icons.WalletIcon width={size} height={size} />
+  return <img src={src} alt="" width={size} height={size} onError={() => setFailed(true)} />
 }
 
 export default function FundingWalletsScreen(_: ScreenProps) {
@@ -42,7 +57,7 @@ export default function FundingWalletsScreen(_: ScreenProps) {
               <ListButton
                 method={c.id}
                 label={c.name}
-                icon={typeof c.icon === 'string' ? c.icon : <icons.WalletIcon width={20} height={20} />}
+                icon={<ConnectorIcon src={c.icon} />}
                 onClick={() => screen.open(FUNDING_WALLET_TRANSFER_SCREEN, { connectorId: c.id })}
               />
             </li>
