@@ -220,13 +220,20 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   })
 
   const api = new Hono<Env>()
-  api.use(
-    '*',
-    bodyLimit({
-      maxSize: 64 * 1024,
-      onError: (c) => c.json(errors.invalidData('Request body is larger than 64 KB').toWire(), 413),
-    }),
-  )
+  const MAX_BODY = 64 * 1024
+  const tooLarge = (c: Context) => c.json(errors.invalidData('Request body is larger than 64 KB').toWire(), 413)
+  const countedLimit = bodyLimit({ maxSize: MAX_BODY, onError: tooLarge })
+  api.use('*', async (c, next) => {
+    // A body with Content-Length (Node's parser holds the body to that length) is judged by the
+    // header, as Hono's bodyLimit does; a request with neither header has no body. Only a
+    // chunked body goes through bodyLimit, which counts it as it arrives: bodyLimit reads
+    // `c.req.raw.body`, which makes @hono/node-server build a full fetch Request (and read the
+    // body through web streams) on every call.
+    if (c.req.header('transfer-encoding') !== undefined) return countedLimit(c, next)
+    const length = c.req.header('content-length')
+    if (length !== undefined && parseInt(length, 10) > MAX_BODY) return tooLarge(c)
+    await next()
+  })
   api.get('/openapi.json', (c) => c.json(ctx.routes.openapi(VERSION)))
   // App id: header `privy-app-id` on every call (GET /apps/{appId}... may give it in the path instead).
   api.use('*', async (c, next) => {

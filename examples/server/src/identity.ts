@@ -68,17 +68,19 @@ export const newUserId = () => `did:portico:${randomToken(15).replace(/[-_]/g, '
 
 // ---------------------------------------------------------------- users
 
-export async function loadUser(q: Queryable, userId: string): Promise<WireUser | null> {
-  // One round trip: the user and its accounts (json_agg keeps jsonb data and bigints as numbers).
-  const rows = await q.query<UserRow & { accounts: AccountRow[] | string | null; mfa: { type: string; verified_at: number }[] | string | null }>(
-    `SELECT u.*, (SELECT json_agg(a ORDER BY a.id) FROM accounts a WHERE a.user_id = u.id) AS accounts,
+/** The user and its accounts and MFA methods in one row (json_agg keeps jsonb data and bigints as numbers); `$1` is the user id. */
+const USER_ROW = `SELECT u.*, (SELECT json_agg(a ORDER BY a.id) FROM accounts a WHERE a.user_id = u.id) AS accounts,
        (SELECT json_agg(json_build_object('type', m.type, 'verified_at', m.verified_at) ORDER BY m.verified_at, m.type)
         FROM mfa_methods m WHERE m.user_id = u.id) AS mfa
-     FROM users u WHERE u.id = $1`,
-    [userId],
-  )
-  if (!rows.length) return null
-  const u = rows[0]
+     FROM users u WHERE u.id = $1`
+type UserRowWithAccounts = UserRow & { accounts: AccountRow[] | string | null; mfa: { type: string; verified_at: number }[] | string | null }
+
+export async function loadUser(q: Queryable, userId: string): Promise<WireUser | null> {
+  return userFromRow((await q.query<UserRowWithAccounts>(USER_ROW, [userId]))[0])
+}
+
+function userFromRow(u: UserRowWithAccounts | undefined): WireUser | null {
+  if (!u) return null
   const accounts = (typeof u.accounts === 'string' ? JSON.parse(u.accounts) : u.accounts ?? []) as AccountRow[]
   const user: WireUser = {
     id: u.id,
@@ -161,6 +163,24 @@ export async function createSession(
     [sessionId, userId, appId, opts.familyId ?? randomToken(16), t, sha256(refreshToken), opts.kind ?? 'session', t + REFRESH_TTL_S],
   )
   return { sessionId, refreshToken }
+}
+
+/**
+ * A login's session (a new family) with its first refresh token, and the user read back,
+ * in one round trip (the session rows do not change what the user query reads).
+ */
+async function createSessionLoadUser(q: Queryable, appId: string, userId: string): Promise<{ user: WireUser; session: { sessionId: string; refreshToken: string } }> {
+  const sessionId = randomToken(16)
+  const refreshToken = randomToken(32)
+  const t = now()
+  const rows = await q.query<UserRowWithAccounts>(
+    `WITH s AS (INSERT INTO sessions (id, user_id, app_id, family_id, created_at) VALUES ($2, $1, $3, $4, $5) RETURNING id),
+     r AS (INSERT INTO refresh_tokens (token_hash, session_id, state, kind, created_at, expires_at)
+           SELECT $6, s.id, 'active', 'session', $5, $7 FROM s)
+     ${USER_ROW}`,
+    [userId, sessionId, appId, randomToken(16), t, sha256(refreshToken), t + REFRESH_TTL_S],
+  )
+  return { user: userFromRow(rows[0])!, session: { sessionId, refreshToken } }
 }
 
 async function addRefreshToken(q: Queryable, sessionId: string, kind: 'session' | 'fork') {
@@ -367,15 +387,18 @@ export async function loginWithAccount(
   const r = await retryUnique(() =>
     d.store.transaction(async (q) => {
       if (opts.verify && !(await opts.verify(q))) return null
-      const existing = await findAccount(q, app, acct.type, acct.identifier)
+      // A returning account is found, locked and refreshed in one statement.
+      const existing = (
+        await q.query<{ user_id: string }>(
+          `UPDATE accounts SET latest_verified_at = $4, data = data || $5::jsonb
+           WHERE app_id = $1 AND type = $2 AND identifier = $3 RETURNING user_id`,
+          [app.id, acct.type, acct.identifier, now(), JSON.stringify(acct.data)],
+        )
+      )[0]
       let userId: string
       let isNew = false
       if (existing) {
         userId = existing.user_id
-        await q.query(
-          'UPDATE accounts SET latest_verified_at = $2, data = data || $3::jsonb WHERE id = $1',
-          [existing.id, now(), JSON.stringify(acct.data)],
-        )
       } else {
         if (opts.mode === 'no-signup') throw errors.userDoesNotExist()
         const guest = opts.guestUserId
@@ -415,8 +438,7 @@ export async function loginWithAccount(
           return { user, session, isNew }
         }
       }
-      const session = await createSession(q, app.id, userId)
-      const user = (await loadUser(q, userId))!
+      const { user, session } = await createSessionLoadUser(q, app.id, userId)
       return { user, session, isNew }
     }),
   )
@@ -603,8 +625,8 @@ export async function guestLogin(d: Deps, app: AppSettings, credential: string):
         userId = await createUser(q, app, { isGuest: true, guestHash: hash })
         isNew = true
       }
-      const session = await createSession(q, app.id, userId)
-      return { user: (await loadUser(q, userId))!, session, isNew }
+      const { user, session } = await createSessionLoadUser(q, app.id, userId)
+      return { user, session, isNew }
     }),
   )
   return authResponse(d, app.id, r.user, r.session, r.isNew)

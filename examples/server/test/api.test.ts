@@ -96,6 +96,27 @@ describe('basics', () => {
     const big = await s.call('/api/v1/passwordless/init', { raw: JSON.stringify({ email: 'a@b.co', pad: 'x'.repeat(70_000) }) })
     expect(big.status).toBe(413)
     expect(big.body.code).toBe('invalid_data')
+    // Chunked, without Content-Length: counted as it arrives, refused past 64 KB.
+    const chunked = async (size: number) => {
+      const text = JSON.stringify({ email: 'chunked@example.com', pad: 'x'.repeat(size) })
+      const body = new ReadableStream({
+        start(ctl) {
+          for (let i = 0; i < text.length; i += 8192) ctl.enqueue(new TextEncoder().encode(text.slice(i, i + 8192)))
+          ctl.close()
+        },
+      })
+      const r = await fetch(`${s.url}/api/v1/passwordless/init`, {
+        method: 'POST',
+        headers: { 'privy-app-id': DEMO, 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit)
+      return { status: r.status, body: await r.json() }
+    }
+    const bigChunked = await chunked(70_000)
+    expect(bigChunked.status).toBe(413)
+    expect(bigChunked.body.code).toBe('invalid_data')
+    expect((await chunked(10)).status).toBe(200)
   })
 
   it('CORS: preflight with credentials for allowed origins, nothing for others', async () => {

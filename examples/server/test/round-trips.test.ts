@@ -1,0 +1,115 @@
+/**
+ * Database round trips per e-mail login (issue 19, scale): every statement and every
+ * BEGIN / COMMIT is a round trip to PostgreSQL, and the biggest cost of a login after the
+ * HTTP requests themselves. Counts the statements and transactions the server sends through its Store for
+ * the three requests of a login (init, the dev outbox, authenticate), for a new user and for
+ * a returning one, so a change that adds a round trip shows up here.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openPglite } from '../src/store/pglite'
+import type { Queryable, Store } from '../src/store'
+import { startTestServer, uniqueEmail, type TestServer } from './helpers'
+
+interface Counts {
+  statements: number
+  transactions: number
+}
+
+/** The store, counting statements and transactions (each transaction adds BEGIN and COMMIT). */
+function counting(inner: Store): { store: Store; counts: Counts; reset(): void } {
+  const counts: Counts = { statements: 0, transactions: 0 }
+  const store: Store = {
+    kind: inner.kind,
+    query: (sql, params) => {
+      counts.statements++
+      return inner.query(sql, params)
+    },
+    transaction: (fn) =>
+      inner.transaction((tx) => {
+        counts.transactions++
+        const q: Queryable = {
+          query: (sql, params) => {
+            counts.statements++
+            return tx.query(sql, params)
+          },
+        }
+        return fn(q)
+      }),
+    migrate: () => inner.migrate(),
+    close: () => inner.close(),
+  }
+  return {
+    store,
+    counts,
+    reset() {
+      counts.statements = 0
+      counts.transactions = 0
+    },
+  }
+}
+
+/**
+ * Round trips on PostgreSQL: each statement, and each transaction's COMMIT (its BEGIN is
+ * pipelined with the first statement, store/postgres.ts).
+ */
+const roundTrips = (c: Counts) => c.statements + c.transactions
+
+let inner: Store
+let counted: ReturnType<typeof counting>
+let server: TestServer
+
+beforeAll(async () => {
+  inner = await openPglite()
+  counted = counting(inner)
+  server = await startTestServer(counted.store)
+})
+afterAll(async () => {
+  await server?.close()
+  await inner?.close()
+})
+
+/** Counts of one step of a login. */
+async function step<T>(fn: () => Promise<T>): Promise<Counts & { roundTrips: number; result: T }> {
+  counted.reset()
+  const result = await fn()
+  return { ...counted.counts, roundTrips: roundTrips(counted.counts), result }
+}
+
+async function login(email: string) {
+  const init = await step(() => server.call('/api/v1/passwordless/init', { body: { email } }))
+  expect(init.result.status).toBe(200)
+  const outbox = await step(() => server.code(email))
+  const auth = await step(() => server.call('/api/v1/passwordless/authenticate', { body: { email, code: outbox.result } }))
+  expect(auth.result.status).toBe(200)
+  return { init, outbox, auth, total: init.roundTrips + outbox.roundTrips + auth.roundTrips }
+}
+
+const show = (r: Awaited<ReturnType<typeof login>>) =>
+  JSON.stringify({
+    init: { statements: r.init.statements, transactions: r.init.transactions },
+    outbox: { statements: r.outbox.statements },
+    authenticate: { statements: r.auth.statements, transactions: r.auth.transactions },
+    roundTrips: r.total,
+  })
+
+describe('database round trips per e-mail login', () => {
+  it('a new user', async () => {
+    const r = await login(uniqueEmail('rt-new'))
+    console.log('new user', show(r))
+    // init: the counters, the code, the dev outbox, COMMIT; authenticate: the code check, the
+    // account lookup, user + account + session + refresh token in one statement, COMMIT.
+    expect({ init: r.init.roundTrips, auth: r.auth.roundTrips }).toEqual({ init: 4, auth: 4 })
+    expect(r.total).toBe(9)
+  })
+
+  it('a returning user', async () => {
+    const email = uniqueEmail('rt-again')
+    await login(email)
+    const r = await login(email)
+    console.log('returning user', show(r))
+    // authenticate: the code check, the account refreshed (UPDATE … RETURNING), session +
+    // refresh token + the user read back in one statement, COMMIT.
+    expect(r.auth.roundTrips).toBe(4)
+    expect(r.total).toBe(9)
+  })
+})
