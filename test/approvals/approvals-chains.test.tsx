@@ -323,6 +323,6 @@ describe('Solana transactions on the SVM stand-in', () => {
     await click(T.signButton)
     const signature = (await p) as Uint8Array
     expect(ed25519.verify(signature, new TextEncoder().encode('gm solana'), kp.publicKey.toBytes())).toBe(true)
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 5000 })
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
   })
 })
