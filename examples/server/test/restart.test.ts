@@ -37,7 +37,9 @@ async function start(port: number): Promise<ChildProcess> {
   throw new Error(`server did not start: ${log}`)
 }
 
-it('survives kill -9: users, accounts and sessions persist in the PGlite data dir', { timeout: 300_000 }, async () => {
+// Two server starts (tsx + PGlite on disk): 168 s on a 2-core machine at load 20, over half
+// the old 300 s deadline. A deadline, not a wait.
+it('survives kill -9: users, accounts and sessions persist in the PGlite data dir', { timeout: 600_000 }, async () => {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const post = (path: string, body: unknown, token?: string) =>
