@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createTestKernel, pluginContract, wireUser } from 'portico/testing'
 import { isPorticoError } from 'portico'
 import { crossApp, CROSS_APP_RESPONSE, CROSS_APP_TEXTS, decodeRequest, openTransact, type PopupHost, type PopupWindow } from './index'
@@ -34,8 +34,9 @@ const opts = (host: PopupHost, extra = {}) => ({
   host,
   ...extra,
 })
+/** The popup gets its address once the PKCE challenge is hashed (WebCrypto, off the main thread). */
 const pageUrl = async (popup: PopupWindow) => {
-  for (let i = 0; i < 50 && !popup.location.href; i++) await new Promise((r) => setTimeout(r, 1))
+  await vi.waitFor(() => expect(popup.location.href).not.toBe(''))
   return new URL(popup.location.href)
 }
 

@@ -38,7 +38,7 @@ async function mount(t: TestKernel) {
 async function openLanding(t: TestKernel) {
   await mount(t)
   fireEvent.click(screen.getByText('open'))
-  return (await screen.findByRole('textbox', { name: 'Phone number' }, { timeout: 5000 })) as HTMLInputElement
+  return (await screen.findByRole('textbox', { name: 'Phone number' })) as HTMLInputElement
 }
 
 const typeCode = (code: string) => {
@@ -114,7 +114,7 @@ describe('code screen', () => {
     await screen.findByText('Invalid or expired verification code')
     const boxes = () => screen.getAllByLabelText(/Digit \d of 6/) as HTMLInputElement[]
     expect(boxes().map((b) => b.value).join('')).toBe('111111')
-    await waitFor(() => expect(boxes().map((b) => b.value).join('')).toBe(''), { timeout: 3000 })
+    await waitFor(() => expect(boxes().map((b) => b.value).join('')).toBe(''))
     expect(Date.now() - started).toBeGreaterThanOrEqual(1300)
     expect(screen.queryByText('Invalid or expired verification code')).toBeNull()
   })
@@ -130,9 +130,9 @@ describe('code screen', () => {
     await screen.findByText('Issue verifying code')
 
     t.net.on('POST', '/passwordless_sms/init', { status: 400, body: { code: 'not_supported', error: 'Region blocked' } })
-    await waitFor(() => expect(screen.queryByText('Issue verifying code')).toBeNull(), { timeout: 3000 })
+    await waitFor(() => expect(screen.queryByText('Issue verifying code')).toBeNull())
     vi.spyOn(Date, 'now').mockReturnValue(Date.now() + 31_000)
-    fireEvent.click(await screen.findByText('Resend code', undefined, { timeout: 3000 }))
+    fireEvent.click(await screen.findByText('Resend code'))
     await screen.findByText('This region is not supported')
     expect(screen.queryByText('Not supported')).toBeNull()
     expect(screen.getByText('SMS authentication from this region is not available')).toBeTruthy()
@@ -150,7 +150,7 @@ describe('code screen', () => {
     await new Promise((r) => setTimeout(r, 1100))
     expect(screen.queryByText('Resend code')).toBeNull()
     now.mockReturnValue(t0 + 30_500)
-    fireEvent.click(await screen.findByText('Resend code', undefined, { timeout: 3000 }))
+    fireEvent.click(await screen.findByText('Resend code'))
     await waitFor(() => expect(t.net.callsTo('POST', '/passwordless_sms/init')).toHaveLength(2))
     await screen.findByText('Code sent')
   })

@@ -50,8 +50,18 @@ export async function startSvm(options: { port?: number; fund?: string[] } = {})
   })
   node.stdout!.resume()
   node.stderr!.resume()
+  // A stand-in that dies under a test shows up as ECONNRESET / ECONNREFUSED in some later
+  // request: say when and how it died (litesvm's native module can abort the process).
+  let stopped = false
+  let died: string | null = null
+  node.once('exit', (code, signal) => {
+    if (stopped) return
+    died = `SVM stand-in (${rpc}) exited unexpectedly: code ${code}, signal ${signal}\n${log.slice(-4000)}`
+    console.error(died)
+  })
   let id = 0
   const call = async <T>(method: string, params: unknown[] = []): Promise<T> => {
+    if (died) throw new Error(died)
     const r = await fetch(rpc, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
     const body = (await r.json()) as { result?: T; error?: { message: string } }
     if (body.error) throw new Error(`${method}: ${body.error.message}`)
@@ -65,6 +75,9 @@ export async function startSvm(options: { port?: number; fund?: string[] } = {})
     createMint: (decimals, seed) => call<string>('standIn_createMint', [decimals, seed]),
     mintTo: (mint, owner, amount) => call<string>('standIn_mintTo', [mint, owner, String(amount)]),
     balance: async (address) => (await call<{ value: number }>('getBalance', [address])).value,
-    stop: () => void node.kill('SIGKILL'),
+    stop: () => {
+      stopped = true
+      node.kill('SIGKILL')
+    },
   }
 }

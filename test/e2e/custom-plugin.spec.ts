@@ -15,7 +15,7 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
-import type { Page } from 'playwright-core'
+import type { APIResponse, Page, Route } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAcmeIdp } from '../../examples/custom-plugin/idp/server'
 import { readFileSync } from 'node:fs'
@@ -74,7 +74,7 @@ async function openAcmeApp(): Promise<Page> {
     await route.fulfill({ response })
   })
   await context.route(`${h.appUrl}/**`, async (route) => {
-    const response = await route.fetch()
+    const response = await fetchAgain(route)
     const headers = response.headers()
     const csp = headers['content-security-policy']
     if (csp) headers['content-security-policy'] = csp.replace('connect-src', `connect-src ${IDP_ORIGIN}`)
@@ -158,3 +158,18 @@ describe('Acme ID (examples/custom-plugin) in the browser', () => {
     expect(await page.textContent('[data-testid=status]')).toBe('logged out')
   })
 })
+
+/**
+ * `route.fetch()` for a GET of the app's static files, sent again when the connection resets:
+ * Playwright reuses keep-alive sockets, and one the static server closed while idle (5 s) can
+ * be picked before the close is seen on a busy machine (telegram.spec's page load hung so).
+ */
+async function fetchAgain(route: Route): Promise<APIResponse> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await route.fetch()
+    } catch (e) {
+      if (attempt >= 3 || !/ECONNRESET|socket hang up/.test(String(e))) throw e
+    }
+  }
+}

@@ -5,7 +5,7 @@
  * using them must add). `allowScripts: false` keeps the harness's strict CSP, so the scripts
  * are blocked (the 'script unavailable' case).
  */
-import type { BrowserContext, Page } from 'playwright-core'
+import type { APIResponse, BrowserContext, Page, Route } from 'playwright-core'
 import { chromium, type Browser } from 'playwright-core'
 import { CHROMIUM_ARGS, type Harness } from './harness'
 
@@ -61,7 +61,7 @@ export async function openStandInApp(
   }
   if (opts.allowScripts !== false) {
     await context.route(`${h.appUrl}/**`, async (route) => {
-      const response = await route.fetch()
+      const response = await fetchAgain(route)
       const headers = response.headers()
       const csp = headers['content-security-policy']
       if (csp) headers['content-security-policy'] = `${csp}; script-src 'self' ${TELEGRAM_ORIGIN} ${TURNSTILE_ORIGIN} ${HCAPTCHA_ORIGIN}`
@@ -108,4 +108,19 @@ export async function submitEmail(page: Page, address: string) {
   await page.waitForSelector('[role=dialog][data-screen=landing] input[type=email]', { timeout: 10_000 })
   await page.fill('[role=dialog] input[type=email]', address)
   await page.keyboard.press('Enter')
+}
+
+/**
+ * `route.fetch()` for a GET of the app's static files, sent again when the connection resets:
+ * Playwright reuses keep-alive sockets, and one the static server closed while idle (5 s) can
+ * be picked before the close is seen on a busy machine — the page's load then hung (ECONNRESET).
+ */
+async function fetchAgain(route: Route): Promise<APIResponse> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await route.fetch()
+    } catch (e) {
+      if (attempt >= 3 || !/ECONNRESET|socket hang up/.test(String(e))) throw e
+    }
+  }
 }

@@ -62,7 +62,7 @@ afterAll(async () => {
 })
 
 describe('Farcaster: channel and login', () => {
-  it('logs a new user in through the channel, then the same user again', { timeout: 30_000 }, async () => {
+  it('logs a new user in through the channel, then the same user again', async () => {
     const u = await newUser()
     const before = await users()
     const r = await call('/api/v1/farcaster/authenticate', { body: { ...(await channelSignIn(u)), mode: 'login-or-sign-up' } })
@@ -96,7 +96,7 @@ describe('Farcaster: channel and login', () => {
     expect(await count('SELECT count(*)::int AS n FROM farcaster_channels WHERE token_hash = $1', [ch.channel_token])).toBe(0)
   })
 
-  it('refuses a replayed channel, with no second session', { timeout: 30_000 }, async () => {
+  it('refuses a replayed channel, with no second session', async () => {
     const u = await newUser()
     const body = await channelSignIn(u)
     expect((await call('/api/v1/farcaster/authenticate', { body })).status).toBe(200)
@@ -109,7 +109,7 @@ describe('Farcaster: channel and login', () => {
     expect((await status(body.channel_token)).status).toBe(401)
   })
 
-  it('refuses a forged signature, a signer that is not the custody address, a fid that does not match; nothing written, channel still usable', { timeout: 30_000 }, async () => {
+  it('refuses a forged signature, a signer that is not the custody address, a fid that does not match; nothing written, channel still usable', async () => {
     const u = await newUser()
     const before = await users()
     const good = await channelSignIn(u)
@@ -137,7 +137,7 @@ describe('Farcaster: channel and login', () => {
     expect((await call('/api/v1/farcaster/authenticate', { body: good })).status).toBe(200)
   })
 
-  it('refuses an expired, not-yet-valid or stale message, another nonce, domain or URI, another channel', { timeout: 30_000 }, async () => {
+  it('refuses an expired, not-yet-valid or stale message, another nonce, domain or URI, another channel', async () => {
     const u = await newUser()
     const before = await users()
     const cases: [string, Parameters<typeof signIn>[2]][] = [
@@ -180,7 +180,7 @@ describe('Farcaster: channel and login', () => {
     expect((await s.call('/api/v1/farcaster/status', { headers: { 'farcaster-channel-token': ch.channel_token } })).status).toBe(403)
   })
 
-  it('the relay: needs the channel token, completes a channel once, refuses bad bodies', { timeout: 30_000 }, async () => {
+  it('the relay: needs the channel token, completes a channel once, refuses bad bodies', async () => {
     const u = await newUser()
     const ch = await init()
     const relay = (token: string | null, body: unknown) =>
@@ -196,7 +196,7 @@ describe('Farcaster: channel and login', () => {
     expect((await relay(ch.channel_token, { message: m.message, signature: m.signature, fid: u.fid })).status).toBe(401)
   })
 
-  it('an unreachable Optimism RPC disables only Farcaster (503, nothing written); e-mail still works', { timeout: 30_000 }, async () => {
+  it('an unreachable Optimism RPC disables only Farcaster (503, nothing written); e-mail still works', async () => {
     const u = await newUser()
     const ch = await deadRpc.call('/api/v1/farcaster/init', { appId: FC, body: {}, headers: { origin: ORIGIN } })
     const m = await signIn(ch.body.connect_uri, u)

@@ -68,7 +68,8 @@ describe('1. no input freezes the server', () => {
       expect(r.status).toBe(422)
       expect(r.body.code).toBe('invalid_data')
     }
-    expect(performance.now() - started).toBeLessThan(3000)
+    // One request on the old pattern took 20 s; 10 s leaves a loaded 2-core machine its slack.
+    expect(performance.now() - started).toBeLessThan(10_000)
   })
 })
 

@@ -224,7 +224,7 @@ export interface ServerProcess {
   proc: ChildProcess
   /** Everything the process printed so far. */
   output(): string
-  /** Resolves with the exit code (or signal) once the process has exited. */
+  /** Resolves with the exit code (or signal) once the process has exited and its output is all read. */
   exited: Promise<number | string | null>
 }
 
@@ -240,7 +240,8 @@ export async function startServerProcess(env: Record<string, string>, args: stri
   let out = ''
   proc.stdout!.on('data', (d) => (out += d))
   proc.stderr!.on('data', (d) => (out += d))
-  const exited = new Promise<number | string | null>((r) => proc.once('exit', (code, signal) => r(code ?? signal)))
+  // 'close', not 'exit': 'exit' can come before the last output has been read from the pipes.
+  const exited = new Promise<number | string | null>((r) => proc.once('close', (code, signal) => r(code ?? signal)))
   const base = `http://127.0.0.1:${port}`
   // Bounded by time, not a count: a loaded shared machine may take long to start two processes.
   for (const until = Date.now() + 150_000; Date.now() < until; ) {

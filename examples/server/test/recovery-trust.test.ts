@@ -179,7 +179,8 @@ describe('the attacker is real', () => {
   })
 })
 
-describe('user-passcode', () => {
+// scrypt N=2^17 (128 MiB) per seal and open: 26 s for one test on a 2-core machine at load 20.
+describe('user-passcode', { timeout: 180_000 }, () => {
   it('the database, the recovery key and the server secret together cannot rebuild the key; the password can', async () => {
     const token = await login()
     const w = await createWith(token, 'user-passcode', { recoveryPassword: 'correct-horse-battery' })

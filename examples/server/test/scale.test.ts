@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process'
 import { once } from 'node:events'
 import { request as httpRequest, createServer as httpServer, Agent, type Server } from 'node:http'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import pg from 'pg'
 import { SMTPServer } from 'smtp-server'
 import { DEMO, startPostgres, startServerProcess, uniqueEmail, type ServerProcess, type TempPostgres } from './helpers'
@@ -243,7 +243,8 @@ describe.skipIf(!db)('two server processes on one PostgreSQL', () => {
       LOG_LEVEL: 'info',
     })
     try {
-      expect(c.output()).toContain('portico server listening')
+      // The banner is logged in the listen callback: /health/ready can answer before it is read.
+      await vi.waitFor(() => expect(c.output()).toContain('portico server listening'))
       expect(c.output()).not.toContain('DEVELOPMENT MODE')
       const pending = call(c.base, '/api/v1/passwordless/init', { email: uniqueEmail('drain') })
       await inHandler

@@ -20,7 +20,9 @@
  * Known limit: litesvm 0.8's native module aborts the process (std::bad_alloc) at a garbage
  * collection after the Associated Token Account program has run, so `mintTo` writes the
  * associated account directly, and clients should send token transfers to existing token
- * accounts (no create-ATA instruction) against this stand-in.
+ * accounts (no create-ATA instruction) against this stand-in. The Memo program does the same
+ * (once killed the stand-in mid-suite; a loop of memo simulations reproduces it): keep memos
+ * out of test traffic.
  */
 import { LiteSVM, FailedTransactionMetadata, type TransactionMetadata } from 'litesvm'
 import {
