@@ -131,7 +131,13 @@ export function embeddedWallet(options: EmbeddedWalletOptions = {}): PorticoPlug
           if (inModal) await sleep(options.createdScreenMs ?? CREATED_SCREEN_MS)
           // Funding's prompt after wallet creation (when the app's funding config asks; it opens after the login modal closes).
           const created = api.wallets().find((w) => w.chainType === 'ethereum') ?? api.wallets()[0]
-          if (created) void ctx.plugin<{ promptAfterWalletCreation(w: typeof created): Promise<unknown> }>('funding')?.promptAfterWalletCreation(created).catch(() => {})
+          // A funding plugin without the prompt (or one that fails) never fails the wallet's creation.
+          const funding = ctx.plugin<{ promptAfterWalletCreation?(w: typeof created): Promise<unknown> }>('funding')
+          if (created && typeof funding?.promptAfterWalletCreation === 'function') {
+            Promise.resolve()
+              .then(() => funding.promptAfterWalletCreation!(created))
+              .catch(() => {})
+          }
         } catch (e) {
           const error = ctx.screens.resolveError(e, { method: EMBEDDED_WALLET })
           state.set({ create: { status: 'error', isNewUser: auth.isNewUser, error: e as never } })
