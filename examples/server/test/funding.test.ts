@@ -18,6 +18,7 @@ import { APPS_FILE, startTestServer, uniqueEmail, type TestServer } from './help
 
 const FND = 'portico-test-fnd-00000001'
 const OFF = 'portico-test-fnd-nofund01'
+const DEAD = 'portico-test-fnd-unreach1'
 const EVM = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const SOL = 'HN7cABqLq46Es1jh92dQQisAq662SmxELLLsHHe4YWrH'
 const SECRETS = [DEV_FUNDING.moonpay.secretKey, DEV_FUNDING.moonpay.sandboxSecretKey, 'MHcCAQEEIFI2xTvpce7bdqN9']
@@ -39,9 +40,19 @@ async function listen(fetch: (r: Request) => Response | Promise<Response>): Prom
   return `http://127.0.0.1:${(server.address() as { port: number }).port}`
 }
 
+/** A loopback address nothing listens on: a port the system handed out, then closed. */
+async function closedPortUrl(): Promise<string> {
+  const server = serve({ fetch: () => new Response(null), port: 0, hostname: '127.0.0.1' })
+  await new Promise<void>((r) => (server.listening ? r() : server.once('listening', () => r())))
+  const port = (server.address() as { port: number }).port
+  await new Promise<void>((r) => server.close(() => r()))
+  return `http://127.0.0.1:${port}`
+}
+
 beforeAll(async () => {
   const mp = await listen(moonpay.app.fetch)
   const cb = await listen(coinbase.app.fetch)
+  const dead = await closedPortUrl()
   const base = JSON.parse(readFileSync(APPS_FILE, 'utf8')).apps[0]
   store = await openPglite()
   const sink = new Writable({ write: (chunk, _e, cb2) => void ((logs += chunk.toString()), cb2()) })
@@ -58,6 +69,7 @@ beforeAll(async () => {
         },
       },
       { ...base, id: OFF, funding: null },
+      { ...base, id: DEAD, funding: { moonpay: { useSandbox: true, widgetUrl: dead, sandboxWidgetUrl: dead, apiUrl: dead, sandboxApiUrl: dead }, coinbase: { apiUrl: dead, payUrl: dead } } },
     ],
   })
   token = (await s.emailLogin(uniqueEmail('fund'), { appId: FND })).body.token!
@@ -162,10 +174,10 @@ describe('Coinbase onramp', () => {
     expect((await s.call(init, { appId: FND, body: { addresses: [{ address: EVM, blockchains: ['base'] }] } })).status).toBe(401)
   })
   it('an unreachable provider answers 424, never 5xx', async () => {
-    // The demo app points at the npm-start stand-in port, which no test runs.
-    const demo = (await s.emailLogin(uniqueEmail('demo'))).body.token!
-    const r = await s.call(init, { token: demo, body: { addresses: [{ address: EVM, blockchains: ['base'] }] } })
-    expect([403, 424]).toContain(r.status)
+    // Not the demo app's npm-start stand-in port: a running `npm start` answers there.
+    const user = (await s.emailLogin(uniqueEmail('dead'), { appId: DEAD })).body.token!
+    const r = await s.call(init, { appId: DEAD, token: user, body: { addresses: [{ address: EVM, blockchains: ['base'] }] } })
+    expect(r.status).toBe(424)
   })
   it('no secret in any log line', () => {
     expect(logs.length).toBeGreaterThan(0)
