@@ -55,14 +55,7 @@ afterAll(async () => {
 const open = () => h.openPage({ app: APP, frame: h.frameUrl!, rpc: evm.rpc, svm: svm.rpc, erc20: c.erc20, splMint: svm.demoMint, switch: c.switch })
 
 async function login(page: Page, email: string) {
-  await h.openModal(page)
-  const since = Date.now()
-  await page.fill('input[type=email]', email)
-  await page.press('input[type=email]', 'Enter')
-  await page.waitForSelector('[role=dialog][data-screen=email-code] .portico-code-box')
-  const code = await h.readOutboxCode(email, since)
-  await page.click('.portico-code-box >> nth=0')
-  await page.keyboard.type(code, { delay: 20 })
+  await h.enterEmailCode(page, email)
   await page.waitForSelector('[role=dialog]', { state: 'detached' })
   await page.waitForSelector('[data-testid=wallet-ethereum]')
   await page.waitForSelector('[data-testid=wallet-solana]')

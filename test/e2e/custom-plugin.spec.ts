@@ -15,13 +15,14 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
-import type { APIResponse, Page, Route } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAcmeIdp } from '../../examples/custom-plugin/idp/server'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { CHROMIUM_ARGS, ROOT, startHarness, type Harness } from './harness'
+import { fetchAgain } from './tgcap-shared'
 
 const ACME_APP = 'portico-test-acmeid-00001'
 const IDP_ORIGIN = 'http://127.0.0.1:8791' // what the browser and the id_tokens see
@@ -158,18 +159,3 @@ describe('Acme ID (examples/custom-plugin) in the browser', () => {
     expect(await page.textContent('[data-testid=status]')).toBe('logged out')
   })
 })
-
-/**
- * `route.fetch()` for a GET of the app's static files, sent again when the connection resets:
- * Playwright reuses keep-alive sockets, and one the static server closed while idle (5 s) can
- * be picked before the close is seen on a busy machine (telegram.spec's page load hung so).
- */
-async function fetchAgain(route: Route): Promise<APIResponse> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await route.fetch()
-    } catch (e) {
-      if (attempt >= 3 || !/ECONNRESET|socket hang up/.test(String(e))) throw e
-    }
-  }
-}

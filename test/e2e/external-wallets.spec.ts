@@ -293,14 +293,7 @@ describe('portico/wagmi with embedded and external wallets', () => {
     await page.reload()
     await h.waitReady(page)
     const email = `ext-${Date.now().toString(36)}@example.com`
-    await h.openModal(page)
-    const since = Date.now()
-    await page.fill('input[type=email]', email)
-    await page.press('input[type=email]', 'Enter')
-    await page.waitForSelector('[role=dialog][data-screen=email-code] .portico-code-box')
-    const code = await h.readOutboxCode(email, since)
-    await page.click('.portico-code-box >> nth=0')
-    await page.keyboard.type(code, { delay: 20 })
+    await h.enterEmailCode(page, email)
     // The embedded Ethereum wallet is created on login.
     const embedded = (await (
       await page.waitForFunction(

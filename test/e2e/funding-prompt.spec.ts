@@ -29,15 +29,8 @@ afterAll(async () => {
 })
 
 async function loginNewUser(page: Page) {
-  await h.openModal(page)
   const email = `prompt-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}@example.com`
-  const since = Date.now()
-  await page.fill('input[type=email]', email)
-  await page.press('input[type=email]', 'Enter')
-  await page.waitForSelector('[role=dialog][data-screen=email-code] .portico-code-box')
-  const code = await h.readOutboxCode(email, since)
-  await page.click('.portico-code-box >> nth=0')
-  await page.keyboard.type(code, { delay: 20 })
+  await h.enterEmailCode(page, email)
   await page.waitForSelector('[role=dialog][data-screen=embedded-wallet-create] .portico-title:text-is("Welcome")')
 }
 

@@ -14,7 +14,7 @@ import { serve } from '@hono/node-server'
 import { startSvm, type Svm } from '../chains/svm'
 import { startHarness, type Harness } from './harness'
 import { installSolanaWallet } from './wallets/solana'
-import { until } from './page-scripts'
+import { fund, fundResult } from './funding-page'
 import { createPriceStandIn } from '../../examples/stand-ins/price/handler'
 import { createBridgeStandIn, SOLANA_FEE_LAMPORTS, SOLANA_SOLVER } from '../../examples/stand-ins/bridge/server'
 import { parseEther } from 'viem'
@@ -80,24 +80,6 @@ async function openWithSolanaWallet(options: { signOnly?: boolean } = {}) {
   return { page, wallet, errors }
 }
 
-/** Start `fund(request)` in the page; the result lands in window.__fund. */
-async function fund(page: Page, request: Record<string, unknown>) {
-  await page.evaluate((r) => {
-    const w = window as unknown as { portico: { plugin(id: string): { fund(r: unknown): Promise<unknown> } }; __fund?: unknown }
-    w.__fund = undefined
-    w.portico
-      .plugin('funding')
-      .fund(r)
-      .then(
-        (x) => (w.__fund = x),
-        (e: { code?: string }) => (w.__fund = { error: e.code }),
-      )
-  }, request)
-}
-const fundResult = async (page: Page) => {
-  await page.evaluate(until('window.__fund !== undefined'))
-  return page.evaluate(() => (window as unknown as { __fund: unknown }).__fund)
-}
 const waitScreen = (page: Page, id: string) => page.waitForSelector(`[role=dialog][data-screen=${id}]`)
 const waitTitle = (page: Page, text: string) =>
   page.waitForSelector(`[role=dialog] .portico-title:text-is("${text}")`).catch(async (e) => {

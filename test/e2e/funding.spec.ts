@@ -17,7 +17,7 @@ import { startEvm, type Evm } from '../chains/evm'
 import { startSvm, type Svm } from '../chains/svm'
 import { APPS, startHarness, type Harness } from './harness'
 import { installEthereumWallet } from './wallets/ethereum'
-import { until } from './page-scripts'
+import { fund, fundResult } from './funding-page'
 import { DEV_COINBASE_PUBLIC_JWK, DEV_FUNDING } from '../../examples/server/src/funding-config'
 import { createMoonPayStandIn } from '../../examples/stand-ins/moonpay/server'
 import { createCoinbaseStandIn } from '../../examples/stand-ins/coinbase/server'
@@ -95,36 +95,11 @@ async function openWithWallet() {
 }
 
 async function login(page: Page) {
-  await h.openModal(page)
   const email = `fund-${Date.now().toString(36)}-${++n}@example.com`
-  const since = Date.now()
-  await page.fill('input[type=email]', email)
-  await page.press('input[type=email]', 'Enter')
-  await page.waitForSelector('[role=dialog][data-screen=email-code] .portico-code-box')
-  const code = await h.readOutboxCode(email, since)
-  await page.click('.portico-code-box >> nth=0')
-  await page.keyboard.type(code, { delay: 20 })
+  await h.enterEmailCode(page, email)
   await page.waitForSelector('[role=dialog]', { state: 'detached' })
 }
 
-/** Start `fund(request)` in the page; the result lands in window.__fund. */
-async function fund(page: Page, request: Record<string, unknown>) {
-  await page.evaluate((r) => {
-    const w = window as unknown as { portico: { plugin(id: string): { fund(r: unknown): Promise<unknown> } }; __fund?: unknown }
-    w.__fund = undefined
-    w.portico
-      .plugin('funding')
-      .fund(r)
-      .then(
-        (x) => (w.__fund = x),
-        (e: { code?: string }) => (w.__fund = { error: e.code }),
-      )
-  }, request)
-}
-const fundResult = async (page: Page) => {
-  await page.evaluate(until('window.__fund !== undefined'))
-  return page.evaluate(() => (window as unknown as { __fund: unknown }).__fund)
-}
 const screenId = (page: Page) => page.getAttribute('[role=dialog]', 'data-screen')
 const waitScreen = (page: Page, id: string) => page.waitForSelector(`[role=dialog][data-screen=${id}]`)
 const title = (page: Page) => page.textContent('[role=dialog] .portico-title')

@@ -129,6 +129,12 @@ export interface Harness {
   newContext(options?: Pick<OpenPageOptions, 'viewport' | 'bypassCSP' | 'reducedMotion'>): Promise<BrowserContext>
   /** The newest code sent to an address or phone number, after `since` (ms epoch). Polls up to 10 s. */
   readOutboxCode(to: string, since?: number): Promise<string>
+  /**
+   * Log in through the modal by e-mail: open it, submit the address, wait for the code boxes
+   * and type the newest code from the dev outbox. Returns once the code is typed; what follows
+   * (wallet creation, the dialog closing) is for the test to wait for.
+   */
+  enterEmailCode(page: Page, email: string): Promise<void>
   /** Create a user through the API (e-mail code flow), e.g. to fill an app's user limit. */
   loginViaApi(appId: string, email: string): Promise<{ status: number; body: any }>
   /** Save test/artifacts/<name>.png (git-ignored). */
@@ -392,6 +398,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         if (Date.now() > deadline) throw new Error(`No code for ${to} in the dev outbox`)
         await sleep(150)
       }
+    },
+    async enterEmailCode(page, email) {
+      await harness.openModal(page)
+      const since = Date.now()
+      await page.fill('input[type=email]', email)
+      await page.press('input[type=email]', 'Enter')
+      await page.waitForSelector('[role=dialog][data-screen=email-code] .portico-code-box')
+      const code = await harness.readOutboxCode(email, since)
+      await page.click('.portico-code-box >> nth=0')
+      await page.keyboard.type(code, { delay: 20 })
     },
     async loginViaApi(appId, email) {
       const post = (path: string, body: unknown) =>

@@ -115,7 +115,7 @@ export async function submitEmail(page: Page, address: string) {
  * Playwright reuses keep-alive sockets, and one the static server closed while idle (5 s) can
  * be picked before the close is seen on a busy machine — the page's load then hung (ECONNRESET).
  */
-async function fetchAgain(route: Route): Promise<APIResponse> {
+export async function fetchAgain(route: Route): Promise<APIResponse> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await route.fetch()
