@@ -231,6 +231,8 @@ describe('funding', { timeout: 90_000 }, () => {
     await waitTitle(page, 'In Progress')
     await h.screenshot(page, 'coinbase-in-progress')
     await popup.click('button:text-is("Complete purchase")')
+    // The purchase is recorded when the form's POST is answered: close only after that.
+    await popup.waitForSelector('h1:text-is("Purchase complete")')
     await popup.close()
     await waitTitle(page, "You've funded your account!")
     await h.screenshot(page, 'coinbase-funded')
