@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { startHarness, type Harness } from './harness'
+import { clickThenClosed, startHarness, type Harness } from './harness'
 
 const PROVIDER = 'portico-e2e-xprovider-001'
 const REQUESTER = 'portico-e2e-xrequest-0001'
@@ -76,8 +76,7 @@ async function consentInPopup(page: Page, trigger: () => Promise<void>) {
   expect(new URL(popup.url()).origin).toBe(h.appUrl.replace('127.0.0.1', 'localhost'))
   expect(await popup.textContent('.portico-title')).toBe('Log in to Requester App')
   await h.screenshot(popup, 'cross-app-consent')
-  await popup.getByRole('button', { name: 'Continue', exact: true }).click()
-  await popup.waitForEvent('close')
+  await clickThenClosed(popup, popup.getByRole('button', { name: 'Continue', exact: true }))
 }
 
 // The requester's connection names the API URL only once the harness runs: patch it into the page's kernel.

@@ -28,7 +28,7 @@ import { createReadStream, existsSync, mkdirSync, readFileSync, readdirSync, rmS
 import { dirname, extname, join, normalize, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createHash } from 'node:crypto'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
 import { DIALOG_SETTLED, LANDING_TITLE, LAST_OPEN, PAGE_INIT_SCRIPT, until } from './page-scripts'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -173,6 +173,19 @@ function sourceStamp(example: ExampleName): string {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** Build examples/app for production (see buildExample). */
+/**
+ * Click what closes its own page (a popup's last button) and wait until the page has closed.
+ * The listener is set before the click: the page may close before the click returns, and a
+ * 'close' listener added after that would wait forever.
+ */
+export async function clickThenClosed(page: Page, target: Locator): Promise<void> {
+  const closed = page.isClosed() ? Promise.resolve() : page.waitForEvent('close').then(() => undefined)
+  await target.click().catch((e: unknown) => {
+    if (!page.isClosed()) throw e
+  })
+  await closed
+}
+
 export function buildDemoApp(): Promise<string> {
   return buildExample('app')
 }

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { verifyMessage } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { ARTIFACTS, CHROMIUM_ARGS } from './harness'
+import { ARTIFACTS, CHROMIUM_ARGS, clickThenClosed } from './harness'
 import { RECOVERY_CREATE_APP, outboxCode, startRecoveryServers, type RecoveryServers } from './wallet-recovery/servers'
 
 let s: RecoveryServers
@@ -318,8 +318,7 @@ describe('cloud recovery (Google Drive stand-in)', { timeout: 120_000 }, () => {
     await dialog(page).getByText('Connecting to Google Drive').waitFor()
     await shot(page, 'cloud-backup-connecting')
     await shot(popup, 'cloud-consent')
-    await popup.getByRole('button', { name: 'Allow' }).click()
-    await popup.waitForEvent('close')
+    await clickThenClosed(popup, popup.getByRole('button', { name: 'Allow' }))
     await dialog(page).getByText('Backed up to Google Drive').waitFor({ timeout: 30_000 })
     await shot(page, 'cloud-backup-done')
     await dialog(page).waitFor({ state: 'detached' })
