@@ -27,7 +27,8 @@ import {
 } from '../oauth-providers'
 import { now, sha256 } from '../tokens'
 import { id, mode, optId } from '../validate'
-import { checkAllowlist } from './code-flow'
+import { checkAllowlist, fieldError } from './code-flow'
+import { checkPkceInit, STATE_CODE } from './pkce'
 
 export const OAUTH_STATE_TTL_S = 600
 export const CALLBACK_PATH = '/api/v1/oauth/callback'
@@ -60,8 +61,6 @@ const rateLimited = (p: ResolvedProvider) =>
     reason: 'provider_rate_limit',
   })
 
-const STATE = /^[A-Za-z0-9._~-]{16,256}$/
-const CHALLENGE = /^[A-Za-z0-9_-]{43}$/
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/
 
 interface StateRow {
@@ -105,17 +104,7 @@ export function registerOAuth(api: Api, ctx: ServerCtx, opts: OAuthOptions = {})
       const p = providerFor(app, b.provider)
       // Captcha (issue 13): verified with the provider's siteverify, as every init that takes a token.
       if (!c.req.header('authorization')) await requireCaptcha(c, ctx, b.token)
-      if (!CHALLENGE.test(b.code_challenge)) throw fieldError('code_challenge', 'Expected a BASE64URL(SHA-256) S256 challenge (43 characters)')
-      if (!STATE.test(b.state_code)) throw fieldError('state_code', 'Expected 16 to 256 characters of [A-Za-z0-9._~-]')
-      let redirectTo: URL
-      try {
-        redirectTo = new URL(b.redirect_to)
-      } catch {
-        throw fieldError('redirect_to', 'Expected an absolute URL')
-      }
-      if (!app.allowedOrigins.includes(redirectTo.origin)) {
-        throw errors.invalidData('redirect_to: the origin is not allowed for this app', { fields: { redirect_to: 'Origin not allowed' } })
-      }
+      const redirectTo = checkPkceInit(app, b)
       if (!(await hitLimit(ctx.store, `oauth-ip:${clientIp(c, ctx.trustProxy)}`, ctx.limits.perIp * 4, ctx.limits.windowS))) throw errors.tooMany()
       const redirectUri = `${publicOrigin(c)}${CALLBACK_PATH}`
       const t = now()
@@ -343,7 +332,7 @@ export function registerOAuthCallback(app: Hono<Env>, ctx: ServerCtx) {
       params = new URL(c.req.url).searchParams
     }
     const state = params.get('state') ?? ''
-    if (!STATE.test(state)) return page(c, 400, 'This sign-in link is invalid or has expired. Close this window and try again.')
+    if (!STATE_CODE.test(state)) return page(c, 400, 'This sign-in link is invalid or has expired. Close this window and try again.')
     const rows = await ctx.store.query<StateRow>(
       'SELECT app_id, provider, code_challenge, redirect_to, redirect_uri, data FROM oauth_states WHERE state_hash = $1 AND used_at IS NULL AND expires_at > $2',
       [sha256(state), now()],
@@ -387,9 +376,6 @@ function page(c: Context, status: 400 | 413 | 415, message: string) {
   return c.html(`<!doctype html><meta charset="utf-8"><title>Sign-in failed</title><p>${esc}</p>`, status)
 }
 
-function fieldError(field: string, message: string) {
-  return errors.invalidData(`${field}: ${message}`, { fields: { [field]: message } }, 422)
-}
 
 /** A token response without token_type (Instagram's) is a bearer token response. */
 async function bearerDefault(res: Response): Promise<Response> {

@@ -32,6 +32,8 @@ import { ApiError, errors } from '../errors'
 import { requireFreshMfa } from '../mfa-gate'
 import { now, sha256 } from '../tokens'
 import { id, optId } from '../validate'
+import { fieldError } from './code-flow'
+import { checkPkceInit, checkStateCode, STATE_CODE } from './pkce'
 
 export const RECOVERY_STATE_TTL_S = 600
 export const RECOVERY_CALLBACK_PATH = '/api/v1/recovery/oauth/callback'
@@ -82,13 +84,10 @@ export function recoveryProviders(env: Record<string, string | undefined> = proc
   }
 }
 
-const STATE = /^[A-Za-z0-9._~-]{16,256}$/
-const CHALLENGE = /^[A-Za-z0-9_-]{43}$/
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/
 const PROVIDERS = ['google-drive', 'icloud'] as const
 const loopback = (host: string) => host === 'localhost' || host === '127.0.0.1' || host === '[::1]'
 
-const fieldError = (field: string, message: string) => errors.invalidData(`${field}: ${message}`, { fields: { [field]: message } }, 422)
 const oauthError = (msg: string, data?: Record<string, unknown>, status: 400 | 424 = 400) => new ApiError(status, 'oauth_unexpected', msg, data)
 const notSupported = (reason: string) => new ApiError(400, 'method_not_supported', RECOVERY_MSG.notSupported, { reason })
 
@@ -121,17 +120,7 @@ export function registerRecovery(api: Api, root: Hono<Env>, ctx: ServerCtx, opts
     async (c, b) => {
       const auth = await requireAuth(c, ctx)
       const app = c.get('app')
-      if (!CHALLENGE.test(b.code_challenge)) throw fieldError('code_challenge', 'Expected a BASE64URL(SHA-256) S256 challenge (43 characters)')
-      if (!STATE.test(b.state_code)) throw fieldError('state_code', 'Expected 16 to 256 characters of [A-Za-z0-9._~-]')
-      let redirectTo: URL
-      try {
-        redirectTo = new URL(b.redirect_to)
-      } catch {
-        throw fieldError('redirect_to', 'Expected an absolute URL')
-      }
-      if (!app.allowedOrigins.includes(redirectTo.origin)) {
-        throw errors.invalidData('redirect_to: the origin is not allowed for this app', { fields: { redirect_to: 'Origin not allowed' } })
-      }
+      const redirectTo = checkPkceInit(app, b)
       const g = recoveryProviders(env).google
       if (!g) throw notSupported('not_configured')
       await limit(c)
@@ -207,7 +196,7 @@ export function registerRecovery(api: Api, root: Hono<Env>, ctx: ServerCtx, opts
       if (b.provider === 'icloud') {
         const ck = recoveryProviders(env).icloud
         if (!ck) throw notSupported('not_configured')
-        if (!STATE.test(b.state_code)) throw fieldError('state_code', 'Expected 16 to 256 characters of [A-Za-z0-9._~-]')
+        checkStateCode(b.state_code)
         const res = await cloudkit(ck, 'GET', '/users/current', b.authorization_code)
         if (res.status === 421 || res.status === 401) throw oauthError(RECOVERY_MSG.invalid, { reason: 'invalid_grant', provider: 'icloud' })
         if (!res.ok) throw oauthError('iCloud answered in an unexpected way. Please try again.', { reason: 'provider_error', provider: 'icloud' }, 424)
@@ -274,7 +263,7 @@ export function registerRecovery(api: Api, root: Hono<Env>, ctx: ServerCtx, opts
     const params = new URL(c.req.url).searchParams
     const state = params.get('state') ?? ''
     const fail = () => page(c, 'This link is invalid or has expired. Close this window and try again.')
-    if (!STATE.test(state)) return fail()
+    if (!STATE_CODE.test(state)) return fail()
     const rows = await ctx.store.query<{ redirect_to: string }>(
       'SELECT redirect_to FROM recovery_oauth_states WHERE state_hash = $1 AND used_at IS NULL AND expires_at > $2',
       [sha256(state), now()],
