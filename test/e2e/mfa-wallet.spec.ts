@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core'
 import { verifyMessage, type Hex } from 'viem'
 import { startEvm, type Evm } from '../chains/evm'
 import { startHarness, type Harness } from './harness'
+import { totpStepWithMargin } from './totp'
 
 const APP = 'portico-test-wlt-00000001'
 
@@ -85,6 +86,7 @@ describe('MFA before wallet actions', { timeout: 180_000 }, () => {
     await page.waitForSelector('[data-mfa-totp-enrol] svg.portico-qr-code')
     const gen = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(await page.inputValue('[data-mfa-totp-secret]')), digits: 6, period: 30, algorithm: 'SHA1' })
     await page.getByRole('button', { name: 'Continue' }).click()
+    await totpStepWithMargin()
     await typeCode(page, gen.generate({ timestamp: Date.now() - 30_000 }))
     await page.getByRole('heading', { name: 'Authenticator app verification added' }).waitFor()
     await page.getByRole('button', { name: 'Done' }).click()

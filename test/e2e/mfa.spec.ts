@@ -10,6 +10,7 @@ import * as OTPAuth from 'otpauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { startHarness, type Harness } from './harness'
+import { totpStepWithMargin } from './totp'
 
 const APP = 'portico-test-mfa-00000001'
 const T = {
@@ -93,6 +94,7 @@ async function enrolTotp(page: Page, shots = false) {
   if (shots) await h.screenshot(page, 'mfa-totp-code')
   const gen = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' })
   // The previous step (accepted for clock drift): later verifications use the current and next steps.
+  await totpStepWithMargin()
   await typeCode(page, gen.generate({ timestamp: Date.now() - 30_000 }))
   await heading(page, T.totpAdded)
   await waitResult(page, 'complete: mfa enrolled totp')
@@ -266,6 +268,7 @@ describe('MFA in the browser', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Continue' }).click()
     await page.waitForSelector('[data-mfa-totp-code]')
     const gen = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' })
+    await totpStepWithMargin()
     await typeCode(page, gen.generate({ timestamp: Date.now() - 30_000 }))
     await heading(page, T.totpAdded)
     await page.getByRole('button', { name: 'Done' }).click()
