@@ -1,8 +1,9 @@
 /**
  * portico/ui/core — everything of `portico/ui` that a page needs before the modal opens: the
- * provider and hooks, the modal shell (the dialog and every screen load lazily), texts,
- * icons, constants and `lazyComponent`. No screen component and not the landing's layout:
- * those are in `portico/ui` (which re-exports all of this too).
+ * provider and app-facing hooks, the modal shell (the dialog and every screen load lazily),
+ * the landing entries' icons (by name), constants and `lazyComponent`. No screen component,
+ * no screen-facing hook (`useScreen`, `useCompleteLogin`), no screen texts and not the icon
+ * set (`icons`): those are in `portico/ui` (which re-exports all of this too).
  *
  * Why a second entry: with code splitting, esbuild puts every module that an entry of the
  * initial load re-exports, and that any lazy chunk uses, into the initial load. A host app or a
@@ -10,6 +11,11 @@
  * (layout, buttons, code boxes, the landing) up front; importing from `portico/ui/core`
  * instead keeps them in the lazy chunks of the screens that use them. Vite and Rollup are not
  * affected; plugin screens (loaded lazily) import from `portico/ui`.
+ *
+ * For the same reason this file re-exports nothing that only screens use: esbuild assigns a
+ * module to the initial load when an initial module imports it (re-exports included), and
+ * keeps in it every part some lazy chunk uses. `UI_TEXTS` here would put the generic screens'
+ * texts into every host's initial load, `icons` all fifteen icons (issue 11: 21.9 -> ... KiB).
  */
 // Provider and app-facing hooks
 export {
@@ -30,19 +36,16 @@ export {
 } from './context'
 export type { PorticoProviderProps, LoginSuccess, FlowCallbacks } from './context'
 
-// Screen-facing hooks
-export { useScreen, useCompleteLogin, goToLanding } from './screen-context'
+// Screen-facing hooks: `useScreen`, `useCompleteLogin`, `goToLanding` are in `portico/ui`
 export type { ScreenProps, CompleteOptions } from './screen-context'
 export { attachUi, CLOSE_DELAY_MS, NEXT_SCREEN_DELAY_MS } from './internal/attach'
 export type { AttachOptions, UiSnapshot } from './internal/attach'
 
-// Modal shell, texts, constants (the landing's layout, `planLanding`, is in `portico/ui`)
+// Modal shell and constants (the landing's layout, `planLanding`, is in `portico/ui`)
 export { Modal, screenComponent } from './modal/modal'
 export type { LoginInputProps, LandingPlan, LandingView } from './screens/landing-plan'
-export { UI_TEXTS } from './strings'
-export { CHIP_TEXTS } from './components/chip-texts'
-export { CODE_NUMERIC_ERROR } from './components/code-texts'
 export { CODE_LENGTH, RESEND_COOLDOWN_MS, CODE_RESET_MS } from 'portico/plugins/code'
 export { lazyComponent } from './internal/lazy'
 export type { PreloadableComponent } from './internal/lazy'
-export * as icons from './components/icons'
+// The icons a plugin's landing entry draws (the whole set, `icons`, is in `portico/ui`)
+export { MailIcon, PhoneIcon, WalletIcon, UserIcon, CopyIcon, KeyIcon } from './components/entry-icons'

@@ -4,11 +4,18 @@
  * Safe to import during server rendering (no `window` at module load).
  *
  * `portico/ui/core` is the part without screen components (provider, hooks, modal shell,
- * texts, icons): import from it in a host app and in a plugin's entry to keep the screen
+ * the landing entries' icons): import from it in a host app and in a plugin's entry to keep the screen
  * components out of the initial load with esbuild (see ./core.ts); plugin screens, which load
  * lazily, import from here.
  */
 export * from './core'
+
+// Screen-facing hooks, screen texts and the icon set (not in `portico/ui/core`: see ./core.ts)
+export { useScreen, useCompleteLogin, goToLanding } from './screen-context'
+export { UI_TEXTS } from './strings'
+export { CHIP_TEXTS } from './components/chip-texts'
+export { CODE_NUMERIC_ERROR } from './components/code-texts'
+export * as icons from './components/icons'
 
 // The landing screen (loaded lazily by the modal)
 export { Landing, LegalLine } from './screens/landing'

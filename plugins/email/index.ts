@@ -9,7 +9,7 @@
  * Headless: `useLoginWithEmail()`; without React: `kernel.plugin('email')`.
  */
 import { definePlugin, normaliseFields, type EmailAccount, type PorticoPlugin } from 'portico'
-import { icons, lazyComponent, type LoginInputProps } from 'portico/ui/core'
+import { MailIcon, lazyComponent, type LoginInputProps } from 'portico/ui/core'
 import { INITIAL_CODE_STATE } from 'portico/plugins/code'
 import { transferEmail, unlinkEmail } from './calls'
 import { emailErrors } from './errors'
@@ -79,7 +79,7 @@ export function email(options: EmailOptions = {}): PorticoPlugin<'email'> {
                 id: 'email',
                 label: texts().rowLabel,
                 group: 'web2' as const,
-                icon: icons.MailIcon,
+                icon: MailIcon,
                 screen: EMAIL_SCREENS.form,
                 input: EmailLandingInput,
                 preload: EmailLandingInput.preload,

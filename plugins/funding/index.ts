@@ -18,7 +18,7 @@
  * the embedded wallet calls `promptAfterWalletCreation(wallet)` after creating one.
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
-import { icons } from 'portico/ui/core'
+import { CopyIcon, WalletIcon } from 'portico/ui/core'
 import { fundingErrors } from './errors'
 import { createFundingApi, type FundingApi, type FundingOptions } from './flow'
 import {
@@ -98,7 +98,7 @@ export function funding(options: FundingOptions = {}): PorticoPlugin<'funding'> 
           kind: 'wallet',
           label: t.walletLabel,
           description: t.walletDescription,
-          icon: icons.WalletIcon,
+          icon: WalletIcon,
           order: 30,
           screen: FUNDING_WALLETS_SCREEN,
           // A Solana wallet sends SOL only (no SPL transfer yet): USDC on Solana is shown disabled.
@@ -109,7 +109,7 @@ export function funding(options: FundingOptions = {}): PorticoPlugin<'funding'> 
           kind: 'manual',
           label: t.manualLabel,
           description: t.manualDescription,
-          icon: icons.CopyIcon,
+          icon: CopyIcon,
           order: 90,
           screen: FUNDING_MANUAL_SCREEN,
         }

@@ -6,7 +6,7 @@
  * and keeps the account (the server upgrades the guest user).
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
-import { icons } from 'portico/ui/core'
+import { UserIcon } from 'portico/ui/core'
 import { CREDENTIAL_KEY, GUEST_METHOD, createGuestFlow, type GuestApi } from './flow'
 import { GUEST_ERRORS } from './errors'
 import { GUEST_TEXTS } from './strings'
@@ -47,7 +47,7 @@ export function guest(options: GuestOptions = {}): PorticoPlugin<'guest'> {
               id: GUEST_METHOD,
               label: ctx.texts(GUEST_TEXTS).continueAsGuest,
               group: 'web2' as const,
-              icon: icons.UserIcon,
+              icon: UserIcon,
               start: async () => {
                 try {
                   const result = await flow.createGuestAccount()

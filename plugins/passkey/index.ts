@@ -14,7 +14,7 @@
  * remembered as the recent method.
  */
 import { definePlugin, normaliseFields, type PasskeyAccount, type PorticoPlugin } from 'portico'
-import { icons } from 'portico/ui/core'
+import { KeyIcon } from 'portico/ui/core'
 import { unlinkPasskey } from './calls'
 import { PASSKEY, passkeyErrors } from './errors'
 import { createPasskeyFlow, type PasskeyApi, type PasskeySettings } from './flow'
@@ -69,7 +69,7 @@ export function passkey(options: PasskeyOptions = {}): PorticoPlugin<'passkey'> 
       })
       ctx.hooks.loginMethods.tap(PASSKEY, (list, { config }) =>
         config.loginMethods.includes(PASSKEY)
-          ? [...list, { id: PASSKEY, label: texts().rowLabel, group: 'web2' as const, icon: icons.KeyIcon, screen: PASSKEY_SCREENS.choose }]
+          ? [...list, { id: PASSKEY, label: texts().rowLabel, group: 'web2' as const, icon: KeyIcon, screen: PASSKEY_SCREENS.choose }]
           : list,
       )
       ctx.screens.register({ id: PASSKEY_SCREENS.choose, load: () => import('./screens/choose') })

@@ -7,7 +7,7 @@
  * (`portico/plugins/code`). Headless: `useLoginWithSms()`; without React: `kernel.plugin('sms')`.
  */
 import { definePlugin, normaliseFields, type PhoneAccount, type PorticoPlugin } from 'portico'
-import { icons } from 'portico/ui/core'
+import { PhoneIcon } from 'portico/ui/core'
 import { INITIAL_CODE_STATE } from 'portico/plugins/code'
 import { transferSms, unlinkSms } from './calls'
 import { smsErrors } from './errors'
@@ -74,7 +74,7 @@ export function sms(options: SmsOptions = {}): PorticoPlugin<'sms'> {
             id: 'sms',
             label: texts().displayName,
             group: 'web2' as const,
-            icon: icons.PhoneIcon,
+            icon: PhoneIcon,
             screen: SMS_SCREENS.phone,
             params: { disableSignup: options.disableSignup === true },
             input: SmsLoginInput,

@@ -20,7 +20,7 @@
  * ```
  */
 import type { Portico, PluginContext, ResolvedConfig } from 'portico'
-import { icons } from 'portico/ui/core'
+import { WalletIcon } from 'portico/ui/core'
 import { WALLET_METHOD, smartWalletDescriptor, walletDescriptor } from './account'
 import { walletChains } from './chains'
 import { isLoginConnector, type WalletLoginConnector } from './connection'
@@ -69,7 +69,7 @@ export function setupWallet(ctx: PluginContext, plugin: WalletPluginInfo): void 
       const label = ctx.texts(WALLET_TEXTS, 'wallet').methodLabel
       return [
         ...methods,
-        { id: WALLET_METHOD, label, group: 'web3' as const, screen: WALLET_LIST_SCREEN, icon: icons.WalletIcon, covers: [plugin.method] },
+        { id: WALLET_METHOD, label, group: 'web3' as const, screen: WALLET_LIST_SCREEN, icon: WalletIcon, covers: [plugin.method] },
       ]
     }
     const entry = methods[i]

@@ -4,7 +4,7 @@
  * 30 s, reset 1.4 s after a failed code). The navigator's intent picks authenticate, link or
  * update.
  */
-import { CodeEntryScreen, icons, useCompleteLogin, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
+import { CodeEntryScreen, MailIcon, useCompleteLogin, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
 import { codeErrorMessage } from '../errors'
 import { EMAIL_TEXTS } from '../strings'
 
@@ -36,7 +36,7 @@ export default function EmailCodeScreen({ params }: ScreenProps<{ email: string 
           {texts.codeDescriptionBefore} <span className="portico-emphasis">{email}</span> {texts.codeDescriptionAfter}
         </>
       }
-      icon={<icons.MailIcon width={28} height={28} />}
+      icon={<MailIcon width={28} height={28} />}
       texts={{ codeSent: texts.codeSent, helpLine: texts.didNotGetEmail, resendCode: texts.resendCode }}
       codeSentAt={state.destination === email ? state.codeSentAt : undefined}
       submit={submit}

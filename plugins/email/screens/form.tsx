@@ -1,5 +1,5 @@
 /** 'email-form': the e-mail field on a screen of its own (landing row, link, update). */
-import { ScreenLayout, useKernel, useScreen, useTexts, icons } from 'portico/ui'
+import { ScreenLayout, useKernel, useScreen, useTexts, MailIcon } from 'portico/ui'
 import { EMAIL_TEXTS } from '../strings'
 import { EmailField } from './field'
 
@@ -14,7 +14,7 @@ export default function EmailFormScreen() {
       title={title}
       icon={
         <span className="portico-badge" data-tone="neutral">
-          <icons.MailIcon width={28} height={28} />
+          <MailIcon width={28} height={28} />
         </span>
       }
     >

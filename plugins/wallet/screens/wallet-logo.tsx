@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { icons } from 'portico/ui/core'
+import { WalletIcon } from 'portico/ui/core'
 import { BrandIcon, BRAND_MARKS } from './brand-icons'
 
 /**
@@ -11,6 +11,6 @@ import { BrandIcon, BRAND_MARKS } from './brand-icons'
 export function WalletLogo({ src, brand, size = 20 }: { src?: string; brand?: string; size?: number }) {
   const [failed, setFailed] = useState(false)
   if (brand && BRAND_MARKS[brand]) return <BrandIcon brand={brand} size={size} />
-  if (!src || failed) return <icons.WalletIcon width={size} height={size} />
+  if (!src || failed) return <WalletIcon width={size} height={size} />
   return <img src={src} alt="" width={size} height={size} onError={() => setFailed(true)} />
 }
