@@ -10,6 +10,9 @@ import { ScreenContext } from '../screen-context'
 import { ScreenBoundary } from './boundary'
 import { screenComponent } from './modal'
 
+/** The style warm-up, here so that it loads with the dialog (./preload.ts calls it at idle). */
+export { warmStyles } from './warm'
+
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
 

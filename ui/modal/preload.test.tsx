@@ -6,7 +6,8 @@ import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
 import { definePlugin, type PorticoPlugin } from 'portico'
 import { PorticoProvider, ScreenLayout, screenComponent } from 'portico/ui'
 import { createTestKernel } from 'portico/testing'
-import { loadedDialog, preloadScreen, resolvedComponent, warmStyles, whenIdle } from './preload'
+import { loadedDialog, preloadScreen, resolvedComponent, whenIdle } from './preload'
+import { warmStyles } from './warm'
 
 afterEach(() => {
   cleanup()

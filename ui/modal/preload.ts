@@ -8,9 +8,8 @@
  *    start loading as `Modal` mounts (again at idle if that failed) and stay resolved, so the
  *    dialog renders the landing in the click's own task, without a Suspense fallback (one lazy
  *    identity per screen, see `lazyScreen`);
- *  - the stylesheet's dialog rules and the font stack are warmed: a hidden skeleton of the
- *    dialog is inserted, laid out and removed in the same task (never painted, never focusable,
- *    no style attribute: the CSSOM is allowed under a strict CSP).
+ *  - the stylesheet's dialog rules and the font stack are warmed (`warmStyles`, ./warm.ts: in
+ *    the dialog's chunk, which is loaded by then, not in the page's initial load).
  * Nothing runs during server rendering or at module load.
  */
 import type { ComponentType } from 'react'
@@ -79,42 +78,6 @@ export function whenIdle(task: () => void, fallbackMs = 200): () => void {
   return () => clearTimeout(id)
 }
 
-/** The landing's skeleton: the classes whose rules and fonts the first open needs. */
-const SKELETON =
-  '<div class="portico-dialog" data-screen="landing"><div class="portico-screen"><div class="portico-header"></div>' +
-  '<div class="portico-body"><h2 class="portico-title">Log in or sign up</h2><p class="portico-description">Portico</p>' +
-  '<div class="portico-input-wrap"><input class="portico-input" type="email" tabindex="-1"></div>' +
-  '<button class="portico-button" data-variant="primary" tabindex="-1">Submit</button>' +
-  '<button class="portico-list-button" tabindex="-1">Continue</button></div>' +
-  '<div class="portico-footer"><p class="portico-legal">By logging in I agree</p></div></div></div>'
-
-/**
- * Insert a hidden skeleton of the dialog, force style and layout, remove it: the first real
- * open then finds the rules matched before and the fonts resolved. Visibility and position go
- * through the CSSOM (allowed under a strict CSP, unlike a style attribute). Returns false when
- * there is no document or the page refuses the markup (Trusted Types).
- */
-export function warmStyles(theme: 'light' | 'dark' = 'light'): boolean {
-  if (typeof document === 'undefined' || !document.body) return false
-  const root = document.createElement('div')
-  root.className = 'portico-root'
-  root.setAttribute('data-theme', theme)
-  root.setAttribute('aria-hidden', 'true')
-  root.setAttribute('data-portico-warmup', '')
-  root.inert = true
-  root.style.cssText = 'visibility:hidden!important;position:fixed!important;left:-10000px!important;pointer-events:none!important'
-  try {
-    root.innerHTML = SKELETON
-    document.body.appendChild(root)
-    void root.getBoundingClientRect()
-    return true
-  } catch {
-    return false
-  } finally {
-    root.remove()
-  }
-}
-
 /**
  * The landing entries' own chunks (`LoginMethod.preload`, e.g. SMS's phone input), once the
  * config is known (at ready: the server's login methods decide the entries). Failures are
@@ -180,7 +143,14 @@ export function startIdlePreload(kernel: Portico, screenId = 'landing'): () => v
     } catch {
       /* config not resolved yet */
     }
-    warmStyles(theme)
+    // From the dialog's chunk (loaded at mount, so in by now): the skeleton's markup is not
+    // in the page's initial load (issue 11).
+    void import('./dialog').then(
+      (m) => {
+        if (!cancelled && !kernel.screens.getState().open) m.warmStyles(theme)
+      },
+      () => {},
+    )
   })
   return () => {
     cancelled = true
