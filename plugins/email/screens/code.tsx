@@ -5,8 +5,10 @@
  * update.
  */
 import { CodeEntryScreen, MailIcon, useCompleteLogin, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
-import { codeErrorMessage } from '../errors'
-import { EMAIL_TEXTS } from '../strings'
+// Through the plugin's entry, not '../strings' and '../errors' (it is loaded anyway before any
+// screen): with esbuild's code splitting the whole e-mail plugin then shares one initial chunk
+// (issue 11).
+import { codeErrorMessage, EMAIL_TEXTS } from 'portico/plugins/email'
 
 export default function EmailCodeScreen({ params }: ScreenProps<{ email: string }>) {
   const flow = usePlugin('email')

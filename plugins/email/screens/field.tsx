@@ -1,7 +1,9 @@
 /** The e-mail field: inline on the landing (`LoginMethod.input`) and on the e-mail form screen. */
 import { useState } from 'react'
 import { Button, Chip, CHIP_TEXTS, TextInput, useKernel, usePlugin, useTexts, type LoginInputProps } from 'portico/ui'
-import { EMAIL_TEXTS } from '../strings'
+// Through the plugin's entry, not '../strings' (it is loaded anyway before any screen): with
+// esbuild's code splitting the whole e-mail plugin then shares one initial chunk (issue 11).
+import { EMAIL_TEXTS } from 'portico/plugins/email'
 
 export interface EmailFieldProps {
   recent?: boolean

@@ -1,6 +1,8 @@
 /** 'email-form': the e-mail field on a screen of its own (landing row, link, update). */
 import { ScreenLayout, useKernel, useScreen, useTexts, MailIcon } from 'portico/ui'
-import { EMAIL_TEXTS } from '../strings'
+// Through the plugin's entry, not '../strings' (it is loaded anyway before any screen): with
+// esbuild's code splitting the whole e-mail plugin then shares one initial chunk (issue 11).
+import { EMAIL_TEXTS } from 'portico/plugins/email'
 import { EmailField } from './field'
 
 export default function EmailFormScreen() {
