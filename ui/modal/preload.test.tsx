@@ -119,6 +119,38 @@ describe('idle preload', () => {
     expect(loads.beta).toBe(0)
   })
 
+  it('at idle the styles are warmed once, with the theme, through the dialog chunk; not while the modal is open', async () => {
+    const warmed: string[] = []
+    const append = vi.spyOn(document.body, 'appendChild').mockImplementation(function (this: HTMLElement, node: Node) {
+      const el = node as HTMLElement
+      if (el.hasAttribute?.('data-portico-warmup')) warmed.push(el.getAttribute('data-theme') ?? '')
+      return HTMLElement.prototype.appendChild.call(this, node) as never
+    })
+    const t = await createTestKernel({ plugins: [lazyScreens({ landing: 0, other: 0 })], app: { login_methods: ['alpha'], theme: 'dark' } })
+    const view = render(<PorticoProvider kernel={t.kernel} ui={{ sleep: async () => {} }}>app</PorticoProvider>)
+    await vi.waitFor(() => expect(warmed).toEqual(['dark']))
+    view.unmount()
+
+    // Opened before the idle task runs: no warm-up (the real dialog is there).
+    warmed.length = 0
+    let idle: (() => void) | null = null
+    vi.stubGlobal('requestIdleCallback', (cb: () => void) => ((idle = cb), 1))
+    try {
+      const t2 = await createTestKernel({ plugins: [lazyScreens({ landing: 0, other: 0 })], app: { login_methods: ['alpha'] } })
+      render(<PorticoProvider kernel={t2.kernel} ui={{ sleep: async () => {} }}>app</PorticoProvider>)
+      act(() => void t2.kernel.screens.open('landing', {}).catch(() => {}))
+      expect(await screen.findByText('Lazy landing')).not.toBeNull()
+      expect(idle).not.toBeNull()
+      act(() => idle!())
+      await import('./dialog') // the idle task's import of the same module has resolved too
+      await new Promise((r) => setTimeout(r, 0))
+      expect(warmed).toEqual([])
+    } finally {
+      vi.unstubAllGlobals()
+      append.mockRestore()
+    }
+  })
+
   it('warmStyles inserts a hidden, inert skeleton and removes it in the same task; focus stays put', () => {
     const button = document.createElement('button')
     document.body.appendChild(button)
