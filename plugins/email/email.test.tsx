@@ -281,6 +281,26 @@ describe('method descriptor', () => {
 })
 
 describe('texts', () => {
+  it("the API's texts() and codeErrorMessage() answer in the app's texts; a later texts change shows on an open screen", async () => {
+    const t = await createTestKernel({ plugins: [email()], config: { texts: { email: { invalidCode: 'Falscher Code' } } } })
+    const api = t.kernel.plugin('email')
+    expect(api.texts().invalidCode).toBe('Falscher Code')
+    expect(api.texts().resendCode).toBe('Resend code')
+    expect(api.codeErrorMessage(new PorticoError('invalid_credentials', 'x'))).toBe('Falscher Code')
+    expect(api.codeErrorMessage(new PorticoError('cannot_link_more_of_type', 'Server says no'))).toBe('Server says no')
+    expect(api.codeErrorMessage(new Error('boom'))).toBe('Issue verifying code')
+    render(
+      <PorticoProvider kernel={t.kernel} ui={instant}>
+        <App />
+      </PorticoProvider>,
+    )
+    await waitFor(() => expect(t.kernel.isReady).toBe(true))
+    fireEvent.click(screen.getByText('open'))
+    await screen.findByPlaceholderText('your@email.com')
+    act(() => t.kernel.setConfig({ texts: { email: { placeholder: 'du@beispiel.de' } } }))
+    expect(await screen.findByPlaceholderText('du@beispiel.de')).toBeTruthy()
+  })
+
   it("an app's texts.email override shows on the screens", async () => {
     const t = await createTestKernel({
       plugins: [email()],

@@ -17,6 +17,7 @@ import {
 } from 'portico'
 import { createCodeFlow, type CodeFlowState } from 'portico/plugins/code'
 import { authenticateEmail, initEmail, linkEmail, transferEmail, unlinkEmail, updateEmail } from './calls'
+import { codeErrorMessage } from './errors'
 import { emailOptions } from './options'
 import { EMAIL_TEXTS } from './strings'
 
@@ -68,6 +69,13 @@ export interface EmailApi {
   readonly store: Store<EmailFlowState>
   /** Validate an address as typed (the app's plus-address rule, the overridable text). */
   check(value: string): EmailCheck
+  /**
+   * The plugin's texts with the app's overrides (`texts: { email: {...} }`), as the modal's
+   * screens show them; read at each render (a component re-renders with `usePlugin`).
+   */
+  texts(): typeof EMAIL_TEXTS
+  /** The inline message of a failed code (part 1 section 8), in the app's texts. */
+  codeErrorMessage(error: unknown): string
   /** Send a code (POST /passwordless/init); intent 'login' refuses while a non-guest is logged in. */
   sendCode(options: { email: string; intent?: Intent; token?: string }): Promise<void>
   /** Send the code again to the same address for the same intent (after the 30 s cooldown). */
@@ -159,6 +167,8 @@ export function createEmailFlow(ctx: FlowContext, store: Store<EmailFlowState>):
     subscribe: flow.subscribe,
     store,
     check: (value) => checkEmail(value, ctx.config.disablePlusEmails, t()),
+    texts: t,
+    codeErrorMessage: (error) => codeErrorMessage(error, t()),
     sendCode: ({ email, ...options }) => flow.send(email, options),
     resendCode: (token) => flow.resend(token === undefined ? {} : { token }),
     loginWithCode: ({ code, ...options }) => submit(code, { ...options, intent: 'login' }),

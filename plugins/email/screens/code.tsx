@@ -4,16 +4,12 @@
  * 30 s, reset 1.4 s after a failed code). The navigator's intent picks authenticate, link or
  * update.
  */
-import { CodeEntryScreen, MailIcon, useCompleteLogin, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
-// Through the plugin's entry, not '../strings' and '../errors' (it is loaded anyway before any
-// screen): with esbuild's code splitting the whole e-mail plugin then shares one initial chunk
-// (issue 11).
-import { codeErrorMessage, EMAIL_TEXTS } from 'portico/plugins/email'
+import { CodeEntryScreen, MailIcon, useCompleteLogin, usePlugin, useScreen, useStore, type ScreenProps } from 'portico/ui'
 
 export default function EmailCodeScreen({ params }: ScreenProps<{ email: string }>) {
   const flow = usePlugin('email')
   const state = useStore(flow.store)
-  const texts = useTexts('email', EMAIL_TEXTS)
+  const texts = flow.texts() // texts and messages through the API: see ./field.tsx
   const { intent } = useScreen()
   const complete = useCompleteLogin()
   const email = String(params.email ?? state.destination ?? '')
@@ -43,7 +39,7 @@ export default function EmailCodeScreen({ params }: ScreenProps<{ email: string 
       codeSentAt={state.destination === email ? state.codeSentAt : undefined}
       submit={submit}
       resend={() => (flow.getState().destination === email ? flow.resendCode() : flow.sendCode({ email, intent }))}
-      errorMessage={(e) => codeErrorMessage(e, texts)}
+      errorMessage={flow.codeErrorMessage}
     />
   )
 }

@@ -1,9 +1,6 @@
 /** The e-mail field: inline on the landing (`LoginMethod.input`) and on the e-mail form screen. */
 import { useState } from 'react'
-import { Button, Chip, CHIP_TEXTS, TextInput, useKernel, usePlugin, useTexts, type LoginInputProps } from 'portico/ui'
-// Through the plugin's entry, not '../strings' (it is loaded anyway before any screen): with
-// esbuild's code splitting the whole e-mail plugin then shares one initial chunk (issue 11).
-import { EMAIL_TEXTS } from 'portico/plugins/email'
+import { Button, Chip, CHIP_TEXTS, TextInput, useKernel, usePlugin, type LoginInputProps } from 'portico/ui'
 
 export interface EmailFieldProps {
   recent?: boolean
@@ -19,7 +16,11 @@ export interface EmailFieldProps {
 export function EmailField({ recent, autoFocus, submitLabel }: EmailFieldProps) {
   const kernel = useKernel()
   const flow = usePlugin('email')
-  const texts = useTexts('email', EMAIL_TEXTS)
+  // The texts come through the plugin's API, not from '../strings': a lazy screen importing a
+  // module of the plugin's entry puts that module in an initial chunk of its own under esbuild's
+  // code splitting (issue 11: one chunk more in every host's initial load). `usePlugin`
+  // re-renders on config changes, so the app's text overrides apply as with `useTexts`.
+  const texts = flow.texts()
   const [value, setValue] = useState('')
   const [serverError, setServerError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
