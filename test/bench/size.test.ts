@@ -1,9 +1,9 @@
 /** The size budget: part of `npm test` because sizes are deterministic. */
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { budgets } from './budgets'
-import { ROOT, appSize, entries, entrySize } from './sizes'
+import { BENCH_HOSTS, ROOT, appSize, entries, entrySize, pluginFactories } from './sizes'
 
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`
 
@@ -37,5 +37,16 @@ describe('size budgets (gzip -9, minified, React excluded)', () => {
     expect(s.initial.gzip, `app initial load is ${kib(s.initial.gzip)}`).toBeLessThanOrEqual(budgets.appInitial)
     expect(Object.keys(s.deps)).not.toContain('libphonenumber-js')
     expect(Object.keys(s.deps)).not.toContain('viem')
+  })
+
+  it('the every-plugin bench host turns on every plugin of plugins/ (the bases come with them)', () => {
+    const src = readFileSync(BENCH_HOSTS.everyPlugin.file, 'utf8')
+    const imported = [...src.matchAll(/from 'portico\/plugins\/([a-z0-9-]+)'/g)].map((m) => m[1])
+    expect(imported.sort()).toEqual(pluginFactories().sort())
+  })
+
+  it(`the identity plugins (issue 11's 60 KiB target was set for them) load at most ${kib(budgets.identityInitial)} initially`, async () => {
+    const s = await appSize(BENCH_HOSTS.identity.file)
+    expect(s.initial.gzip, `identity plugins' initial load is ${kib(s.initial.gzip)}`).toBeLessThanOrEqual(budgets.identityInitial)
   })
 })

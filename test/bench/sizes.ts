@@ -3,7 +3,7 @@
  * react-dom excluded. Shared by `npm run bench` and the size budget test.
  */
 import { build, type Metafile, type Plugin } from 'esbuild'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { gzipSync } from 'node:zlib'
 
@@ -34,6 +34,27 @@ const resolvePortico: Plugin = {
       return undefined
     })
   },
+}
+
+/**
+ * The bench's own host entries (./hosts/): the provider and a login button with a set of
+ * plugins at their default options, no demo code. Measured like the example apps.
+ */
+export const BENCH_HOSTS = {
+  /** Every plugin of plugins/ (./hosts/every-plugin.tsx; size.test.ts checks that none is missing). */
+  everyPlugin: { label: 'every plugin, host code only', file: join(ROOT, 'test/bench/hosts/every-plugin.tsx') },
+  /** The identity plugins issue 11's 60 KiB target was set for (./hosts/identity.tsx lists them). */
+  identity: { label: "identity plugins (issue 11's 20 + captcha)", file: join(ROOT, 'test/bench/hosts/identity.tsx') },
+} as const
+
+/** Plugin folders whose entry exports a plugin factory (not a base such as `code` or `oauth`). */
+export function pluginFactories(): string[] {
+  const dir = join(ROOT, 'plugins')
+  return readdirSync(dir)
+    .filter((id) => existsSync(join(dir, id, 'index.ts')))
+    .filter((id) =>
+      /export (function \w+\([^)]*\): PorticoPlugin|const \w+ = defineOAuthProvider\()/.test(readFileSync(join(dir, id, 'index.ts'), 'utf8')),
+    )
 }
 
 export interface Size {
