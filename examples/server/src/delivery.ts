@@ -6,8 +6,6 @@
  */
 import type { Logger } from 'pino'
 import { ApiError } from './errors'
-import type { Queryable } from './store'
-import { now } from './tokens'
 
 export interface Message {
   appId: string
@@ -35,7 +33,11 @@ export class DeliveryError extends ApiError {
 
 const TIMEOUT_MS = 10_000
 
-/** SMTP through nodemailer (SMTP_URL, MAIL_FROM). */
+/**
+ * SMTP through nodemailer (SMTP_URL, MAIL_FROM). Pooled: a few connections to the relay are
+ * kept open and reused (a new connection and greeting per code cost more than the message);
+ * `?pool=false` in SMTP_URL opens one per message.
+ */
 export function smtpProvider(url: string, from = 'Portico <no-reply@localhost>'): EmailProvider {
   let transport: { sendMail(o: Record<string, unknown>): Promise<unknown> } | undefined
   return {
@@ -44,6 +46,7 @@ export function smtpProvider(url: string, from = 'Portico <no-reply@localhost>')
       if (!transport) {
         const nodemailer = (await import('nodemailer')).default
         transport = nodemailer.createTransport(url, {
+          pool: true,
           connectionTimeout: TIMEOUT_MS,
           greetingTimeout: TIMEOUT_MS,
           socketTimeout: TIMEOUT_MS,
@@ -116,19 +119,19 @@ export function canDeliver(d: Pick<Delivery, 'dev' | 'email' | 'sms'>, channel: 
   return d.dev || !!(channel === 'email' ? d.email : d.sms)
 }
 
-/** Delivers a code, inside the code's transaction `q`. Throws DeliveryError. */
-export async function deliverCode(q: Queryable, d: Delivery, m: Message): Promise<void> {
-  if (d.dev) {
-    // Development mode only: the outbox and the console are the documented way to read codes.
-    if (d.logCodes) d.log.info({ dev_outbox: true, channel: m.channel }, `code for ${m.to}: ${m.code}`)
-    await q.query('INSERT INTO outbox (app_id, channel, to_addr, code, sent_at) VALUES ($1, $2, $3, $4, $5)', [
-      m.appId,
-      m.channel,
-      m.to,
-      m.code,
-      now(),
-    ])
-  }
+/**
+ * How a new code reaches `m.to` (issueCode's CodeDelivery): in development mode the outbox
+ * row, written with the code, and the console; then the channel's provider, called after the
+ * code has committed. The provider's failure throws DeliveryError.
+ */
+export function codeDelivery(d: Delivery, m: Omit<Message, 'code'>): { outboxTo?: string; send(code: string): Promise<void> } {
+  return { outboxTo: d.dev ? m.to : undefined, send: (code) => deliverCode(d, { ...m, code }) }
+}
+
+/** Sends a code through the channel's provider (and the console in development mode). Throws DeliveryError. */
+export async function deliverCode(d: Delivery, m: Message): Promise<void> {
+  // Development mode only: the outbox (written with the code) and the console are the documented way to read codes.
+  if (d.dev && d.logCodes) d.log.info({ dev_outbox: true, channel: m.channel }, `code for ${m.to}: ${m.code}`)
   const text = `Your ${m.appName} login code is ${m.code}. It expires in 10 minutes.`
   try {
     if (m.channel === 'email' && d.email) {

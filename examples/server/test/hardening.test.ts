@@ -281,6 +281,41 @@ describe('6. delivery', () => {
     }
   })
 
+  it('a slow provider holds no lock: other inits and logins complete while a send is in flight', async () => {
+    let release!: () => void
+    const released = new Promise<void>((r) => (release = r))
+    let arrived!: () => void
+    const inFlight = new Promise<void>((r) => (arrived = r))
+    const p = memoryProviders()
+    const srv = await startTestServer(store, {
+      ...prodOptions(p),
+      email: {
+        name: 'slow',
+        async send(m: { to: string; text: string }) {
+          if (m.to.startsWith('slow-')) {
+            arrived()
+            await released
+          }
+          p.sent.push({ channel: 'email', to: m.to, text: m.text })
+        },
+      },
+    })
+    try {
+      const slow = srv.call('/api/v1/passwordless/init', { body: { email: uniqueEmail('slow') } })
+      await inFlight
+      // The slow send is waiting: the store (PGlite: one connection) must still serve others.
+      const email = uniqueEmail('fast')
+      expect((await srv.call('/api/v1/passwordless/init', { body: { email } })).status).toBe(200)
+      const code = /code is (\d{6})/.exec(p.sent.find((m) => m.to === email)!.text)![1]
+      expect((await srv.call('/api/v1/passwordless/authenticate', { body: { email, code } })).status).toBe(200)
+      release()
+      expect((await slow).status).toBe(200)
+    } finally {
+      release()
+      await srv.close()
+    }
+  })
+
   it('production start-up fails when an enabled login method has no delivery provider', async () => {
     const base = { store, dev: false, secret: DEV_SECRET, logLevel: 'silent', apps: undefined }
     await expect(createServer({ ...base, sms: memoryProviders().sms })).rejects.toThrow(/email login is enabled but no e-mail provider.*SMTP_URL/)
