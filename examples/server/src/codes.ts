@@ -66,7 +66,10 @@ export async function hitLimits(q: Queryable, hits: { key: string; limit: number
      ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1 RETURNING key, count`,
     [hits.map((h) => h.key), starts],
   )
-  if (Math.random() < 0.002) await q.query('DELETE FROM rate_limits WHERE window_start < $1', [t - 2 * 86400])
+  // Now and then, counters whose windows ended long ago (twice the longest window here, and a
+  // day: a fixed "two days" deleted live counters of windows longer than a day).
+  const longest = Math.max(...hits.map((h) => h.windowS))
+  if (Math.random() < 0.002) await q.query('DELETE FROM rate_limits WHERE window_start < $1', [t - 2 * longest - 86400])
   const count = new Map(rows.map((r) => [r.key, Number(r.count)]))
   return hits.every((h) => (count.get(h.key) ?? 0) <= h.limit)
 }
@@ -114,42 +117,46 @@ export async function issueCode(store: Store, limits: Limits, keys: Keys, p: Cod
   ]
   const issued = await store.transaction(async (q) => {
     const t = now()
-    // The counters' row locks also serialise concurrent inits for this identifier and requester.
-    const ok = await hitLimits(q, hits, t)
-    // Thrown inside the transaction: the counts roll back with it (a refused request costs nothing).
-    if (!ok) throw errors.tooMany()
     if (Math.random() < 0.002) await q.query('DELETE FROM otp_codes WHERE expires_at < $1', [t - 86400])
-    // One round trip: the requester's cooldown, its earlier code replaced, the new one stored
-    // (and in development mode its outbox row).
-    const rows = await q.query<{ code_id: string | null; outbox_id: string | null }>(
-      `WITH last AS (
-         SELECT max(created_at) AS at FROM otp_codes
-         WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND requester = $5),
-       fresh AS (SELECT NOT EXISTS (SELECT 1 FROM last WHERE at > $6::bigint - $8::bigint) AS ok),
-       old AS (
-         UPDATE otp_codes SET consumed_at = $6
-         WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND requester = $5 AND consumed_at IS NULL
-           AND (SELECT ok FROM fresh)),
-       ins AS (
-         INSERT INTO otp_codes (app_id, channel, identifier, code_hash, requester, created_at, expires_at)
-         SELECT $1, $2, $3, $4, $5, $6, $7 WHERE (SELECT ok FROM fresh) RETURNING id),
-       box AS (
-         INSERT INTO outbox (app_id, channel, to_addr, code, sent_at)
-         SELECT $1, $2, $9, $10, $6 FROM ins WHERE $9::text IS NOT NULL RETURNING id)
-       SELECT (SELECT id FROM ins)::text AS code_id, (SELECT id FROM box)::text AS outbox_id`,
-      [
-        p.appId,
-        p.channel,
-        p.identifier,
-        keys.codeHash([p.appId, p.channel, p.identifier, code]),
-        p.requester,
-        t,
-        t + limits.codeTtlS,
-        limits.resendCooldownS,
-        delivery.outboxTo ?? null,
-        delivery.outboxTo === undefined ? null : code,
-      ],
-    )
+    // Two statements in one round trip (pipelined, with BEGIN): the counters, whose row locks
+    // serialise concurrent inits for this identifier and requester; then the requester's
+    // cooldown, its earlier code replaced, the new one stored (and in development mode its
+    // outbox row). The second runs after the first, with a snapshot taken once the locks are
+    // held, so it sees a concurrent init's code. Over a limit, the transaction rolls back
+    // whatever both wrote (a refused request costs nothing).
+    const [ok, rows] = await Promise.all([
+      hitLimits(q, hits, t),
+      q.query<{ code_id: string | null; outbox_id: string | null }>(
+        `WITH last AS (
+           SELECT max(created_at) AS at FROM otp_codes
+           WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND requester = $5),
+         fresh AS (SELECT NOT EXISTS (SELECT 1 FROM last WHERE at > $6::bigint - $8::bigint) AS ok),
+         old AS (
+           UPDATE otp_codes SET consumed_at = $6
+           WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND requester = $5 AND consumed_at IS NULL
+             AND (SELECT ok FROM fresh)),
+         ins AS (
+           INSERT INTO otp_codes (app_id, channel, identifier, code_hash, requester, created_at, expires_at)
+           SELECT $1, $2, $3, $4, $5, $6, $7 WHERE (SELECT ok FROM fresh) RETURNING id),
+         box AS (
+           INSERT INTO outbox (app_id, channel, to_addr, code, sent_at)
+           SELECT $1, $2, $9, $10, $6 FROM ins WHERE $9::text IS NOT NULL RETURNING id)
+         SELECT (SELECT id FROM ins)::text AS code_id, (SELECT id FROM box)::text AS outbox_id`,
+        [
+          p.appId,
+          p.channel,
+          p.identifier,
+          keys.codeHash([p.appId, p.channel, p.identifier, code]),
+          p.requester,
+          t,
+          t + limits.codeTtlS,
+          limits.resendCooldownS,
+          delivery.outboxTo ?? null,
+          delivery.outboxTo === undefined ? null : code,
+        ],
+      ),
+    ])
+    if (!ok) throw errors.tooMany()
     if (!rows[0]?.code_id) throw errors.tooMany('A code was sent recently. Please wait before requesting another one.')
     return { codeId: rows[0].code_id, outboxId: rows[0].outbox_id, t }
   })
