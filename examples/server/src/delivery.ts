@@ -48,14 +48,15 @@ export function smtpProvider(url: string, from = 'Portico <no-reply@localhost>')
     name: 'smtp',
     async send(m) {
       if (!transport) {
+        // The options go to the transport itself: createTransport(url, options) takes its second
+        // argument as message defaults, so these (time-outs included) were never applied.
         const nodemailer = (await import('nodemailer')).default
-        transport = nodemailer.createTransport(url, {
-          pool: true,
-          connectionTimeout: TIMEOUT_MS,
-          greetingTimeout: TIMEOUT_MS,
-          socketTimeout: TIMEOUT_MS,
-          getSocket: noDelaySocket,
-        } as never) as never
+        const options = { url, connectionTimeout: TIMEOUT_MS, greetingTimeout: TIMEOUT_MS, socketTimeout: TIMEOUT_MS, getSocket: noDelaySocket }
+        const Transport =
+          new URL(url).searchParams.get('pool') === 'false'
+            ? (await import('nodemailer/lib/smtp-transport/index.js')).default
+            : (await import('nodemailer/lib/smtp-pool/index.js')).default
+        transport = nodemailer.createTransport(new Transport(options as never) as never) as never
       }
       await transport!.sendMail({ from, to: m.to, subject: m.subject, text: m.text })
     },
