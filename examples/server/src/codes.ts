@@ -55,16 +55,21 @@ export async function hitLimit(q: Queryable, key: string, limit: number, windowS
   return rows[0].count <= limit
 }
 
+/** Start of the fixed window of `windowS` seconds holding time `t`. */
+const windowStart = (t: number, windowS: number) => t - (t % Math.max(1, windowS))
+
 /** Several counters in one round trip; true while every one is under its limit. */
-export async function hitLimits(q: Queryable, hits: { key: string; limit: number; windowS: number }[]): Promise<boolean> {
-  const t = now()
-  const starts = hits.map((h) => t - (t % Math.max(1, h.windowS)))
+export async function hitLimits(q: Queryable, hits: { key: string; limit: number; windowS: number }[], t = now()): Promise<boolean> {
+  const starts = hits.map((h) => windowStart(t, h.windowS))
   const rows = await q.query<{ key: string; count: number }>(
     `INSERT INTO rate_limits (key, window_start, count) SELECT k, w, 1 FROM unnest($1::text[], $2::bigint[]) AS x(k, w)
      ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1 RETURNING key, count`,
     [hits.map((h) => h.key), starts],
   )
-  if (Math.random() < 0.002) await q.query('DELETE FROM rate_limits WHERE window_start < $1', [t - 2 * 86400])
+  // Now and then, counters whose windows ended long ago (twice the longest window here, and a
+  // day: a fixed "two days" deleted live counters of windows longer than a day).
+  const longest = Math.max(...hits.map((h) => h.windowS))
+  if (Math.random() < 0.002) await q.query('DELETE FROM rate_limits WHERE window_start < $1', [t - 2 * longest - 86400])
   const count = new Map(rows.map((r) => [r.key, Number(r.count)]))
   return hits.every((h) => (count.get(h.key) ?? 0) <= h.limit)
 }
@@ -80,61 +85,94 @@ interface CodeKey {
 /** Guess window: a code's life (at least a minute). */
 const guessWindow = (l: Limits) => Math.max(60, l.codeTtlS)
 
+/** Where a new code goes: the dev outbox row (written with the code) and the provider's send. */
+export interface CodeDelivery {
+  /** Development mode: the outbox row's address, written in the code's own statement. */
+  outboxTo?: string
+  /** Sends the code; throws (DeliveryError) when the provider fails. */
+  send(code: string): Promise<void>
+}
+
 /**
- * Issues a 6-digit code for (app, channel, identifier) and hands it to `deliver` inside the
- * same transaction: an undelivered code (delivery throws) is rolled back with its rate-limit
- * counts, so the retry is not refused. Limits: resend cooldown and per-identifier quota per
- * requester (another requester cannot spend the victim's quota), 4× that for everyone, per
- * IP. A requester's new code replaces only that requester's earlier one.
+ * Issues a 6-digit code for (app, channel, identifier) and delivers it. Limits: resend
+ * cooldown and per-identifier quota per requester (another requester cannot spend the
+ * victim's quota), 4× that for everyone, per IP. A requester's new code replaces that
+ * requester's earlier one.
+ *
+ * The counts and the code commit in one transaction (BEGIN travels with the counters, then
+ * the code statement, which also writes the dev outbox row, then COMMIT); the provider is
+ * called after the commit, so a slow mail relay or SMS API holds no lock (on PGlite: not the
+ * whole database; on PostgreSQL: not the requester's counter row, which every init from
+ * that address needs). An undelivered code is then withdrawn in one statement: the code and
+ * its outbox row deleted, its three counts given back, so the retry is neither refused by
+ * the cooldown nor charged. The earlier code it replaced stays retired.
  */
-export async function issueCode(
-  store: Store,
-  limits: Limits,
-  keys: Keys,
-  p: CodeKey,
-  deliver: (q: Queryable, code: string) => Promise<void>,
-): Promise<void> {
-  await store.transaction(async (q) => {
+export async function issueCode(store: Store, limits: Limits, keys: Keys, p: CodeKey, delivery: CodeDelivery): Promise<void> {
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0')
+  const id = `${p.appId}:${p.channel}:${p.identifier}`
+  const hits = [
+    { key: `code-ip:${p.requester}`, limit: limits.perIp, windowS: limits.windowS },
+    { key: `code-id:${id}:${p.requester}`, limit: limits.perIdentifier, windowS: limits.windowS },
+    { key: `code-id-all:${id}`, limit: limits.perIdentifier * 4, windowS: limits.windowS },
+  ]
+  const issued = await store.transaction(async (q) => {
     const t = now()
-    const id = `${p.appId}:${p.channel}:${p.identifier}`
-    // The counters' row locks also serialise concurrent inits for this identifier and requester.
-    const ok = await hitLimits(q, [
-      { key: `code-ip:${p.requester}`, limit: limits.perIp, windowS: limits.windowS },
-      { key: `code-id:${id}:${p.requester}`, limit: limits.perIdentifier, windowS: limits.windowS },
-      { key: `code-id-all:${id}`, limit: limits.perIdentifier * 4, windowS: limits.windowS },
-    ])
-    // Thrown inside the transaction: the counts roll back with it (a refused request costs nothing).
-    if (!ok) throw errors.tooMany()
     if (Math.random() < 0.002) await q.query('DELETE FROM otp_codes WHERE expires_at < $1', [t - 86400])
-    const code = String(randomInt(0, 1_000_000)).padStart(6, '0')
-    // One round trip: the requester's cooldown, its earlier code replaced, the new one stored.
-    const rows = await q.query<{ inserted: number }>(
-      `WITH last AS (
-         SELECT max(created_at) AS at FROM otp_codes
-         WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND requester = $5),
-       fresh AS (SELECT NOT EXISTS (SELECT 1 FROM last WHERE at > $6::bigint - $8::bigint) AS ok),
-       old AS (
-         UPDATE otp_codes SET consumed_at = $6
-         WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND requester = $5 AND consumed_at IS NULL
-           AND (SELECT ok FROM fresh)),
-       ins AS (
-         INSERT INTO otp_codes (app_id, channel, identifier, code_hash, requester, created_at, expires_at)
-         SELECT $1, $2, $3, $4, $5, $6, $7 WHERE (SELECT ok FROM fresh) RETURNING id)
-       SELECT count(*)::int AS inserted FROM ins`,
-      [
-        p.appId,
-        p.channel,
-        p.identifier,
-        keys.codeHash([p.appId, p.channel, p.identifier, code]),
-        p.requester,
-        t,
-        t + limits.codeTtlS,
-        limits.resendCooldownS,
-      ],
-    )
-    if (!Number(rows[0]?.inserted)) throw errors.tooMany('A code was sent recently. Please wait before requesting another one.')
-    await deliver(q, code)
+    // Two statements in one round trip (pipelined, with BEGIN): the counters, whose row locks
+    // serialise concurrent inits for this identifier and requester; then the requester's
+    // cooldown, its earlier code replaced, the new one stored (and in development mode its
+    // outbox row). The second runs after the first, with a snapshot taken once the locks are
+    // held, so it sees a concurrent init's code. Over a limit, the transaction rolls back
+    // whatever both wrote (a refused request costs nothing).
+    const [ok, rows] = await Promise.all([
+      hitLimits(q, hits, t),
+      q.query<{ code_id: string | null; outbox_id: string | null }>(
+        `WITH last AS (
+           SELECT max(created_at) AS at FROM otp_codes
+           WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND requester = $5),
+         fresh AS (SELECT NOT EXISTS (SELECT 1 FROM last WHERE at > $6::bigint - $8::bigint) AS ok),
+         old AS (
+           UPDATE otp_codes SET consumed_at = $6
+           WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND requester = $5 AND consumed_at IS NULL
+             AND (SELECT ok FROM fresh)),
+         ins AS (
+           INSERT INTO otp_codes (app_id, channel, identifier, code_hash, requester, created_at, expires_at)
+           SELECT $1, $2, $3, $4, $5, $6, $7 WHERE (SELECT ok FROM fresh) RETURNING id),
+         box AS (
+           INSERT INTO outbox (app_id, channel, to_addr, code, sent_at)
+           SELECT $1, $2, $9, $10, $6 FROM ins WHERE $9::text IS NOT NULL RETURNING id)
+         SELECT (SELECT id FROM ins)::text AS code_id, (SELECT id FROM box)::text AS outbox_id`,
+        [
+          p.appId,
+          p.channel,
+          p.identifier,
+          keys.codeHash([p.appId, p.channel, p.identifier, code]),
+          p.requester,
+          t,
+          t + limits.codeTtlS,
+          limits.resendCooldownS,
+          delivery.outboxTo ?? null,
+          delivery.outboxTo === undefined ? null : code,
+        ],
+      ),
+    ])
+    if (!ok) throw errors.tooMany()
+    if (!rows[0]?.code_id) throw errors.tooMany('A code was sent recently. Please wait before requesting another one.')
+    return { codeId: rows[0].code_id, outboxId: rows[0].outbox_id, t }
   })
+  try {
+    await delivery.send(code)
+  } catch (err) {
+    // Withdrawn: the code, its outbox row and its counts (one statement, atomic on its own).
+    await store.query(
+      `WITH c AS (DELETE FROM otp_codes WHERE id = $1::bigint),
+       o AS (DELETE FROM outbox WHERE id = $2::bigint)
+       UPDATE rate_limits SET count = count - 1
+       FROM unnest($3::text[], $4::bigint[]) AS x(k, w) WHERE key = x.k AND window_start = x.w`,
+      [issued.codeId, issued.outboxId, hits.map((h) => h.key), hits.map((h) => windowStart(issued.t, h.windowS))],
+    )
+    throw err
+  }
 }
 
 /**

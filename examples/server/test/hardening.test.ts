@@ -10,7 +10,8 @@ import { pino } from 'pino'
 import type { WireAuthResponse } from '../../../kernel/wire'
 import { createServer } from '../src/app'
 import { DEV_ISSUER_PRIVATE_JWK, issueDevToken } from '../src/dev-issuer'
-import { twilioProvider, webhookProvider } from '../src/delivery'
+import { smtpProvider, twilioProvider, webhookProvider } from '../src/delivery'
+import { SMTPServer } from 'smtp-server'
 import { deriveKeys } from '../src/keys'
 import { EMAIL } from '../src/routes/passwordless'
 import { ConfigError, DEV_SECRET, loadEnv } from '../src/settings'
@@ -278,6 +279,76 @@ describe('6. delivery', () => {
       expect(await store.query('SELECT 1 FROM otp_codes WHERE identifier = $1', [email])).toEqual([])
     } finally {
       await srv.close()
+    }
+  })
+
+  it('a slow provider holds no lock: other inits and logins complete while a send is in flight', async () => {
+    let release!: () => void
+    const released = new Promise<void>((r) => (release = r))
+    let arrived!: () => void
+    const inFlight = new Promise<void>((r) => (arrived = r))
+    const p = memoryProviders()
+    const srv = await startTestServer(store, {
+      ...prodOptions(p),
+      email: {
+        name: 'slow',
+        async send(m: { to: string; text: string }) {
+          if (m.to.startsWith('slow-')) {
+            arrived()
+            await released
+          }
+          p.sent.push({ channel: 'email', to: m.to, text: m.text })
+        },
+      },
+    })
+    try {
+      const slow = srv.call('/api/v1/passwordless/init', { body: { email: uniqueEmail('slow') } })
+      await inFlight
+      // The slow send is waiting: the store (PGlite: one connection) must still serve others.
+      const email = uniqueEmail('fast')
+      expect((await srv.call('/api/v1/passwordless/init', { body: { email } })).status).toBe(200)
+      const code = /code is (\d{6})/.exec(p.sent.find((m) => m.to === email)!.text)![1]
+      expect((await srv.call('/api/v1/passwordless/authenticate', { body: { email, code } })).status).toBe(200)
+      release()
+      expect((await slow).status).toBe(200)
+    } finally {
+      release()
+      await srv.close()
+    }
+  })
+
+  it('SMTP: the transport options reach nodemailer (codes share one pooled connection)', async () => {
+    let connections = 0
+    const bodies: string[] = []
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      disableReverseLookup: true,
+      // The pooled connection stays open: close it at once when the test ends.
+      closeTimeout: 100,
+      logger: false,
+      onConnect(_session, done) {
+        connections++
+        done()
+      },
+      onData(stream, _session, done) {
+        const chunks: Buffer[] = []
+        stream.on('data', (c: Buffer) => chunks.push(c))
+        stream.on('end', () => {
+          bodies.push(Buffer.concat(chunks).toString())
+          done()
+        })
+      },
+    })
+    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()))
+    try {
+      const mail = smtpProvider(`smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}`)
+      for (let i = 0; i < 3; i++) await mail.send({ to: `pool-${i}@example.com`, subject: 'code', text: `code ${i}` })
+      expect(bodies).toHaveLength(3)
+      // Passed as createTransport's second argument (message defaults) the pool was never on: one connection per code.
+      expect(connections).toBe(1)
+    } finally {
+      await new Promise<void>((r) => smtp.close(() => r()))
     }
   })
 

@@ -7,7 +7,7 @@ import { methodEnabled } from '../config'
 import { checkCode, consumeCode, issueCode } from '../codes'
 import type { Queryable } from '../store'
 import { clientIp, currentGuest, requireAuth, type Api, type C, type ServerCtx } from '../context'
-import { deliverCode } from '../delivery'
+import { codeDelivery } from '../delivery'
 import { requireCaptcha } from '../captcha'
 import { ApiError, errors } from '../errors'
 import {
@@ -82,8 +82,7 @@ export function registerCodeFlow(api: Api, ctx: ServerCtx, f: CodeFlow) {
     const app = enabled(c)
     const to = idOf(c, b[f.fields.id] as string, f.fields.id)
     await requireCaptcha(c, ctx, b.token as string | null | undefined)
-    await issueCode(ctx.store, ctx.limits, ctx.keys, { appId: app.id, channel: f.channel, identifier: to, requester: requester(c) }, (q, code) =>
-      deliverCode(q, ctx.delivery, { appId: app.id, appName: app.name, channel: f.channel, to, code }),
+    await issueCode(ctx.store, ctx.limits, ctx.keys, { appId: app.id, channel: f.channel, identifier: to, requester: requester(c) }, codeDelivery(ctx.delivery, { appId: app.id, appName: app.name, channel: f.channel, to }),
     )
     return c.json({ success: true })
   })

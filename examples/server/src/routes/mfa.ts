@@ -26,7 +26,7 @@ import * as OTPAuth from 'otpauth'
 import { z } from 'zod'
 import { checkCode, issueCode } from '../codes'
 import { clientIp, requireAuth, type Api, type Auth, type C, type ServerCtx } from '../context'
-import { deliverCode } from '../delivery'
+import { codeDelivery } from '../delivery'
 import { ApiError, errors } from '../errors'
 import { loadUser, userResponse } from '../identity'
 import type { AppSettings } from '../config'
@@ -251,8 +251,7 @@ export function registerMfa(api: Api, ctx: ServerCtx) {
   }
   const send = (c: C, identifier: string, to: string) => {
     const app = c.get('app')
-    return issueCode(ctx.store, ctx.limits, ctx.keys, { appId: app.id, channel: 'sms', identifier, requester: requester(c) }, (q, code) =>
-      deliverCode(q, ctx.delivery, { appId: app.id, appName: app.name, channel: 'sms', to, code }),
+    return issueCode(ctx.store, ctx.limits, ctx.keys, { appId: app.id, channel: 'sms', identifier, requester: requester(c) }, codeDelivery(ctx.delivery, { appId: app.id, appName: app.name, channel: 'sms', to }),
     )
   }
   const check = (c: C, q: Queryable, identifier: string, code: string) =>

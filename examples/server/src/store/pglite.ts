@@ -3,28 +3,29 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { PGlite, parse, protocol } from '@electric-sql/pglite'
+import { Worker } from 'node:worker_threads'
 import { runMigrations } from './migrate'
-import type { Store } from './types'
+import type { Queryable, Store } from './types'
 
-/**
- * Memory settings for the embedded server: PostgreSQL's default 128 MB of shared buffers
- * is sized for a machine of its own; this database lives inside the API process.
- */
-const START_PARAMS = [
-  ...PGlite.defaultStartParams,
-  ...['-c', 'shared_buffers=32MB', '-c', 'work_mem=2MB', '-c', 'maintenance_work_mem=16MB', '-c', 'temp_buffers=2MB'],
-]
+interface Step {
+  sql: string
+  params?: unknown[]
+  inTx: boolean
+}
 
 /**
  * Embedded PostgreSQL (WASM). `dataDir` undefined means in memory.
  *
- * Statements run as named prepared statements, like the `pg` pool's (postgres.ts): PGlite's
- * own `query()` parses and plans every statement again and enters the WASM engine six
- * times (parse, describe, bind, describe, execute, sync); here a statement is parsed and
- * described once, then each execution is one protocol message (bind, describe, execute,
- * sync) and one call into the engine. Parameters and results go through PGlite's own type
- * serializers and parsers, so values are exactly what `query()` gives.
+ * The engine runs in a worker thread (pglite-worker.mjs), so its work runs on another core
+ * than the API's requests and never blocks the event loop. Statements run there as named
+ * prepared statements, like the `pg` pool's (postgres.ts): PGlite's own `query()` parses and
+ * plans every statement again and enters the engine six times; the worker parses and
+ * describes a statement once, then each execution is one protocol message and one call into
+ * the engine. Parameters and results go through PGlite's own type serializers and parsers,
+ * so values are exactly what `query()` gives.
+ *
+ * PGlite has one connection: a transaction holds the engine from BEGIN to COMMIT (BEGIN
+ * travels with its first statement); other statements wait their turn.
  */
 export async function openPglite(dataDir?: string): Promise<Store> {
   if (dataDir) {
@@ -34,65 +35,76 @@ export async function openPglite(dataDir?: string): Promise<Store> {
       await promisify(execFile)(process.execPath, [fileURLToPath(new URL('./pglite-init.mjs', import.meta.url)), dataDir])
     }
   }
-  const db = new PGlite(dataDir, { startParams: START_PARAMS })
-  await db.waitReady
-  const { serialize } = protocol
-  const prepared = new Map<string, Promise<{ name: string; types: number[] }>>()
-  let statements = 0
-
-  const message = (parts: Uint8Array[]) => {
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-    let at = 0
-    for (const p of parts) {
-      out.set(p, at)
-      at += p.length
-    }
-    return out
+  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir } })
+  const pending = new Map<number, { resolve(rows: any[]): void; reject(err: Error): void }>()
+  let next = 0
+  let dead: Error | null = null
+  const toError = (e: Record<string, unknown>) => Object.assign(new Error(String(e.message)), e)
+  // The worker keeps the process alive only while it has work (a server's listener does the rest).
+  const idle = () => {
+    if (!pending.size) worker.unref()
   }
 
-  /** One statement; the caller holds the engine (runExclusive). `inTx`: no file-system sync yet. */
-  async function run(sql: string, params: unknown[] | undefined, inTx: boolean): Promise<any[]> {
-    let name = ''
-    let types: number[] = []
-    if (params?.length) {
-      let st = prepared.get(sql)
-      if (!st) {
-        // Parsed and described once (parameter types for the serializers); a statement that
-        // fails to parse rejects here and is forgotten.
-        const stName = `p${++statements}`
-        st = db
-          .execProtocol(message([serialize.parse({ name: stName, text: sql }), serialize.describe({ type: 'S', name: stName }), serialize.sync()]), {
-            syncToFs: false,
-          })
-          .then((r) => ({ name: stName, types: parse.parseDescribeStatementResults(r.messages) }))
-        prepared.set(sql, st)
-        st.catch(() => prepared.delete(sql))
-      }
-      ;({ name, types } = await st)
-    }
-    const values = (params ?? []).map((v, i) => {
-      if (v === null || v === undefined) return null
-      const ser = db.serializers[types[i]]
-      return ser ? ser(v) : String(v)
+  await new Promise<void>((resolve, reject) => {
+    worker.once('message', (m: { ready: boolean; error?: Record<string, unknown> }) => (m.ready ? resolve() : reject(toError(m.error!))))
+    worker.once('error', reject)
+  })
+  worker.on('message', (m: { id: number; rows?: any[]; error?: Record<string, unknown> }) => {
+    const p = pending.get(m.id)
+    if (!p) return
+    pending.delete(m.id)
+    if (m.error) p.reject(toError(m.error))
+    else p.resolve(m.rows!)
+    idle()
+  })
+  const fail = (err: Error) => {
+    dead = err
+    for (const p of pending.values()) p.reject(err)
+    pending.clear()
+  }
+  worker.on('error', fail)
+  worker.on('exit', (code) => fail(new Error(`the PGlite worker exited (${code})`)))
+  idle()
+
+  const send = (m: { steps?: Step[]; close?: boolean }): Promise<any[]> => {
+    if (dead) return Promise.reject(dead)
+    const id = ++next
+    worker.ref()
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject })
+      worker.postMessage({ id, ...m })
     })
-    const parts = name ? [] : [serialize.parse({ text: sql })]
-    parts.push(serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync())
-    const r = await db.execProtocol(message(parts), { syncToFs: !inTx })
-    return parse.parseResults(r.messages, db.parsers)[0]?.rows ?? []
+  }
+
+  // One connection: a transaction holds it from BEGIN to COMMIT.
+  let tail: Promise<unknown> = Promise.resolve()
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+    const r = tail.then(fn)
+    tail = r.catch(() => {})
+    return r
   }
 
   const store: Store = {
     kind: 'pglite',
-    query: (sql, params) => db.runExclusive(() => run(sql, params, false)),
+    query: (sql, params) => exclusive(() => send({ steps: [{ sql, params, inTx: false }] })),
     transaction(fn) {
-      return db.runExclusive(async () => {
-        await run('BEGIN', undefined, true)
+      return exclusive(async () => {
+        let begun = false
+        const q: Queryable = {
+          query(sql, params) {
+            // BEGIN and the first statement go as one message.
+            const steps: Step[] = begun ? [] : [{ sql: 'BEGIN', inTx: true }]
+            begun = true
+            steps.push({ sql, params, inTx: true })
+            return send({ steps })
+          },
+        }
         try {
-          const out = await fn({ query: (sql, params) => run(sql, params, true) })
-          await run('COMMIT', undefined, false)
+          const out = await fn(q)
+          if (begun) await send({ steps: [{ sql: 'COMMIT', inTx: false }] })
           return out
         } catch (err) {
-          await run('ROLLBACK', undefined, false).catch(() => {})
+          if (begun) await send({ steps: [{ sql: 'ROLLBACK', inTx: false }] }).catch(() => {})
           throw err
         }
       })
@@ -101,7 +113,8 @@ export async function openPglite(dataDir?: string): Promise<Store> {
       await runMigrations(store)
     },
     async close() {
-      await db.close()
+      await exclusive(() => send({ close: true })).catch(() => {})
+      await worker.terminate()
     },
   }
   return store
