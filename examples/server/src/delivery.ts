@@ -1,8 +1,9 @@
 /**
  * Code delivery: e-mail through SMTP (nodemailer), SMS through a provider (Twilio's REST
  * API, or a generic webhook), and in development mode the dev outbox (and the console).
- * A provider failure throws `DeliveryError`: the code's transaction rolls back and the
- * client gets 502 delivery_failed (its retry is not refused).
+ * A provider failure throws `DeliveryError`: the code, already committed, is withdrawn with
+ * its counts (codes.ts issueCode) and the client gets 502 delivery_failed (its retry is not
+ * refused).
  */
 import { connect, type Socket } from 'node:net'
 import type { Logger } from 'pino'

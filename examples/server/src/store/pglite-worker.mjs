@@ -4,8 +4,9 @@
 //
 // Messages: {id, steps: [{sql, params, inTx}]} runs the steps in order and answers
 // {id, rows} (the last step's rows) or {id, error}; {id, close: true} closes the database.
-// The main thread sends one message at a time per transaction (it holds the engine while a
-// transaction runs); messages are handled strictly in order.
+// The main thread holds the engine for a whole transaction, so only that transaction's
+// messages arrive meanwhile (several may be in flight: a pipelined transaction sends its next
+// statement before the first answers); messages are handled strictly in order.
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, parse, protocol } from '@electric-sql/pglite'
 
