@@ -289,14 +289,7 @@ describe('texts', () => {
     expect(api.codeErrorMessage(new PorticoError('invalid_credentials', 'x'))).toBe('Falscher Code')
     expect(api.codeErrorMessage(new PorticoError('cannot_link_more_of_type', 'Server says no'))).toBe('Server says no')
     expect(api.codeErrorMessage(new Error('boom'))).toBe('Issue verifying code')
-    render(
-      <PorticoProvider kernel={t.kernel} ui={instant}>
-        <App />
-      </PorticoProvider>,
-    )
-    await waitFor(() => expect(t.kernel.isReady).toBe(true))
-    fireEvent.click(screen.getByText('open'))
-    await screen.findByPlaceholderText('your@email.com')
+    await open(t)
     act(() => t.kernel.setConfig({ texts: { email: { placeholder: 'du@beispiel.de' } } }))
     expect(await screen.findByPlaceholderText('du@beispiel.de')).toBeTruthy()
   })
