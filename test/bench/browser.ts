@@ -86,15 +86,7 @@ async function loginRequests(h: Harness, example: ExampleName) {
   })
   await p.goto(`${h.appUrl}/?api=${encodeURIComponent(h.apiUrl)}`)
   await h.waitReady(p)
-  await h.openModal(p)
-  const email = `bench-${example}-${Date.now()}@example.com`
-  const since = Date.now()
-  await p.fill('input[type=email]', email)
-  await p.press('input[type=email]', 'Enter')
-  await p.waitForSelector('.portico-code-box')
-  const code = await h.readOutboxCode(email, since)
-  await p.click('.portico-code-box >> nth=0')
-  await p.keyboard.type(code)
+  await h.enterEmailCode(p, `bench-${example}-${Date.now()}@example.com`)
   await p.evaluate(until(LOGGED_IN[example], 30_000, 'logged in'))
   await context.close()
   return { count: requests.length, requests, analytics }

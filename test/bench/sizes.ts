@@ -43,7 +43,7 @@ const resolvePortico: Plugin = {
 export const BENCH_HOSTS = {
   /** Every plugin of plugins/ (./hosts/every-plugin.tsx; size.test.ts checks that none is missing). */
   everyPlugin: { label: 'every plugin, host code only', file: join(ROOT, 'test/bench/hosts/every-plugin.tsx') },
-  /** The identity plugins issue 11's 60 KiB target was set for (./hosts/identity.tsx lists them). */
+  /** The identity plugins issue 11's 60 KiB target was set for (./hosts/identity-plugins.ts lists them). */
   identity: { label: "identity plugins (issue 11's 20 + captcha)", file: join(ROOT, 'test/bench/hosts/identity.tsx') },
 } as const
 
