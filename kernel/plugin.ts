@@ -72,8 +72,13 @@ export interface PluginContext {
   /** Another plugin's API (what `kernel.plugin(id)` returns), or undefined when that plugin is not set up or hands out none. */
   plugin<K extends keyof PluginApis>(id: K): PluginApis[K] | undefined
   plugin<A = unknown>(id: string): A | undefined
-  /** Declare this plugin's error codes and the views they show, in one place (taps `errorView`). */
-  declareErrors(declarations: ErrorDeclarations): void
+  /**
+   * Declare this plugin's error codes and the views they show, in one place (taps `errorView`).
+   * Pass a loader (`() => import('./errors').then((m) => m.MY_ERRORS)`) to keep them and their
+   * texts out of the page's initial load: the kernel loads them before any lazy screen renders
+   * (`Portico.loadDeclarations`).
+   */
+  declareErrors(declarations: ErrorDeclarations | (() => Promise<ErrorDeclarations>)): void
   /** This plugin's texts with the app's overrides (`config.texts[<id>]`), or a shared base's namespace (`'wallet'`). */
   texts<T extends object>(defaults: T, namespace?: string): T
   /**

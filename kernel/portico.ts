@@ -16,6 +16,7 @@ import {
   viewFromDeclarations,
   type ErrorContext,
   type ErrorView,
+  type ErrorDeclarations,
 } from './errors'
 import { createEvents, type PorticoEmitter } from './events'
 import { createHooks, type AuthContext, type PorticoHooks, type ReturnClaim } from './hooks'
@@ -74,6 +75,13 @@ export interface Portico {
   pluginState<S = unknown>(id: string): Store<S> | undefined
   /** Texts of a namespace (a plugin id, 'ui', 'kernel') with the app's overrides. */
   texts<T extends object>(namespace: string, defaults: T): T
+  /**
+   * Load what plugins declared lazily (`ctx.declareErrors(() => import('./errors'))`), once.
+   * Every lazy screen's load waits for it, and so does a flow the page address carries, so an
+   * error is never shown before its plugin's view is in. Never rejects: a chunk that fails to
+   * load is warned about and tried again by the next call.
+   */
+  loadDeclarations(): Promise<void>
   /** Change host config after creation (appearance, texts, legal ...); the 'config' event tells the UI. */
   setConfig(patch: Partial<Omit<PorticoConfig, 'appId' | 'plugins'>>): void
   /** Store a login response, remember the method, run the `authenticated` chain. */
@@ -132,6 +140,14 @@ interface Runtime {
   store?: Store<unknown>
   api?: unknown
   undo: (() => void)[]
+}
+
+/** A plugin's error views declared as a loader: loaded once, by `loadDeclarations()`. */
+interface LazyDeclarations {
+  plugin: string
+  load: () => Promise<ErrorDeclarations>
+  loaded?: ErrorDeclarations
+  pending?: Promise<void>
 }
 
 export function createPortico(hostConfig: PorticoConfig, internals: KernelInternals = {}): Portico {
@@ -215,6 +231,33 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     errorView: (err, ctx) => hooks.errorView.call(err, ctx),
     fallbackView: (err, ctx) => defaultErrorView(err, ctx, texts('kernel', ERROR_TEXTS)),
   })
+
+  // Plugins' error views declared as loaders: loaded by the first screen load (the modal's
+  // landing preload, at mount) or a claimed return path, never in the page's initial load.
+  const lazyDeclarations = new Set<LazyDeclarations>()
+  const loadDeclarations = (): Promise<void> =>
+    Promise.all(
+      [...lazyDeclarations].map((d) =>
+        d.loaded
+          ? undefined
+          : (d.pending ??= d.load().then(
+              (declared) => {
+                d.loaded = declared
+              },
+              (e) => {
+                d.pending = undefined
+                warn(`Could not load the error views of plugin '${d.plugin}': ${(e as Error)?.message ?? String(e)}`, 'plugin')
+              },
+            )),
+      ),
+    ).then(() => undefined)
+  // Every lazy screen waits for them: a screen that shows an error finds its view declared.
+  const registerScreen = screens.register
+  screens.register = <C,>(def: Parameters<Navigator['register']>[0]) => {
+    const load = (def as { load?: () => Promise<unknown> }).load
+    if (typeof load !== 'function') return registerScreen<C>(def as never)
+    return registerScreen<C>({ ...def, load: () => Promise.all([load(), loadDeclarations()]).then(([m]) => m) } as never)
+  }
 
   const recentKeys = {
     method: `portico:${appId}:recent-login-method`,
@@ -336,6 +379,18 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
       },
       plugin: (id: string) => runtimes.get(id)?.api as never,
       declareErrors(declarations) {
+        if (typeof declarations === 'function') {
+          const lazy: LazyDeclarations = { plugin: plugin.id, load: declarations }
+          lazyDeclarations.add(lazy)
+          rt.undo.push(() => void lazyDeclarations.delete(lazy))
+          hooks.errorView.tap(plugin.id, (err: PorticoError, c: ErrorContext): ErrorView | undefined => {
+            if (lazy.loaded) return viewFromDeclarations(lazy.loaded, err, c)
+            // Asked before the load (a headless caller): the kernel's view now, and load for next time.
+            void loadDeclarations()
+            return undefined
+          })
+          return
+        }
         hooks.errorView.tap(plugin.id, (err: PorticoError, c: ErrorContext): ErrorView | undefined =>
           viewFromDeclarations(declarations, err, c),
         )
@@ -459,7 +514,7 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
       next.hash = rest ? `#${rest}` : ''
     }
     if (next.href !== url.href) loc.replace(next.pathname + next.search + next.hash)
-    returnFlow = Promise.resolve()
+    returnFlow = loadDeclarations()
       .then(() => claim!.finish())
       .catch((e) => {
         const err = toPorticoError(e)
@@ -551,6 +606,7 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
       return runtimes.get(id)?.store as Store<S> | undefined
     },
     texts,
+    loadDeclarations,
     setConfig(patch) {
       host = { ...host, ...patch, appId: host.appId, plugins: host.plugins }
       const next = isReady || host.skipServerConfig ? resolveConfig(host, serverConfig, warn) : resolveConfig(host, null, undefined, { requireLoginMethod: false })

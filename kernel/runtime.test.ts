@@ -140,6 +140,38 @@ describe('plugin runtime', () => {
     expect(neutral).toMatchObject({ title: 'Not supported', detail: 'This app cannot transfer that.', screen: 'error' })
   })
 
+  it('declared errors as a loader: kept out until loaded; every lazy screen and a claimed return path wait for them', async () => {
+    let loads = 0
+    let fail = true
+    const p = definePlugin({
+      id: 'lazy-errors',
+      kind: 'feature',
+      setup(ctx) {
+        ctx.declareErrors(async () => {
+          loads++
+          if (fail) throw new Error('chunk failed')
+          return { lazy_nope: { title: 'Lazy nope', screen: 'error' } }
+        })
+        ctx.screens.register({ id: 'lazy-errors-screen', load: async () => ({ default: () => null }) })
+      },
+    })
+    const { kernel, warnings } = await createTestKernel({ plugins: [p] })
+    const err = new PorticoError('lazy_nope', 'x')
+    // Not loaded yet: the kernel's neutral view; a failed chunk warns and is tried again.
+    expect(kernel.screens.resolveError(err).title).toBe('Something went wrong')
+    await kernel.loadDeclarations()
+    expect(warnings.join('\n')).toContain("Could not load the error views of plugin 'lazy-errors': chunk failed")
+    fail = false
+    const before = loads
+    // Still the neutral view, and a new try starts; a lazy screen's load waits for it.
+    expect(kernel.screens.resolveError(err).title).toBe('Something went wrong')
+    await kernel.screens.get('lazy-errors-screen')!.load!()
+    expect(loads).toBe(before + 1)
+    expect(kernel.screens.resolveError(err)).toMatchObject({ title: 'Lazy nope', screen: 'error' })
+    await kernel.loadDeclarations()
+    expect(loads).toBe(before + 1) // loaded once
+  })
+
   it('PorticoError.walk goes through causes', () => {
     const inner = Object.assign(new Error('rejected'), { code: 4001 })
     const err = new PorticoError('x', 'outer', { cause: new Error('mid', { cause: inner }) })
