@@ -4,7 +4,6 @@
  * calls `kernel.ready()` after mount and renders the modal in a portal while a flow is open.
  */
 import {
-  createContext,
   useCallback,
   useContext,
   useEffect,
@@ -32,12 +31,7 @@ import { attachUi, type AttachOptions, type UiAttachment, type UiSnapshot } from
 import { Modal } from './modal/modal'
 import { KernelContext } from './components/optional-kernel'
 
-interface PorticoContextValue {
-  kernel: Portico
-  ui: UiAttachment
-}
-
-const PorticoContext = createContext<PorticoContextValue | null>(null)
+import { PorticoContext, type PorticoContextValue } from './internal/portico-context'
 
 export type PorticoProviderProps =
   | { kernel: Portico; children?: ReactNode; ui?: AttachOptions }

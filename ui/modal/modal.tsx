@@ -7,10 +7,11 @@
  * landing are preloaded and the dialog's styles warmed (./preload.ts), so the first open needs
  * no fetch and renders at once.
  */
-import { Suspense, useEffect, useState, useSyncExternalStore, type ComponentType } from 'react'
+import { Suspense, useContext, useEffect, useState, useSyncExternalStore, type ComponentType } from 'react'
 import { createPortal } from 'react-dom'
 import type { Portico, ScreenDefinition } from 'portico'
 import type { ScreenProps } from '../screen-context'
+import { PorticoContext } from '../internal/portico-context'
 import { LazyDialog, lazyScreen, preloadDialog, startIdlePreload } from './preload'
 
 /**
@@ -26,13 +27,14 @@ export function screenComponent(def: ScreenDefinition): ComponentType<ScreenProp
 export function Modal({ kernel }: { kernel: Portico }) {
   const nav = kernel.screens
   const state = useSyncExternalStore(nav.subscribe, nav.getState, nav.getState)
+  const context = useContext(PorticoContext)
   const [mounted, setMounted] = useState(false)
   useEffect(() => setMounted(true), [])
   useEffect(() => {
     // The dialog's chunk is small: fetch it at once (in parallel with start-up), not at idle.
     void preloadDialog().catch(() => {})
-    return startIdlePreload(kernel)
-  }, [kernel])
+    return startIdlePreload(kernel, 'landing', context ?? undefined)
+  }, [kernel, context])
   if (!mounted || !state.open || !state.current) return null
   // Always the same lazy identity (never the loader, then the loaded component: that would
   // mount the screen twice); preloaded (the usual case) it renders in the click's own task.

@@ -1,13 +1,14 @@
 // @vitest-environment happy-dom
 /** The modal's idle preload (./preload.ts): lazy landing loaded before the first open, styles warmed. */
-import { createElement } from 'react'
+import { createElement, useEffect, useLayoutEffect } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
 import { definePlugin, type PorticoPlugin } from 'portico'
-import { PorticoProvider, ScreenLayout, screenComponent } from 'portico/ui'
+import { PorticoProvider, ScreenLayout, screenComponent, useKernel } from 'portico/ui'
 import { createTestKernel } from 'portico/testing'
 import { loadedDialog, preloadScreen, resolvedComponent, whenIdle } from './preload'
 import { warmStyles } from './warm'
+import { warmRender } from './warm-render'
 
 afterEach(() => {
   cleanup()
@@ -173,5 +174,52 @@ describe('idle preload', () => {
     expect(document.querySelector('[data-portico-warmup]')).toBeNull()
     expect(document.activeElement).toBe(button)
     button.remove()
+  })
+})
+
+describe('warm render (the first open finds its code compiled)', () => {
+  /** A landing that counts its renders and its effects, and tries to navigate while rendering. */
+  function probeLanding(counts: { renders: number; effects: number }, opened: string[]): PorticoPlugin {
+    function Probe() {
+      const kernel = useKernel()
+      counts.renders++
+      useEffect(() => void counts.effects++, [])
+      useLayoutEffect(() => void counts.effects++, [])
+      if (counts.renders === 1) void kernel.screens.open('other').then(() => opened.push('other'))
+      return <ScreenLayout title="Probe landing">body</ScreenLayout>
+    }
+    return definePlugin({
+      id: 'probe-landing',
+      kind: 'feature',
+      setup(ctx) {
+        ctx.hooks.loginMethods.tap('probe-landing', (list) => [...list, { id: 'alpha', label: 'Alpha', group: 'web2', screen: 'other' }])
+        ctx.screens.register({ id: 'landing', load: async () => ({ default: Probe }) })
+        ctx.screens.register({ id: 'other', component: OtherScreen })
+      },
+    })
+  }
+
+  it('at idle, once ready and closed, renders the dialog on the landing once, off the page: no effects, no DOM, no navigation', async () => {
+    const counts = { renders: 0, effects: 0 }
+    const opened: string[] = []
+    const t = await createTestKernel({ plugins: [probeLanding(counts, opened)], app: { login_methods: ['alpha'] } })
+    render(<PorticoProvider kernel={t.kernel} ui={{ sleep: async () => {} }}>app</PorticoProvider>)
+    await waitFor(() => expect(counts.renders).toBeGreaterThan(0))
+    expect(counts.effects).toBe(0)
+    expect(document.querySelector('[role=dialog]')).toBeNull()
+    expect(screen.queryByText('Probe landing')).toBeNull()
+    expect(t.kernel.screens.getState().open).toBe(false)
+    expect(opened).toEqual([])
+    expect(t.warnings).toEqual([])
+    // The real open renders the landing, with its effects, as before.
+    act(() => void t.kernel.screens.open('landing'))
+    expect(await screen.findByText('Probe landing')).not.toBeNull()
+    await waitFor(() => expect(counts.effects).toBe(2))
+  })
+
+  it('renders nothing for a screen that is not registered', async () => {
+    const t = await createTestKernel({ plugins: [], app: {} })
+    const ui = { subscribe: () => () => {}, getSnapshot: () => ({}) } as never
+    expect(warmRender({ kernel: t.kernel, ui }, 'no-such-screen')).toBe(false)
   })
 })

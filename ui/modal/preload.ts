@@ -16,6 +16,7 @@ import type { ComponentType } from 'react'
 import type { Portico, ScreenDefinition } from 'portico'
 import type { ScreenProps } from '../screen-context'
 import { lazyComponent, type PreloadableComponent } from '../internal/lazy'
+import type { PorticoContextValue } from '../internal/portico-context'
 
 type Screen = ComponentType<ScreenProps>
 type Loaded = Screen | { default: Screen }
@@ -78,6 +79,30 @@ export function whenIdle(task: () => void, fallbackMs = 200): () => void {
   return () => clearTimeout(id)
 }
 
+const entryLoads = new WeakMap<Portico, Map<string, Promise<unknown>>>()
+
+/** The enabled landing entries' chunks (`LoginMethod.preload`), each loaded once per kernel; a failure is tried again next time. */
+function preloadEnabledEntries(kernel: Portico): Promise<unknown[]> {
+  let loads = entryLoads.get(kernel)
+  if (!loads) entryLoads.set(kernel, (loads = new Map()))
+  const recent = kernel.recentLogin()?.method ?? null
+  const out: Promise<unknown>[] = []
+  for (const e of kernel.hooks.loginMethods.call([], { config: kernel.config, recent })) {
+    if (!e.preload || !kernel.config.loginMethods.includes(e.id)) continue
+    let p = loads.get(e.id)
+    if (!p) {
+      const mine = loads
+      p = e.preload().catch((err: unknown) => {
+        mine.delete(e.id)
+        throw err
+      })
+      loads.set(e.id, p)
+    }
+    out.push(p)
+  }
+  return Promise.all(out)
+}
+
 /**
  * The landing entries' own chunks (`LoginMethod.preload`, e.g. SMS's phone input), once the
  * config is known (at ready: the server's login methods decide the entries). Failures are
@@ -86,10 +111,7 @@ export function whenIdle(task: () => void, fallbackMs = 200): () => void {
 export function preloadEntries(kernel: Portico): () => void {
   const run = () => {
     try {
-      const recent = kernel.recentLogin()?.method ?? null
-      for (const e of kernel.hooks.loginMethods.call([], { config: kernel.config, recent })) {
-        if (e.preload && kernel.config.loginMethods.includes(e.id)) void e.preload().catch(() => {})
-      }
+      void preloadEnabledEntries(kernel).catch(() => {})
     } catch {
       /* config not resolved */
     }
@@ -120,9 +142,10 @@ export function preloadEntries(kernel: Portico): () => void {
  * could come first and wait for it); at idle the entries' chunks and the styles' warm-up.
  * Returns a cancel for the unmount.
  */
-export function startIdlePreload(kernel: Portico, screenId = 'landing'): () => void {
+export function startIdlePreload(kernel: Portico, screenId = 'landing', context?: PorticoContextValue): () => void {
   let cancelled = false
   let stopEntries = () => {}
+  let stopWarm = () => {}
   const landing = kernel.screens.get(screenId)
   if (landing) void preloadScreen(landing).catch(() => {})
   const cancel = whenIdle(() => {
@@ -133,8 +156,12 @@ export function startIdlePreload(kernel: Portico, screenId = 'landing'): () => v
       .then(() => {
         if (cancelled) return
         const def = kernel.screens.get(screenId)
-        if (def) void preloadScreen(def).catch(() => {})
+        return def ? preloadScreen(def) : undefined
       })
+      .then(() => {
+        if (context && !cancelled) stopWarm = warmRenderWhenReady(kernel, context, screenId)
+      })
+      .catch(() => {})
     stopEntries = preloadEntries(kernel)
     if (kernel.screens.getState().open) return
     let theme: 'light' | 'dark' = 'light'
@@ -156,5 +183,30 @@ export function startIdlePreload(kernel: Portico, screenId = 'landing'): () => v
     cancelled = true
     cancel()
     stopEntries()
+    stopWarm()
+  }
+}
+
+/**
+ * Once ready (the server's login methods decide the landing's entries) and the entries' own
+ * chunks are in, at the next idle time while the modal is still closed: render the dialog on
+ * the landing once off the page (./warm-render.tsx), so the click finds their code compiled.
+ */
+function warmRenderWhenReady(kernel: Portico, context: PorticoContextValue, screenId: string): () => void {
+  let cancelled = false
+  let cancelIdle = () => {}
+  const closed = () => !cancelled && !kernel.screens.getState().open
+  kernel
+    .ready()
+    .then(() => preloadEnabledEntries(kernel))
+    .then(() => {
+      if (closed()) cancelIdle = whenIdle(() => {
+        if (closed()) void import('./warm-render').then((m) => closed() && m.warmRender(context, screenId), () => {})
+      })
+    })
+    .catch(() => {})
+  return () => {
+    cancelled = true
+    cancelIdle()
   }
 }
