@@ -154,6 +154,9 @@ export interface AxeViolation {
 // ---------------------------------------------------------------------------------------------
 // Build (once, cached)
 
+/** Part of the stamp: change it when the build's settings change, so no older build is reused. */
+const BUILD_SETTINGS = 'vite build, NODE_ENV=production'
+
 function sourceStamp(example: ExampleName): string {
   const h = createHash('sha1')
   const walk = (dir: string) => {
@@ -166,6 +169,7 @@ function sourceStamp(example: ExampleName): string {
       else if (/\.(tsx?|css|html|json|svg|png)$/.test(name) && !/\.(test|spec)\.tsx?$/.test(name)) h.update(`${p}:${st.size}:${st.mtimeMs}`)
     }
   }
+  h.update(BUILD_SETTINGS)
   for (const d of ['kernel', 'ui', 'plugins', ...EXAMPLES[example].sources]) walk(join(ROOT, d))
   return h.digest('hex')
 }
@@ -223,11 +227,23 @@ export async function buildExample(example: ExampleName): Promise<string> {
   try {
     if (existsSync(doneFile)) return out
     const { build } = await import('vite')
-    await build({
-      configFile: join(ROOT, `examples/${example}/vite.config.ts`),
-      logLevel: 'warn',
-      build: { outDir: out, emptyOutDir: true, sourcemap: false },
-    })
+    // Vite keeps a NODE_ENV it finds set, and vitest sets it to 'test': React's development
+    // build (and jsxDEV) would be bundled, and the bench would time it. Production, always.
+    const env = process.env.NODE_ENV
+    process.env.NODE_ENV = 'production'
+    try {
+      await build({
+        configFile: join(ROOT, `examples/${example}/vite.config.ts`),
+        mode: 'production',
+        logLevel: 'warn',
+        build: { outDir: out, emptyOutDir: true, sourcemap: false },
+      })
+    } finally {
+      if (env === undefined) delete process.env.NODE_ENV
+      else process.env.NODE_ENV = env
+    }
+    const dev = readdirSync(join(out, 'assets')).filter((f) => f.endsWith('.js') && readFileSync(join(out, 'assets', f), 'utf8').includes('jsxDEV'))
+    if (dev.length) throw new Error(`examples/${example} was built with React's development runtime (${dev[0]} has jsxDEV); the harness serves production builds only.`)
     writeFileSync(doneFile, new Date().toISOString())
     for (const name of readdirSync(BUILD_DIR)) {
       const p = join(BUILD_DIR, name)
