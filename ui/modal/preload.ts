@@ -82,7 +82,7 @@ export function whenIdle(task: () => void, fallbackMs = 200): () => void {
 const entryLoads = new WeakMap<Portico, Map<string, Promise<unknown>>>()
 
 /** The enabled landing entries' chunks (`LoginMethod.preload`), each loaded once per kernel; a failure is tried again next time. */
-function preloadEnabledEntries(kernel: Portico): Promise<unknown[]> {
+export function preloadEnabledEntries(kernel: Portico): Promise<unknown[]> {
   let loads = entryLoads.get(kernel)
   if (!loads) entryLoads.set(kernel, (loads = new Map()))
   const recent = kernel.recentLogin()?.method ?? null
@@ -158,8 +158,10 @@ export function startIdlePreload(kernel: Portico, screenId = 'landing', context?
         const def = kernel.screens.get(screenId)
         return def ? preloadScreen(def) : undefined
       })
-      .then(() => {
-        if (context && !cancelled) stopWarm = warmRenderWhenReady(kernel, context, screenId)
+      // Then, in the dialog's time, the warm render (./warm-render.tsx, with its own schedule).
+      .then(() => (context && !cancelled ? import('./warm-render') : undefined))
+      .then((m) => {
+        if (m && context && !cancelled) stopWarm = m.warmRenderWhenReady(kernel, context, screenId, () => preloadEnabledEntries(kernel))
       })
       .catch(() => {})
     stopEntries = preloadEntries(kernel)
@@ -184,29 +186,5 @@ export function startIdlePreload(kernel: Portico, screenId = 'landing', context?
     cancel()
     stopEntries()
     stopWarm()
-  }
-}
-
-/**
- * Once ready (the server's login methods decide the landing's entries) and the entries' own
- * chunks are in, at the next idle time while the modal is still closed: render the dialog on
- * the landing once off the page (./warm-render.tsx), so the click finds their code compiled.
- */
-function warmRenderWhenReady(kernel: Portico, context: PorticoContextValue, screenId: string): () => void {
-  let cancelled = false
-  let cancelIdle = () => {}
-  const closed = () => !cancelled && !kernel.screens.getState().open
-  kernel
-    .ready()
-    .then(() => preloadEnabledEntries(kernel))
-    .then(() => {
-      if (closed()) cancelIdle = whenIdle(() => {
-        if (closed()) void import('./warm-render').then((m) => closed() && m.warmRender(context, screenId), () => {})
-      })
-    })
-    .catch(() => {})
-  return () => {
-    cancelled = true
-    cancelIdle()
   }
 }

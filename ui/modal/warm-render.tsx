@@ -16,6 +16,7 @@ import type { Navigator, NavigatorState, Portico } from 'portico'
 import { KernelContext } from '../components/optional-kernel'
 import { PorticoContext, type PorticoContextValue } from '../internal/portico-context'
 import { Dialog } from './dialog'
+import { whenIdle } from './preload'
 
 type ActivityType = ComponentType<{ mode: 'hidden' | 'visible'; children?: ReactNode }>
 
@@ -83,5 +84,34 @@ export function warmRender(value: PorticoContextValue, screenId = 'landing'): bo
     root?.unmount()
     root = null
     return false
+  }
+}
+
+/**
+ * Once ready (the server's login methods decide the landing's entries) and the entries' own
+ * chunks are in, at the next idle time while the modal is still closed: render the dialog on
+ * the landing once off the page (`warmRender`), so the click finds their code compiled.
+ */
+export function warmRenderWhenReady(
+  kernel: Portico,
+  context: PorticoContextValue,
+  screenId: string,
+  entriesLoaded: () => Promise<unknown>,
+): () => void {
+  let cancelled = false
+  let cancelIdle = () => {}
+  const closed = () => !cancelled && !kernel.screens.getState().open
+  kernel
+    .ready()
+    .then(entriesLoaded)
+    .then(() => {
+      if (closed()) cancelIdle = whenIdle(() => {
+        if (closed()) warmRender(context, screenId)
+      })
+    })
+    .catch(() => {})
+  return () => {
+    cancelled = true
+    cancelIdle()
   }
 }
