@@ -5,7 +5,7 @@
  * signing path goes through (after the kernel's `sensitiveAction` hook, where MFA taps in).
  */
 import { PorticoError, type ActionContext, type PluginContext, type Store, type User } from 'portico'
-import { NEEDS_RECOVERY, walletError } from './errors'
+import { NEEDS_RECOVERY, walletError } from './codes'
 import { FrameClient, isSecureEnough, type FrameTarget } from './frame-client'
 import {
   FRAME_READY_TIMEOUT_MODAL_MS,
@@ -18,7 +18,7 @@ import {
   type RpcData,
   type RpcPayload,
 } from './protocol'
-import type { EmbeddedWalletTexts } from './strings'
+import { EMBEDDED_WALLET_TEXTS, type EmbeddedWalletTexts } from './strings'
 import type { ApprovalsLike, EIP1193Provider } from './provider'
 import { frameUrlOf } from './wallets'
 import type {
@@ -58,11 +58,11 @@ export function createEngine(
   ctx: PluginContext,
   settings: EmbeddedWalletSettings,
   state: Store<EmbeddedWalletState>,
-  T: () => EmbeddedWalletTexts,
   deps: EngineDeps,
 ): Engine {
   let client: FrameClient | null = null
   const { wallets, find, roots, recoveries, bump } = deps
+  const T = (): EmbeddedWalletTexts => ctx.texts(EMBEDDED_WALLET_TEXTS)
   const providers = new Map<string, Promise<EIP1193Provider>>()
   let connecting: Promise<void> | null = null
   let recovering: Promise<void> | null = null
