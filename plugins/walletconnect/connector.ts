@@ -14,11 +14,9 @@ import { authenticateSiwe, initSiwe, linkSiwe } from './calls'
 import type { WalletConnectClient, WalletSession } from './client'
 import { disconnectedError, qrClosedError } from './errors'
 
-/** Spec part 1 section 9: MetaMask via WalletConnect signature wait. */
-export const METAMASK_SIGNATURE_WAIT_MS = 2500
+import { METAMASK_SIGNATURE_WAIT_MS, WALLETCONNECT_CONNECTOR_ID, WALLETCONNECT_SCREEN } from './ids'
 
-export const WALLETCONNECT_CONNECTOR_ID = 'walletconnect'
-export const WALLETCONNECT_SCREEN = 'walletconnect-connect'
+export { METAMASK_SIGNATURE_WAIT_MS, WALLETCONNECT_CONNECTOR_ID, WALLETCONNECT_SCREEN } from './ids'
 
 export interface ConnectorRuntime {
   /** The lazily created client (loads the WalletConnect libraries on first call). */
