@@ -9,7 +9,7 @@ import {
   WALLET_CONNECT_CODES,
   WALLET_CONNECT_SCREEN,
   WALLET_FAILED_SCREEN,
-  WALLET_TEXTS,
+  loadWalletKit,
   navigateTo,
   pageOrigin,
   type ConnectorStatusStore,
@@ -66,6 +66,7 @@ export async function signIn(h: PhantomHost, address: string, intent: WalletInte
   const pending = store.get()
   if (!pending?.session || pending.address !== address) {
     status.set({ connected: false })
+    const { WALLET_TEXTS } = await loadWalletKit()
     throw new PorticoError(WALLET_CONNECT_CODES.noAddress, WALLET_TEXTS.unableToRetrieveAddress, { kind: 'connector_error', retryable: true })
   }
   const { nonce } = await initSiws(ctx.api, { address }, signal)
@@ -79,6 +80,7 @@ export async function signIn(h: PhantomHost, address: string, intent: WalletInte
 /** The return from Phantom (claimed by the entry at start-up): read its answer, then the awaiting-connection screen. */
 export async function finish(h: PhantomHost, step: 'connect' | 'sign', answer: URLSearchParams): Promise<void> {
   const { ctx, store, status } = h
+  const { WALLET_TEXTS: S } = await loadWalletKit()
   const pending = store.get()
   const intent = pending?.intent ?? 'login'
   const fail = (error: PorticoError) => {
@@ -87,9 +89,9 @@ export async function finish(h: PhantomHost, step: 'connect' | 'sign', answer: U
   }
   if (answer.has('errorCode')) {
     if (step === 'connect') store.set(null)
-    return fail(phantomReturnError(answer.get('errorCode'), answer.get('errorMessage')))
+    return fail(phantomReturnError(answer.get('errorCode'), answer.get('errorMessage'), S))
   }
-  if (!pending || pending.step !== step) return fail(phantomBadReturn())
+  if (!pending || pending.step !== step) return fail(phantomBadReturn(S))
   try {
     if (step === 'connect') {
       const next = m.readConnect(answer, pending)
@@ -102,7 +104,7 @@ export async function finish(h: PhantomHost, step: 'connect' | 'sign', answer: U
     }
   } catch {
     if (step === 'connect') store.set(null)
-    return fail(phantomBadReturn())
+    return fail(phantomBadReturn(S))
   }
   void ctx.screens.open(WALLET_CONNECT_SCREEN, { connectorId: PHANTOM_CONNECTOR_ID, connectOnly: pending.connectOnly }, { intent })
 }

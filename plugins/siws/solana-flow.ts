@@ -6,10 +6,9 @@
  */
 import { PorticoError, type PluginContext } from 'portico'
 import {
+  loadWalletKit,
   pageOrigin,
-  withWalletTimeout,
   WALLET_CONNECT_CODES,
-  WALLET_TEXTS,
   type ConnectorStatusStore,
   type WalletIntent,
   type WalletSignInResult,
@@ -52,6 +51,7 @@ function chainName(account: StandardWalletAccount | undefined, wallet: StandardW
 }
 
 export async function solanaSignMessage(c: SolanaConnection, message: Uint8Array): Promise<Uint8Array> {
+  const { withWalletTimeout, WALLET_TEXTS } = await loadWalletKit()
   const { wallet, accounts, status } = c
   const timeout = c.options.requestTimeoutMs
   const signFeature = wallet.features['solana:signMessage'] as SolanaSignMessageFeature | undefined
@@ -68,6 +68,7 @@ export async function solanaSignAndSendTransaction(
   send: (signed: Uint8Array) => Promise<Uint8Array>,
 ): Promise<Uint8Array> {
   const { wallet, accounts, status } = c
+  const { withWalletTimeout, WALLET_TEXTS } = await loadWalletKit()
   const timeout = c.options.requestTimeoutMs
   const account = accounts.get(status.get().address ?? '')
   const sendFeature = wallet.features['solana:signAndSendTransaction'] as SolanaSignAndSendTransactionFeature | undefined
@@ -86,11 +87,12 @@ export async function solanaSignAndSendTransaction(
 }
 
 export async function connect(c: SolanaConnection, signal?: AbortSignal): Promise<string> {
+  const { withWalletTimeout, WALLET_TEXTS } = await loadWalletKit()
   const { wallet, accounts, status } = c
   const connectFeature = wallet.features['standard:connect'] as StandardConnectFeature
   const { accounts: list } = await withWalletTimeout(connectFeature.connect(), c.options.requestTimeoutMs, signal)
   const all = [...(list ?? []), ...wallet.accounts]
-  const account = all.find((a) => a.chains?.some((ch) => ch.startsWith('solana:'))) ?? all[0]
+  const account = all.find((a) => a.chains?.some((ch: string) => ch.startsWith('solana:'))) ?? all[0]
   if (!account?.address) {
     throw new PorticoError(WALLET_CONNECT_CODES.noAddress, WALLET_TEXTS.unableToRetrieveAddress, {
       kind: 'connector_error',
@@ -103,6 +105,7 @@ export async function connect(c: SolanaConnection, signal?: AbortSignal): Promis
 }
 
 export async function signIn(c: SolanaConnection, address: string, intent: WalletIntent, signal?: AbortSignal): Promise<WalletSignInResult> {
+  const { withWalletTimeout, WALLET_TEXTS } = await loadWalletKit()
   const { wallet, accounts, ctx, options, walletClientType } = c
   const timeout = options.requestTimeoutMs
   const signFeature = wallet.features['solana:signMessage'] as SolanaSignMessageFeature | undefined

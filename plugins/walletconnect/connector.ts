@@ -9,7 +9,7 @@
  * EIP-4361 message → personal_sign over the relay → POST /siwe/authenticate (or /siwe/link).
  */
 import type { PluginContext } from 'portico'
-import { withWalletTimeout, type WalletLoginConnector } from 'portico/plugins/wallet'
+import { loadWalletKit, type WalletLoginConnector } from 'portico/plugins/wallet'
 import { authenticateSiwe, initSiwe, linkSiwe } from './calls'
 import type { WalletConnectClient, WalletSession } from './client'
 import { disconnectedError, qrClosedError } from './errors'
@@ -82,6 +82,7 @@ export function createWalletConnectConnector(
     confirmSign: view.confirmSign,
     screen: WALLETCONNECT_SCREEN,
     async connect(signal) {
+      const { withWalletTimeout } = await loadWalletKit()
       const client = await withWalletTimeout(rt.client(), rt.requestTimeoutMs, signal)
       const live = client.current()
       if (live) return live.address
@@ -108,6 +109,7 @@ export function createWalletConnectConnector(
       }
       const { nonce } = await initSiwe(ctx.api, { address: session.address }, signal)
       const message = await rt.buildMessage({ address: session.address, chainId: session.chainId, nonce, statement: rt.statement() })
+      const { withWalletTimeout } = await loadWalletKit()
       const signature = await withWalletTimeout(client.personalSign(message, session), rt.requestTimeoutMs, signal)
       const body = {
         message,
