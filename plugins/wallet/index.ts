@@ -67,7 +67,16 @@ export function setupWallet(ctx: PluginContext, plugin: WalletPluginInfo): void 
       const label = methodLabel(ctx)
       return [
         ...methods,
-        { id: WALLET_METHOD, label, group: 'web3' as const, screen: WALLET_LIST_SCREEN, icon: WalletIcon, covers: [plugin.method] },
+        {
+          id: WALLET_METHOD,
+          label,
+          group: 'web3' as const,
+          screen: WALLET_LIST_SCREEN,
+          icon: WalletIcon,
+          covers: [plugin.method],
+          // The wallet list a click opens (and the flow helpers it needs), loaded at idle once ready.
+          preload: () => Promise.all([import('./screens/wallet-list'), loadWalletKit()]),
+        },
       ]
     }
     const entry = methods[i]
