@@ -4,9 +4,8 @@
  * `loadWalletKit()`), not with the wallet base's entry.
  */
 import type { PorticoError } from 'portico'
-import type { CompleteFn, ConnectionState, WalletConnection, WalletIntent, WalletLoginConnector } from './connection'
+import { type CompleteFn, type ConnectionState, type WalletConnection, type WalletIntent, type WalletLoginConnector, MAX_WALLET_RETRIES } from './index'
 import { canRetry, toWalletError, type WalletPhase } from './errors'
-import { MAX_WALLET_RETRIES } from './limits'
 
 /**
  * Drive one connector through connect → sign for a login or link. The awaiting-connection

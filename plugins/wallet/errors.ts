@@ -7,11 +7,9 @@
  * wallet base) into the error screen's view.
  */
 import { PorticoError, defineErrors, isPorticoError, type ErrorContext } from 'portico'
-import { WALLET_CONNECT_CODES } from './codes'
-import { WALLET_CONNECT_SCREEN } from './ids'
+import { WALLET_CONNECT_CODES, WALLET_CONNECT_SCREEN, MAX_WALLET_RETRIES, WALLET_REQUEST_TIMEOUT_MS } from './index'
 
 export { WALLET_CONNECT_CODES } from './codes'
-import { MAX_WALLET_RETRIES, WALLET_REQUEST_TIMEOUT_MS } from './limits'
 import { WALLET_TEXTS, type WalletTexts } from './strings'
 
 

@@ -11,12 +11,11 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { Button, CLOSE_DELAY_MS, ScreenLayout, StatusIcon, useCompleteLogin, useKernel, useScreen, useTexts } from 'portico/ui'
 import { formatText } from 'portico'
-import { isLoginConnector, type ConnectionState, type WalletConnection as Connection, type WalletLoginConnector } from '../connection'
+import { isLoginConnector, type ConnectionState, type WalletConnection as Connection, type WalletLoginConnector, connectedWallets } from '../index'
 import { createWalletConnection } from '../connect-flow'
 import { walletErrorText } from '../errors'
 import { WALLET_TEXTS, type WalletTexts } from '../strings'
 import { WalletLogo } from './wallet-logo'
-import { connectedWallets } from '../wallets'
 
 /** Connect-only: how long 'Successfully connected' shows before the modal closes (1400 ms, part 1 section 9). */
 const CONNECTED_CLOSE_MS = CLOSE_DELAY_MS
