@@ -14,9 +14,6 @@ import { authenticateSiwe, initSiwe, linkSiwe } from './calls'
 import type { WalletConnectClient, WalletSession } from './client'
 import { disconnectedError, qrClosedError } from './errors'
 
-import { METAMASK_SIGNATURE_WAIT_MS, WALLETCONNECT_CONNECTOR_ID, WALLETCONNECT_SCREEN } from './ids'
-
-export { METAMASK_SIGNATURE_WAIT_MS, WALLETCONNECT_CONNECTOR_ID, WALLETCONNECT_SCREEN } from './ids'
 
 export interface ConnectorRuntime {
   /** The lazily created client (loads the WalletConnect libraries on first call). */
@@ -33,7 +30,8 @@ export interface ConnectorRuntime {
   statement(): string
   requestTimeoutMs?: number
   /** MetaMask signature wait (default 2500 ms). */
-  metamaskWaitMs?: number
+  /** MetaMask via WalletConnect signature wait (the entry passes its default, `METAMASK_SIGNATURE_WAIT_MS`). */
+  metamaskWaitMs: number
 }
 
 type Ctx = Pick<PluginContext, 'api'> & Partial<Pick<PluginContext, 'assertLoggedOut'>>
@@ -66,12 +64,13 @@ export interface WalletConnectConnector extends WalletLoginConnector {
 export function createWalletConnectConnector(
   ctx: Ctx,
   rt: ConnectorRuntime,
-  view: { name: string; icon?: string; confirmSign?: boolean },
+  // The ids come from the entry (./ids.ts): this module loads lazily and shares no module with it.
+  view: { id: string; screen: string; name: string; icon?: string; confirmSign?: boolean },
   extras: Pick<WalletConnectConnector, 'status' | 'getEthereumProvider' | 'disconnect'>,
 ): WalletConnectConnector {
   return {
     ...extras,
-    id: WALLETCONNECT_CONNECTOR_ID,
+    id: view.id,
     name: view.name,
     icon: view.icon,
     chainType: 'ethereum',
@@ -80,7 +79,7 @@ export function createWalletConnectConnector(
     login: true,
     method: 'siwe',
     confirmSign: view.confirmSign,
-    screen: WALLETCONNECT_SCREEN,
+    screen: view.screen,
     async connect(signal) {
       const { withWalletTimeout } = await loadWalletKit()
       const client = await withWalletTimeout(rt.client(), rt.requestTimeoutMs, signal)
@@ -105,7 +104,7 @@ export function createWalletConnectConnector(
       if (!session || session.address.toLowerCase() !== address.toLowerCase()) throw disconnectedError()
       // MetaMask drops a request sent right after it approved the session: wait 2500 ms.
       if (session.walletClientType === 'metamask' && session.approvedAt) {
-        await wait(session.approvedAt + (rt.metamaskWaitMs ?? METAMASK_SIGNATURE_WAIT_MS) - Date.now(), signal)
+        await wait(session.approvedAt + rt.metamaskWaitMs - Date.now(), signal)
       }
       const { nonce } = await initSiwe(ctx.api, { address: session.address }, signal)
       const message = await rt.buildMessage({ address: session.address, chainId: session.chainId, nonce, statement: rt.statement() })

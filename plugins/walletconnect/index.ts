@@ -24,7 +24,7 @@ import { definePlugin, type PorticoPlugin, type WalletConnectorEntry } from 'por
 import { CONNECTORS_CHANGED, needsSignButton, setupWallet, walletChains, type SignPrompt } from 'portico/plugins/wallet'
 import type { ClientOptions, WalletConnectStorage, WalletSession } from './client'
 import type { WalletConnectConnector } from './connector'
-import { WALLETCONNECT_CONNECTOR_ID, WALLETCONNECT_SCREEN } from './ids'
+import { METAMASK_SIGNATURE_WAIT_MS, WALLETCONNECT_CONNECTOR_ID, WALLETCONNECT_SCREEN } from './ids'
 import type { WalletConnectSession } from './session'
 import { WALLETCONNECT_TEXTS } from './strings'
 import { DEFAULT_MOBILE_WALLETS, mobileWalletsFor, type MobileWallet } from './wallets'
@@ -191,6 +191,7 @@ export function walletconnect(options: WalletConnectOptions = {}): PorticoPlugin
                 if (!close && state.get().status === 'pairing') state.set({ status: 'idle', uri: null })
               },
               destroyed: () => destroyed,
+              ids: { connector: WALLETCONNECT_CONNECTOR_ID, screen: WALLETCONNECT_SCREEN, metamaskWaitMs: METAMASK_SIGNATURE_WAIT_MS },
             }),
           (e) => {
             session = null

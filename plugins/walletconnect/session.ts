@@ -25,6 +25,8 @@ export interface SessionHost {
   onSession(s: WalletSession): void
   onPairing(close: (() => void) | null): void
   destroyed(): boolean
+  /** The entry's names (./ids.ts), handed over so that this module shares none with the entry. */
+  ids: { connector: string; screen: string; metamaskWaitMs: number }
 }
 
 export interface WalletConnectSession {
@@ -123,9 +125,9 @@ export function createSession(h: SessionHost): WalletConnectSession {
       mode: () => (options.disableSignup ? 'no-signup' : 'login-or-sign-up'),
       statement: h.statement,
       requestTimeoutMs: options.requestTimeoutMs,
-      metamaskWaitMs: options.metamaskSignatureWaitMs,
+      metamaskWaitMs: options.metamaskSignatureWaitMs ?? h.ids.metamaskWaitMs,
     },
-    { name: '' },
+    { id: h.ids.connector, screen: h.ids.screen, name: '' },
     { status: () => ({ connected: false, initialized: true, address: null }), getEthereumProvider, disconnect },
   )
 
