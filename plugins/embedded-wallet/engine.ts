@@ -20,7 +20,6 @@ import {
 } from './protocol'
 import { EMBEDDED_WALLET_TEXTS, type EmbeddedWalletTexts } from './strings'
 import type { ApprovalsLike, EIP1193Provider } from './provider'
-import { frameUrlOf } from './wallets'
 import type {
   CreateOptions,
   ImportOptions,
@@ -42,6 +41,8 @@ const b64 = (bytes: Uint8Array) => {
 const unb64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0))
 
 export interface EngineDeps {
+  /** The wallet service's URL (`frameUrlOf`, passed by the entry: this module shares no module with it). */
+  frameUrl(): string | undefined
   frameTarget?: () => FrameTarget | undefined
   /** The facade's wallet list (stable objects) and lookups. */
   wallets(): EmbeddedWallet[]
@@ -70,7 +71,7 @@ export function createEngine(
   const fail = (code: string, message: string, cause?: unknown) => walletError(code, message, { cause })
 
   const frameUrl = () => {
-    const url = frameUrlOf(ctx, settings)
+    const url = deps.frameUrl()
     if (!url) throw fail('UNKNOWN_EMBEDDED_WALLET_ERROR', T().proxyMissing)
     return url
   }

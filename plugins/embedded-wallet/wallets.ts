@@ -245,6 +245,7 @@ export function createEmbeddedWallets(
   const load = (): Promise<Engine> =>
     (engine ??= import('./engine').then((m) => {
       loaded = m.createEngine(ctx, settings, state, {
+        frameUrl: () => frameUrlOf(ctx, settings),
         frameTarget: deps.frameTarget,
         wallets,
         find,
