@@ -25,7 +25,7 @@ import {
   type SignPrompt,
   type WalletLoginConnector,
 } from 'portico/plugins/wallet'
-import { createSiweSession, SIWE_TEXTS, type EthereumSession } from 'portico/plugins/siwe'
+import type { EthereumSession } from 'portico/plugins/siwe'
 import { COINBASE_WALLET_TEXTS } from './strings'
 
 export interface CoinbaseWalletOptions {
@@ -70,33 +70,21 @@ export function coinbaseWallet(options: CoinbaseWalletOptions = {}): PorticoPlug
       let unwatch: (() => void) | null = null
       let pending: Promise<EthereumSession> | null = null
       const texts = () => ctx.texts(COINBASE_WALLET_TEXTS)
+      // The SDK and the sign-in (./session.ts) load when the user picks the wallet.
       const load = async () => {
         if (!provider) {
-          const m = await import('./sdk')
-          provider = m.coinbaseProvider({
-            appName: options.appName ?? ctx.config.name,
-            appLogoUrl: options.appLogoUrl ?? (typeof ctx.config.appearance.logo === 'string' ? ctx.config.appearance.logo : null),
-            appChainIds: ctx.config.supportedChains.map((c) => c.id),
-            preference,
-            keysUrl: options.keysUrl,
-          })
+          const p = (await import('./session')).createProvider(ctx, options, preference)
+          provider ??= p
         }
         return provider
       }
       const session = () =>
-        (pending ??= load().then((p) =>
-          createSiweSession(p as never, ctx.api, {
-            walletClientType,
-            connectorType: 'coinbase_wallet',
-            mode: () => (options.disableSignup ? 'no-signup' : 'login-or-sign-up'),
-            requestTimeoutMs: options.requestTimeoutMs,
-            statement: () => options.statement ?? ctx.texts(SIWE_TEXTS, 'siwe').statement,
-            chains: () => ({ supported: ctx.config.supportedChains.map((c) => c.id), defaultId: ctx.config.defaultChain.id }),
-          }),
-        ).catch((e) => {
-          pending = null
-          throw e
-        }))
+        (pending ??= load()
+          .then(async (p) => (await import('./session')).createSession(ctx, options, p, walletClientType))
+          .catch((e) => {
+            pending = null
+            throw e
+          }))
 
       const connector: WalletLoginConnector = {
         id: COINBASE_CONNECTOR_ID,

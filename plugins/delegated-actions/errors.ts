@@ -3,13 +3,11 @@
  * (section 8). The consent and revoke screens show a failure themselves and close after 2.5 s;
  * these views serve errors raised before a screen opens.
  */
-import { PorticoError, defineErrors, type ErrorContext } from 'portico'
+import { defineErrors, type ErrorContext, type PorticoError } from 'portico'
+import { DELEGATED_ACTIONS } from './ids'
 import { DELEGATED_ACTIONS_TEXTS } from './strings'
 
-export const DELEGATED_ACTIONS = 'delegated-actions'
-
-export const delegationError = (code: string, message: string, cause?: unknown) =>
-  new PorticoError(code, message, { kind: 'client_error', cause, data: { provider: DELEGATED_ACTIONS } })
+export { DELEGATED_ACTIONS, delegationError } from './ids'
 
 export function delegatedActionsErrors(T: () => typeof DELEGATED_ACTIONS_TEXTS = () => DELEGATED_ACTIONS_TEXTS) {
   const mine = (e: PorticoError, ctx: ErrorContext) => e.data?.provider === DELEGATED_ACTIONS || ctx.method === DELEGATED_ACTIONS

@@ -7,7 +7,7 @@
 import type { PluginContext, User } from 'portico'
 import type { EmbeddedWallet, EmbeddedWalletApi } from 'portico/plugins/embedded-wallet'
 import { consentDelegation, revokeWallets as revokeCall, type FrameRequester } from './calls'
-import { delegationError } from './errors'
+import { delegationError } from './ids'
 import { DELEGATED_ACTIONS_TEXTS } from './strings'
 
 import { CONSENT_SCREEN, REVOKE_SCREEN } from './ids'

@@ -13,10 +13,9 @@
  * revoking deletes it. Consent and revoke screens show success or error and close after 2.5 s.
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
-import { delegatedActionsErrors } from './errors'
 import { CONSENT_SCREEN, REVOKE_SCREEN } from './ids'
 import type { DelegatedActionsApi } from './flow'
-import { DELEGATED_ACTIONS_TEXTS } from './strings'
+import type { DELEGATED_ACTIONS_TEXTS } from './strings'
 
 // Only what a host needs at start-up is static; the flow and the screens load on first use
 // (they stay importable from their files for tests and advanced hosts).
@@ -24,8 +23,7 @@ export type { DelegateOptions, DelegatedActionsApi, ConsentScreenParams, ScreenO
 export type { FrameRequester } from './calls'
 export type { ConsentPayload, ConsentReply } from './protocol'
 export { CONSENT_SCREEN, REVOKE_SCREEN, RESULT_CLOSE_MS } from './ids'
-export { DELEGATED_ACTIONS, delegationError, delegatedActionsErrors } from './errors'
-export { DELEGATED_ACTIONS_TEXTS } from './strings'
+export { DELEGATED_ACTIONS, delegationError } from './ids'
 export { useDelegatedActions } from './react'
 
 export type DelegatedActionsTexts = typeof DELEGATED_ACTIONS_TEXTS
@@ -41,7 +39,9 @@ export function delegatedActions(): PorticoPlugin<'delegated-actions'> {
     id: 'delegated-actions',
     kind: 'feature',
     setup(ctx) {
-      ctx.declareErrors(delegatedActionsErrors(() => ctx.texts(DELEGATED_ACTIONS_TEXTS)))
+      ctx.declareErrors(() =>
+        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.delegatedActionsErrors(() => ctx.texts(s.DELEGATED_ACTIONS_TEXTS))),
+      )
       // The flow loads on first use: an app pays for delegation only when a user delegates.
       let flow: Promise<DelegatedActionsApi> | undefined
       const api = () => (flow ??= import('./flow').then((m) => m.createDelegatedActions(ctx)))

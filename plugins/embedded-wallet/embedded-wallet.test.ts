@@ -11,7 +11,8 @@ import { verifyMessage, type Hex } from 'viem'
 import { foundry, mainnet } from 'viem/chains'
 import type { WireLinkedAccount } from 'portico'
 import { createTestKernel, pluginContract, wireUser, emailAccount } from 'portico/testing'
-import { EMBEDDED_WALLET_TEXTS, FRAME_PROTOCOL, embeddedWallet, type EmbeddedWalletOptions, type FrameRequestMessage } from './index'
+import { FRAME_PROTOCOL, embeddedWallet, type EmbeddedWalletOptions, type FrameRequestMessage } from './index'
+import { EMBEDDED_WALLET_TEXTS } from './strings'
 
 const FRAME_URL = 'http://127.0.0.1:8788'
 const T = EMBEDDED_WALLET_TEXTS

@@ -5,7 +5,7 @@
  * signing path goes through (after the kernel's `sensitiveAction` hook, where MFA taps in).
  */
 import { PorticoError, type ActionContext, type PluginContext, type Store, type User } from 'portico'
-import { NEEDS_RECOVERY, walletError } from './errors'
+import { NEEDS_RECOVERY, walletError } from './codes'
 import { FrameClient, isSecureEnough, type FrameTarget } from './frame-client'
 import {
   FRAME_READY_TIMEOUT_MODAL_MS,
@@ -18,9 +18,8 @@ import {
   type RpcData,
   type RpcPayload,
 } from './protocol'
-import type { EmbeddedWalletTexts } from './strings'
+import { EMBEDDED_WALLET_TEXTS, type EmbeddedWalletTexts } from './strings'
 import type { ApprovalsLike, EIP1193Provider } from './provider'
-import { frameUrlOf } from './wallets'
 import type {
   CreateOptions,
   ImportOptions,
@@ -42,6 +41,8 @@ const b64 = (bytes: Uint8Array) => {
 const unb64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0))
 
 export interface EngineDeps {
+  /** The wallet service's URL (`frameUrlOf`, passed by the entry: this module shares no module with it). */
+  frameUrl(): string | undefined
   frameTarget?: () => FrameTarget | undefined
   /** The facade's wallet list (stable objects) and lookups. */
   wallets(): EmbeddedWallet[]
@@ -58,11 +59,11 @@ export function createEngine(
   ctx: PluginContext,
   settings: EmbeddedWalletSettings,
   state: Store<EmbeddedWalletState>,
-  T: () => EmbeddedWalletTexts,
   deps: EngineDeps,
 ): Engine {
   let client: FrameClient | null = null
   const { wallets, find, roots, recoveries, bump } = deps
+  const T = (): EmbeddedWalletTexts => ctx.texts(EMBEDDED_WALLET_TEXTS)
   const providers = new Map<string, Promise<EIP1193Provider>>()
   let connecting: Promise<void> | null = null
   let recovering: Promise<void> | null = null
@@ -70,7 +71,7 @@ export function createEngine(
   const fail = (code: string, message: string, cause?: unknown) => walletError(code, message, { cause })
 
   const frameUrl = () => {
-    const url = frameUrlOf(ctx, settings)
+    const url = deps.frameUrl()
     if (!url) throw fail('UNKNOWN_EMBEDDED_WALLET_ERROR', T().proxyMissing)
     return url
   }

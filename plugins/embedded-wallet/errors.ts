@@ -2,17 +2,12 @@
  * The embedded wallet's errors: the frame's wallet-service error types become PorticoErrors
  * (`data.frameErrorType` keeps the type), with the spec's wallet codes where one fits.
  */
-import { PorticoError, defineErrors, type ErrorDeclarations } from 'portico'
+import { defineErrors, type ErrorDeclarations, type PorticoError } from 'portico'
+import { NEEDS_RECOVERY, walletError } from './codes'
 import type { FrameError } from './protocol'
 import { EMBEDDED_WALLET_TEXTS, type EmbeddedWalletTexts } from './strings'
 
-export const EMBEDDED_WALLET = 'embedded-wallet'
-
-/** This device has no share of the wallet: recovery is needed. */
-export const NEEDS_RECOVERY = 'wallet_not_on_device'
-
-export const walletError = (code: string, message: string, extra: { cause?: unknown; data?: Record<string, unknown> } = {}) =>
-  new PorticoError(code, message, { kind: 'client_error', cause: extra.cause, data: { provider: EMBEDDED_WALLET, ...extra.data } })
+export { EMBEDDED_WALLET, NEEDS_RECOVERY, walletError } from './codes'
 
 /** A frame reply's `{ type, message }` as a PorticoError. */
 export function fromFrameError(e: FrameError): PorticoError {

@@ -15,15 +15,13 @@
  * The host page never sees key material: only addresses, signatures and signed transactions.
  */
 import { definePlugin, type AuthContext, type PorticoPlugin } from 'portico'
-import { EMBEDDED_WALLET, embeddedWalletErrors } from './errors'
+import { EMBEDDED_WALLET } from './codes'
 import type { FrameTarget } from './frame-client'
-import { EMBEDDED_WALLET_TEXTS } from './strings'
 import { createEmbeddedWallets, embeddedAccounts, initialState, type EmbeddedWalletApi, type EmbeddedWalletSettings } from './wallets'
 import type { ChainType } from './protocol'
 
 export type { FrameClient, FrameClientOptions, FrameTarget, RequestOptions } from './frame-client'
-export { EMBEDDED_WALLET, NEEDS_RECOVERY, embeddedWalletErrors, fromFrameError } from './errors'
-export { EMBEDDED_WALLET_TEXTS } from './strings'
+export { EMBEDDED_WALLET, NEEDS_RECOVERY } from './codes'
 export type { EmbeddedWalletTexts } from './strings'
 export { embeddedAccounts, isEmbedded } from './wallets'
 export type {
@@ -65,16 +63,13 @@ export interface EmbeddedWalletOptions extends EmbeddedWalletSettings {
   frameTarget?: FrameTarget
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
-
 export function embeddedWallet(options: EmbeddedWalletOptions = {}): PorticoPlugin<'embedded-wallet'> {
   return definePlugin({
     id: EMBEDDED_WALLET,
     kind: 'wallet',
     setup(ctx) {
-      const T = () => ctx.texts(EMBEDDED_WALLET_TEXTS)
       const state = ctx.store(initialState())
-      const api = createEmbeddedWallets(ctx, options, state, T, {
+      const api = createEmbeddedWallets(ctx, options, state, {
         frameTarget: options.frameTarget ? () => options.frameTarget : undefined,
       })
       ctx.provide(api)
@@ -86,7 +81,9 @@ export function embeddedWallet(options: EmbeddedWalletOptions = {}): PorticoPlug
         },
       })
       api.recovery = registerRecovery(ctx, () => recoveryHost)
-      ctx.declareErrors(embeddedWalletErrors(T))
+      ctx.declareErrors(() =>
+        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.embeddedWalletErrors(() => ctx.texts(s.EMBEDDED_WALLET_TEXTS))),
+      )
       ctx.screens.register({ id: EMBEDDED_WALLET_SCREENS.create, load: () => import('./screens/create'), canClose: false, compact: true })
 
       let solana: { unregister(): void } | null = null
@@ -117,36 +114,19 @@ export function embeddedWallet(options: EmbeddedWalletOptions = {}): PorticoPlug
           if (embedded.length) void api.connect().catch(() => {})
           return
         }
-        const nav = auth.screens
-        const inModal = nav.getState().open
+        // The screen first, as before; the creation's code (./login.ts) and the engine load meanwhile.
+        const inModal = auth.screens.getState().open
         state.set({ create: { status: 'creating', isNewUser: auth.isNewUser, error: null } })
-        if (inModal) nav.replace(EMBEDDED_WALLET_SCREENS.create, {})
-        try {
-          await Promise.race([
-            api.createWallets(missing),
-            sleep(CREATE_ON_LOGIN_WAIT_MS).then(() => Promise.reject(new Error(T().createTimedOut))),
-          ])
-          state.set({ create: { status: 'created', isNewUser: auth.isNewUser, error: null } })
-          syncSolana()
-          if (inModal) await sleep(options.createdScreenMs ?? CREATED_SCREEN_MS)
-          // Funding's prompt after wallet creation (when the app's funding config asks; it opens after the login modal closes).
-          const created = api.wallets().find((w) => w.chainType === 'ethereum') ?? api.wallets()[0]
-          // A funding plugin without the prompt (or one that fails) never fails the wallet's creation.
-          const funding = ctx.plugin<{ promptAfterWalletCreation?(w: typeof created): Promise<unknown> }>('funding')
-          if (created && typeof funding?.promptAfterWalletCreation === 'function') {
-            Promise.resolve()
-              .then(() => funding.promptAfterWalletCreation!(created))
-              .catch(() => {})
-          }
-        } catch (e) {
-          const error = ctx.screens.resolveError(e, { method: EMBEDDED_WALLET })
-          state.set({ create: { status: 'error', isNewUser: auth.isNewUser, error: e as never } })
-          ctx.warn(`Embedded wallet creation on login failed: ${error.detail ?? (e as Error).message}`)
-          // The failure stays on screen until the user closes it (the login itself succeeded).
-          if (inModal) await new Promise<void>((resolve) => state.subscribe((s) => s.create.status !== 'error' && resolve()))
-        } finally {
-          if (state.get().create.status !== 'error') state.set({ create: { ...state.get().create, status: 'idle' } })
-        }
+        if (inModal) auth.screens.replace(EMBEDDED_WALLET_SCREENS.create, {})
+        const login = await import('./login').catch((e) => {
+          state.set({ create: { status: 'idle', isNewUser: auth.isNewUser, error: null } })
+          throw e
+        })
+        await login.createOnLogin(ctx, auth, api, state, missing, inModal, {
+          waitMs: CREATE_ON_LOGIN_WAIT_MS,
+          createdScreenMs: options.createdScreenMs ?? CREATED_SCREEN_MS,
+          synced: syncSolana,
+        })
       })
 
       const onReady = () => {

@@ -7,10 +7,9 @@
  */
 import type { PorticoError, PluginContext, Store, User, WalletAccount } from 'portico'
 import type { Engine } from './engine'
-import { walletError } from './errors'
+import { walletError } from './codes'
 import type { FrameClient, FrameTarget } from './frame-client'
 import type { ChainType, EntropyIdVerifier, FrameTransactionRequest, RecoveryInput, RecoveryMethod } from './protocol'
-import type { EmbeddedWalletTexts } from './strings'
 import type { EIP1193Provider, ProviderOptions } from './provider'
 
 export type CreateOnLogin = 'off' | 'all-users' | 'users-without-wallets'
@@ -188,11 +187,19 @@ export function embeddedAccounts(user: User | null | undefined): EmbeddedWalletA
   return (user?.linkedAccounts ?? []).filter(isEmbedded)
 }
 
+/**
+ * `EMBEDDED_WALLET_TEXTS.notFound` with the app's override, for the one error the entry throws
+ * synchronously (`signer()` of an unknown address): the texts (./strings.ts) load with the engine.
+ */
+function notFoundText(ctx: Pick<PluginContext, 'config'>): string {
+  const own = (ctx.config.texts as Record<string, Record<string, unknown> | undefined>)['embedded-wallet']?.notFound
+  return typeof own === 'string' ? own : 'Embedded wallet not found'
+}
+
 export function createEmbeddedWallets(
   ctx: PluginContext,
   settings: EmbeddedWalletSettings,
   state: Store<EmbeddedWalletState>,
-  T: () => EmbeddedWalletTexts,
   deps: { frameTarget?: () => FrameTarget | undefined } = {},
 ): EmbeddedWalletApi & { destroy(): void } {
   const objects = new Map<string, EmbeddedWallet>()
@@ -225,7 +232,7 @@ export function createEmbeddedWallets(
   const wallets = () => embeddedAccounts(ctx.session.user).map(toWallet)
   const find = (address: string) => {
     const w = wallets().find((x) => (x.chainType === 'ethereum' ? x.address.toLowerCase() === address.toLowerCase() : x.address === address))
-    if (!w) throw fail('EMBEDDED_WALLET_NOT_FOUND', T().notFound)
+    if (!w) throw fail('EMBEDDED_WALLET_NOT_FOUND', notFoundText(ctx))
     return w
   }
   const roots = () => {
@@ -237,7 +244,8 @@ export function createEmbeddedWallets(
   /** The frame-facing part, loaded on first use (keeps the entry small). */
   const load = (): Promise<Engine> =>
     (engine ??= import('./engine').then((m) => {
-      loaded = m.createEngine(ctx, settings, state, T, {
+      loaded = m.createEngine(ctx, settings, state, {
+        frameUrl: () => frameUrlOf(ctx, settings),
         frameTarget: deps.frameTarget,
         wallets,
         find,

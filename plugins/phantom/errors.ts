@@ -5,20 +5,21 @@
  * wallet' (the wallet base's login-failed screen) with 'Try again'.
  */
 import { PorticoError } from 'portico'
-import { WALLET_CONNECT_CODES, WALLET_TEXTS } from 'portico/plugins/wallet'
+import { WALLET_CONNECT_CODES, type WalletTexts } from 'portico/plugins/wallet'
 
-export function phantomReturnError(code: string | null, message: string | null): PorticoError {
+/** `S`: the wallet base's texts (`(await loadWalletKit()).WALLET_TEXTS`). */
+export function phantomReturnError(code: string | null, message: string | null, S: WalletTexts): PorticoError {
   const n = Number(code)
   if (n === 4001) {
-    return new PorticoError(WALLET_CONNECT_CODES.rejected, WALLET_TEXTS.rejected, { kind: 'wallet_error', retryable: true, data: { walletCode: n } })
+    return new PorticoError(WALLET_CONNECT_CODES.rejected, S.rejected, { kind: 'wallet_error', retryable: true, data: { walletCode: n } })
   }
-  return new PorticoError(WALLET_CONNECT_CODES.failed, message || WALLET_TEXTS.unknownConnectionError, {
+  return new PorticoError(WALLET_CONNECT_CODES.failed, message || S.unknownConnectionError, {
     kind: 'provider_error',
     retryable: true,
     data: Number.isFinite(n) ? { walletCode: n } : undefined,
   })
 }
 
-export function phantomBadReturn(): PorticoError {
-  return new PorticoError(WALLET_CONNECT_CODES.failed, WALLET_TEXTS.unknownConnectionError, { kind: 'connector_error', retryable: true })
+export function phantomBadReturn(S: WalletTexts): PorticoError {
+  return new PorticoError(WALLET_CONNECT_CODES.failed, S.unknownConnectionError, { kind: 'connector_error', retryable: true })
 }

@@ -21,39 +21,20 @@
  */
 import { definePlugin, type PorticoPlugin, type WalletConnectorEntry } from 'portico'
 import {
-  WALLET_CONNECT_SCREEN,
-  WALLET_FAILED_SCREEN,
   WALLET_REDIRECT_SCREEN,
-  WALLET_TEXTS,
-  WALLET_CONNECT_CODES,
   createConnectorStatus,
   mobilePlatform,
-  navigateTo,
-  pageOrigin,
   pageUrl,
   setupWallet,
   walletChains,
   type WalletLoginConnector,
-  type WalletSignInResult,
 } from 'portico/plugins/wallet'
-import { PorticoError } from 'portico'
-import { authenticateSiws, initSiws, linkSiws } from './calls'
-import { phantomBadReturn, phantomReturnError } from './errors'
 import type { PhantomPending } from './deeplink'
+import type { PhantomHost } from './flow'
+import { DEFAULT_PHANTOM_URL, PENDING_TTL_MS, PHANTOM_CONNECTOR_ID, PHANTOM_PARAMS, RETURN_PARAMS } from './ids'
 import { PHANTOM_TEXTS } from './strings'
 
-/** Query parameters of the return address: ours (connector, wallet client type, step) and Phantom's. */
-export const RETURN_PARAMS = {
-  connector: 'portico_wallet_connector',
-  client: 'portico_wallet_client',
-  step: 'portico_wallet_step',
-} as const
-export const PHANTOM_PARAMS = ['phantom_encryption_public_key', 'nonce', 'data', 'errorCode', 'errorMessage'] as const
-
-export const PHANTOM_CONNECTOR_ID = 'phantom:deeplink'
-export const DEFAULT_PHANTOM_URL = 'https://phantom.app/ul/v1'
-/** A pending deep-link session older than this is dropped. */
-export const PENDING_TTL_MS = 15 * 60_000
+export { RETURN_PARAMS, PHANTOM_PARAMS, PHANTOM_CONNECTOR_ID, DEFAULT_PHANTOM_URL, PENDING_TTL_MS } from './ids'
 
 export interface PhantomOptions {
   /** Phantom's deep-link base. Default 'https://phantom.app/ul/v1'. */
@@ -122,22 +103,31 @@ export function phantom(options: PhantomOptions = {}): PorticoPlugin<'phantom'> 
       const store = sessionStore(`portico:${ctx.config.appId}:phantom:deeplink`)
       const status = createConnectorStatus(ctx.events, ctx.id)
       const texts = () => ctx.texts(PHANTOM_TEXTS)
-      const lazy = () => import('./deeplink')
-      /** The signature Phantom returned, waiting for `signIn` (memory only). */
-      let returned: { message: string; signature: Uint8Array; address: string } | null = null
+      // The flows (./flow.ts, with the cryptography) load on click or on the return.
+      const lazy = () => import('./flow')
       const restore = store.get()
       if (restore?.address && restore.session) status.set({ connected: true, address: restore.address })
 
-      const redirectLink = (step: 'connect' | 'sign') =>
-        pageUrl({ [RETURN_PARAMS.connector]: 'phantom', [RETURN_PARAMS.client]: 'phantom', [RETURN_PARAMS.step]: step }, [
-          ...Object.values(RETURN_PARAMS),
-          ...PHANTOM_PARAMS,
-        ])
-      const flowState = () => {
-        const nav = ctx.screens.getState()
-        const intent: 'login' | 'link' = nav.intent === 'link' ? 'link' : 'login'
-        const connectOnly = nav.stack.some((s) => !!(s.params as { connectOnly?: boolean } | undefined)?.connectOnly)
-        return { intent, connectOnly }
+      const host: PhantomHost = {
+        ctx,
+        options,
+        baseUrl,
+        cluster,
+        store,
+        status,
+        statement: () => options.statement ?? texts().statement,
+        redirectLink: (step) =>
+          pageUrl({ [RETURN_PARAMS.connector]: 'phantom', [RETURN_PARAMS.client]: 'phantom', [RETURN_PARAMS.step]: step }, [
+            ...Object.values(RETURN_PARAMS),
+            ...PHANTOM_PARAMS,
+          ]),
+        flowState: () => {
+          const nav = ctx.screens.getState()
+          const intent: 'login' | 'link' = nav.intent === 'link' ? 'link' : 'login'
+          const connectOnly = nav.stack.some((s) => !!(s.params as { connectOnly?: boolean } | undefined)?.connectOnly)
+          return { intent, connectOnly }
+        },
+        returned: null,
       }
 
       const connector: WalletLoginConnector = {
@@ -154,53 +144,22 @@ export function phantom(options: PhantomOptions = {}): PorticoPlugin<'phantom'> 
         // Deep links open the app from the user's gesture: sign on 'Sign with your wallet',
         // unless Phantom already answered (the return of the signature).
         get confirmSign() {
-          return !returned
+          return !host.returned
         },
         status: () => status.get(),
         async disconnect() {
           store.set(null)
-          returned = null
+          host.returned = null
           status.set({ connected: false })
         },
         async connect(signal) {
           const st = status.get()
           if (st.connected && st.address) return st.address
-          const m = await lazy()
-          if (signal?.aborted) return new Promise<string>(() => {})
-          const { intent, connectOnly } = flowState()
-          const { url, pending } = m.connectLink(
-            { baseUrl, appUrl: options.appUrl ?? pageOrigin().origin, cluster, redirectLink: redirectLink('connect') },
-            { intent, connectOnly },
-          )
-          store.set(pending)
-          navigateTo(url)
-          // The page leaves for Phantom; the flow resumes on the return.
-          return new Promise<string>(() => {})
+          return (await lazy()).connect(host, signal)
         },
-        async signIn(address, intent, signal): Promise<WalletSignInResult> {
+        async signIn(address, intent, signal) {
           if (intent === 'login') ctx.assertLoggedOut()
-          const mode = options.disableSignup ? 'no-signup' : 'login-or-sign-up'
-          const meta = { method: 'siws', walletClientType: 'phantom', chainType: 'solana' as const, intent }
-          if (returned && returned.address === address) {
-            const { message, signature } = returned
-            returned = null
-            const m = await lazy()
-            const body = { message, signature: m.toBase64(signature), walletClientType: 'phantom', connectorType: 'phantom' as const }
-            const response = intent === 'link' ? await linkSiws(ctx.api, body, signal) : await authenticateSiws(ctx.api, { ...body, mode }, signal)
-            return { response, meta }
-          }
-          const pending = store.get()
-          if (!pending?.session || pending.address !== address) {
-            status.set({ connected: false })
-            throw new PorticoError(WALLET_CONNECT_CODES.noAddress, WALLET_TEXTS.unableToRetrieveAddress, { kind: 'connector_error', retryable: true })
-          }
-          const m = await lazy()
-          const { nonce } = await initSiws(ctx.api, { address }, signal)
-          const message = m.buildSiwsMessage({ address, nonce, chainId: cluster === 'mainnet-beta' ? 'mainnet' : cluster, statement: options.statement ?? texts().statement })
-          const url = m.signMessageLink(baseUrl, redirectLink('sign'), pending, message)
-          store.set({ ...pending, step: 'sign', intent, message })
-          navigateTo(url)
-          return new Promise<WalletSignInResult>(() => {})
+          return (await lazy()).signIn(host, address, intent, signal)
         },
       }
 
@@ -227,35 +186,7 @@ export function phantom(options: PhantomOptions = {}): PorticoPlugin<'phantom'> 
         }
         return {
           params: [...Object.values(RETURN_PARAMS), ...PHANTOM_PARAMS],
-          finish: async () => {
-            const pending = store.get()
-            const intent = pending?.intent ?? 'login'
-            const fail = (error: PorticoError) => {
-              ctx.events.emit('error', error)
-              void ctx.screens.open(WALLET_FAILED_SCREEN, { connectorId: PHANTOM_CONNECTOR_ID, connectOnly: pending?.connectOnly }, { intent })
-            }
-            if (answer.has('errorCode')) {
-              if (step === 'connect') store.set(null)
-              return fail(phantomReturnError(answer.get('errorCode'), answer.get('errorMessage')))
-            }
-            if (!pending || pending.step !== step) return fail(phantomBadReturn())
-            const m = await lazy()
-            try {
-              if (step === 'connect') {
-                const next = m.readConnect(answer, pending)
-                store.set(next)
-                status.set({ connected: true, address: next.address! })
-              } else {
-                const signature = m.readSignature(answer, pending)
-                returned = { message: pending.message ?? '', signature, address: pending.address ?? '' }
-                store.set({ ...pending, step: 'connect', message: undefined })
-              }
-            } catch {
-              if (step === 'connect') store.set(null)
-              return fail(phantomBadReturn())
-            }
-            void ctx.screens.open(WALLET_CONNECT_SCREEN, { connectorId: PHANTOM_CONNECTOR_ID, connectOnly: pending.connectOnly }, { intent })
-          },
+          finish: async () => (await lazy()).finish(host, step, answer),
         }
       })
 

@@ -101,7 +101,7 @@ describe('the return through returnPath', () => {
       config: { appearance: { walletChainType: 'solana-only' } },
       url: ret(p.seal({ public_key: p.address, session: 's' }, dappPublic)),
     })
-    await new Promise((r) => setTimeout(r, 0))
+    await kernel.returnFlow
     expect(location.href).toBe(APP)
     const c = walletConnectors(kernel).find((x) => x.id === PHANTOM_CONNECTOR_ID)!
     expect(c.status?.()).toEqual({ connected: true, initialized: true, address: p.address })
@@ -117,7 +117,7 @@ describe('the return through returnPath', () => {
       app: { login_methods: ['wallet'] },
       url: ret(new URLSearchParams({ errorCode: '4001', errorMessage: 'User rejected the request.' })),
     })
-    await new Promise((r) => setTimeout(r, 0))
+    await kernel.returnFlow
     expect(location.href).toBe(APP)
     expect(kernel.screens.getState().current?.id).toBe(WALLET_FAILED_SCREEN)
     expect(sessionStorage.getItem(KEY)).toBeNull()
@@ -126,7 +126,7 @@ describe('the return through returnPath', () => {
   it('a return nobody asked for (no pending session) is refused', async () => {
     const p = phantomSide()
     const { kernel } = await createTestKernel({ plugins: [phantom()], app: { login_methods: ['wallet'] }, url: ret(p.seal({ public_key: p.address, session: 's' }, p.box.publicKey)) })
-    await new Promise((r) => setTimeout(r, 0))
+    await kernel.returnFlow
     expect(kernel.screens.getState().current?.id).toBe(WALLET_FAILED_SCREEN)
   })
 
@@ -142,7 +142,7 @@ describe('the return through returnPath', () => {
       config: { appearance: { walletChainType: 'solana-only' } },
       url: ret(p.seal({ signature: base58.encode(sig) }, dappPublic), 'sign'),
     })
-    await new Promise((r) => setTimeout(r, 0))
+    await kernel.returnFlow
     net.on('POST', '/siws/authenticate', authResponse(wireUser()))
     const c = walletConnectors(kernel).find((x) => x.id === PHANTOM_CONNECTOR_ID)!
     expect(c.confirmSign).toBe(false)

@@ -7,9 +7,8 @@ import { createWalletClient, custom, type Address } from 'viem'
 import { PorticoError, type Api } from 'portico'
 import {
   WALLET_CONNECT_CODES,
-  WALLET_TEXTS,
+  loadWalletKit,
   pollAccounts,
-  withWalletTimeout,
   type ConnectionProgress,
   type WalletIntent,
   type WalletSignInResult,
@@ -33,6 +32,7 @@ export function createEthereumSession(
   const { walletClientType, requestTimeoutMs: timeout } = options
   return {
     async connect(signal) {
+      const { withWalletTimeout, WALLET_TEXTS } = await loadWalletKit()
       const addresses = await withWalletTimeout(client.requestAddresses(), timeout, signal)
       // Some wallets grant access before they report the account: poll eth_accounts
       // (10 attempts, 500 ms apart; spec part 1 section 9).
@@ -48,6 +48,7 @@ export function createEthereumSession(
       return address
     },
     async signIn(address, intent, signal, progress) {
+      const { withWalletTimeout } = await loadWalletKit()
       let chainId = await withWalletTimeout(client.getChainId(), timeout, signal)
       const chains = options.chains?.()
       if (chains && !chains.supported.includes(chainId)) {

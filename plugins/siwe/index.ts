@@ -21,12 +21,14 @@ import {
   type SignPrompt,
   type WalletLoginConnector,
 } from 'portico/plugins/wallet'
-import { transferSiwe, unlinkSiwe } from './calls'
 import { createEthereumConnector } from './connector'
 import { createEip6963Discovery, type Eip1193Provider, type Eip6963Discovery } from './eip6963'
 import type { SiweMessageInput } from './message'
 import type { EthereumConnectorOptions } from './connector'
 import { SIWE_TEXTS } from './strings'
+
+// The API calls (./calls.ts) load on use.
+const calls = () => import('./calls')
 
 export interface SiweOptions {
   /** When to wait for 'Sign with your wallet' before the signature: 'auto', 'button', 'mobile' (default). */
@@ -74,8 +76,8 @@ export function siwe(options: SiweOptions = {}): PorticoPlugin<'siwe'> {
         // The `wallet` account type is the wallet base's (one declarer normalises it).
         transferLabel: 'Wallet address',
         linkMethods: ['siwe'],
-        transfer: (api, data) => transferSiwe(api, { nonce: data.nonce, address: data.account }),
-        unlink: (api, account) => unlinkSiwe(api, { address: String((account as { address?: unknown }).address ?? '') }),
+        transfer: async (api, data) => (await calls()).transferSiwe(api, { nonce: data.nonce, address: data.account }),
+        unlink: async (api, account) => (await calls()).unlinkSiwe(api, { address: String((account as { address?: unknown }).address ?? '') }),
       })
       const store = ctx.store<SiweState>({ wallets: [] })
       const target = options.target ?? (typeof window !== 'undefined' ? window : undefined)
@@ -137,7 +139,7 @@ export function siwe(options: SiweOptions = {}): PorticoPlugin<'siwe'> {
       ctx.provide<SiweApi>({
         connectors: () => store.get().wallets,
         async unlink(address) {
-          const res = await unlinkSiwe(ctx.api, { address })
+          const res = await (await calls()).unlinkSiwe(ctx.api, { address })
           return ctx.session.setUser(res.user)
         },
       })
@@ -154,7 +156,7 @@ export function siwe(options: SiweOptions = {}): PorticoPlugin<'siwe'> {
  * record. Resolves with the new user. Same as `kernel.plugin('siwe').unlink(address)`.
  */
 export async function unlinkEthereumWallet(kernel: Pick<Portico, 'api' | 'session'>, address: string): Promise<User> {
-  const res = await unlinkSiwe(kernel.api, { address })
+  const res = await (await calls()).unlinkSiwe(kernel.api, { address })
   return kernel.session.setUser(res.user)
 }
 

@@ -6,22 +6,18 @@ import { parseSiweMessage } from 'viem/siwe'
 import { PorticoError } from 'portico'
 import { createTestKernel, wireUser, authResponse, pluginContract } from 'portico/testing'
 import {
-  canRetry,
+  loadWalletKit,
   connectedWallets,
-  createWalletConnection,
   needsSignButton,
-  toWalletError,
   unlinkWallet,
   walletClientTypeOf,
   walletConnectors,
-  walletErrorText,
-  withWalletTimeout,
   WALLET_CONNECT_CODES,
-  WALLET_TEXTS as S,
   type WalletLoginConnector,
 } from 'portico/plugins/wallet'
 import { buildSiweMessage as buildSiweMessageAsync, createEip6963Discovery, siwe, unlinkEthereumWallet, SIWE_TEXTS, type Eip1193Provider } from './index'
 import { buildSiweMessage } from './message'
+const { canRetry, createWalletConnection, toWalletError, walletErrorText, withWalletTimeout, WALLET_TEXTS: S } = await loadWalletKit()
 
 const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' as const
 const account = privateKeyToAccount(KEY)
@@ -142,6 +138,8 @@ describe('siwe: wallet error mapping', () => {
 
   it('gives the generic error screen a view only for its own codes', async () => {
     const { kernel } = await createTestKernel({ plugins: [siwe({ target: isolatedTarget() })], app: { login_methods: ['wallet'] } })
+    // The wallet base declares its error views lazily (screens wait for them; headless code loads them).
+    await kernel.loadDeclarations()
     expect(kernel.screens.resolveError(toWalletError(rejection, 'connect')).title).toBe('You rejected the request')
     expect(kernel.hooks.errorView.call(new PorticoError('invalid_credentials', 'x'), {})).toBeUndefined()
     kernel.destroy()

@@ -20,10 +20,12 @@ import {
   type SignPrompt,
   type WalletLoginConnector,
 } from 'portico/plugins/wallet'
-import { transferSiws, unlinkSiws } from './calls'
 import { createSolanaConnector } from './solana'
 import { SIWS_TEXTS } from './strings'
 import { createWalletStandardRegistry, isSolanaSignInWallet, type StandardWallet, type WalletStandardRegistry } from './wallet-standard'
+
+// The API calls (./calls.ts) load on use.
+const calls = () => import('./calls')
 
 export interface SiwsOptions {
   /** When to wait for 'Sign with your wallet' before the signature: 'auto', 'button', 'mobile' (default). */
@@ -69,8 +71,8 @@ export function siws(options: SiwsOptions = {}): PorticoPlugin<'siws'> {
         // The `wallet` account type is the wallet base's (one declarer normalises it).
         transferLabel: 'Wallet address',
         linkMethods: ['siws'],
-        transfer: (api, data) => transferSiws(api, { nonce: data.nonce, address: data.account }),
-        unlink: (api, account) => unlinkSiws(api, { address: String((account as { address?: unknown }).address ?? '') }),
+        transfer: async (api, data) => (await calls()).transferSiws(api, { nonce: data.nonce, address: data.account }),
+        unlink: async (api, account) => (await calls()).unlinkSiws(api, { address: String((account as { address?: unknown }).address ?? '') }),
       })
       const store = ctx.store<SiwsState>({ wallets: [] })
       const target = options.target ?? (typeof window !== 'undefined' ? window : undefined)
@@ -111,7 +113,7 @@ export function siws(options: SiwsOptions = {}): PorticoPlugin<'siws'> {
       ctx.provide<SiwsApi>({
         connectors: () => store.get().wallets,
         async unlink(address) {
-          const res = await unlinkSiws(ctx.api, { address })
+          const res = await (await calls()).unlinkSiws(ctx.api, { address })
           return ctx.session.setUser(res.user)
         },
       })
@@ -125,7 +127,7 @@ export function siws(options: SiwsOptions = {}): PorticoPlugin<'siws'> {
 
 /** Unlink a Solana wallet (POST /siws/unlink) and update the user record. */
 export async function unlinkSolanaWallet(kernel: Pick<Portico, 'api' | 'session'>, address: string): Promise<User> {
-  const res = await unlinkSiws(kernel.api, { address })
+  const res = await (await calls()).unlinkSiws(kernel.api, { address })
   return kernel.session.setUser(res.user)
 }
 

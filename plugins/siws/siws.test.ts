@@ -4,7 +4,10 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58 } from '@scure/base'
 import { createTestKernel, wireUser, authResponse, pluginContract } from 'portico/testing'
 import { siwe } from 'portico/plugins/siwe'
-import { createWalletConnection, walletConnectors, walletErrorText } from 'portico/plugins/wallet'
+import {
+  loadWalletKit,
+  walletConnectors,
+} from 'portico/plugins/wallet'
 import {
   buildSiwsMessage,
   createWalletStandardRegistry,
@@ -13,6 +16,7 @@ import {
   type StandardWallet,
   type StandardWalletAccount,
 } from './index'
+const { createWalletConnection, walletErrorText } = await loadWalletKit()
 
 const secretKey = ed25519.utils.randomSecretKey()
 const publicKey = ed25519.getPublicKey(secretKey)

@@ -3,13 +3,11 @@
  * (MUST_BE_AUTHENTICATED) and have an embedded wallet (EMBEDDED_WALLET_NOT_FOUND; for Solana
  * 'User does not have an HD Solana wallet.').
  */
-import { PorticoError, defineErrors, type ErrorContext } from 'portico'
+import { defineErrors, type ErrorContext, type PorticoError } from 'portico'
+import { WALLET_EXPORT } from './ids'
 import { WALLET_EXPORT_TEXTS } from './strings'
 
-export const WALLET_EXPORT = 'wallet-export'
-
-export const exportError = (code: string, message: string, cause?: unknown) =>
-  new PorticoError(code, message, { kind: 'client_error', cause, data: { provider: WALLET_EXPORT } })
+export { WALLET_EXPORT, exportError } from './ids'
 
 export function walletExportErrors(T: () => typeof WALLET_EXPORT_TEXTS = () => WALLET_EXPORT_TEXTS) {
   const mine = (e: PorticoError, ctx: ErrorContext) => e.data?.provider === WALLET_EXPORT || ctx.method === WALLET_EXPORT

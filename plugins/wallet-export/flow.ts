@@ -5,7 +5,7 @@
  */
 import type { PluginContext, User } from 'portico'
 import type { EmbeddedWallet } from 'portico/plugins/embedded-wallet'
-import { exportError } from './errors'
+import { exportError } from './ids'
 import { WALLET_EXPORT_TEXTS } from './strings'
 
 import { EXPORT_SCREEN } from './ids'

@@ -14,16 +14,14 @@
  * the `sensitiveAction` chain first ('export_wallet'), so the MFA plugin forces a verification.
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
-import { walletExportErrors } from './errors'
 import { EXPORT_SCREEN } from './ids'
 import type { WalletExportApi } from './flow'
-import { WALLET_EXPORT_TEXTS } from './strings'
+import type { WALLET_EXPORT_TEXTS } from './strings'
 
 // Only what a host needs at start-up is static; the flow, the frame handshake and the screen
 // load on first use (they stay importable from their files for tests and advanced hosts).
 export type { ExportOptions, ExportScreenParams, WalletExportApi } from './flow'
-export { WALLET_EXPORT, exportError, walletExportErrors } from './errors'
-export { WALLET_EXPORT_TEXTS } from './strings'
+export { WALLET_EXPORT, exportError } from './ids'
 export type { ExportQuery, ExportRequestPayload, ExportReply } from './protocol'
 export { useExportWallet } from './react'
 export { EXPORT_SCREEN } from './ids'
@@ -41,8 +39,9 @@ export function walletExport(): PorticoPlugin<'wallet-export'> {
     id: 'wallet-export',
     kind: 'feature',
     setup(ctx) {
-      const texts = () => ctx.texts(WALLET_EXPORT_TEXTS)
-      ctx.declareErrors(walletExportErrors(texts))
+      ctx.declareErrors(() =>
+        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.walletExportErrors(() => ctx.texts(s.WALLET_EXPORT_TEXTS))),
+      )
       // The flow loads on first use: an app pays for export only when a user exports.
       ctx.provide<WalletExportApi>({
         exportWallet: async (options = {}) => (await import('./flow')).runExport(ctx, options),

@@ -7,19 +7,11 @@
  * wallet base) into the error screen's view.
  */
 import { PorticoError, defineErrors, isPorticoError, type ErrorContext } from 'portico'
-import { WALLET_CONNECT_SCREEN } from './ids'
-import { MAX_WALLET_RETRIES, WALLET_REQUEST_TIMEOUT_MS } from './limits'
+import { WALLET_CONNECT_CODES, WALLET_CONNECT_SCREEN, MAX_WALLET_RETRIES, WALLET_REQUEST_TIMEOUT_MS } from './index'
+
+export { WALLET_CONNECT_CODES } from './codes'
 import { WALLET_TEXTS, type WalletTexts } from './strings'
 
-
-/** Codes this plugin raises on its own (the server's codes pass through unchanged). */
-export const WALLET_CONNECT_CODES = {
-  rejected: 'wallet_user_rejected',
-  timeout: 'wallet_request_timeout',
-  noAddress: 'wallet_no_address',
-  unsupported: 'wallet_unsupported',
-  failed: 'wallet_connection_failed',
-} as const
 
 /**
  * The standard wallet error codes (EIP-1193 provider errors and JSON-RPC errors) and whether

@@ -22,12 +22,10 @@ import {
   WALLET_LIST_SCREEN,
   WALLET_REDIRECT_SCREEN,
   WALLET_REQUEST_TIMEOUT_MS,
-  WALLET_TEXTS,
   brandName,
   connectOrCreateWallet,
   connectedWallets,
   createConnectorStatus,
-  createWalletConnection,
   guardProvider,
   mobilePlatform,
   pollAccounts,
@@ -37,6 +35,8 @@ import {
   watchAccounts,
   type WalletLoginConnector,
 } from './index'
+import { WALLET_TEXTS } from './strings'
+import { createWalletConnection } from './connect-flow'
 import { BRAND_MARKS } from './screens/brand-icons'
 import { walletRows } from './list'
 

@@ -24,7 +24,6 @@ import { WalletIcon } from 'portico/ui/core'
 import { WALLET_METHOD, smartWalletDescriptor, walletDescriptor } from './account'
 import { walletChains } from './chains'
 import { isLoginConnector, type WalletLoginConnector } from './connection'
-import { walletErrors } from './errors'
 import {
   CONNECTORS_CHANGED,
   WALLET_CONNECT_SCREEN,
@@ -33,7 +32,6 @@ import {
   WALLET_LIST_SCREEN,
   WALLET_REDIRECT_SCREEN,
 } from './ids'
-import { WALLET_TEXTS, type WalletTexts } from './strings'
 
 declare module 'portico' {
   interface PorticoEvents {
@@ -61,15 +59,24 @@ export function setupWallet(ctx: PluginContext, plugin: WalletPluginInfo): void 
     ctx.screens.register({ id: WALLET_FAILED_SCREEN, load: () => import('./screens/wallet-login-failed') })
     ctx.methods.declare(walletDescriptor())
     if (!ctx.methods.get('smart_wallet')) ctx.methods.declare(smartWalletDescriptor())
-    ctx.declareErrors(walletErrors(() => ctx.texts(WALLET_TEXTS, 'wallet')))
+    ctx.declareErrors(() => loadWalletKit().then((m) => m.walletErrors(() => ctx.texts(m.WALLET_TEXTS, 'wallet'))))
   }
   ctx.hooks.loginMethods.tap(ctx.id, (methods) => {
     const i = methods.findIndex((m) => m.id === WALLET_METHOD)
     if (i < 0) {
-      const label = ctx.texts(WALLET_TEXTS, 'wallet').methodLabel
+      const label = methodLabel(ctx)
       return [
         ...methods,
-        { id: WALLET_METHOD, label, group: 'web3' as const, screen: WALLET_LIST_SCREEN, icon: WalletIcon, covers: [plugin.method] },
+        {
+          id: WALLET_METHOD,
+          label,
+          group: 'web3' as const,
+          screen: WALLET_LIST_SCREEN,
+          icon: WalletIcon,
+          covers: [plugin.method],
+          // The wallet list a click opens (and the flow helpers it needs), loaded at idle once ready.
+          preload: () => Promise.all([import('./screens/wallet-list'), loadWalletKit()]),
+        },
       ]
     }
     const entry = methods[i]
@@ -78,6 +85,23 @@ export function setupWallet(ctx: PluginContext, plugin: WalletPluginInfo): void 
     next[i] = { ...entry, covers: [...(entry.covers ?? []), plugin.method] }
     return next
   })
+}
+
+/**
+ * The flow helpers (./kit.ts: `toWalletError`, `walletErrorText`, `canRetry`,
+ * `withWalletTimeout`, `createWalletConnection`, `walletErrors`, `WALLET_TEXTS` ...), loaded on
+ * first use: a connector calls them inside its connect / sign-in code, which runs after a click.
+ */
+export const loadWalletKit = () => import('./kit')
+export type WalletKit = Awaited<ReturnType<typeof loadWalletKit>>
+
+/**
+ * The landing entry's label: `WALLET_TEXTS.methodLabel` with the app's override
+ * (`texts: { wallet: { methodLabel } }`); the texts themselves (./strings.ts) load with the screens.
+ */
+function methodLabel(ctx: PluginContext): string {
+  const own = (ctx.config.texts as Record<string, Record<string, unknown> | undefined>).wallet?.methodLabel
+  return typeof own === 'string' ? own : 'Wallet'
 }
 
 /** The login connectors currently registered (every wallet plugin's), for custom wallet lists. */
@@ -121,7 +145,7 @@ export {
 export type { ExternalWallet, ConnectorStatusStore } from './wallets'
 export { connectWallet, connectOrCreateWallet, useConnectWallet, useExternalWallets } from './host'
 export type { ConnectWalletResult } from './host'
-export { createWalletConnection, isLoginConnector, needsSignButton } from './connection'
+export { isLoginConnector, needsSignButton } from './connection'
 export type {
   WalletLoginConnector,
   WalletConnection,
@@ -135,17 +159,7 @@ export type {
   ConnectorStatus,
   Eip1193Like,
 } from './connection'
-export {
-  toWalletError,
-  walletErrorCode,
-  walletErrorText,
-  walletErrors,
-  isWalletConnectError,
-  canRetry,
-  withWalletTimeout,
-  WALLET_CONNECT_CODES,
-  STANDARD_WALLET_ERRORS,
-} from './errors'
+export { WALLET_CONNECT_CODES } from './codes'
 export type { WalletPhase, WalletErrorText } from './errors'
 export {
   MAX_WALLET_RETRIES,
@@ -156,5 +170,4 @@ export {
   CONNECTOR_INIT_GRACE_MS,
   APP_STORE_FALLBACK_MS,
 } from './limits'
-export { WALLET_TEXTS } from './strings'
 export type { WalletTexts } from './strings'

@@ -7,13 +7,13 @@ import { authResponse, createTestKernel, pluginContract, renderScreen, wireUser 
 import {
   WALLET_CONNECT_SCREEN,
   WALLET_LIST_SCREEN,
-  WALLET_TEXTS,
   normaliseWallet,
   setupWallet,
   walletConnectionScreen,
   walletConnectors,
   type WalletLoginConnector,
 } from './index'
+import { WALLET_TEXTS } from './strings'
 import { visibleWallets } from './screens/wallet-list'
 
 /** A third-party wallet plugin on the base: one connector that never answers. */
@@ -155,6 +155,8 @@ describe('wallet base: the landing entry', () => {
 describe('wallet base: errors', () => {
   it('shows server conflicts on the awaiting-connection screen, elsewhere leaves them to the kernel', async () => {
     const { kernel } = await createTestKernel({ plugins: [testWallet()], app: { login_methods: ['wallet'] } })
+    // The error views are declared lazily (screens wait for them; headless code loads them).
+    await kernel.loadDeclarations()
     const linked = new PorticoError('linked_to_another_user', 'x', { kind: 'api_error', status: 409 })
     expect(kernel.screens.hasOwnScreen(linked, { screen: WALLET_CONNECT_SCREEN })).toBe(false)
     expect(kernel.screens.resolveError(linked, { screen: WALLET_CONNECT_SCREEN }).detail).toBe('User already exists for this address')

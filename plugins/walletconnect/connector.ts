@@ -9,16 +9,11 @@
  * EIP-4361 message → personal_sign over the relay → POST /siwe/authenticate (or /siwe/link).
  */
 import type { PluginContext } from 'portico'
-import { withWalletTimeout, type WalletLoginConnector } from 'portico/plugins/wallet'
+import { loadWalletKit, type WalletLoginConnector } from 'portico/plugins/wallet'
 import { authenticateSiwe, initSiwe, linkSiwe } from './calls'
 import type { WalletConnectClient, WalletSession } from './client'
 import { disconnectedError, qrClosedError } from './errors'
 
-/** Spec part 1 section 9: MetaMask via WalletConnect signature wait. */
-export const METAMASK_SIGNATURE_WAIT_MS = 2500
-
-export const WALLETCONNECT_CONNECTOR_ID = 'walletconnect'
-export const WALLETCONNECT_SCREEN = 'walletconnect-connect'
 
 export interface ConnectorRuntime {
   /** The lazily created client (loads the WalletConnect libraries on first call). */
@@ -35,7 +30,8 @@ export interface ConnectorRuntime {
   statement(): string
   requestTimeoutMs?: number
   /** MetaMask signature wait (default 2500 ms). */
-  metamaskWaitMs?: number
+  /** MetaMask via WalletConnect signature wait (the entry passes its default, `METAMASK_SIGNATURE_WAIT_MS`). */
+  metamaskWaitMs: number
 }
 
 type Ctx = Pick<PluginContext, 'api'> & Partial<Pick<PluginContext, 'assertLoggedOut'>>
@@ -68,12 +64,13 @@ export interface WalletConnectConnector extends WalletLoginConnector {
 export function createWalletConnectConnector(
   ctx: Ctx,
   rt: ConnectorRuntime,
-  view: { name: string; icon?: string; confirmSign?: boolean },
+  // The ids come from the entry (./ids.ts): this module loads lazily and shares no module with it.
+  view: { id: string; screen: string; name: string; icon?: string; confirmSign?: boolean },
   extras: Pick<WalletConnectConnector, 'status' | 'getEthereumProvider' | 'disconnect'>,
 ): WalletConnectConnector {
   return {
     ...extras,
-    id: WALLETCONNECT_CONNECTOR_ID,
+    id: view.id,
     name: view.name,
     icon: view.icon,
     chainType: 'ethereum',
@@ -82,8 +79,9 @@ export function createWalletConnectConnector(
     login: true,
     method: 'siwe',
     confirmSign: view.confirmSign,
-    screen: WALLETCONNECT_SCREEN,
+    screen: view.screen,
     async connect(signal) {
+      const { withWalletTimeout } = await loadWalletKit()
       const client = await withWalletTimeout(rt.client(), rt.requestTimeoutMs, signal)
       const live = client.current()
       if (live) return live.address
@@ -106,10 +104,11 @@ export function createWalletConnectConnector(
       if (!session || session.address.toLowerCase() !== address.toLowerCase()) throw disconnectedError()
       // MetaMask drops a request sent right after it approved the session: wait 2500 ms.
       if (session.walletClientType === 'metamask' && session.approvedAt) {
-        await wait(session.approvedAt + (rt.metamaskWaitMs ?? METAMASK_SIGNATURE_WAIT_MS) - Date.now(), signal)
+        await wait(session.approvedAt + rt.metamaskWaitMs - Date.now(), signal)
       }
       const { nonce } = await initSiwe(ctx.api, { address: session.address }, signal)
       const message = await rt.buildMessage({ address: session.address, chainId: session.chainId, nonce, statement: rt.statement() })
+      const { withWalletTimeout } = await loadWalletKit()
       const signature = await withWalletTimeout(client.personalSign(message, session), rt.requestTimeoutMs, signal)
       const body = {
         message,

@@ -22,9 +22,10 @@
  */
 import { definePlugin, type PorticoPlugin, type WalletConnectorEntry } from 'portico'
 import { CONNECTORS_CHANGED, needsSignButton, setupWallet, walletChains, type SignPrompt } from 'portico/plugins/wallet'
-import type { ClientOptions, WalletConnectClient, WalletConnectStorage, WalletSession } from './client'
-import { createWalletConnectConnector, WALLETCONNECT_SCREEN, type WalletConnectConnector } from './connector'
-import { disconnectedError } from './errors'
+import type { ClientOptions, WalletConnectStorage, WalletSession } from './client'
+import type { WalletConnectConnector } from './connector'
+import { METAMASK_SIGNATURE_WAIT_MS, WALLETCONNECT_CONNECTOR_ID, WALLETCONNECT_SCREEN } from './ids'
+import type { WalletConnectSession } from './session'
 import { WALLETCONNECT_TEXTS } from './strings'
 import { DEFAULT_MOBILE_WALLETS, mobileWalletsFor, type MobileWallet } from './wallets'
 
@@ -156,7 +157,6 @@ export function walletconnect(options: WalletConnectOptions = {}): PorticoPlugin
       const k = kept()
       if (k) state.set({ address: k.address })
 
-      let client: Promise<WalletConnectClient> | null = null
       let closeQr: (() => void) | null = null
       let destroyed = false
       const forget = () => {
@@ -164,102 +164,65 @@ export function walletconnect(options: WalletConnectOptions = {}): PorticoPlugin
         state.set({ ...IDLE })
         ctx.events.emit(CONNECTORS_CHANGED, { plugin: ctx.id })
       }
-      const getClient = () => {
-        if (!client) {
-          state.set({ status: 'loading' })
-          const origin = typeof location !== 'undefined' ? location.origin : 'http://localhost'
-          client = import('./client')
-            .then((m) =>
-              m.createWalletConnectClient({
-                projectId: projectId ?? '',
-                relayUrl,
-                relayTimeoutMs: options.relayTimeoutMs,
-                verify: options.verify,
-                storage: options.storage,
-                storagePrefix: `portico:${ctx.config.appId}:${relayHost(relayUrl)}`,
-                metadata: {
-                  name: ctx.config.name,
-                  description: ctx.config.name,
-                  url: origin,
-                  icons: [],
-                  ...options.metadata,
-                },
-                onUri: (uri) => state.set({ status: 'pairing', uri }),
-                onSessionEnd: forget,
-              }),
-            )
-            .then(
-              (c) => {
-                if (state.get().status === 'loading') state.set({ status: 'idle' })
-                if (destroyed) void c.close()
-                return c
-              },
-              (e) => {
-                // An unreachable relay or a refused load fails this attempt only: try again later.
-                client = null
-                state.set({ status: 'idle' })
-                throw e
-              },
-            )
-        }
-        return client
-      }
       const onSession = (s: WalletSession) => {
         ctx.storage.set(KEPT, JSON.stringify({ topic: s.topic, address: s.address }))
         state.set({ status: 'connected', uri: null, address: s.address, walletName: s.peer.name, walletClientType: s.walletClientType })
         ctx.events.emit(CONNECTORS_CHANGED, { plugin: ctx.id })
       }
-
-      const getEthereumProvider = async (): Promise<WalletConnectEthereumProvider> => {
-        const c = await getClient()
-        return {
-          async request({ method, params }) {
-            const s = c.current() ?? c.restore(kept()?.topic)
-            if (!s) throw disconnectedError()
-            if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [s.address]
-            if (method === 'eth_chainId') return `0x${s.chainId.toString(16)}`
-            return c.request({ method, params }, s)
-          },
-        }
-      }
-      const disconnect = async () => {
-        if (client) await (await client).disconnect()
-        forget()
-      }
-
-      const connector =
-        enabled && projectId
-          ? createWalletConnectConnector(
+      // The session side (./session.ts: sign-client, connect, sign-in, provider) loads on first use.
+      let session: Promise<WalletConnectSession> | null = null
+      const load = () =>
+        // The sign-client is fetched alongside: every use of the session side needs it.
+        (session ??= Promise.all([import('./session'), import('./client')]).then(
+          ([m]) =>
+            m.createSession({
               ctx,
-              {
-                client: async () => {
-                  const c = await getClient()
-                  const s = c.current() ?? c.restore(kept()?.topic)
-                  if (s && state.get().status !== 'connected') onSession(s)
-                  return c
-                },
-                buildMessage: async (input) => (await import('./client')).buildMessage(input),
-                chains: () => ctx.config.supportedChains.map((c) => c.id),
-                onPairing: (close) => {
-                  closeQr = close
-                  if (!close && state.get().status === 'pairing') state.set({ status: 'idle', uri: null })
-                },
-                onSession,
-                mode: () => (options.disableSignup ? 'no-signup' : 'login-or-sign-up'),
-                statement: () => T().statement,
-                requestTimeoutMs: options.requestTimeoutMs,
-                metamaskWaitMs: options.metamaskSignatureWaitMs,
+              options,
+              state,
+              projectId: projectId ?? '',
+              relayUrl,
+              storagePrefix: `portico:${ctx.config.appId}:${relayHost(relayUrl)}`,
+              statement: () => T().statement,
+              kept,
+              forget,
+              onSession,
+              onPairing: (close) => {
+                closeQr = close
+                if (!close && state.get().status === 'pairing') state.set({ status: 'idle', uri: null })
               },
-              { name: T().name, confirmSign: needsSignButton(options.signPrompt) },
-              {
-                status: () => {
-                  const st = state.get()
-                  return { connected: st.status === 'connected', initialized: !restoring, address: st.status === 'connected' ? st.address : null }
-                },
-                getEthereumProvider,
-                disconnect,
+              destroyed: () => destroyed,
+              ids: { connector: WALLETCONNECT_CONNECTOR_ID, screen: WALLETCONNECT_SCREEN, metamaskWaitMs: METAMASK_SIGNATURE_WAIT_MS },
+            }),
+          (e) => {
+            session = null
+            throw e
+          },
+        ))
+      const started = async () => !!session && (await load()).hasClient()
+      const getEthereumProvider = async (): Promise<WalletConnectEthereumProvider> => (await load()).getEthereumProvider()
+      const disconnect = async () => (await load()).disconnect()
+
+      const connector: WalletConnectConnector | null =
+        enabled && projectId
+          ? {
+              id: WALLETCONNECT_CONNECTOR_ID,
+              name: T().name,
+              chainType: 'ethereum',
+              connectorType: 'wallet_connect_v2',
+              walletClientType: 'wallet_connect',
+              login: true,
+              method: 'siwe',
+              confirmSign: needsSignButton(options.signPrompt),
+              screen: WALLETCONNECT_SCREEN,
+              status: () => {
+                const st = state.get()
+                return { connected: st.status === 'connected', initialized: !restoring, address: st.status === 'connected' ? st.address : null }
               },
-            )
+              getEthereumProvider,
+              disconnect,
+              connect: async (signal) => (await load()).connect(signal),
+              signIn: async (address, intent, signal) => (await load()).signIn(address, intent, signal),
+            }
           : null
 
       ctx.hooks.walletConnectors.tap(ctx.id, (list: WalletConnectorEntry[]) => {
@@ -268,12 +231,8 @@ export function walletconnect(options: WalletConnectOptions = {}): PorticoPlugin
       })
 
       const restore = async () => {
-        if (!connector || (!client && !kept())) return null
-        const c = await getClient()
-        const s = c.current() ?? c.restore(kept()?.topic)
-        if (s) onSession(s)
-        else if (kept()) forget()
-        return s
+        if (!connector || (!(await started()) && !kept())) return null
+        return (await load()).restore()
       }
       // A kept session comes back after a reload without a prompt (the libraries load then, and
       // only then): the login's, or a connect-only one's. Logout ends it (below), so a kept
@@ -296,9 +255,10 @@ export function walletconnect(options: WalletConnectOptions = {}): PorticoPlugin
       // restored first; an unreachable relay does not hold the logout up for longer than its
       // time-out.
       ctx.hooks.logout.tapPromise(ctx.id, async () => {
-        if (!client && !kept()) return
+        if (!session && !kept()) return
         const end = (async () => {
-          if (!client || !(await client).current()) await restore()
+          const s = await load()
+          if (!s.hasClient() || !(await s.getClient()).current()) await restore()
           await disconnect()
         })().catch(() => forget())
         let timer: ReturnType<typeof setTimeout> | undefined
@@ -320,14 +280,14 @@ export function walletconnect(options: WalletConnectOptions = {}): PorticoPlugin
       return () => {
         destroyed = true
         ctx.events.off('ready', onReady)
-        void client?.then((c) => c.close()).catch(() => {})
+        void session?.then((s) => s.close()).catch(() => {})
       }
     },
   })
 }
 
 export { WALLETCONNECT_TEXTS } from './strings'
-export { METAMASK_SIGNATURE_WAIT_MS, WALLETCONNECT_SCREEN, WALLETCONNECT_CONNECTOR_ID } from './connector'
+export { METAMASK_SIGNATURE_WAIT_MS, WALLETCONNECT_SCREEN, WALLETCONNECT_CONNECTOR_ID } from './ids'
 export type { WalletConnectConnector } from './connector'
 export { DEFAULT_MOBILE_WALLETS, walletDeepLink, walletOpenLink } from './wallets'
 export type { MobileWallet } from './wallets'

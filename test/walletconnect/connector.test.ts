@@ -8,10 +8,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { verifyMessage, hexToString, type Hex } from 'viem'
 import { parseSiweMessage } from 'viem/siwe'
 import { createTestKernel, wireUser, authResponse } from 'portico/testing'
-import { connectedWallets, createWalletConnection, walletConnectors, walletErrorText, type WalletLoginConnector } from 'portico/plugins/wallet'
+import {
+  loadWalletKit,
+  connectedWallets,
+  walletConnectors,
+  type WalletLoginConnector,
+} from 'portico/plugins/wallet'
 import { walletconnect, type WalletConnectConnector, type WalletConnectOptions, type WalletConnectStorage } from 'portico/plugins/walletconnect'
 import { startRelay, type Relay } from '../../examples/stand-ins/walletconnect-relay/relay'
 import { memoryStore, startWallet as startWalletOn, type TestWallet } from '../e2e/wallets/walletconnect'
+const { createWalletConnection, walletErrorText } = await loadWalletKit()
 
 const startWallet = (name?: string) => startWalletOn(relay.url, name)
 

@@ -5,7 +5,7 @@
  */
 import { formatText } from 'portico'
 import { Button, Chip, ScreenLayout, StatusIcon, useKernel, usePlugin, useTexts, type ScreenProps } from 'portico/ui'
-import { DELEGATED_ACTIONS } from '../errors'
+import { DELEGATED_ACTIONS } from '../ids'
 import type { ConsentScreenParams } from '../flow'
 import { DELEGATED_ACTIONS_TEXTS } from '../strings'
 import type { EmbeddedWalletApi } from 'portico/plugins/embedded-wallet'

@@ -4,7 +4,7 @@
  */
 import { formatText } from 'portico'
 import { Button, ScreenLayout, StatusIcon, useKernel, usePlugin, useTexts, type ScreenProps } from 'portico/ui'
-import { DELEGATED_ACTIONS } from '../errors'
+import { DELEGATED_ACTIONS } from '../ids'
 import { DELEGATED_ACTIONS_TEXTS } from '../strings'
 import { useResultAction } from './result'
 

@@ -10,7 +10,8 @@ import type { AuthContext, FlowResult, PluginContext } from 'portico'
 import type { OAuthHost } from 'portico/plugins/oauth'
 import { claimRecoveryReturn } from './popup-return'
 import type { RecoverInput, RecoveryController, RecoveryHost } from './controller'
-import { screenForMethod, type RecoveryConfig, type UserOwnedMethod } from './flow'
+import type { RecoveryConfig, UserOwnedMethod } from './flow'
+import type { RecoveryFlows } from './flows'
 import { RECOVERY_SCREENS } from './ids'
 
 export { RECOVERY_SCREENS, SUCCESS_CLOSE_MS } from './ids'
@@ -63,50 +64,20 @@ export function registerRecovery(ctx: PluginContext, host: () => RecoveryHost, b
   }
   const withConfig = (): RecoveryHost => Object.assign(Object.create(host()) as RecoveryHost, { recoveryConfig: config })
   const controller = () => (loading ??= import('./controller').then((m) => m.createRecoveryController(ctx, withConfig, browser)))
-  /** Its own flow when the modal is closed; inside an open flow (the login's chain) it replaces the screen and resolves when done. */
-  const open = async (id: string, params: Record<string, unknown>): Promise<FlowResult> => {
-    const c = await controller()
-    if (!s.getState().open) return s.open(id, { controller: c, ...params }, { intent: 'update' })
-    return new Promise<FlowResult>((resolve) => s.replace(id, { controller: c, ...params, onDone: resolve }))
-  }
+  // Which screen to open for what: loaded with the controller.
+  let flowing: Promise<RecoveryFlows> | null = null
+  const flows = () =>
+    (flowing ??= Promise.all([import('./flows'), controller()]).then(([m, c]) => m.createRecoveryFlows(s, c)).catch((e) => {
+      flowing = null
+      throw e
+    }))
 
   const api: RecoveryApi = {
     controller,
     recoveryConfig: config,
-    async setWalletRecovery(o = {}) {
-      const c = await controller()
-      const choice = c.chooseScreen({ creating: false, resetting: o.resetting, options: o.options })
-      if (choice.screen === 'automatic') return open(RECOVERY_SCREENS.automatic, {})
-      if (choice.screen === 'select') return open(RECOVERY_SCREENS.select, { options: choice.options, creating: false })
-      // Create is used when creating a wallet, update otherwise (here: when a password is set already).
-      const update = c.currentMethod() === 'user-passcode'
-      const password = { purpose: 'set', mode: update ? 'update' : 'create', initiatedBy: 'user' }
-      // The update splash comes first, unless the user is resetting.
-      if (update && !choice.skipSplash) return open(RECOVERY_SCREENS.updateSplash, { password })
-      return open(RECOVERY_SCREENS.password, password)
-    },
-    async recoverOnConnect(method, recover) {
-      const target = screenForMethod(method)
-      switch (target.screen) {
-        case 'silent':
-          return null
-        case 'password-recover':
-          return open(RECOVERY_SCREENS.recoverPassword, { recover })
-        case 'cloud':
-          return open(RECOVERY_SCREENS.cloud, { method: target.method, action: 'recover', recover })
-        default:
-          return open(RECOVERY_SCREENS.failure, {})
-      }
-    },
-    async createWithRecovery(o = {}) {
-      const choice = (await controller()).chooseScreen({ creating: true })
-      const options = o.options ?? (choice.screen === 'select' ? choice.options : ['user-passcode'])
-      if (options.length === 1 && options[0] === 'user-passcode') {
-        const automatic = o.initiatedBy === 'automatic'
-        return open(automatic ? RECOVERY_SCREENS.passwordRequired : RECOVERY_SCREENS.password, { purpose: 'create', mode: 'create', initiatedBy: o.initiatedBy ?? 'user' })
-      }
-      return open(RECOVERY_SCREENS.select, { options, creating: true })
-    },
+    setWalletRecovery: async (o) => (await flows()).setWalletRecovery(o),
+    recoverOnConnect: async (method, recover) => (await flows()).recoverOnConnect(method, recover),
+    createWithRecovery: async (o) => (await flows()).createWithRecovery(o),
   }
 
   // Connect-time recovery of a user-owned method: the wallet plugin asks, the screen answers.

@@ -4,7 +4,7 @@
  * the login flow closes after 2.5 s; a failure shows with Close.
  */
 import { Button, ScreenLayout, StatusIcon, icons, usePlugin, useStore, useTexts } from 'portico/ui'
-import { EMBEDDED_WALLET } from '../errors'
+import { EMBEDDED_WALLET } from '../codes'
 import { EMBEDDED_WALLET_TEXTS } from '../strings'
 
 export default function EmbeddedWalletCreateScreen() {

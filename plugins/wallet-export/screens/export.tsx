@@ -7,7 +7,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { Button, ScreenLayout, useKernel, useScreen, useTexts, type ScreenProps } from 'portico/ui'
 import { requestExport } from '../calls'
-import { exportError, WALLET_EXPORT } from '../errors'
+import { exportError, WALLET_EXPORT } from '../ids'
 import type { ExportScreenParams } from '../flow'
 import { exportPath } from '../protocol'
 import { WALLET_EXPORT_TEXTS } from '../strings'

@@ -11,11 +11,11 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { Button, CLOSE_DELAY_MS, ScreenLayout, StatusIcon, useCompleteLogin, useKernel, useScreen, useTexts } from 'portico/ui'
 import { formatText } from 'portico'
-import { createWalletConnection, isLoginConnector, type ConnectionState, type WalletConnection as Connection, type WalletLoginConnector } from '../connection'
+import { isLoginConnector, type ConnectionState, type WalletConnection as Connection, type WalletLoginConnector, connectedWallets } from '../index'
+import { createWalletConnection } from '../connect-flow'
 import { walletErrorText } from '../errors'
-import { WALLET_TEXTS } from '../strings'
+import { WALLET_TEXTS, type WalletTexts } from '../strings'
 import { WalletLogo } from './wallet-logo'
-import { connectedWallets } from '../wallets'
 
 /** Connect-only: how long 'Successfully connected' shows before the modal closes (1400 ms, part 1 section 9). */
 const CONNECTED_CLOSE_MS = CLOSE_DELAY_MS
@@ -30,7 +30,7 @@ export interface WalletConnectionProps {
   /** The wallet's name on the 'Sign with your wallet' screen (default: the connector's). */
   name?: string
   /** The screens while connecting and signing (default: 'Waiting for {wallet}'). */
-  renderWaiting?: (state: ConnectionState | null, back: ReactNode) => ReactNode
+  renderWaiting?: (state: ConnectionState | null, back: ReactNode, texts: WalletTexts) => ReactNode
   /** Runs after the connection is cancelled when the screen goes. */
   onLeave?: () => void
 }
@@ -131,7 +131,7 @@ export function WalletConnection({ connector, connectOnly, icon, name, renderWai
     )
   }
 
-  if (renderWaiting) return <>{renderWaiting(state, back)}</>
+  if (renderWaiting) return <>{renderWaiting(state, back, S)}</>
   const title = s === 'signing' && state?.connection !== 'switching_to_supported_chain' ? S.signWithWallet : formatText(S.waitingFor, { wallet: connector.name })
   return (
     <ScreenLayout title={title} description={S.checkOtherWindows} icon={<StatusIcon status="loading">{icon}</StatusIcon>}>

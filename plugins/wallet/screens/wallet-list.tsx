@@ -10,12 +10,8 @@
 import { useEffect, useMemo, useState } from 'react'
 import { Chip, ListButton, ScreenLayout, Spinner, useKernel, useScreen, useTexts } from 'portico/ui'
 import { brandLinks } from '../brand-links'
-import { brandName, mobilePlatform } from '../brands'
-import { isLoginConnector, type WalletLoginConnector } from '../connection'
-import { walletChains } from '../chains'
-import { CONNECTORS_CHANGED, WALLET_CONNECT_SCREEN, WALLET_INSTALL_SCREEN, WALLET_REDIRECT_SCREEN } from '../ids'
+import { brandName, mobilePlatform, isLoginConnector, type WalletLoginConnector, walletChains, CONNECTORS_CHANGED, WALLET_CONNECT_SCREEN, WALLET_INSTALL_SCREEN, WALLET_REDIRECT_SCREEN, CONNECTOR_INIT_GRACE_MS, PROVIDER_DETECTION_TIMEOUT_MS } from '../index'
 import { walletRows, type WalletRow } from '../list'
-import { CONNECTOR_INIT_GRACE_MS, PROVIDER_DETECTION_TIMEOUT_MS } from '../limits'
 import { WALLET_TEXTS } from '../strings'
 import { WalletLogo } from './wallet-logo'
 

@@ -4,8 +4,7 @@
  * or closed when there is none). Params: `{ connectorId?, brand? }`.
  */
 import { Button, ScreenLayout, StatusIcon, useKernel, useScreen, useTexts } from 'portico/ui'
-import { isLoginConnector } from '../connection'
-import { WALLET_LIST_SCREEN, WALLET_REDIRECT_SCREEN } from '../ids'
+import { isLoginConnector, WALLET_LIST_SCREEN, WALLET_REDIRECT_SCREEN } from '../index'
 import { WALLET_TEXTS } from '../strings'
 import { WalletLogo } from './wallet-logo'
 

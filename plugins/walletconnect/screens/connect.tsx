@@ -10,7 +10,7 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react'
 import { Button, CopyButton, QrSlot, ScreenLayout, Spinner, StatusIcon, usePlugin, useScreen, useStore, useTexts } from 'portico/ui'
 import { formatText } from 'portico'
-import { walletConnectionScreen, WALLET_TEXTS, type ConnectionState } from 'portico/plugins/wallet'
+import { walletConnectionScreen, type ConnectionState, type WalletTexts } from 'portico/plugins/wallet'
 import { WALLETCONNECT_TEXTS } from '../strings'
 import { walletDeepLink, walletOpenLink } from '../wallets'
 
@@ -20,14 +20,13 @@ const WalletConnection = lazy(walletConnectionScreen)
 export default function WalletConnectConnectScreen() {
   const wc = usePlugin('walletconnect')
   const screen = useScreen<{ connectorId?: string; connectOnly?: boolean }>()
-  const S = useTexts('wallet', WALLET_TEXTS)
   const T = useTexts('walletconnect', WALLETCONNECT_TEXTS)
   const { uri, status: pairing, walletName, walletClientType } = useStore(wc.state)
   const connector = wc.connector()
   const [mobile] = useState(() => wc.isMobile())
   const known = wc.mobileWallets().find((w) => w.id === walletClientType)
 
-  const waiting = (state: ConnectionState | null, back: ReactNode) => {
+  const waiting = (state: ConnectionState | null, back: ReactNode, S: WalletTexts) => {
     const s = state?.status ?? 'connecting'
     if (s === 'connecting' && pairing === 'pairing' && uri) {
       return (

@@ -1,0 +1,14 @@
+/**
+ * The embedded wallet's id and error codes, and the one error constructor the entry needs
+ * synchronously. The error views and the frame-error mapping (with their texts) are in
+ * ./errors.ts, which loads lazily.
+ */
+import { PorticoError } from 'portico'
+
+export const EMBEDDED_WALLET = 'embedded-wallet'
+
+/** This device has no share of the wallet: recovery is needed. */
+export const NEEDS_RECOVERY = 'wallet_not_on_device'
+
+export const walletError = (code: string, message: string, extra: { cause?: unknown; data?: Record<string, unknown> } = {}) =>
+  new PorticoError(code, message, { kind: 'client_error', cause: extra.cause, data: { provider: EMBEDDED_WALLET, ...extra.data } })
