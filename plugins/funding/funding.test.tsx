@@ -6,7 +6,6 @@ import {
   FUNDING_AMOUNT_SCREEN,
   FUNDING_MANUAL_SCREEN,
   FUNDING_METHODS_SCREEN,
-  FUNDING_TEXTS,
   MANUAL_POLL_MS,
   formatTokenAmount,
   fromBaseUnits,
@@ -24,6 +23,7 @@ import {
   type FundingMethod,
 } from './index'
 import { definePlugin } from 'portico'
+import { FUNDING_TEXTS } from './strings'
 import { sendingConnectors } from './screens/wallets'
 import { transferFromSolanaWallet, standardChain } from './transfer-solana'
 

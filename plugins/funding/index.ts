@@ -19,24 +19,38 @@
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
 import { CopyIcon, WalletIcon } from 'portico/ui/core'
+import { createFundingApi, type FundingApi, type FundingOptions } from './api'
 import { fundingErrors } from './errors'
-import { createFundingApi, type FundingApi, type FundingOptions } from './flow'
 import {
-  FUNDING_AMOUNT_SCREEN,
   FUNDING_MANUAL_SCREEN,
   FUNDING_METHODS_SCREEN,
+  FUNDING_AMOUNT_SCREEN,
   FUNDING_PHANTOM_SCREEN,
   FUNDING_WALLETS_SCREEN,
   FUNDING_WALLET_TRANSFER_SCREEN,
 } from './ids'
+import { FUNDING_METHOD_LABELS, methodLabel } from './labels'
 import type { FundingMethod } from './methods'
-import { FUNDING_TEXTS } from './strings'
+import type { FUNDING_TEXTS } from './strings'
 
-export { sanitizeAmount, isPositiveAmount, toBaseUnits, fromBaseUnits, formatTokenAmount } from './amount'
-export { evmBalance, solanaBalance, requestBalance, rpcCall, waitForReceipt } from './chain'
+// The entry holds the factory, the API's state and small sync helpers; the flow (./flow.ts), the
+// chain reads (./chain.ts), the wallet transfer (./transfer.ts) and the texts (./strings.ts)
+// load on use, with the screens. The functions below keep their names and signatures.
+type Chain = typeof import('./chain')
+type Transfer = typeof import('./transfer')
+const chain = () => import('./chain')
+const transfer = () => import('./transfer')
+
+export { sanitizeAmount, isPositiveAmount, toBaseUnits, fromBaseUnits, formatTokenAmount, erc20TransferData } from './amount'
+/** JSON-RPC reads (./chain.ts, loaded on first use). */
+export const rpcCall: Chain['rpcCall'] = async (...a) => (await chain()).rpcCall(...a)
+export const evmBalance: Chain['evmBalance'] = async (...a) => (await chain()).evmBalance(...a)
+export const solanaBalance: Chain['solanaBalance'] = async (...a) => (await chain()).solanaBalance(...a)
+export const requestBalance: Chain['requestBalance'] = async (...a) => (await chain()).requestBalance(...a)
+export const waitForReceipt: Chain['waitForReceipt'] = async (...a) => (await chain()).waitForReceipt(...a)
 export { fundingErrors, isUserRejection, notEnabledError, popupBlockedError, rejectedError, notEnoughFundsError, FUNDING } from './errors'
-export { createFundingApi, wireFundingConfig, INITIAL_FUNDING_STATE } from './flow'
-export type { FundingApi, FundingOptions, FundingState, FundingData, FundingResult } from './flow'
+export { createFundingApi, wireFundingConfig, INITIAL_FUNDING_STATE } from './api'
+export type { FundingApi, FundingOptions, FundingState, FundingData, FundingResult } from './api'
 export * from './ids'
 export { listFundingMethods, isFundingMethod } from './methods'
 export type { FundingMethod, ListedMethod } from './methods'
@@ -56,7 +70,9 @@ export type {
   WireFundingConfig,
 } from './request'
 export { useFundWallet, useFundingRequest } from './react'
-export { transferFromWallet, switchChain, erc20TransferData } from './transfer'
+/** Sending from an EVM wallet (./transfer.ts, loaded on first use). */
+export const transferFromWallet: Transfer['transferFromWallet'] = async (o) => (await transfer()).transferFromWallet(o)
+export const switchChain: Transfer['switchChain'] = async (...a) => (await transfer()).switchChain(...a)
 export type { SolanaSender } from './transfer-solana'
 export type { RelaySolanaStepData, RelaySolanaInstruction } from './solana-tx'
 /**
@@ -68,7 +84,7 @@ export const loadSolanaTransfer = () => import('./transfer-solana')
 /** The Solana transaction builders (with @solana/web3.js), loaded on use. */
 export const loadSolanaTransactions = () => import('./solana-tx')
 export type { Eip1193, TransferStatus } from './transfer'
-export { FUNDING_TEXTS } from './strings'
+/** The funding base's texts (./strings.ts, `FUNDING_TEXTS`): the screens load them; apps override them under `texts: { funding: {...} }`. */
 export type FundingTexts = typeof FUNDING_TEXTS
 
 declare module 'portico' {
@@ -82,9 +98,9 @@ export function funding(options: FundingOptions = {}): PorticoPlugin<'funding'> 
     id: 'funding',
     kind: 'funding',
     setup(ctx) {
-      const texts = () => ctx.texts(FUNDING_TEXTS)
+      const label = (key: keyof typeof FUNDING_METHOD_LABELS) => methodLabel(ctx.config.texts, ctx.id, FUNDING_METHOD_LABELS, key)
       ctx.provide(createFundingApi(ctx, options))
-      ctx.declareErrors(fundingErrors(texts))
+      ctx.declareErrors(() => import('./strings').then((m) => fundingErrors(() => ctx.texts(m.FUNDING_TEXTS))))
       ctx.screens.register({ id: FUNDING_METHODS_SCREEN, load: () => import('./screens/methods') })
       ctx.screens.register({ id: FUNDING_AMOUNT_SCREEN, load: () => import('./screens/amount') })
       ctx.screens.register({ id: FUNDING_MANUAL_SCREEN, load: () => import('./screens/manual') })
@@ -92,23 +108,22 @@ export function funding(options: FundingOptions = {}): PorticoPlugin<'funding'> 
       ctx.screens.register({ id: FUNDING_WALLET_TRANSFER_SCREEN, load: () => import('./screens/wallet-transfer') })
       ctx.screens.register({ id: FUNDING_PHANTOM_SCREEN, load: () => import('./screens/phantom') })
       ctx.hooks.fundingMethods.tap(ctx.id, (list) => {
-        const t = texts()
         const wallet: FundingMethod = {
           id: 'funding-wallet',
           kind: 'wallet',
-          label: t.walletLabel,
-          description: t.walletDescription,
+          label: label('walletLabel'),
+          description: label('walletDescription'),
           icon: WalletIcon,
           order: 30,
           screen: FUNDING_WALLETS_SCREEN,
           // A Solana wallet sends SOL only (no SPL transfer yet): USDC on Solana is shown disabled.
-          unsupported: (r) => (r.chainType === 'solana' && r.isUSDC ? texts().unsupported : undefined),
+          unsupported: (r) => (r.chainType === 'solana' && r.isUSDC ? label('unsupported') : undefined),
         }
         const manual: FundingMethod = {
           id: 'funding-manual',
           kind: 'manual',
-          label: t.manualLabel,
-          description: t.manualDescription,
+          label: label('manualLabel'),
+          description: label('manualDescription'),
           icon: CopyIcon,
           order: 90,
           screen: FUNDING_MANUAL_SCREEN,

@@ -6,7 +6,9 @@
  * the user'.
  */
 import { formatText } from 'portico'
-import { toBaseUnits } from './amount'
+import { erc20TransferData, toBaseUnits } from './amount'
+
+export { erc20TransferData } from './amount'
 import { requestBalance, waitForReceipt } from './chain'
 import { invalidDecimalError, isUserRejection, notEnoughFundsError, rejectedError } from './errors'
 import type { FundingChain, ResolvedFundingRequest } from './request'
@@ -34,10 +36,6 @@ export async function switchChain(provider: Eip1193, chain: FundingChain): Promi
   }
 }
 
-/** The ERC-20 `transfer(to, value)` calldata. */
-export function erc20TransferData(to: string, value: bigint): string {
-  return `0xa9059cbb${to.slice(2).toLowerCase().padStart(64, '0')}${value.toString(16).padStart(64, '0')}`
-}
 
 export async function transferFromWallet(o: {
   provider: Eip1193
