@@ -7,7 +7,7 @@
  * then `submitEnrollment({ phoneNumber, code })`.
  */
 import { definePlugin, type PorticoPlugin, type Store, type WireUser } from 'portico'
-import { MFA_TEXTS, validateMfaCode, type MfaMethodPluginApi } from 'portico/plugins/mfa'
+import { validateMfaCode, type MfaMethodPluginApi } from 'portico/plugins/mfa'
 import { initSmsEnrollment, submitSmsEnrollment } from './calls'
 
 export { MFA_SMS_TEXTS } from './strings'
@@ -53,7 +53,7 @@ export function mfaSms(): PorticoPlugin<'mfa-sms'> {
           store.set({ phoneNumber, sentAt: Date.now() })
           return r
         },
-        submitEnrollment: async ({ phoneNumber, code }) => submitSmsEnrollment(ctx.api, phoneNumber, validateMfaCode(code, ctx.texts(MFA_TEXTS, 'mfa'))),
+        submitEnrollment: async ({ phoneNumber, code }) => submitSmsEnrollment(ctx.api, phoneNumber, validateMfaCode(code, ctx.config.texts.mfa)),
       }
       ctx.provide(api)
       ctx.screens.register({ id: MFA_SMS_SCREENS.enrol, load: () => import('./screens/phone') })

@@ -7,7 +7,7 @@
  * `submitEnrollment({ code })`.
  */
 import { definePlugin, type PorticoPlugin, type WireUser } from 'portico'
-import { MFA_TEXTS, validateMfaCode, type MfaMethodPluginApi } from 'portico/plugins/mfa'
+import { validateMfaCode, type MfaMethodPluginApi } from 'portico/plugins/mfa'
 import { initTotpEnrollment, submitTotpEnrollment, type TotpEnrollmentInfo } from './calls'
 export { MFA_TOTP_TEXTS } from './strings'
 export { initTotpEnrollment, submitTotpEnrollment, type TotpEnrollmentInfo } from './calls'
@@ -49,7 +49,7 @@ export function mfaTotp(): PorticoPlugin<'mfa-totp'> {
           return promise
         },
         async submitEnrollment({ code }) {
-          const res = await submitTotpEnrollment(ctx.api, validateMfaCode(code, ctx.texts(MFA_TEXTS, 'mfa')))
+          const res = await submitTotpEnrollment(ctx.api, validateMfaCode(code, ctx.config.texts.mfa))
           current = null
           return res
         },

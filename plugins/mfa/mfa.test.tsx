@@ -1,10 +1,11 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import type { WireLinkedAccount, WireUser } from 'portico'
 import { PorticoProvider } from 'portico/ui/core'
 import { createTestKernel, emailAccount, pluginContract, renderScreen, wireUser } from 'portico/testing'
-import { MFA_TEXTS, MFA_CODE_WAIT_MS, MFA_MAX_ATTEMPTS, mfa, validateMfaCode, type MfaSettings } from './index'
+import { MFA_CODE_WAIT_MS, MFA_MAX_ATTEMPTS, mfa, validateMfaCode, type MfaSettings } from './index'
+import { MFA_TEXTS } from './strings'
 import { mfaTotp } from 'portico/plugins/mfa-totp'
 import { mfaSms } from 'portico/plugins/mfa-sms'
 import { mfaPasskey } from 'portico/plugins/mfa-passkey'
@@ -40,7 +41,8 @@ const action = (kernel: Awaited<ReturnType<typeof setup>>['kernel']) =>
 async function asked(kernel: Awaited<ReturnType<typeof setup>>['kernel']) {
   const p = action(kernel)
   p.catch(() => {})
-  await tick()
+  // The verification engine loads on first use: wait until the verification is pending.
+  await vi.waitFor(() => expect(kernel.plugin('mfa').store.get().pending).toBe(true))
   return { p }
 }
 
@@ -187,7 +189,7 @@ describe('verification (headless listener)', () => {
     b.net.on('POST', '/mfa/totp/verify', { success: true })
     b.api.registerListener({ onMfaRequired: () => {} })
     const first = b.api.requireFresh()
-    await tick()
+    await vi.waitFor(() => expect(b.api.store.get().pending).toBe(true))
     await b.api.submit('totp', '123456')
     await first
     await b.api.requireFresh() // verified just now: nothing asked
