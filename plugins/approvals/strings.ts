@@ -1,3 +1,5 @@
+import { NOT_DECIMAL } from './format'
+
 /**
  * Every user-facing text of the approval screens, overridable with `texts: { approvals: {...} }`.
  * Spec texts are word for word (part 2 sections 2, 5, 8, 9); our own are marked (ours).
@@ -39,7 +41,7 @@ export const APPROVALS_TEXTS = {
   internalError: 'Internal error',
   // Part 2 section 9 / 8 (amounts)
   maximum: 'Maximum',
-  notDecimal: 'Number is not a valid decimal number',
+  notDecimal: NOT_DECIMAL,
   // (ours) numeric field refusal, naming the property
   notNumeric: 'Invalid transaction request: {property} must be a number, bigint or hex string',
   // (ours) screen wording the spec does not give
