@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createTestKernel, pluginContract } from 'portico/testing'
 import { funding, listFundingMethods, resolveRequest, type FundingChain } from 'portico/plugins/funding'
-import { BRIDGE_TEXTS, bridge, bridgeSupported } from './index'
+import { bridge, bridgeSupported } from './index'
+import { BRIDGE_TEXTS } from './strings'
 import { fetchBridgeQuote, SOLANA_BRIDGE_CHAIN_ID } from './calls'
 import { bridgeHost, quoteInput, solanaSourceChain } from './quote'
 

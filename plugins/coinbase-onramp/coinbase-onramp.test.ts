@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createTestKernel, pluginContract } from 'portico/testing'
 import { funding, listFundingMethods, resolveRequest, type FundingChain } from 'portico/plugins/funding'
-import { COINBASE_ONRAMP_TEXTS, coinbaseOnramp, coinbaseTarget, paymentMethodFor } from './index'
+import { coinbaseOnramp, coinbaseTarget, paymentMethodFor } from './index'
+import { COINBASE_ONRAMP_TEXTS } from './strings'
 import { coinbaseStatus, watchCoinbase } from './status'
 
 pluginContract(() => coinbaseOnramp())

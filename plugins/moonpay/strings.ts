@@ -1,7 +1,8 @@
+import { MOONPAY_METHOD_LABELS } from './labels'
+
 /** Every text of the MoonPay funding method (spec part 2, sections 4 'Funding' and 8), overridable under `texts: { moonpay: {...} }`. */
 export const MOONPAY_TEXTS = {
-  label: 'Buy with MoonPay',
-  description: 'Pay with a card through MoonPay',
+  ...MOONPAY_METHOD_LABELS,
   openingTitle: 'Opening MoonPay',
   openingDescription: 'Complete your purchase in the MoonPay window.',
   fundedTitle: "You've funded your account!",
