@@ -10,7 +10,8 @@ import { definePlugin, type PorticoPlugin, type Store, type WireUser } from 'por
 import { validateMfaCode, type MfaMethodPluginApi } from 'portico/plugins/mfa'
 import { initSmsEnrollment, submitSmsEnrollment } from './calls'
 
-export { MFA_SMS_TEXTS } from './strings'
+/** This method's texts (./strings.ts, `MFA_SMS_TEXTS`): its screens load them; apps override them under `texts: { 'mfa-sms': {...} }`. */
+export type MfaSmsTexts = typeof import('./strings').MFA_SMS_TEXTS
 export { initSmsEnrollment, submitSmsEnrollment } from './calls'
 
 export const MFA_SMS_SCREENS = { enrol: 'mfa-sms', code: 'mfa-sms-code' } as const
