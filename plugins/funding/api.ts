@@ -101,19 +101,10 @@ export function createFundingApi(ctx: PluginContext, options: FundingOptions): F
       }, idDelayMs)
       return () => clearTimeout(t)
     },
-    async promptAfterWalletCreation(wallet, request = {}) {
+    async promptAfterWalletCreation(wallet, request) {
       const cfg = config()
-      if (!cfg?.prompt_funding_on_wallet_creation) return null
-      // Called from the login flow (after the created screen): the funding flow opens once that modal has closed.
-      await new Promise<void>((resolve) => {
-        if (!ctx.screens.getState().open) return resolve()
-        const off = ctx.screens.subscribe((s) => {
-          if (s.open) return
-          off()
-          resolve()
-        })
-      })
-      return api.fund({ ...request, address: wallet.address, chainType: wallet.chainType })
+      // Nothing to load when the app does not ask for it (every wallet creation calls this).
+      return cfg?.prompt_funding_on_wallet_creation ? (await loadFlow()).promptAfterWalletCreation(ctx, api, cfg, wallet, request) : null
     },
   }
   return api

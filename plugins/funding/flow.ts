@@ -5,7 +5,7 @@
  * straight away, when it needs no popup); the SOL price for the Solana screens.
  */
 import type { PluginContext, Store } from 'portico'
-import type { FundingOptions, FundingResult, FundingState } from './api'
+import type { FundingApi, FundingOptions, FundingResult, FundingState } from './api'
 import { getTokenPrice } from './calls'
 import { notEnabledError } from './errors'
 import { FUNDING_METHODS_SCREEN } from './ids'
@@ -40,4 +40,25 @@ export async function fund(
   if (r.ok) return { status: 'completed', method: (r.value as { method?: string } | undefined)?.method }
   if (r.error.code === 'exited_update_flow') return { status: 'exited' }
   throw r.error
+}
+
+/** `FundingApi.promptAfterWalletCreation`: the funding flow once the login's modal has closed, when the app asks for it. */
+export async function promptAfterWalletCreation(
+  ctx: Pick<PluginContext, 'screens'>,
+  api: Pick<FundingApi, 'fund'>,
+  cfg: WireFundingConfig | null,
+  wallet: { address: string; chainType: 'ethereum' | 'solana' },
+  request: Partial<FundingRequest> = {},
+): Promise<FundingResult | null> {
+  if (!cfg?.prompt_funding_on_wallet_creation) return null
+  // Called from the login flow (after the created screen): the funding flow opens once that modal has closed.
+  await new Promise<void>((resolve) => {
+    if (!ctx.screens.getState().open) return resolve()
+    const off = ctx.screens.subscribe((s) => {
+      if (s.open) return
+      off()
+      resolve()
+    })
+  })
+  return api.fund({ ...request, address: wallet.address, chainType: wallet.chainType })
 }

@@ -38,16 +38,21 @@ import type { FUNDING_TEXTS } from './strings'
 // load on use, with the screens. The functions below keep their names and signatures.
 type Chain = typeof import('./chain')
 type Transfer = typeof import('./transfer')
+/** `name` of a module loaded on first call: the same signature, the module out of the initial load. */
+const later =
+  <M, K extends keyof M>(load: () => Promise<M>, name: K) =>
+  async (...a: unknown[]) =>
+    ((await load())[name] as (...a: unknown[]) => unknown)(...a)
 const chain = () => import('./chain')
 const transfer = () => import('./transfer')
 
 export { sanitizeAmount, isPositiveAmount, toBaseUnits, fromBaseUnits, formatTokenAmount, erc20TransferData } from './amount'
 /** JSON-RPC reads (./chain.ts, loaded on first use). */
-export const rpcCall: Chain['rpcCall'] = async (...a) => (await chain()).rpcCall(...a)
-export const evmBalance: Chain['evmBalance'] = async (...a) => (await chain()).evmBalance(...a)
-export const solanaBalance: Chain['solanaBalance'] = async (...a) => (await chain()).solanaBalance(...a)
-export const requestBalance: Chain['requestBalance'] = async (...a) => (await chain()).requestBalance(...a)
-export const waitForReceipt: Chain['waitForReceipt'] = async (...a) => (await chain()).waitForReceipt(...a)
+export const rpcCall = later(chain, 'rpcCall') as Chain['rpcCall']
+export const evmBalance = later(chain, 'evmBalance') as Chain['evmBalance']
+export const solanaBalance = later(chain, 'solanaBalance') as Chain['solanaBalance']
+export const requestBalance = later(chain, 'requestBalance') as Chain['requestBalance']
+export const waitForReceipt = later(chain, 'waitForReceipt') as Chain['waitForReceipt']
 export { fundingErrors, isUserRejection, notEnabledError, popupBlockedError, rejectedError, notEnoughFundsError, FUNDING } from './errors'
 export { createFundingApi, wireFundingConfig, INITIAL_FUNDING_STATE } from './api'
 export type { FundingApi, FundingOptions, FundingState, FundingData, FundingResult } from './api'
@@ -71,8 +76,8 @@ export type {
 } from './request'
 export { useFundWallet, useFundingRequest } from './react'
 /** Sending from an EVM wallet (./transfer.ts, loaded on first use). */
-export const transferFromWallet: Transfer['transferFromWallet'] = async (o) => (await transfer()).transferFromWallet(o)
-export const switchChain: Transfer['switchChain'] = async (...a) => (await transfer()).switchChain(...a)
+export const transferFromWallet = later(transfer, 'transferFromWallet') as Transfer['transferFromWallet']
+export const switchChain = later(transfer, 'switchChain') as Transfer['switchChain']
 export type { SolanaSender } from './transfer-solana'
 export type { RelaySolanaStepData, RelaySolanaInstruction } from './solana-tx'
 /**
