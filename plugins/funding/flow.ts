@@ -7,9 +7,9 @@
 import type { PluginContext, Store } from 'portico'
 import type { FundingApi, FundingOptions, FundingResult, FundingState } from './api'
 import { getTokenPrice } from './calls'
-import { notEnabledError } from './errors'
-import { FUNDING_METHODS_SCREEN } from './ids'
-import { resolveRequest, type FundingRequest, type WireFundingConfig } from './request'
+import { notEnabledError } from './index'
+import { FUNDING_METHODS_SCREEN } from './index'
+import { resolveRequest, type FundingRequest, type WireFundingConfig } from './index'
 import { FUNDING_TEXTS } from './strings'
 
 export type { FundingApi, FundingData, FundingOptions, FundingResult, FundingState } from './api'

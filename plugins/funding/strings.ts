@@ -1,8 +1,5 @@
-import { FUNDING_METHOD_LABELS } from './labels'
-
 /** Every text of the funding base (spec part 2, sections 2 'Funding screens', 4 'Funding', 8 'Funding'), overridable under `texts: { funding: {...} }`. */
 export const FUNDING_TEXTS = {
-  ...FUNDING_METHOD_LABELS,
   notEnabled: 'Wallet funding is not enabled',
   methodsTitle: 'Add funds',
   methodsDescription: 'Choose how to add {amount} {symbol} to your wallet.',
@@ -10,6 +7,8 @@ export const FUNDING_TEXTS = {
   editAmountTitle: 'Confirm or edit amount',
   amountLabel: 'Amount',
   continue: 'Continue',
+  manualLabel: 'Receive funds',
+  manualDescription: 'Send funds to this address',
   receiveTitle: 'Receive {amount} {symbol}',
   receiveDescription: 'Scan the code or copy the address to send {symbol} on {network}.',
   qrLabel: 'Wallet address QR code',
@@ -18,6 +17,8 @@ export const FUNDING_TEXTS = {
   copied: 'Copied',
   waitingForFunds: 'Waiting for funds…',
   fundsReceived: 'Funds received',
+  walletLabel: 'Transfer from wallet',
+  walletDescription: 'Send from a wallet you already have',
   chooseWalletTitle: 'Transfer from wallet',
   chooseWalletDescription: 'Choose the wallet to send {amount} {symbol} from.',
   noWallets: 'No wallet was found in this browser.',
@@ -40,6 +41,7 @@ export const FUNDING_TEXTS = {
   phantomSteps: 'Install the Phantom extension|Create or import a wallet|Reload this page',
   phantomInstall: 'Get Phantom',
   reload: 'Reload',
+  unsupported: 'Not available for this network',
   fundedTitle: "You've funded your account!",
   fundedDescription: 'It may take a few minutes for the assets to appear.',
   inProgressTitle: 'In Progress',

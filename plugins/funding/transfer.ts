@@ -6,12 +6,12 @@
  * the user'.
  */
 import { formatText } from 'portico'
-import { erc20TransferData, toBaseUnits } from './amount'
+import { erc20TransferData, toBaseUnits } from './index'
 
-export { erc20TransferData } from './amount'
 import { requestBalance, waitForReceipt } from './chain'
-import { invalidDecimalError, isUserRejection, notEnoughFundsError, rejectedError } from './errors'
-import type { FundingChain, ResolvedFundingRequest } from './request'
+import { invalidDecimalError } from './errors'
+import { isUserRejection, notEnoughFundsError, rejectedError } from './index'
+import type { FundingChain, ResolvedFundingRequest } from './index'
 import type { FUNDING_TEXTS } from './strings'
 
 export interface Eip1193 {
