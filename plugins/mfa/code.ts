@@ -1,6 +1,7 @@
 /**
  * The MFA code rule (part 2 section 5), held by the entry: method plugins check a code before
- * they send it. Its two texts are part of MFA_TEXTS (./strings.ts spreads them in).
+ * they send it. Its two texts are MFA_TEXTS' own (./strings.ts), copied here so the lazy texts
+ * chunk shares no module with the entry (a test keeps them equal).
  */
 import { PorticoError } from 'portico'
 import { MFA_CODE_LENGTH } from './state'

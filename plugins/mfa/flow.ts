@@ -8,10 +8,18 @@
  * app registers a listener and supplies the code itself.
  */
 import { PorticoError, toPorticoError, type PluginContext, type Store } from 'portico'
-import { initPasskeyVerification, initSmsVerification, unenrollMfa, verifyMfaCode, verifyMfaPasskey, type MfaType } from './calls'
-import { validateMfaCode } from './code'
-import { MFA_ERRORS, hasCode, mfaError } from './errors'
+import { hasCode } from './errors'
+// What the engine shares with the entry comes through ./index: the entry's modules stay one chunk.
 import {
+  initPasskeyVerification,
+  initSmsVerification,
+  unenrollMfa,
+  verifyMfaCode,
+  verifyMfaPasskey,
+  validateMfaCode,
+  MFA_ERRORS,
+  mfaError,
+  type MfaType,
   MFA_CODE_WAIT_MS,
   MFA_FRESH_MS,
   MFA_MAX_ATTEMPTS,
@@ -21,11 +29,9 @@ import {
   type MfaListener,
   type MfaSettings,
   type MfaState,
-} from './state'
+} from './index'
 import { MFA_TEXTS } from './strings'
 
-export * from './state'
-export { validateMfaCode } from './code'
 
 /** What the entry's API (./index.ts) hands to the engine: everything async, and the cancel. */
 export type MfaEngine = Pick<MfaApi, 'verify' | 'requireFresh' | 'init' | 'submit' | 'cancel' | 'unenroll' | 'showEnrollment'>

@@ -6,6 +6,7 @@ import { PorticoProvider } from 'portico/ui/core'
 import { createTestKernel, emailAccount, pluginContract, renderScreen, wireUser } from 'portico/testing'
 import { MFA_CODE_WAIT_MS, MFA_MAX_ATTEMPTS, mfa, validateMfaCode, type MfaSettings } from './index'
 import { MFA_TEXTS } from './strings'
+import { MFA_CODE_RULE_DEFAULTS } from './code'
 import { mfaTotp } from 'portico/plugins/mfa-totp'
 import { mfaSms } from 'portico/plugins/mfa-sms'
 import { mfaPasskey } from 'portico/plugins/mfa-passkey'
@@ -47,6 +48,10 @@ async function asked(kernel: Awaited<ReturnType<typeof setup>>['kernel']) {
 }
 
 describe('code rules (part 2 section 5)', () => {
+  it("the entry's code-rule texts are MFA_TEXTS' own", () => {
+    expect(MFA_TEXTS).toMatchObject(MFA_CODE_RULE_DEFAULTS)
+  })
+
   it('numeric only, exactly 6, whitespace stripped, strings only', () => {
     expect(validateMfaCode(' 12 34\t56 ')).toBe('123456')
     expect(() => validateMfaCode('12a456')).toThrow('Passcode can only be numbers')

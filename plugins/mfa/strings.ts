@@ -1,5 +1,3 @@
-import { MFA_CODE_RULE_DEFAULTS } from './code'
-
 /**
  * The MFA base's texts. Spec part 2 section 8 'MFA code entry' and its further messages, and
  * section 5 'MFA rules', word for word; the rest (marked 'ours') where the spec names a
@@ -22,7 +20,8 @@ export const MFA_TEXTS = {
   timedOut: 'Timed out waiting for MFA code',
   mustBeAuthenticated: 'Must have valid access token to enroll in MFA',
   // --- part 2 section 5, 'MFA rules' (word for word)
-  ...MFA_CODE_RULE_DEFAULTS, // codeNumeric, codeLength (./code.ts: the entry's code rule)
+  codeNumeric: 'Passcode can only be numbers',
+  codeLength: 'Passcode must be exactly 6 numbers',
   verificationRequired: 'To add or delete verification methods, verification is required.',
   // --- part 2 section 2, 'MFA screens' (word for word)
   chooseTitle: 'Choose a verification method',
