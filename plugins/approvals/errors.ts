@@ -6,7 +6,8 @@
  * error views (part 2 section 8 'Error screen mapping').
  */
 import { PorticoError, defineErrors } from 'portico'
-import { ProviderRpcError, USER_REJECTED } from './rpc-error'
+// Through ./index (the entry's class): what the lazy modules share with the entry stays one chunk.
+import { ProviderRpcError, USER_REJECTED } from './index'
 import { APPROVALS_TEXTS } from './strings'
 
 export { ProviderRpcError, USER_REJECTED, INTERNAL_ERROR } from './rpc-error'

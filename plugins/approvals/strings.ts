@@ -1,5 +1,3 @@
-import { NOT_DECIMAL } from './format'
-
 /**
  * Every user-facing text of the approval screens, overridable with `texts: { approvals: {...} }`.
  * Spec texts are word for word (part 2 sections 2, 5, 8, 9); our own are marked (ours).
@@ -41,7 +39,7 @@ export const APPROVALS_TEXTS = {
   internalError: 'Internal error',
   // Part 2 section 9 / 8 (amounts)
   maximum: 'Maximum',
-  notDecimal: NOT_DECIMAL,
+  notDecimal: 'Number is not a valid decimal number',
   // (ours) numeric field refusal, naming the property
   notNumeric: 'Invalid transaction request: {property} must be a number, bigint or hex string',
   // (ours) screen wording the spec does not give
