@@ -1,8 +1,7 @@
-import { BRIDGE_METHOD_LABELS } from './labels'
-
 /** Every text of the bridge funding method (spec part 2: 'Funding screens', section 8 'Funding'), overridable under `texts: { bridge: {...} }`. */
 export const BRIDGE_TEXTS = {
-  ...BRIDGE_METHOD_LABELS,
+  label: 'Transfer from another network',
+  description: 'Bridge funds from another network',
   title: 'Transfer from another network',
   amountLabel: 'Amount',
   sourceLabel: 'From network',

@@ -1,8 +1,9 @@
-import { COINBASE_ONRAMP_METHOD_LABELS } from './labels'
-
 /** Every text of the Coinbase Onramp funding methods (spec part 2, sections 4, 5 and 8), overridable under `texts: { 'coinbase-onramp': {...} }`. */
 export const COINBASE_ONRAMP_TEXTS = {
-  ...COINBASE_ONRAMP_METHOD_LABELS,
+  cardLabel: 'Buy with Coinbase',
+  cardDescription: 'Pay with a card through Coinbase',
+  exchangeLabel: 'Transfer from Coinbase',
+  exchangeDescription: 'Send from your Coinbase account',
   openingTitle: 'Opening Coinbase',
   openingDescription: 'Complete your purchase in the Coinbase window.',
   fundedTitle: "You've funded your account!",
@@ -11,6 +12,7 @@ export const COINBASE_ONRAMP_TEXTS = {
   inFlowDescription: 'Go back to Coinbase to finish funding your account.',
   afterFlowDescription: 'Retrieving the status of your purchase from Coinbase…',
   failure: 'Something went wrong adding funds. Please try again or use another method.',
+  unsupportedChain: 'Unsupported chainId: {id} for Coinbase Onramp',
   popupBlocked: 'Unable to initialize flow',
   continue: 'Continue',
   chooseAnotherMethod: 'Choose another method',

@@ -3,6 +3,7 @@ import { createTestKernel, pluginContract } from 'portico/testing'
 import { funding, listFundingMethods, resolveRequest, type FundingChain } from 'portico/plugins/funding'
 import { moonpay } from './index'
 import { MOONPAY_TEXTS } from './strings'
+import { MOONPAY_METHOD_LABELS } from './labels'
 import { fetchMoonpayStatus } from './calls'
 import { moonpayCurrencyCode } from './currency'
 import { moonpayView, watchMoonpay } from './status'
@@ -12,6 +13,10 @@ afterEach(() => vi.useRealTimers())
 
 const chain = (id: number): FundingChain => ({ id, name: `Chain ${id}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['http://x'] } } })
 const req = (id: number, isUSDC = false) => resolveRequest({ address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', chain: chain(id), isUSDC }, null)
+
+it("the entry's method labels are MOONPAY_TEXTS' own", () => {
+  expect(MOONPAY_TEXTS).toMatchObject(MOONPAY_METHOD_LABELS)
+})
 
 describe('currency codes', () => {
   it('native Ethereum, Arbitrum, Base, Polygon (and Avalanche, Celo); USDC also Optimism', () => {

@@ -1,8 +1,7 @@
-import { MOONPAY_METHOD_LABELS } from './labels'
-
 /** Every text of the MoonPay funding method (spec part 2, sections 4 'Funding' and 8), overridable under `texts: { moonpay: {...} }`. */
 export const MOONPAY_TEXTS = {
-  ...MOONPAY_METHOD_LABELS,
+  label: 'Buy with MoonPay',
+  description: 'Pay with a card through MoonPay',
   openingTitle: 'Opening MoonPay',
   openingDescription: 'Complete your purchase in the MoonPay window.',
   fundedTitle: "You've funded your account!",
