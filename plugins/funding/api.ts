@@ -85,7 +85,12 @@ export function createFundingApi(ctx: PluginContext, options: FundingOptions): F
     config,
     solUsdValue: async (amount) => (await loadFlow()).solUsdValue(ctx, amount),
     enabled: () => config() !== null,
-    fund: async (input) => (await loadFlow()).fund(ctx, state, config(), options, input),
+    async fund(input) {
+      const cfg = config()
+      // The method selection's chunk loads alongside the flow's, not after it.
+      if (cfg) void import('./screens/methods').catch(() => {})
+      return (await loadFlow()).fund(ctx, state, cfg, options, input)
+    },
     setAmount(amount) {
       const r = state.get().request
       if (r) state.set({ request: { ...r, amount } })

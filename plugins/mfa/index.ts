@@ -89,7 +89,12 @@ export function mfa(options: MfaOptions = {}): PorticoPlugin<'mfa'> {
       const api: MfaApi = {
         store,
         methods,
-        verify: (o) => (methods().length ? run((e) => e.verify(o)) : Promise.resolve()),
+        verify(o) {
+          if (!methods().length) return Promise.resolve()
+          // A first verification: the screen's chunk loads alongside the engine's, not after it.
+          if (!loaded && !listener) void import('./screens/verify').catch(() => {})
+          return run((e) => e.verify(o))
+        },
         requireFresh: () => (methods().length ? run((e) => e.requireFresh()) : Promise.resolve()),
         init: (type) => run((e) => e.init(type)),
         submit: (type, code) => run((e) => e.submit(type, code)),
