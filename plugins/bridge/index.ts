@@ -58,8 +58,12 @@ export function bridge(options: BridgeOptions = { chains: [] }): PorticoPlugin<'
     setup(ctx) {
       const label = (key: keyof typeof BRIDGE_METHOD_LABELS) => methodLabel(ctx.config.texts, ctx.id, BRIDGE_METHOD_LABELS, key)
       ctx.provide<BridgeApi>({ options })
+      // Merged once when the texts load (the first screen's load): a mistyped override key warns then, as the tap did.
       ctx.declareErrors(() =>
-        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.bridgeErrors(() => ctx.texts(s.BRIDGE_TEXTS))),
+        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => {
+          ctx.texts(s.BRIDGE_TEXTS)
+          return e.bridgeErrors(() => ctx.texts(s.BRIDGE_TEXTS))
+        }),
       )
       ctx.screens.register({ id: BRIDGE_SCREEN, load: () => import('./screens/transfer') })
       ctx.hooks.fundingMethods.tap(ctx.id, (list) => {

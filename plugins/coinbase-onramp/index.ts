@@ -41,8 +41,12 @@ export function coinbaseOnramp(options: CoinbaseOnrampOptions = {}): PorticoPlug
     kind: 'funding',
     setup(ctx) {
       const label = (key: keyof typeof COINBASE_ONRAMP_METHOD_LABELS) => methodLabel(ctx.config.texts, ctx.id, COINBASE_ONRAMP_METHOD_LABELS, key)
+      // Merged once when the texts load (the first screen's load): a mistyped override key warns then, as the tap did.
       ctx.declareErrors(() =>
-        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.coinbaseOnrampErrors(() => ctx.texts(s.COINBASE_ONRAMP_TEXTS))),
+        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => {
+          ctx.texts(s.COINBASE_ONRAMP_TEXTS)
+          return e.coinbaseOnrampErrors(() => ctx.texts(s.COINBASE_ONRAMP_TEXTS))
+        }),
       )
       ctx.screens.register({ id: COINBASE_ONRAMP_STATUS_SCREEN, load: () => import('./screens/status') })
       const unsupported = (r: ResolvedFundingRequest) => {

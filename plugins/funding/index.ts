@@ -105,7 +105,13 @@ export function funding(options: FundingOptions = {}): PorticoPlugin<'funding'> 
     setup(ctx) {
       const label = (key: keyof typeof FUNDING_METHOD_LABELS) => methodLabel(ctx.config.texts, ctx.id, FUNDING_METHOD_LABELS, key)
       ctx.provide(createFundingApi(ctx, options))
-      ctx.declareErrors(() => import('./strings').then((m) => fundingErrors(() => ctx.texts(m.FUNDING_TEXTS))))
+      // Merged once when the texts load (the first screen's load): a mistyped override key warns then, as the tap did.
+      ctx.declareErrors(() =>
+        import('./strings').then((m) => {
+          ctx.texts(m.FUNDING_TEXTS)
+          return fundingErrors(() => ctx.texts(m.FUNDING_TEXTS))
+        }),
+      )
       ctx.screens.register({ id: FUNDING_METHODS_SCREEN, load: () => import('./screens/methods') })
       ctx.screens.register({ id: FUNDING_AMOUNT_SCREEN, load: () => import('./screens/amount') })
       ctx.screens.register({ id: FUNDING_MANUAL_SCREEN, load: () => import('./screens/manual') })

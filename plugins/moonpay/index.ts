@@ -55,8 +55,12 @@ export function moonpay(options: MoonpayOptions = {}): PorticoPlugin<'moonpay'> 
     setup(ctx) {
       const label = (key: keyof typeof MOONPAY_METHOD_LABELS) => methodLabel(ctx.config.texts, ctx.id, MOONPAY_METHOD_LABELS, key)
       ctx.provide<MoonpayApi>({ options, warn: (m) => ctx.warn(m) })
+      // Merged once when the texts load (the first screen's load): a mistyped override key warns then, as the tap did.
       ctx.declareErrors(() =>
-        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.moonpayErrors(() => ctx.texts(s.MOONPAY_TEXTS))),
+        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => {
+          ctx.texts(s.MOONPAY_TEXTS)
+          return e.moonpayErrors(() => ctx.texts(s.MOONPAY_TEXTS))
+        }),
       )
       ctx.screens.register({ id: MOONPAY_STATUS_SCREEN, load: () => import('./screens/status') })
       ctx.hooks.fundingMethods.tap(ctx.id, (list) => {

@@ -18,6 +18,14 @@ it("the entry's method labels are MOONPAY_TEXTS' own", () => {
   expect(MOONPAY_TEXTS).toMatchObject(MOONPAY_METHOD_LABELS)
 })
 
+it('an override key that is not a text warns once the texts load; the labels take overrides', async () => {
+  const t = await createTestKernel({ plugins: [funding({ enabled: true }), moonpay()], config: { texts: { moonpay: { label: 'Card', nope: 'x' } } } })
+  await t.kernel.loadDeclarations()
+  expect(t.warnings).toContain("texts: 'nope' is not a text of this namespace; it is ignored.")
+  const r = resolveRequest({ address: '0x0000000000000000000000000000000000000001' }, { moonpay: {} as never }, undefined)
+  expect(listFundingMethods(t.kernel, r, { moonpay: {} as never }).find((m) => m.method.id === 'moonpay')?.method.label).toBe('Card')
+})
+
 describe('currency codes', () => {
   it('native Ethereum, Arbitrum, Base, Polygon (and Avalanche, Celo); USDC also Optimism', () => {
     expect([1, 42161, 8453, 137, 43114, 42220].map((id) => moonpayCurrencyCode(req(id)).code)).toEqual(['eth', 'eth_arbitrum', 'eth_base', 'pol_polygon', 'avax_cchain', 'celo'])
