@@ -17,7 +17,7 @@
  * `kernel.plugin('funding')?.fund({ address, chain, amount })` (approvals' 'Add funds'), and
  * the embedded wallet calls `promptAfterWalletCreation(wallet)` after creating one.
  */
-import { definePlugin, type PorticoPlugin } from 'portico'
+import { definePlugin, type PorticoPlugin, type ScreenDefinition } from 'portico'
 import { CopyIcon, WalletIcon } from 'portico/ui/core'
 import { createFundingApi, type FundingApi, type FundingOptions } from './api'
 import { fundingErrors } from './errors'
@@ -112,12 +112,15 @@ export function funding(options: FundingOptions = {}): PorticoPlugin<'funding'> 
           return fundingErrors(() => ctx.texts(m.FUNDING_TEXTS))
         }),
       )
-      ctx.screens.register({ id: FUNDING_METHODS_SCREEN, load: () => import('./screens/methods') })
-      ctx.screens.register({ id: FUNDING_AMOUNT_SCREEN, load: () => import('./screens/amount') })
-      ctx.screens.register({ id: FUNDING_MANUAL_SCREEN, load: () => import('./screens/manual') })
-      ctx.screens.register({ id: FUNDING_WALLETS_SCREEN, load: () => import('./screens/wallets') })
-      ctx.screens.register({ id: FUNDING_WALLET_TRANSFER_SCREEN, load: () => import('./screens/wallet-transfer') })
-      ctx.screens.register({ id: FUNDING_PHANTOM_SCREEN, load: () => import('./screens/phantom') })
+      const screens: [string, ScreenDefinition['load']][] = [
+        [FUNDING_METHODS_SCREEN, () => import('./screens/methods')],
+        [FUNDING_AMOUNT_SCREEN, () => import('./screens/amount')],
+        [FUNDING_MANUAL_SCREEN, () => import('./screens/manual')],
+        [FUNDING_WALLETS_SCREEN, () => import('./screens/wallets')],
+        [FUNDING_WALLET_TRANSFER_SCREEN, () => import('./screens/wallet-transfer')],
+        [FUNDING_PHANTOM_SCREEN, () => import('./screens/phantom')],
+      ]
+      for (const [id, load] of screens) ctx.screens.register({ id, load })
       ctx.hooks.fundingMethods.tap(ctx.id, (list) => {
         const wallet: FundingMethod = {
           id: 'funding-wallet',

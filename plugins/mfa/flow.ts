@@ -34,7 +34,10 @@ import { MFA_TEXTS } from './strings'
 
 
 /** What the entry's API (./index.ts) hands to the engine: everything async, and the cancel. */
-export type MfaEngine = Pick<MfaApi, 'verify' | 'requireFresh' | 'init' | 'submit' | 'cancel' | 'unenroll' | 'showEnrollment'>
+export type MfaEngine = Pick<MfaApi, 'verify' | 'requireFresh' | 'init' | 'submit' | 'cancel' | 'unenroll' | 'showEnrollment'> & {
+  /** The 'MFA canceled' error (a cancel while the engine loaded). */
+  canceled(): PorticoError
+}
 
 type Ctx = Pick<PluginContext, 'api' | 'session' | 'screens' | 'texts' | 'warn'>
 
@@ -217,6 +220,8 @@ export function createMfa(ctx: Ctx, store: Store<MfaState>, settings: MfaSetting
       }
       succeed()
     },
+
+    canceled: () => mfaError(MFA_ERRORS.canceled, T().mfaCanceled),
 
     cancel() {
       if (!pending) return

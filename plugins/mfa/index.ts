@@ -8,9 +8,9 @@
  * `mfaSms()` and `mfaPasskey()`. Headless: `useMfa()`, `useRegisterMfaListener()`,
  * `useMfaEnrollment()`; without React `kernel.plugin('mfa')`.
  */
-import { definePlugin, type PorticoPlugin } from 'portico'
+import { definePlugin, type PorticoPlugin, type ScreenDefinition } from 'portico'
 import { lazyComponent } from 'portico/ui/core'
-import { MFA_ERRORS, mfaError, mfaErrors } from './errors'
+import { mfaErrors } from './errors'
 import type { MfaEngine } from './flow'
 import { INITIAL_MFA_STATE, MFA_METHOD_TYPES, MFA_SCREENS, type MfaApi, type MfaListener, type MfaSettings, type MfaState } from './state'
 import type { MFA_TEXTS } from './strings'
@@ -80,8 +80,8 @@ export function mfa(options: MfaOptions = {}): PorticoPlugin<'mfa'> {
       const run = <T,>(f: (e: MfaEngine) => Promise<T>): Promise<T> => {
         if (loaded) return f(loaded)
         const before = cancels
-        return load().then(async (e) => {
-          if (cancels !== before) throw mfaError(MFA_ERRORS.canceled, ctx.texts((await import('./strings')).MFA_TEXTS).mfaCanceled)
+        return load().then((e) => {
+          if (cancels !== before) throw e.canceled()
           return f(e)
         })
       }
@@ -123,11 +123,14 @@ export function mfa(options: MfaOptions = {}): PorticoPlugin<'mfa'> {
       }
       ctx.provide(api)
       ctx.declareErrors(() => import('./strings').then((m) => mfaErrors(() => ctx.texts(m.MFA_TEXTS))))
-      ctx.screens.register({ id: MFA_SCREENS.verify, load: () => import('./screens/verify') })
-      ctx.screens.register({ id: MFA_SCREENS.intro, load: () => import('./screens/intro') })
-      ctx.screens.register({ id: MFA_SCREENS.methods, load: () => import('./screens/methods') })
-      ctx.screens.register({ id: MFA_SCREENS.remove, load: () => import('./screens/remove') })
-      ctx.screens.register({ id: MFA_SCREENS.success, load: () => import('./screens/success') })
+      const screens: [string, ScreenDefinition['load']][] = [
+        [MFA_SCREENS.verify, () => import('./screens/verify')],
+        [MFA_SCREENS.intro, () => import('./screens/intro')],
+        [MFA_SCREENS.methods, () => import('./screens/methods')],
+        [MFA_SCREENS.remove, () => import('./screens/remove')],
+        [MFA_SCREENS.success, () => import('./screens/success')],
+      ]
+      for (const [id, load] of screens) ctx.screens.register({ id, load })
       // Seam 3: before sign / send / export / recovery / delegation.
       ctx.hooks.sensitiveAction.tapPromise('mfa', async ({ user }) => {
         if ((user ?? ctx.session.user)?.mfaMethods?.length) await api.verify({ reason: 'action' })
