@@ -3,7 +3,8 @@ import { pluginContract } from 'portico/testing'
 import { approvals } from './index'
 import { encodeFunctionData, maxUint256, parseAbi } from 'viem'
 import { Keypair, SystemProgram, TransactionInstruction, PublicKey, TransactionMessage, VersionedTransaction } from '@solana/web3.js'
-import { formatNative, formatSol, formatTokenAmount, formatUsd, formatUsdc, parseDecimal, toUsd } from './format'
+import { NOT_DECIMAL, formatNative, formatSol, formatTokenAmount, formatUsd, formatUsdc, parseDecimal, toUsd } from './format'
+import { APPROVALS_TEXTS } from './strings'
 import { ERC1155_ABI, ERC20_ABI, ERC721_ABI, decodeCalldata } from './decode'
 import { computeFees, feeRule } from './fees'
 import { validateMessage, validateTransactionRequest, assertSameAddress } from './validate'
@@ -16,6 +17,10 @@ pluginContract(() => approvals())
 
 const A = '0x1111111111111111111111111111111111111111' as const
 const B = '0x2222222222222222222222222222222222222222' as const
+
+it("the decimal parser's message is APPROVALS_TEXTS.notDecimal", () => {
+  expect(NOT_DECIMAL).toBe(APPROVALS_TEXTS.notDecimal)
+})
 
 describe('amount formatting (part 2 section 9)', () => {
   it('tokens: 3 decimals, rounded, grouped, <0.001 for tiny values', () => {

@@ -6,22 +6,11 @@
  * error views (part 2 section 8 'Error screen mapping').
  */
 import { PorticoError, defineErrors } from 'portico'
+// Through ./index (the entry's class): what the lazy modules share with the entry stays one chunk.
+import { ProviderRpcError, USER_REJECTED } from './index'
 import { APPROVALS_TEXTS } from './strings'
 
-/** An EIP-1193 ProviderRpcError (viem maps code 4001 to UserRejectedRequestError). */
-export class ProviderRpcError extends Error {
-  readonly code: number
-  readonly data?: unknown
-  constructor(code: number, message: string, options: { cause?: unknown; data?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.name = 'ProviderRpcError'
-    this.code = code
-    this.data = options.data
-  }
-}
-
-export const USER_REJECTED = 4001
-export const INTERNAL_ERROR = -32603
+export { ProviderRpcError, USER_REJECTED, INTERNAL_ERROR } from './rpc-error'
 
 export const userRejected = () => new ProviderRpcError(USER_REJECTED, APPROVALS_TEXTS.userRejected)
 

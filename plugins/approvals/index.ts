@@ -9,21 +9,15 @@
  * the caller asked for headless signing (`uiOptions.showWalletUIs === false`). The entry is
  * small: the engine (viem, @solana/web3.js) and the screens load on the first request.
  */
-import { PorticoError, definePlugin, type PorticoPlugin } from 'portico'
-import { APPROVALS_TEXTS, type ApprovalsTexts } from './strings'
-import { APPROVALS_ERRORS, ProviderRpcError, userRejected, USER_REJECTED } from './errors'
-import { getSplTokenInfo, getTokenPrice } from './calls'
-import type { ApprovalRequest, ApprovalSession, ApprovalSigner } from './session'
-import type { EngineEnv } from './engine'
+import { definePlugin, type PorticoPlugin } from 'portico'
+import { SIGN_SCREEN, SOLANA_TRANSACTION_SCREEN, TRANSACTION_SCREEN } from './ids'
+import { ProviderRpcError, USER_REJECTED } from './rpc-error'
+import type { ApprovalRequest, ApprovalSigner } from './session'
+import type { ApprovalsTexts } from './strings'
 
-export const SIGN_SCREEN = 'approvals-sign'
-export const TRANSACTION_SCREEN = 'approvals-transaction'
-export const SOLANA_TRANSACTION_SCREEN = 'approvals-solana-transaction'
-
-/** Sign request readiness (part 2 section 9): the wallet service must be ready within 30 s. */
-export const SIGN_READY_TIMEOUT_MS = 30_000
-/** Success auto-close (part 2 section 9). */
-export const SUCCESS_CLOSE_MS = 1400
+// The entry holds the factory, the screen ids and the EIP-1193 error class; `handle()` loads
+// its environment with the engine (./handle.ts), the error views and APPROVALS_TEXTS load lazily.
+export { SIGN_SCREEN, TRANSACTION_SCREEN, SOLANA_TRANSACTION_SCREEN, SIGN_READY_TIMEOUT_MS, SUCCESS_CLOSE_MS } from './ids'
 
 export interface ApprovalsOptions {
   /** Solana clusters by name → JSON-RPC URL (added to mainnet-beta, devnet, testnet). */
@@ -54,88 +48,19 @@ export function approvals(options: ApprovalsOptions = {}): PorticoPlugin<'approv
     id: 'approvals',
     kind: 'feature',
     setup(ctx) {
-      ctx.declareErrors(APPROVALS_ERRORS)
+      ctx.declareErrors(() => import('./errors').then((m) => m.APPROVALS_ERRORS))
       ctx.screens.register({ id: SIGN_SCREEN, load: () => import('./screens/sign'), compact: true })
       ctx.screens.register({ id: TRANSACTION_SCREEN, load: () => import('./screens/transaction') })
       ctx.screens.register({ id: SOLANA_TRANSACTION_SCREEN, load: () => import('./screens/solana-transaction') })
-
-      const texts = (): ApprovalsTexts => ctx.texts(APPROVALS_TEXTS)
-
-      const env = (): EngineEnv => ({
-        texts: texts(),
-        chains: () => {
-          // The app's chains, and the embedded wallet's own (its provider's chains and RPC URLs).
-          const ew = ctx.plugin('embedded-wallet')?.settings
-          const extra = ((ew?.chains ?? []) as Array<{ id: number; name: string }>).map((c) => ({
-            ...c,
-            ...(ew?.rpcUrls?.[c.id] ? { rpcUrl: ew.rpcUrls[c.id] } : {}),
-          }))
-          const seen = new Set(extra.map((c) => c.id))
-          return [...extra, ...ctx.config.supportedChains.filter((c) => !seen.has(c.id))]
-        },
-        defaultChainId: () => ctx.config.defaultChain.id,
-        fetch: ctx.fetch,
-        price: (chainId, symbol) => getTokenPrice(ctx.api, chainId, symbol),
-        priceDisplay: () => {
-          const p = (ctx.config.embeddedWallets as { priceDisplay?: { primary?: string } }).priceDisplay?.primary
-          return p === 'fiat-currency' || p === 'native-token' ? p : (options.priceDisplay ?? 'native-token')
-        },
-        ready: (signer) => waitReady(signer),
-        invalid: (message, code = 'invalid_transaction_request') => new PorticoError(code, message, { kind: 'client_error' }),
-        solana: {
-          clusters: { ...(options.solanaClusters ?? {}) },
-          defaultCluster: options.defaultCluster ?? 'mainnet-beta',
-        },
-        splTokenInfo: (mint, cluster) => getSplTokenInfo(ctx.api, mint, cluster),
-      })
-
-      const waitReady = async (signer: ApprovalSigner) => {
-        if (!signer.ready) return
-        let timer: ReturnType<typeof setTimeout> | undefined
-        try {
-          await Promise.race([
-            signer.ready(),
-            new Promise<never>((_, reject) => {
-              timer = setTimeout(
-                () => reject(new PorticoError('client_request_timeout', texts().walletNotReady, { kind: 'client_error' })),
-                SIGN_READY_TIMEOUT_MS,
-              )
-            }),
-          ])
-        } finally {
-          clearTimeout(timer)
-        }
-      }
-
-      const headless = async (session: ApprovalSession) => {
-        await session.ready()
-        if (session.kind === 'sign') return session.sign()
-        await session.prepare()
-        try {
-          return (await session.submit()).result
-        } catch (e) {
-          const f = e as { code?: string | null; message?: string; hash?: string | null }
-          throw new ProviderRpcError(-32603, f.message ?? String(e), { data: { code: f.code, hash: f.hash } })
-        }
-      }
-
       ctx.provide<ApprovalsApi>({
-        async handle(request, signer) {
-          const { createSession } = await import('./engine')
-          const e = env()
-          const session = await createSession(e, request, signer)
-          if (request.uiOptions?.showWalletUIs === false) return headless(session)
-          const screen = session.kind === 'sign' ? SIGN_SCREEN : session.kind === 'evm' ? TRANSACTION_SCREEN : SOLANA_TRANSACTION_SCREEN
-          const result = await ctx.screens.open(screen, { session }, { intent: 'update' })
-          if (result.ok) return result.value
-          throw userRejected()
-        },
+        handle: async (request, signer) => (await import('./handle')).handleRequest(ctx, options, request, signer),
       })
     },
   })
 }
 
-export { APPROVALS_TEXTS, ProviderRpcError, USER_REJECTED }
+export { ProviderRpcError, USER_REJECTED }
+/** The approval screens' texts (./strings.ts, `APPROVALS_TEXTS`): the screens load them; apps override them under `texts: { approvals: {...} }`. */
 export type { ApprovalsTexts }
 export type { ApprovalRequest, ApprovalSigner, ApprovalWallet, UiOptions, SignUiOptions, TransactionUiOptions } from './session'
 export { formatTokenAmount, formatUsd, formatSol, formatUsdc, parseDecimal } from './format'

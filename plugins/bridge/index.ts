@@ -16,17 +16,17 @@
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
 import type { FundingChain, FundingMethod } from 'portico/plugins/funding'
-import { bridgeErrors } from './errors'
 import type { SolanaSourceOptions } from './quote'
 import { bridgeSupported } from './rules'
-import { BRIDGE_TEXTS } from './strings'
+import { BRIDGE_METHOD_LABELS, methodLabel } from './labels'
+import type { BRIDGE_TEXTS } from './strings'
 
-// The entry stays small (the factory, the rule for Solana clusters, texts): the quote call loads with
-// the 'bridge-transfer' screen.
+// The entry stays small (the factory, the rule for Solana clusters, its method's labels): the quote
+// call, the error views and the texts load with the 'bridge-transfer' screen.
 export type { BridgeQuoteInput, BridgeQuote, BridgeTxData } from './calls'
 export { bridgeSupported } from './rules'
 export type { SolanaSourceOptions } from './quote'
-export { BRIDGE_TEXTS } from './strings'
+/** The bridge's texts (./strings.ts, `BRIDGE_TEXTS`): the screen loads them; apps override them under `texts: { bridge: {...} }`. */
 export type BridgeTexts = typeof BRIDGE_TEXTS
 
 export const BRIDGE_SCREEN = 'bridge-transfer'
@@ -56,16 +56,22 @@ export function bridge(options: BridgeOptions = { chains: [] }): PorticoPlugin<'
     id: 'bridge',
     kind: 'funding',
     setup(ctx) {
-      const texts = () => ctx.texts(BRIDGE_TEXTS)
+      const label = (key: keyof typeof BRIDGE_METHOD_LABELS) => methodLabel(ctx.config.texts, ctx.id, BRIDGE_METHOD_LABELS, key)
       ctx.provide<BridgeApi>({ options })
-      ctx.declareErrors(bridgeErrors(texts))
+      // Merged once when the texts load (the first screen's load): a mistyped override key warns then, as the tap did.
+      ctx.declareErrors(() =>
+        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => {
+          ctx.texts(s.BRIDGE_TEXTS)
+          return e.bridgeErrors(() => ctx.texts(s.BRIDGE_TEXTS))
+        }),
+      )
       ctx.screens.register({ id: BRIDGE_SCREEN, load: () => import('./screens/transfer') })
       ctx.hooks.fundingMethods.tap(ctx.id, (list) => {
         const method: FundingMethod = {
           id: 'bridge',
           kind: 'wallet',
-          label: texts().label,
-          description: texts().description,
+          label: label('label'),
+          description: label('description'),
           order: 35,
           screen: BRIDGE_SCREEN,
           available: (r) =>

@@ -14,17 +14,18 @@
  */
 import { definePlugin, formatText, type PorticoPlugin } from 'portico'
 import type { FundingMethod, ResolvedFundingRequest, WireFundingConfig } from 'portico/plugins/funding'
-import { coinbaseOnrampErrors } from './errors'
 import { coinbaseTarget } from './networks'
-import { COINBASE_ONRAMP_TEXTS } from './strings'
+import { COINBASE_ONRAMP_METHOD_LABELS, methodLabel } from './labels'
+import type { COINBASE_ONRAMP_TEXTS } from './strings'
 
-// The entry stays small (the factory, the chain table for 'Unsupported chainId', texts): calls and
-// the status poll load with the 'coinbase-onramp-status' screen.
+// The entry stays small (the factory, the chain table for 'Unsupported chainId', its methods'
+// labels): calls, the status poll, the error views and the texts load with the
+// 'coinbase-onramp-status' screen.
 export type { CoinbaseInitBody, CoinbaseInitResponse } from './calls'
 export { coinbaseTarget, paymentMethodFor, COINBASE_NATIVE, COINBASE_USDC, COINBASE_ASSETS } from './networks'
 export type { CoinbaseTarget } from './networks'
 export type { CoinbaseStatus } from './status'
-export { COINBASE_ONRAMP_TEXTS } from './strings'
+/** Coinbase Onramp's texts (./strings.ts, `COINBASE_ONRAMP_TEXTS`): the screen loads them; apps override them under `texts: { 'coinbase-onramp': {...} }`. */
 export type CoinbaseOnrampTexts = typeof COINBASE_ONRAMP_TEXTS
 
 export const COINBASE_ONRAMP_STATUS_SCREEN = 'coinbase-onramp-status'
@@ -39,22 +40,27 @@ export function coinbaseOnramp(options: CoinbaseOnrampOptions = {}): PorticoPlug
     id: 'coinbase-onramp',
     kind: 'funding',
     setup(ctx) {
-      const texts = () => ctx.texts(COINBASE_ONRAMP_TEXTS)
-      ctx.declareErrors(coinbaseOnrampErrors(texts))
+      const label = (key: keyof typeof COINBASE_ONRAMP_METHOD_LABELS) => methodLabel(ctx.config.texts, ctx.id, COINBASE_ONRAMP_METHOD_LABELS, key)
+      // Merged once when the texts load (the first screen's load): a mistyped override key warns then, as the tap did.
+      ctx.declareErrors(() =>
+        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => {
+          ctx.texts(s.COINBASE_ONRAMP_TEXTS)
+          return e.coinbaseOnrampErrors(() => ctx.texts(s.COINBASE_ONRAMP_TEXTS))
+        }),
+      )
       ctx.screens.register({ id: COINBASE_ONRAMP_STATUS_SCREEN, load: () => import('./screens/status') })
       const unsupported = (r: ResolvedFundingRequest) => {
         const t = coinbaseTarget(r)
-        return 'unsupported' in t ? formatText(texts().unsupportedChain, { id: t.unsupported }) : undefined
+        return 'unsupported' in t ? formatText(label('unsupportedChain'), { id: t.unsupported }) : undefined
       }
       const available = (_r: ResolvedFundingRequest, config: WireFundingConfig | null) => !!config?.coinbase
       ctx.hooks.fundingMethods.tap(ctx.id, (list) => {
-        const t = texts()
         const card: FundingMethod = {
           id: 'coinbase-onramp',
           kind: 'card',
           provider: 'coinbase',
-          label: t.cardLabel,
-          description: t.cardDescription,
+          label: label('cardLabel'),
+          description: label('cardDescription'),
           order: 11,
           popup: true,
           screen: COINBASE_ONRAMP_STATUS_SCREEN,
@@ -66,8 +72,8 @@ export function coinbaseOnramp(options: CoinbaseOnrampOptions = {}): PorticoPlug
           ...card,
           id: 'coinbase-onramp-exchange',
           kind: 'exchange',
-          label: t.exchangeLabel,
-          description: t.exchangeDescription,
+          label: label('exchangeLabel'),
+          description: label('exchangeDescription'),
           order: 20,
           params: { experience: 'send' },
         }

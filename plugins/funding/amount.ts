@@ -56,3 +56,8 @@ export function formatTokenAmount(value: bigint, decimals: number, shown = 3): s
   if (w === '0' && !cut) return `<0.${'0'.repeat(shown - 1)}1`
   return cut ? `${w}.${cut}` : w
 }
+
+/** The ERC-20 `transfer(to, value)` calldata. */
+export function erc20TransferData(to: string, value: bigint): string {
+  return `0xa9059cbb${to.slice(2).toLowerCase().padStart(64, '0')}${value.toString(16).padStart(64, '0')}`
+}

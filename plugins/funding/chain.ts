@@ -4,8 +4,8 @@
  * through the host's fetch: no chain library in the funding entry. Balance failures fall back
  * to 0 (section 8).
  */
-import type { ResolvedFundingRequest } from './request'
-import { clusterRpc } from './request'
+import type { ResolvedFundingRequest } from './index'
+import { clusterRpc } from './index'
 
 type Fetch = typeof fetch
 

@@ -1,141 +1,64 @@
 /**
- * The funding flow's state and host API: `fund(request)` resolves the request (defaults from the
- * app's funding config), refuses with 'Wallet funding is not enabled' when funding is off, and
- * opens the method selection (or the default method straight away, when it needs no popup).
- * On-ramps record their start here (analytics event, funding data with the alternate-funding
- * flag, the provider's id stored after its delay).
+ * The funding flow behind the entry's API (./api.ts), loaded on first use: `fund(request)`
+ * resolves the request (defaults from the app's funding config), refuses with 'Wallet funding
+ * is not enabled' when funding is off, and opens the method selection (or the default method
+ * straight away, when it needs no popup); the SOL price for the Solana screens.
  */
 import type { PluginContext, Store } from 'portico'
+import type { FundingApi, FundingOptions, FundingResult, FundingState } from './api'
 import { getTokenPrice } from './calls'
-import { notEnabledError } from './errors'
-import { FUNDING_METHODS_SCREEN } from './ids'
-import { resolveRequest, type FundingChain, type FundingRequest, type ResolvedFundingRequest, type WireFundingConfig } from './request'
+import { notEnabledError } from './index'
+import { FUNDING_METHODS_SCREEN } from './index'
+import { resolveRequest, type FundingRequest, type WireFundingConfig } from './index'
 import { FUNDING_TEXTS } from './strings'
 
-export interface FundingData {
-  provider: string
-  method: string
-  address: string
-  amount: string
-  /** Set for on-ramps (spec: 'stored with an alternate-funding flag'). */
-  alternateFunding: boolean
-  startedAt: number
-  /** The partner user id (Coinbase) or external transaction id (MoonPay), stored after its delay. */
-  providerId?: string
-}
-
-export interface FundingState {
-  request: ResolvedFundingRequest | null
-  /** The latest on-ramp start. */
-  funding: FundingData | null
-}
+export type { FundingApi, FundingData, FundingOptions, FundingResult, FundingState } from './api'
 
 /** The chain id the price call names for Solana (the server prices by symbol; Solana mainnet's id in token lists). */
 export const SOLANA_PRICE_CHAIN_ID = 101
 
-export const INITIAL_FUNDING_STATE: FundingState = { request: null, funding: null }
-
-export interface FundingResult {
-  status: 'completed' | 'exited'
-  /** The method that completed. */
-  method?: string
+/** The USD value of `amount` SOL (GET /token_price). */
+export async function solUsdValue(ctx: Pick<PluginContext, 'api'>, amount: string): Promise<number> {
+  const usd = await getTokenPrice(ctx.api, SOLANA_PRICE_CHAIN_ID, 'SOL')
+  return Number(amount) * usd
 }
 
-export interface FundingApi {
-  state: Store<FundingState>
-  /** fetch for chain RPCs and providers (the host's `fetch` option). */
-  fetch: typeof fetch
-  /**
-   * The USD value of `amount` SOL (GET /token_price). Rejects when the price cannot be fetched:
-   * the Solana funding screens then show 'Unable to fetch SOL price'.
-   */
-  solUsdValue(amount: string): Promise<number>
-  /** Whether the app (or the host's option) turned funding on. */
-  enabled(): boolean
-  config(): WireFundingConfig | null
-  /** Open the funding flow for a wallet. Rejects with `funding_not_enabled` when funding is off. */
-  fund(request: FundingRequest): Promise<FundingResult>
-  /** Change the amount of the current request (the 'Confirm or edit amount' screen). */
-  setAmount(amount: string): void
-  /** An on-ramp started: analytics event, funding data stored (the id later, after `idDelayMs`). */
-  recordStart(data: Omit<FundingData, 'startedAt' | 'alternateFunding' | 'providerId'>, providerId: string, idDelayMs: number): () => void
-  /**
-   * For the embedded wallet: call after a wallet was created. Opens the funding flow when the
-   * app asks for it (funding config 'prompt on wallet creation'), once the modal that is open
-   * now (the login's) has closed; otherwise resolves at once with null.
-   */
-  promptAfterWalletCreation(wallet: { address: string; chainType: 'ethereum' | 'solana' }, request?: Partial<FundingRequest>): Promise<FundingResult | null>
+/** Open the funding flow for a wallet (`FundingApi.fund`). */
+export async function fund(
+  ctx: Pick<PluginContext, 'texts' | 'analytics' | 'screens'>,
+  state: Store<FundingState>,
+  cfg: WireFundingConfig | null,
+  options: FundingOptions,
+  input: FundingRequest,
+): Promise<FundingResult> {
+  if (!cfg) throw notEnabledError(ctx.texts(FUNDING_TEXTS))
+  const request = resolveRequest(input, cfg, options.defaultChain)
+  state.set({ request, funding: null })
+  ctx.analytics('funding_flow_opened', { chain_type: request.chainType, network: request.network })
+  // The method selection forwards to the default method when it needs no popup (popups need the user's click).
+  const r = await ctx.screens.open(FUNDING_METHODS_SCREEN, { forward: true }, { intent: 'update' })
+  if (r.ok) return { status: 'completed', method: (r.value as { method?: string } | undefined)?.method }
+  if (r.error.code === 'exited_update_flow') return { status: 'exited' }
+  throw r.error
 }
 
-export interface FundingOptions {
-  /** Turn funding on without a server config (default: the app's `funding_config`). */
-  enabled?: boolean
-  /** The chain `fund()` uses when the request names none (default Ethereum mainnet). */
-  defaultChain?: FundingChain
-  /** Overrides of the app's funding config (tests, apps without a server config). */
-  config?: WireFundingConfig
-}
-
-export function wireFundingConfig(ctx: Pick<PluginContext, 'config'>, options: FundingOptions): WireFundingConfig | null {
-  const server = (ctx.config.server as { funding_config?: WireFundingConfig | null } | null)?.funding_config ?? null
-  if (!server && !options.enabled && !options.config) return null
-  return { ...server, ...options.config }
-}
-
-export function createFundingApi(ctx: PluginContext, options: FundingOptions): FundingApi {
-  const state = ctx.store<FundingState>(INITIAL_FUNDING_STATE)
-  const texts = () => ctx.texts(FUNDING_TEXTS)
-  const config = () => wireFundingConfig(ctx, options)
-  const api: FundingApi = {
-    state,
-    fetch: (input, init) => ctx.fetch(input, init),
-    config,
-    async solUsdValue(amount) {
-      const usd = await getTokenPrice(ctx.api, SOLANA_PRICE_CHAIN_ID, 'SOL')
-      return Number(amount) * usd
-    },
-    enabled: () => config() !== null,
-    async fund(input) {
-      const cfg = config()
-      if (!cfg) throw notEnabledError(texts())
-      const request = resolveRequest(input, cfg, options.defaultChain)
-      state.set({ request, funding: null })
-      ctx.analytics('funding_flow_opened', { chain_type: request.chainType, network: request.network })
-      // The method selection forwards to the default method when it needs no popup (popups need the user's click).
-      const r = await ctx.screens.open(FUNDING_METHODS_SCREEN, { forward: true }, { intent: 'update' })
-      if (r.ok) return { status: 'completed', method: (r.value as { method?: string } | undefined)?.method }
-      if (r.error.code === 'exited_update_flow') return { status: 'exited' }
-      throw r.error
-    },
-    setAmount(amount) {
-      const r = state.get().request
-      if (r) state.set({ request: { ...r, amount } })
-    },
-    recordStart(data, providerId, idDelayMs) {
-      ctx.analytics('funding_flow_started', { provider: data.provider, method: data.method })
-      state.set({ funding: { ...data, alternateFunding: true, startedAt: Date.now() } })
-      ctx.storage.set('funding', JSON.stringify({ ...data, alternateFunding: true }))
-      const t = setTimeout(() => {
-        const f = state.get().funding
-        if (f && f.provider === data.provider) state.set({ funding: { ...f, providerId } })
-        ctx.storage.set('funding', JSON.stringify({ ...data, alternateFunding: true, providerId }))
-      }, idDelayMs)
-      return () => clearTimeout(t)
-    },
-    async promptAfterWalletCreation(wallet, request = {}) {
-      const cfg = config()
-      if (!cfg?.prompt_funding_on_wallet_creation) return null
-      // Called from the login flow (after the created screen): the funding flow opens once that modal has closed.
-      await new Promise<void>((resolve) => {
-        if (!ctx.screens.getState().open) return resolve()
-        const off = ctx.screens.subscribe((s) => {
-          if (s.open) return
-          off()
-          resolve()
-        })
-      })
-      return api.fund({ ...request, address: wallet.address, chainType: wallet.chainType })
-    },
-  }
-  return api
+/** `FundingApi.promptAfterWalletCreation`: the funding flow once the login's modal has closed, when the app asks for it. */
+export async function promptAfterWalletCreation(
+  ctx: Pick<PluginContext, 'screens'>,
+  api: Pick<FundingApi, 'fund'>,
+  cfg: WireFundingConfig | null,
+  wallet: { address: string; chainType: 'ethereum' | 'solana' },
+  request: Partial<FundingRequest> = {},
+): Promise<FundingResult | null> {
+  if (!cfg?.prompt_funding_on_wallet_creation) return null
+  // Called from the login flow (after the created screen): the funding flow opens once that modal has closed.
+  await new Promise<void>((resolve) => {
+    if (!ctx.screens.getState().open) return resolve()
+    const off = ctx.screens.subscribe((s) => {
+      if (s.open) return
+      off()
+      resolve()
+    })
+  })
+  return api.fund({ ...request, address: wallet.address, chainType: wallet.chainType })
 }

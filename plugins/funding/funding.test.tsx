@@ -6,7 +6,6 @@ import {
   FUNDING_AMOUNT_SCREEN,
   FUNDING_MANUAL_SCREEN,
   FUNDING_METHODS_SCREEN,
-  FUNDING_TEXTS,
   MANUAL_POLL_MS,
   formatTokenAmount,
   fromBaseUnits,
@@ -24,6 +23,8 @@ import {
   type FundingMethod,
 } from './index'
 import { definePlugin } from 'portico'
+import { FUNDING_TEXTS } from './strings'
+import { FUNDING_METHOD_LABELS } from './labels'
 import { sendingConnectors } from './screens/wallets'
 import { transferFromSolanaWallet, standardChain } from './transfer-solana'
 
@@ -124,6 +125,10 @@ describe('poll', () => {
 })
 
 describe('the plugin', () => {
+  it("the entry's method labels are FUNDING_TEXTS' own", () => {
+    expect(FUNDING_TEXTS).toMatchObject(FUNDING_METHOD_LABELS)
+  })
+
   it("refuses with 'Wallet funding is not enabled' when the app has no funding config", async () => {
     const t = await createTestKernel({ plugins: [funding()] })
     await expect(t.kernel.plugin('funding').fund({ address: ADDRESS })).rejects.toMatchObject({ code: 'funding_not_enabled', message: 'Wallet funding is not enabled' })

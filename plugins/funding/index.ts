@@ -17,26 +17,45 @@
  * `kernel.plugin('funding')?.fund({ address, chain, amount })` (approvals' 'Add funds'), and
  * the embedded wallet calls `promptAfterWalletCreation(wallet)` after creating one.
  */
-import { definePlugin, type PorticoPlugin } from 'portico'
+import { definePlugin, type PorticoPlugin, type ScreenDefinition } from 'portico'
 import { CopyIcon, WalletIcon } from 'portico/ui/core'
+import { createFundingApi, type FundingApi, type FundingOptions } from './api'
 import { fundingErrors } from './errors'
-import { createFundingApi, type FundingApi, type FundingOptions } from './flow'
 import {
-  FUNDING_AMOUNT_SCREEN,
   FUNDING_MANUAL_SCREEN,
   FUNDING_METHODS_SCREEN,
+  FUNDING_AMOUNT_SCREEN,
   FUNDING_PHANTOM_SCREEN,
   FUNDING_WALLETS_SCREEN,
   FUNDING_WALLET_TRANSFER_SCREEN,
 } from './ids'
+import { FUNDING_METHOD_LABELS, methodLabel } from './labels'
 import type { FundingMethod } from './methods'
-import { FUNDING_TEXTS } from './strings'
+import type { FUNDING_TEXTS } from './strings'
 
-export { sanitizeAmount, isPositiveAmount, toBaseUnits, fromBaseUnits, formatTokenAmount } from './amount'
-export { evmBalance, solanaBalance, requestBalance, rpcCall, waitForReceipt } from './chain'
+// The entry holds the factory, the API's state and small sync helpers; the flow (./flow.ts), the
+// chain reads (./chain.ts), the wallet transfer (./transfer.ts) and the texts (./strings.ts)
+// load on use, with the screens. The functions below keep their names and signatures.
+type Chain = typeof import('./chain')
+type Transfer = typeof import('./transfer')
+/** `name` of a module loaded on first call: the same signature, the module out of the initial load. */
+const later =
+  <M, K extends keyof M>(load: () => Promise<M>, name: K) =>
+  async (...a: unknown[]) =>
+    ((await load())[name] as (...a: unknown[]) => unknown)(...a)
+const chain = () => import('./chain')
+const transfer = () => import('./transfer')
+
+export { sanitizeAmount, isPositiveAmount, toBaseUnits, fromBaseUnits, formatTokenAmount, erc20TransferData } from './amount'
+/** JSON-RPC reads (./chain.ts, loaded on first use). */
+export const rpcCall = later(chain, 'rpcCall') as Chain['rpcCall']
+export const evmBalance = later(chain, 'evmBalance') as Chain['evmBalance']
+export const solanaBalance = later(chain, 'solanaBalance') as Chain['solanaBalance']
+export const requestBalance = later(chain, 'requestBalance') as Chain['requestBalance']
+export const waitForReceipt = later(chain, 'waitForReceipt') as Chain['waitForReceipt']
 export { fundingErrors, isUserRejection, notEnabledError, popupBlockedError, rejectedError, notEnoughFundsError, FUNDING } from './errors'
-export { createFundingApi, wireFundingConfig, INITIAL_FUNDING_STATE } from './flow'
-export type { FundingApi, FundingOptions, FundingState, FundingData, FundingResult } from './flow'
+export { createFundingApi, wireFundingConfig, INITIAL_FUNDING_STATE } from './api'
+export type { FundingApi, FundingOptions, FundingState, FundingData, FundingResult } from './api'
 export * from './ids'
 export { listFundingMethods, isFundingMethod } from './methods'
 export type { FundingMethod, ListedMethod } from './methods'
@@ -56,7 +75,9 @@ export type {
   WireFundingConfig,
 } from './request'
 export { useFundWallet, useFundingRequest } from './react'
-export { transferFromWallet, switchChain, erc20TransferData } from './transfer'
+/** Sending from an EVM wallet (./transfer.ts, loaded on first use). */
+export const transferFromWallet = later(transfer, 'transferFromWallet') as Transfer['transferFromWallet']
+export const switchChain = later(transfer, 'switchChain') as Transfer['switchChain']
 export type { SolanaSender } from './transfer-solana'
 export type { RelaySolanaStepData, RelaySolanaInstruction } from './solana-tx'
 /**
@@ -68,7 +89,7 @@ export const loadSolanaTransfer = () => import('./transfer-solana')
 /** The Solana transaction builders (with @solana/web3.js), loaded on use. */
 export const loadSolanaTransactions = () => import('./solana-tx')
 export type { Eip1193, TransferStatus } from './transfer'
-export { FUNDING_TEXTS } from './strings'
+/** The funding base's texts (./strings.ts, `FUNDING_TEXTS`): the screens load them; apps override them under `texts: { funding: {...} }`. */
 export type FundingTexts = typeof FUNDING_TEXTS
 
 declare module 'portico' {
@@ -82,33 +103,41 @@ export function funding(options: FundingOptions = {}): PorticoPlugin<'funding'> 
     id: 'funding',
     kind: 'funding',
     setup(ctx) {
-      const texts = () => ctx.texts(FUNDING_TEXTS)
+      const label = (key: keyof typeof FUNDING_METHOD_LABELS) => methodLabel(ctx.config.texts, ctx.id, FUNDING_METHOD_LABELS, key)
       ctx.provide(createFundingApi(ctx, options))
-      ctx.declareErrors(fundingErrors(texts))
-      ctx.screens.register({ id: FUNDING_METHODS_SCREEN, load: () => import('./screens/methods') })
-      ctx.screens.register({ id: FUNDING_AMOUNT_SCREEN, load: () => import('./screens/amount') })
-      ctx.screens.register({ id: FUNDING_MANUAL_SCREEN, load: () => import('./screens/manual') })
-      ctx.screens.register({ id: FUNDING_WALLETS_SCREEN, load: () => import('./screens/wallets') })
-      ctx.screens.register({ id: FUNDING_WALLET_TRANSFER_SCREEN, load: () => import('./screens/wallet-transfer') })
-      ctx.screens.register({ id: FUNDING_PHANTOM_SCREEN, load: () => import('./screens/phantom') })
+      // Merged once when the texts load (the first screen's load): a mistyped override key warns then, as the tap did.
+      ctx.declareErrors(() =>
+        import('./strings').then((m) => {
+          ctx.texts(m.FUNDING_TEXTS)
+          return fundingErrors(() => ctx.texts(m.FUNDING_TEXTS))
+        }),
+      )
+      const screens: [string, ScreenDefinition['load']][] = [
+        [FUNDING_METHODS_SCREEN, () => import('./screens/methods')],
+        [FUNDING_AMOUNT_SCREEN, () => import('./screens/amount')],
+        [FUNDING_MANUAL_SCREEN, () => import('./screens/manual')],
+        [FUNDING_WALLETS_SCREEN, () => import('./screens/wallets')],
+        [FUNDING_WALLET_TRANSFER_SCREEN, () => import('./screens/wallet-transfer')],
+        [FUNDING_PHANTOM_SCREEN, () => import('./screens/phantom')],
+      ]
+      for (const [id, load] of screens) ctx.screens.register({ id, load })
       ctx.hooks.fundingMethods.tap(ctx.id, (list) => {
-        const t = texts()
         const wallet: FundingMethod = {
           id: 'funding-wallet',
           kind: 'wallet',
-          label: t.walletLabel,
-          description: t.walletDescription,
+          label: label('walletLabel'),
+          description: label('walletDescription'),
           icon: WalletIcon,
           order: 30,
           screen: FUNDING_WALLETS_SCREEN,
           // A Solana wallet sends SOL only (no SPL transfer yet): USDC on Solana is shown disabled.
-          unsupported: (r) => (r.chainType === 'solana' && r.isUSDC ? texts().unsupported : undefined),
+          unsupported: (r) => (r.chainType === 'solana' && r.isUSDC ? label('unsupported') : undefined),
         }
         const manual: FundingMethod = {
           id: 'funding-manual',
           kind: 'manual',
-          label: t.manualLabel,
-          description: t.manualDescription,
+          label: label('manualLabel'),
+          description: label('manualDescription'),
           icon: CopyIcon,
           order: 90,
           screen: FUNDING_MANUAL_SCREEN,

@@ -2,9 +2,8 @@
 import { useCallback } from 'react'
 import { useKernel, usePlugin, useStore } from 'portico/ui/core'
 import { PorticoError } from 'portico'
-import type { FundingApi, FundingResult } from './flow'
+import type { FundingApi, FundingResult } from './api'
 import type { FundingRequest, ResolvedFundingRequest } from './request'
-import { FUNDING_TEXTS } from './strings'
 
 /** `fundWallet({ address, chain | cluster, amount, asset … })` opens the funding flow. */
 export function useFundWallet(): { fundWallet(request: FundingRequest): Promise<FundingResult> } {
@@ -17,7 +16,8 @@ export function useFundWallet(): { fundWallet(request: FundingRequest): Promise<
       } catch {
         api = undefined
       }
-      if (!api) return Promise.reject(new PorticoError('funding_not_enabled', kernel.texts('funding', FUNDING_TEXTS).notEnabled))
+      // The refusal's text loads with the texts (./strings.ts), not with the entry.
+      if (!api) return import('./strings').then((m) => Promise.reject(new PorticoError('funding_not_enabled', kernel.texts('funding', m.FUNDING_TEXTS).notEnabled)))
       return api.fund(request)
     },
     [kernel],

@@ -8,10 +8,11 @@
  * the user'. SPL tokens (USDC) are not sent from a wallet: the request must be for SOL.
  */
 import { formatText, PorticoError } from 'portico'
-import { toBaseUnits } from './amount'
+import { toBaseUnits } from './index'
 import { rpcCall, solanaBalance } from './chain'
-import { invalidDecimalError, isUserRejection, notEnoughFundsError, rejectedError } from './errors'
-import { clusterRpc, type ResolvedFundingRequest, type SolanaClusterName } from './request'
+import { invalidDecimalError } from './errors'
+import { isUserRejection, notEnoughFundsError, rejectedError } from './index'
+import { clusterRpc, type ResolvedFundingRequest, type SolanaClusterName } from './index'
 import type { FUNDING_TEXTS } from './strings'
 import type { TransferStatus } from './transfer'
 

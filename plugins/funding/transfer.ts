@@ -6,10 +6,12 @@
  * the user'.
  */
 import { formatText } from 'portico'
-import { toBaseUnits } from './amount'
+import { erc20TransferData, toBaseUnits } from './index'
+
 import { requestBalance, waitForReceipt } from './chain'
-import { invalidDecimalError, isUserRejection, notEnoughFundsError, rejectedError } from './errors'
-import type { FundingChain, ResolvedFundingRequest } from './request'
+import { invalidDecimalError } from './errors'
+import { isUserRejection, notEnoughFundsError, rejectedError } from './index'
+import type { FundingChain, ResolvedFundingRequest } from './index'
 import type { FUNDING_TEXTS } from './strings'
 
 export interface Eip1193 {
@@ -34,10 +36,6 @@ export async function switchChain(provider: Eip1193, chain: FundingChain): Promi
   }
 }
 
-/** The ERC-20 `transfer(to, value)` calldata. */
-export function erc20TransferData(to: string, value: bigint): string {
-  return `0xa9059cbb${to.slice(2).toLowerCase().padStart(64, '0')}${value.toString(16).padStart(64, '0')}`
-}
 
 export async function transferFromWallet(o: {
   provider: Eip1193

@@ -11,7 +11,8 @@ import { definePlugin, type PasskeyAccount, type PorticoPlugin, type User, type 
 import type { MfaMethodPluginApi } from 'portico/plugins/mfa'
 import { initLinkPasskey, linkPasskey, submitPasskeyEnrollment } from './calls'
 
-export { MFA_PASSKEY_TEXTS } from './strings'
+/** This method's texts (./strings.ts, `MFA_PASSKEY_TEXTS`): its screens load them; apps override them under `texts: { 'mfa-passkey': {...} }`. */
+export type MfaPasskeyTexts = typeof import('./strings').MFA_PASSKEY_TEXTS
 export { initLinkPasskey, linkPasskey, submitPasskeyEnrollment } from './calls'
 
 export { MAX_MFA_PASSKEYS, passkeysShown } from './limits'

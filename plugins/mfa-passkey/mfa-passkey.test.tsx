@@ -4,7 +4,8 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import type { WireLinkedAccount } from 'portico'
 import { createTestKernel, pluginContract, renderScreen, wireUser } from 'portico/testing'
 import { mfa } from 'portico/plugins/mfa'
-import { MFA_PASSKEY_TEXTS, mfaPasskey, passkeysShown } from './index'
+import { mfaPasskey, passkeysShown } from './index'
+import { MFA_PASSKEY_TEXTS } from './strings'
 
 afterEach(cleanup)
 pluginContract(() => mfaPasskey())

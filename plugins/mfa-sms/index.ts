@@ -7,10 +7,11 @@
  * then `submitEnrollment({ phoneNumber, code })`.
  */
 import { definePlugin, type PorticoPlugin, type Store, type WireUser } from 'portico'
-import { MFA_TEXTS, validateMfaCode, type MfaMethodPluginApi } from 'portico/plugins/mfa'
+import { validateMfaCode, type MfaMethodPluginApi } from 'portico/plugins/mfa'
 import { initSmsEnrollment, submitSmsEnrollment } from './calls'
 
-export { MFA_SMS_TEXTS } from './strings'
+/** This method's texts (./strings.ts, `MFA_SMS_TEXTS`): its screens load them; apps override them under `texts: { 'mfa-sms': {...} }`. */
+export type MfaSmsTexts = typeof import('./strings').MFA_SMS_TEXTS
 export { initSmsEnrollment, submitSmsEnrollment } from './calls'
 
 export const MFA_SMS_SCREENS = { enrol: 'mfa-sms', code: 'mfa-sms-code' } as const
@@ -53,7 +54,7 @@ export function mfaSms(): PorticoPlugin<'mfa-sms'> {
           store.set({ phoneNumber, sentAt: Date.now() })
           return r
         },
-        submitEnrollment: async ({ phoneNumber, code }) => submitSmsEnrollment(ctx.api, phoneNumber, validateMfaCode(code, ctx.texts(MFA_TEXTS, 'mfa'))),
+        submitEnrollment: async ({ phoneNumber, code }) => submitSmsEnrollment(ctx.api, phoneNumber, validateMfaCode(code, ctx.config.texts.mfa)),
       }
       ctx.provide(api)
       ctx.screens.register({ id: MFA_SMS_SCREENS.enrol, load: () => import('./screens/phone') })

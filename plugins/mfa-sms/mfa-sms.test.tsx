@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { createTestKernel, pluginContract, renderScreen, wireUser } from 'portico/testing'
 import { mfa } from 'portico/plugins/mfa'
-import { MFA_SMS_TEXTS, mfaSms } from './index'
+import { mfaSms } from './index'
+import { MFA_SMS_TEXTS } from './strings'
 
 afterEach(cleanup)
 pluginContract(() => mfaSms())

@@ -7,9 +7,10 @@
  * `submitEnrollment({ code })`.
  */
 import { definePlugin, type PorticoPlugin, type WireUser } from 'portico'
-import { MFA_TEXTS, validateMfaCode, type MfaMethodPluginApi } from 'portico/plugins/mfa'
+import { validateMfaCode, type MfaMethodPluginApi } from 'portico/plugins/mfa'
 import { initTotpEnrollment, submitTotpEnrollment, type TotpEnrollmentInfo } from './calls'
-export { MFA_TOTP_TEXTS } from './strings'
+/** This method's texts (./strings.ts, `MFA_TOTP_TEXTS`): its screens load them; apps override them under `texts: { 'mfa-totp': {...} }`. */
+export type MfaTotpTexts = typeof import('./strings').MFA_TOTP_TEXTS
 export { initTotpEnrollment, submitTotpEnrollment, type TotpEnrollmentInfo } from './calls'
 
 /** A started enrolment's secret is reused for 5 minutes (the server keeps it 10). */
@@ -49,7 +50,7 @@ export function mfaTotp(): PorticoPlugin<'mfa-totp'> {
           return promise
         },
         async submitEnrollment({ code }) {
-          const res = await submitTotpEnrollment(ctx.api, validateMfaCode(code, ctx.texts(MFA_TEXTS, 'mfa')))
+          const res = await submitTotpEnrollment(ctx.api, validateMfaCode(code, ctx.config.texts.mfa))
           current = null
           return res
         },

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, screen, waitFor } from '@testing-library/react'
 import { createTestKernel, pluginContract, renderScreen, wireUser } from 'portico/testing'
 import { mfa } from 'portico/plugins/mfa'
-import { MFA_TOTP_TEXTS, mfaTotp } from './index'
+import { mfaTotp } from './index'
+import { MFA_TOTP_TEXTS } from './strings'
 
 afterEach(cleanup)
 pluginContract(() => mfaTotp())

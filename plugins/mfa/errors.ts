@@ -6,7 +6,7 @@
  * text).
  */
 import { PorticoError, defineErrors, type ErrorView } from 'portico'
-import { MFA_TEXTS } from './strings'
+import type { MFA_TEXTS } from './strings'
 
 export const MFA = 'mfa'
 
@@ -27,8 +27,8 @@ export function hasCode(e: unknown, ...codes: string[]): boolean {
   return false
 }
 
-/** The declarations handed to `ctx.declareErrors`. */
-export function mfaErrors(texts: () => typeof MFA_TEXTS = () => MFA_TEXTS) {
+/** The declarations handed to `ctx.declareErrors`, with the texts (`() => ctx.texts(MFA_TEXTS)`; the entry loads them lazily). */
+export function mfaErrors(texts: () => typeof MFA_TEXTS) {
   const view = (detail: (T: typeof MFA_TEXTS) => string): (() => ErrorView) => () => {
     const T = texts()
     return { title: T.verifyTitle, detail: detail(T), cta: T.done, action: 'close', inline: true }

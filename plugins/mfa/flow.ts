@@ -7,134 +7,50 @@
  * state lives in the plugin's kernel store; the 'mfa-verify' screen draws it, or a headless
  * app registers a listener and supplies the code itself.
  */
-import { PorticoError, toPorticoError, type PluginContext, type Store, type User, type WireUser } from 'portico'
-import { initPasskeyVerification, initSmsVerification, unenrollMfa, verifyMfaCode, verifyMfaPasskey, type MfaType } from './calls'
-import { MFA_ERRORS, hasCode, mfaError } from './errors'
+import { PorticoError, toPorticoError, type PluginContext, type Store } from 'portico'
+import { hasCode } from './errors'
+// What the engine shares with the entry comes through ./index: the entry's modules stay one chunk.
+import {
+  initPasskeyVerification,
+  initSmsVerification,
+  unenrollMfa,
+  verifyMfaCode,
+  verifyMfaPasskey,
+  validateMfaCode,
+  MFA_ERRORS,
+  mfaError,
+  type MfaType,
+  MFA_CODE_WAIT_MS,
+  MFA_FRESH_MS,
+  MFA_MAX_ATTEMPTS,
+  MFA_METHOD_TYPES,
+  MFA_SCREENS,
+  type MfaApi,
+  type MfaListener,
+  type MfaSettings,
+  type MfaState,
+} from './index'
 import { MFA_TEXTS } from './strings'
 
-/** Part 2 section 9. */
-export const MFA_CODE_LENGTH = 6
-export const MFA_MAX_ATTEMPTS = 4
-export const MFA_CODE_WAIT_MS = 300_000
-/** The MFA methods of part 2 section 9, in the order the method list shows them. */
-export const MFA_METHOD_TYPES: readonly MfaType[] = ['totp', 'sms', 'passkey']
-/**
- * A verification this recent lets the user add or remove methods without verifying again
- * (the server accepts one for 300 s; the client asks again a minute earlier).
- */
-export const MFA_FRESH_MS = 240_000
 
-export const MFA_SCREENS = {
-  intro: 'mfa-intro',
-  methods: 'mfa-methods',
-  verify: 'mfa-verify',
-  remove: 'mfa-remove',
-  success: 'mfa-success',
-} as const
-
-/** The enrolment screen a method plugin registers (`mfa-totp`, `mfa-sms`, `mfa-passkey`): its plugin id. */
-export const methodPluginId = (type: MfaType) => `mfa-${type}`
-
-export type MfaVerifyStatus = 'idle' | 'initializing' | 'awaiting-code' | 'submitting' | 'verifying-passkey' | 'success' | 'error'
-
-export interface MfaState {
-  /** A sensitive action (or a method change) waits for this verification. */
-  pending: boolean
-  /** Why: before a wallet action, or before adding or removing a method. */
-  reason: 'action' | 'change' | null
-  /** The user's methods for this verification (the first is preselected). */
-  methods: MfaType[]
-  method: MfaType | null
-  status: MfaVerifyStatus
-  /** Invalid codes so far in this verification. */
-  attempts: number
-  /** The inline message (invalid code, a code rule, something went wrong). */
-  error: string | null
-  /** A blocking error disables input: max attempts or the time limit. */
-  blocking: 'max_attempts' | 'timeout' | null
-  /** When this browser last verified (ms), for method changes. */
-  lastVerifiedAt: number | null
-}
-
-export const INITIAL_MFA_STATE: MfaState = Object.freeze({
-  pending: false,
-  reason: null,
-  methods: [],
-  method: null,
-  status: 'idle',
-  attempts: 0,
-  error: null,
-  blocking: null,
-  lastVerifiedAt: null,
-}) as MfaState
-
-/**
- * Normalise a typed or pasted MFA code (part 2 section 5): whitespace stripped; anything
- * but digits 'Passcode can only be numbers'; not exactly 6 'Passcode must be exactly 6
- * numbers'. Codes must be strings.
- */
-export function validateMfaCode(raw: unknown, T: Pick<typeof MFA_TEXTS, 'codeNumeric' | 'codeLength'> = MFA_TEXTS): string {
-  if (typeof raw !== 'string') throw new PorticoError('invalid_data', T.codeNumeric)
-  const code = raw.replace(/\s+/g, '')
-  if (!/^\d*$/.test(code)) throw new PorticoError('invalid_data', T.codeNumeric)
-  if (code.length !== MFA_CODE_LENGTH) throw new PorticoError('invalid_data', T.codeLength)
-  return code
-}
-
-/** A headless app's listener: called when a verification is needed (then `init` / `submit`). */
-export interface MfaListener {
-  onMfaRequired(methods: MfaType[]): void
-}
-
-export interface MfaSettings {
-  /** Called when the user enrolled a method (the app's enrolment success callback). */
-  onEnrollmentSuccess?: (event: { method: MfaType }) => void
-  /** Load @simplewebauthn/browser (tests hand in their own). */
-  loadWebAuthn?: () => Promise<{ startAuthentication(o: { optionsJSON: never }): Promise<unknown> }>
-  /** Clock and timers (tests). */
-  now?: () => number
-  setTimer?: (fn: () => void, ms: number) => unknown
-  clearTimer?: (t: unknown) => void
-}
-
-/** What `kernel.plugin('mfa')` / `usePlugin('mfa')` return. */
-export interface MfaApi {
-  readonly store: Store<MfaState>
-  /** The logged-in user's methods, in the server's order. */
-  methods(): MfaType[]
-  /**
-   * Verify the user's identity when they have a method (else resolves at once): the
-   * 'Verify your identity' screen, or the registered listener. Rejects with `mfa_canceled`,
-   * `mfa_verification_max_attempts_reached` or `mfa_timeout`.
-   */
-  verify(options?: { reason?: 'action' | 'change' }): Promise<void>
-  /** Before adding or removing a method: verifies unless the user has none or verified recently. */
-  requireFresh(): Promise<void>
-  /** Select a method and initialise it (SMS sends a code; passkey runs and submits by itself). */
-  init(type: MfaType): Promise<void>
-  /** Submit a code for the selected (or given) method. */
-  submit(type: MfaType, code: string): Promise<void>
-  /** Cancel the pending verification ('MFA canceled'). */
-  cancel(): void
-  /** Headless: take verifications instead of the screen; returns the unregister function. */
-  registerListener(listener: MfaListener): () => void
-  /** Remove a method (asks for a verification first when needed). */
-  unenroll(type: MfaType): Promise<User>
-  /** Method plugins report an enrolment: stores the user, fires the app's callback. */
-  enrolled(type: MfaType, response: { user: WireUser }, options?: { verified?: boolean }): User
-  /** Open the enrolment modal: the intro when the user has no method, else the method list. */
-  showEnrollment(): Promise<unknown>
+/** What the entry's API (./index.ts) hands to the engine: everything async, and the cancel. */
+export type MfaEngine = Pick<MfaApi, 'verify' | 'requireFresh' | 'init' | 'submit' | 'cancel' | 'unenroll' | 'showEnrollment'> & {
+  /** The 'MFA canceled' error (a cancel while the engine loaded). */
+  canceled(): PorticoError
 }
 
 type Ctx = Pick<PluginContext, 'api' | 'session' | 'screens' | 'texts' | 'warn'>
 
-export function createMfa(ctx: Ctx, store: Store<MfaState>, settings: MfaSettings = {}): MfaApi {
+/**
+ * The verification engine: one pending verification at a time, the screen or the headless
+ * listener (`listener()`: the entry keeps it, so one registered before this loaded counts).
+ */
+export function createMfa(ctx: Ctx, store: Store<MfaState>, settings: MfaSettings = {}, listener: () => MfaListener | null = () => null): MfaEngine {
   const T = () => ctx.texts(MFA_TEXTS)
   const now = settings.now ?? (() => Date.now())
   const setTimer = settings.setTimer ?? ((fn, ms) => setTimeout(fn, ms))
   const clearTimer = settings.clearTimer ?? ((t) => clearTimeout(t as ReturnType<typeof setTimeout>))
   const loadWebAuthn = settings.loadWebAuthn ?? (() => import('@simplewebauthn/browser') as never)
-  let listener: MfaListener | null = null
   let pending: { promise: Promise<void>; resolve(): void; reject(e: PorticoError): void; timer: unknown } | null = null
   let watching: (() => void) | null = null
 
@@ -234,10 +150,7 @@ export function createMfa(ctx: Ctx, store: Store<MfaState>, settings: MfaSetting
 
   let initFlight: { type: MfaType; promise: Promise<void> } | null = null
 
-  const api: MfaApi = {
-    store,
-    methods,
-
+  const api: MfaEngine = {
     verify(options = {}) {
       const list = methods()
       if (!list.length) return Promise.resolve()
@@ -250,8 +163,9 @@ export function createMfa(ctx: Ctx, store: Store<MfaState>, settings: MfaSetting
       })
       pending = { promise, resolve, reject, timer: setTimer(() => block('timeout'), MFA_CODE_WAIT_MS) }
       store.set({ pending: true, reason: options.reason ?? 'action', methods: list, method: null, status: 'idle', attempts: 0, error: null, blocking: null })
-      if (listener) {
-        listener.onMfaRequired(list)
+      const l = listener()
+      if (l) {
+        l.onMfaRequired(list)
       } else if (ctx.screens.has(MFA_SCREENS.verify)) {
         const flow = ctx.screens.open(MFA_SCREENS.verify, {})
         let seen = false
@@ -307,17 +221,12 @@ export function createMfa(ctx: Ctx, store: Store<MfaState>, settings: MfaSetting
       succeed()
     },
 
+    canceled: () => mfaError(MFA_ERRORS.canceled, T().mfaCanceled),
+
     cancel() {
       if (!pending) return
       store.set({ status: 'idle', error: null })
       settle(mfaError(MFA_ERRORS.canceled, T().mfaCanceled))
-    },
-
-    registerListener(l) {
-      listener = l
-      return () => {
-        if (listener === l) listener = null
-      }
     },
 
     async unenroll(type) {
@@ -325,17 +234,6 @@ export function createMfa(ctx: Ctx, store: Store<MfaState>, settings: MfaSetting
       await api.requireFresh()
       const res = await unenrollMfa(ctx.api, type)
       return ctx.session.setUser(res.user)
-    },
-
-    enrolled(type, response, options = {}) {
-      const user = ctx.session.setUser(response.user)
-      if (options.verified !== false) store.set({ lastVerifiedAt: now() })
-      try {
-        settings.onEnrollmentSuccess?.({ method: type })
-      } catch (e) {
-        ctx.warn(`mfa: onEnrollmentSuccess threw: ${(e as Error)?.message ?? e}`)
-      }
-      return user
     },
 
     showEnrollment() {

@@ -8,12 +8,15 @@
  * `mfaSms()` and `mfaPasskey()`. Headless: `useMfa()`, `useRegisterMfaListener()`,
  * `useMfaEnrollment()`; without React `kernel.plugin('mfa')`.
  */
-import { definePlugin, type PorticoPlugin } from 'portico'
+import { definePlugin, type PorticoPlugin, type ScreenDefinition } from 'portico'
 import { lazyComponent } from 'portico/ui/core'
 import { mfaErrors } from './errors'
-import { INITIAL_MFA_STATE, MFA_SCREENS, createMfa, type MfaApi, type MfaSettings, type MfaState } from './flow'
-import { MFA_TEXTS } from './strings'
+import type { MfaEngine } from './flow'
+import { INITIAL_MFA_STATE, MFA_METHOD_TYPES, MFA_SCREENS, type MfaApi, type MfaListener, type MfaSettings, type MfaState } from './state'
+import type { MFA_TEXTS } from './strings'
 
+// The entry holds the state, the `sensitiveAction` tap and the API; the verification engine
+// (./flow.ts), the error views and the texts (./strings.ts) load on first use, with the screens.
 export {
   INITIAL_MFA_STATE,
   MFA_CODE_LENGTH,
@@ -23,16 +26,15 @@ export {
   MFA_METHOD_TYPES,
   MFA_SCREENS,
   methodPluginId,
-  validateMfaCode,
   type MfaApi,
   type MfaListener,
   type MfaSettings,
   type MfaState,
   type MfaVerifyStatus,
-} from './flow'
+} from './state'
+export { validateMfaCode } from './code'
 export { MFA_PATHS, unenrollMfa, verifyMfaCode, verifyMfaPasskey, initSmsVerification, initPasskeyVerification, type MfaType, type MfaPasskeyInit } from './calls'
 export { MFA, MFA_ERRORS, mfaError, mfaErrors } from './errors'
-export { MFA_TEXTS } from './strings'
 export { useMfa, useMfaEnrollment, useRegisterMfaListener, type MfaMethodPluginApi } from './react'
 export type { MfaCodeBoxesProps } from './screens/code-boxes'
 /**
@@ -43,6 +45,7 @@ export const MfaCodeBoxes = lazyComponent(() =>
   import('./screens/code-boxes').then((m) => m.MfaCodeBoxes),
 ) as unknown as typeof import('./screens/code-boxes').MfaCodeBoxes & { preload(): Promise<unknown> }
 
+/** The MFA base's texts (./strings.ts, `MFA_TEXTS`): the screens load them; apps override them under `texts: { mfa: {...} }`. */
 export type MfaTexts = typeof MFA_TEXTS
 
 declare module 'portico' {
@@ -59,14 +62,75 @@ export function mfa(options: MfaOptions = {}): PorticoPlugin<'mfa'> {
     kind: 'mfa',
     setup(ctx) {
       const store = ctx.store<MfaState>(INITIAL_MFA_STATE)
-      const api = createMfa(ctx, store, options)
+      const now = (options as MfaSettings).now ?? (() => Date.now())
+      let listener: MfaListener | null = null
+      // The engine loads on the first verification, method change or enrolment screen.
+      let engine: Promise<MfaEngine> | null = null
+      let loaded: MfaEngine | null = null
+      let cancels = 0
+      const load = () =>
+        (engine ??= import('./flow').then(
+          (m) => (loaded = m.createMfa(ctx, store, options, () => listener)),
+          (e) => {
+            engine = null
+            throw e
+          },
+        ))
+      /** Run `f` on the engine; a `cancel()` while it loaded cancels this call, as it would a pending one. */
+      const run = <T,>(f: (e: MfaEngine) => Promise<T>): Promise<T> => {
+        if (loaded) return f(loaded)
+        const before = cancels
+        return load().then((e) => {
+          if (cancels !== before) throw e.canceled()
+          return f(e)
+        })
+      }
+      const methods = () => (ctx.session.user?.mfaMethods ?? []).map((m) => m.type).filter((t) => MFA_METHOD_TYPES.includes(t))
+      const api: MfaApi = {
+        store,
+        methods,
+        verify(o) {
+          if (!methods().length) return Promise.resolve()
+          // A first verification: the screen's chunk loads alongside the engine's, not after it.
+          if (!loaded && !listener) void import('./screens/verify').catch(() => {})
+          return run((e) => e.verify(o))
+        },
+        requireFresh: () => (methods().length ? run((e) => e.requireFresh()) : Promise.resolve()),
+        init: (type) => run((e) => e.init(type)),
+        submit: (type, code) => run((e) => e.submit(type, code)),
+        cancel() {
+          cancels++
+          loaded?.cancel()
+        },
+        registerListener(l) {
+          listener = l
+          return () => {
+            if (listener === l) listener = null
+          }
+        },
+        unenroll: (type) => run((e) => e.unenroll(type)),
+        enrolled(type, response, o = {}) {
+          const user = ctx.session.setUser(response.user)
+          if (o.verified !== false) store.set({ lastVerifiedAt: now() })
+          try {
+            options.onEnrollmentSuccess?.({ method: type })
+          } catch (e) {
+            ctx.warn(`mfa: onEnrollmentSuccess threw: ${(e as Error)?.message ?? e}`)
+          }
+          return user
+        },
+        showEnrollment: () => run((e) => e.showEnrollment()),
+      }
       ctx.provide(api)
-      ctx.declareErrors(mfaErrors(() => ctx.texts(MFA_TEXTS)))
-      ctx.screens.register({ id: MFA_SCREENS.verify, load: () => import('./screens/verify') })
-      ctx.screens.register({ id: MFA_SCREENS.intro, load: () => import('./screens/intro') })
-      ctx.screens.register({ id: MFA_SCREENS.methods, load: () => import('./screens/methods') })
-      ctx.screens.register({ id: MFA_SCREENS.remove, load: () => import('./screens/remove') })
-      ctx.screens.register({ id: MFA_SCREENS.success, load: () => import('./screens/success') })
+      ctx.declareErrors(() => import('./strings').then((m) => mfaErrors(() => ctx.texts(m.MFA_TEXTS))))
+      const screens: [string, ScreenDefinition['load']][] = [
+        [MFA_SCREENS.verify, () => import('./screens/verify')],
+        [MFA_SCREENS.intro, () => import('./screens/intro')],
+        [MFA_SCREENS.methods, () => import('./screens/methods')],
+        [MFA_SCREENS.remove, () => import('./screens/remove')],
+        [MFA_SCREENS.success, () => import('./screens/success')],
+      ]
+      for (const [id, load] of screens) ctx.screens.register({ id, load })
       // Seam 3: before sign / send / export / recovery / delegation.
       ctx.hooks.sensitiveAction.tapPromise('mfa', async ({ user }) => {
         if ((user ?? ctx.session.user)?.mfaMethods?.length) await api.verify({ reason: 'action' })

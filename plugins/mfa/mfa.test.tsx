@@ -1,10 +1,12 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import type { WireLinkedAccount, WireUser } from 'portico'
 import { PorticoProvider } from 'portico/ui/core'
 import { createTestKernel, emailAccount, pluginContract, renderScreen, wireUser } from 'portico/testing'
-import { MFA_TEXTS, MFA_CODE_WAIT_MS, MFA_MAX_ATTEMPTS, mfa, validateMfaCode, type MfaSettings } from './index'
+import { MFA_CODE_WAIT_MS, MFA_MAX_ATTEMPTS, mfa, validateMfaCode, type MfaSettings } from './index'
+import { MFA_TEXTS } from './strings'
+import { MFA_CODE_RULE_DEFAULTS } from './code'
 import { mfaTotp } from 'portico/plugins/mfa-totp'
 import { mfaSms } from 'portico/plugins/mfa-sms'
 import { mfaPasskey } from 'portico/plugins/mfa-passkey'
@@ -40,11 +42,16 @@ const action = (kernel: Awaited<ReturnType<typeof setup>>['kernel']) =>
 async function asked(kernel: Awaited<ReturnType<typeof setup>>['kernel']) {
   const p = action(kernel)
   p.catch(() => {})
-  await tick()
+  // The verification engine loads on first use: wait until the verification is pending.
+  await vi.waitFor(() => expect(kernel.plugin('mfa').store.get().pending).toBe(true))
   return { p }
 }
 
 describe('code rules (part 2 section 5)', () => {
+  it("the entry's code-rule texts are MFA_TEXTS' own", () => {
+    expect(MFA_TEXTS).toMatchObject(MFA_CODE_RULE_DEFAULTS)
+  })
+
   it('numeric only, exactly 6, whitespace stripped, strings only', () => {
     expect(validateMfaCode(' 12 34\t56 ')).toBe('123456')
     expect(() => validateMfaCode('12a456')).toThrow('Passcode can only be numbers')
@@ -187,7 +194,7 @@ describe('verification (headless listener)', () => {
     b.net.on('POST', '/mfa/totp/verify', { success: true })
     b.api.registerListener({ onMfaRequired: () => {} })
     const first = b.api.requireFresh()
-    await tick()
+    await vi.waitFor(() => expect(b.api.store.get().pending).toBe(true))
     await b.api.submit('totp', '123456')
     await first
     await b.api.requireFresh() // verified just now: nothing asked

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef } from 'react'
 import { PorticoError, type User, type WireUser } from 'portico'
 import { useKernel, usePlugin, useStore, useUser } from 'portico/ui/core'
 import type { MfaType } from './calls'
-import { MFA_METHOD_TYPES, methodPluginId, type MfaListener, type MfaState } from './flow'
+import { MFA_METHOD_TYPES, methodPluginId, type MfaListener, type MfaState } from './state'
 
 /** The API a method plugin hands out (`kernel.plugin('mfa-totp')` ...), used for headless enrolment. */
 export interface MfaMethodPluginApi {

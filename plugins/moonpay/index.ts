@@ -16,15 +16,15 @@
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
 import type { FundingMethod, WireFundingConfig } from 'portico/plugins/funding'
-import { moonpayErrors } from './errors'
-import { MOONPAY_TEXTS } from './strings'
+import { MOONPAY_METHOD_LABELS, methodLabel } from './labels'
+import type { MOONPAY_TEXTS } from './strings'
 
-// The entry stays small (the factory and texts): calls, currency codes and the status poll load
-// with the 'moonpay-status' screen.
+// The entry stays small (the factory and its method's labels): calls, currency codes, the status
+// poll, the error views and the texts load with the 'moonpay-status' screen.
 export type { MoonpaySignBody, MoonpaySignResponse } from './calls'
 export type { MoonpayCurrency } from './currency'
 export type { MoonpayView } from './status'
-export { MOONPAY_TEXTS } from './strings'
+/** MoonPay's texts (./strings.ts, `MOONPAY_TEXTS`): the screen loads them; apps override them under `texts: { moonpay: {...} }`. */
 export type MoonpayTexts = typeof MOONPAY_TEXTS
 
 export const MOONPAY_STATUS_SCREEN = 'moonpay-status'
@@ -53,17 +53,23 @@ export function moonpay(options: MoonpayOptions = {}): PorticoPlugin<'moonpay'> 
     id: 'moonpay',
     kind: 'funding',
     setup(ctx) {
-      const texts = () => ctx.texts(MOONPAY_TEXTS)
+      const label = (key: keyof typeof MOONPAY_METHOD_LABELS) => methodLabel(ctx.config.texts, ctx.id, MOONPAY_METHOD_LABELS, key)
       ctx.provide<MoonpayApi>({ options, warn: (m) => ctx.warn(m) })
-      ctx.declareErrors(moonpayErrors(texts))
+      // Merged once when the texts load (the first screen's load): a mistyped override key warns then, as the tap did.
+      ctx.declareErrors(() =>
+        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => {
+          ctx.texts(s.MOONPAY_TEXTS)
+          return e.moonpayErrors(() => ctx.texts(s.MOONPAY_TEXTS))
+        }),
+      )
       ctx.screens.register({ id: MOONPAY_STATUS_SCREEN, load: () => import('./screens/status') })
       ctx.hooks.fundingMethods.tap(ctx.id, (list) => {
         const method: FundingMethod = {
           id: 'moonpay',
           kind: 'card',
           provider: 'moonpay',
-          label: texts().label,
-          description: texts().description,
+          label: label('label'),
+          description: label('description'),
           order: 10,
           popup: true,
           screen: MOONPAY_STATUS_SCREEN,

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createTestKernel, pluginContract } from 'portico/testing'
 import { funding, listFundingMethods, resolveRequest, type FundingChain } from 'portico/plugins/funding'
-import { MOONPAY_TEXTS, moonpay } from './index'
+import { moonpay } from './index'
+import { MOONPAY_TEXTS } from './strings'
+import { MOONPAY_METHOD_LABELS } from './labels'
 import { fetchMoonpayStatus } from './calls'
 import { moonpayCurrencyCode } from './currency'
 import { moonpayView, watchMoonpay } from './status'
@@ -11,6 +13,18 @@ afterEach(() => vi.useRealTimers())
 
 const chain = (id: number): FundingChain => ({ id, name: `Chain ${id}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['http://x'] } } })
 const req = (id: number, isUSDC = false) => resolveRequest({ address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', chain: chain(id), isUSDC }, null)
+
+it("the entry's method labels are MOONPAY_TEXTS' own", () => {
+  expect(MOONPAY_TEXTS).toMatchObject(MOONPAY_METHOD_LABELS)
+})
+
+it('an override key that is not a text warns once the texts load; the labels take overrides', async () => {
+  const t = await createTestKernel({ plugins: [funding({ enabled: true }), moonpay()], config: { texts: { moonpay: { label: 'Card', nope: 'x' } } } })
+  await t.kernel.loadDeclarations()
+  expect(t.warnings).toContain("texts: 'nope' is not a text of this namespace; it is ignored.")
+  const r = resolveRequest({ address: '0x0000000000000000000000000000000000000001' }, { moonpay: {} as never }, undefined)
+  expect(listFundingMethods(t.kernel, r, { moonpay: {} as never }).find((m) => m.method.id === 'moonpay')?.method.label).toBe('Card')
+})
 
 describe('currency codes', () => {
   it('native Ethereum, Arbitrum, Base, Polygon (and Avalanche, Celo); USDC also Optimism', () => {

@@ -10,7 +10,7 @@ import { Button, ScreenLayout, StatusIcon, useTexts, type ScreenProps } from 'po
 import { APPROVALS_TEXTS, type ApprovalsTexts } from '../strings'
 import type { SolanaReview, SolanaSession } from '../session'
 import type { SolanaInstruction } from '../solana'
-import { formatSol, formatTokenAmount } from '../format'
+import { formatSol, formatTokenAmount } from '../index'
 import { Address, AppIcon, Details, FailurePanel, fill, useFunding } from './parts'
 import { ExplorerLink, PrepareFailedScreen, PreparingScreen, ReviewActions, SignedScreen, StepCounter, useTransactionFlow } from './flow'
 

@@ -4,8 +4,8 @@
  */
 import { useState } from 'react'
 import { Button, ScreenLayout, TextInput, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
-import { isPositiveAmount, sanitizeAmount } from '../amount'
-import { FUNDING } from '../errors'
+import { isPositiveAmount, sanitizeAmount } from '../index'
+import { FUNDING } from '../index'
 import { FUNDING_TEXTS } from '../strings'
 
 export default function FundingAmountScreen(_: ScreenProps) {

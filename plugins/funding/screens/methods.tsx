@@ -9,10 +9,10 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react'
 import { formatText } from 'portico'
 import { Button, ListButton, ScreenLayout, icons, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
-import { FUNDING } from '../errors'
-import { FUNDING_AMOUNT_SCREEN } from '../ids'
-import { listFundingMethods, type FundingMethod } from '../methods'
-import { openFundingPopup } from '../popup'
+import { FUNDING } from '../index'
+import { FUNDING_AMOUNT_SCREEN } from '../index'
+import { listFundingMethods, type FundingMethod } from '../index'
+import { openFundingPopup } from '../index'
 import { FUNDING_TEXTS } from '../strings'
 
 type IconComponent = (props: { width?: number; height?: number }) => ReactNode

@@ -6,7 +6,7 @@
  */
 import { forwardRef } from 'react'
 import { CodeInput, useTexts, type CodeInputHandle } from 'portico/ui'
-import { MFA_CODE_LENGTH } from '../flow'
+import { MFA_CODE_LENGTH } from '../index'
 import { MFA_TEXTS } from '../strings'
 
 export interface MfaCodeBoxesProps {

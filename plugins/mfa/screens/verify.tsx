@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { Button, ListButton, ScreenLayout, Spinner, icons, useKernel, usePlugin, useStore, useTexts, type CodeInputHandle } from 'portico/ui'
 import type { MfaType } from '../calls'
-import { MFA_CODE_LENGTH } from '../flow'
+import { MFA_CODE_LENGTH } from '../index'
 import { MFA_TEXTS } from '../strings'
 import { MfaCodeBoxes } from './code-boxes'
 

@@ -1,0 +1,16 @@
+/**
+ * The texts the entry needs before any screen of this plugin has loaded: its funding methods'
+ * labels (the `fundingMethods` tap), overridable under `texts: { moonpay: {...} }` like every
+ * other text. MOONPAY_TEXTS's own (./strings.ts), copied so the lazy texts chunk shares no module
+ * with the entry (a test keeps them equal).
+ */
+export const MOONPAY_METHOD_LABELS = {
+  label: 'Buy with MoonPay',
+  description: 'Pay with a card through MoonPay',
+}
+
+/** A label with the app's override (`config.texts[namespace][key]`), without loading the other texts. */
+export function methodLabel<T extends Record<string, string>>(texts: Record<string, Record<string, string> | undefined>, namespace: string, defaults: T, key: keyof T & string): string {
+  const v = texts[namespace]?.[key]
+  return typeof v === 'string' ? v : defaults[key]
+}
