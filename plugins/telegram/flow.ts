@@ -3,7 +3,7 @@ import { PorticoError, toPorticoError, type PluginContext, type Store, type User
 import { unlinkTelegram, type TelegramCredential } from './calls'
 import { telegramError } from './errors'
 import { TELEGRAM_TEXTS } from './strings'
-import { loadTelegramScript, telegramLogin } from './widget'
+import { TELEGRAM_ORIGIN, loadTelegramScript, telegramLogin } from './widget'
 
 export const STATUS_SCREEN = 'telegram-status'
 
@@ -28,12 +28,14 @@ export interface TelegramApi {
 }
 
 export interface TelegramSettings {
-  origin: string
+  /** Default TELEGRAM_ORIGIN. */
+  origin?: string
   botId?: number | string
 }
 
 export function createTelegramApi(ctx: PluginContext, state: Store<TelegramState>, settings: TelegramSettings): TelegramApi {
   const texts = () => ctx.texts(TELEGRAM_TEXTS)
+  const origin = settings.origin ?? TELEGRAM_ORIGIN
   const botId = () => settings.botId ?? (ctx.config.server as { telegram_bot_id?: number | string } | null)?.telegram_bot_id ?? null
   const api: TelegramApi = {
     state,
@@ -45,12 +47,12 @@ export function createTelegramApi(ctx: PluginContext, state: Store<TelegramState
       if (state.get().script === 'ready' && telegramLogin()) return true
       state.set({ script: 'loading' })
       try {
-        await loadTelegramScript(settings.origin)
+        await loadTelegramScript(origin)
         state.set({ script: 'ready' })
         return true
       } catch (e) {
         state.set({ script: 'unavailable' })
-        ctx.warn(`telegram: ${(e as Error).message} Telegram login is off until it loads (script-src must allow ${settings.origin}).`)
+        ctx.warn(`telegram: ${(e as Error).message} Telegram login is off until it loads (script-src must allow ${origin}).`)
         return false
       }
     },
