@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, fireEvent, waitFor } from '@testing-library/react'
 import type { WireLinkedAccount } from 'portico'
 import { authResponse, createTestKernel, emailAccount, pluginContract, renderScreen, wireUser } from 'portico/testing'
-import { MAX_PASSKEYS, PASSKEY_TEXTS, passkey, passkeyTitle, type PasskeySettings } from './index'
+import { MAX_PASSKEYS, passkey, passkeyTitle, type PasskeySettings } from './index'
+import { PASSKEY_TEXTS } from './strings'
 
 afterEach(cleanup)
 
