@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createTestKernel, pluginContract, wireUser } from 'portico/testing'
 import { isPorticoError } from 'portico'
-import { crossApp, CROSS_APP_RESPONSE, CROSS_APP_TEXTS, decodeRequest, openTransact, type PopupHost, type PopupWindow } from './index'
+import { crossApp, type PopupHost, type PopupWindow } from './index'
+import { CROSS_APP_RESPONSE, decodeRequest, openTransact } from './popup'
+import { CROSS_APP_TEXTS } from './strings'
 
 pluginContract(() => crossApp())
 
