@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { authResponse, createTestKernel, pluginContract, wireUser } from 'portico/testing'
 import { isPorticoError, type WireUser } from 'portico'
-import { farcaster, FARCASTER_POLL_MS, FARCASTER_TEXTS, FARCASTER_TIMEOUT_MS, runFarcaster, INITIAL_FARCASTER_STATE } from './index'
+import { farcaster, FARCASTER_POLL_MS, FARCASTER_TIMEOUT_MS, INITIAL_FARCASTER_STATE } from './index'
+import { runFarcaster } from './flow'
+import { FARCASTER_TEXTS } from './strings'
 import { qrPath } from './screens/qr'
 
 pluginContract(() => farcaster())
@@ -84,6 +86,7 @@ describe('farcaster()', () => {
 
   it('shows the time-out and a refused message as Farcaster errors', async () => {
     const t = await createTestKernel({ plugins: [farcaster()] })
+    await t.kernel.loadDeclarations() // error views declared lazily (the modal's screens wait for them)
     const { farcasterTimeout } = await import('./errors')
     expect(t.kernel.screens.resolveError(farcasterTimeout(), { method: 'farcaster' })).toMatchObject({ title: FARCASTER_TEXTS.failedTitle, detail: FARCASTER_TEXTS.timeout })
   })
