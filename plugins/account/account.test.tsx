@@ -12,7 +12,8 @@ import {
 } from 'portico'
 import { authResponse, createTestKernel, emailAccount, pluginContract, renderScreen, wireUser, type TestKernel } from 'portico/testing'
 import { sms } from 'portico/plugins/sms'
-import { account, transferData, ACCOUNT_SCREENS, ACCOUNT_TEXTS } from './index'
+import { account, transferData, ACCOUNT_SCREENS } from './index'
+import { ACCOUNT_TEXTS } from './strings'
 
 pluginContract(() => account())
 
@@ -115,6 +116,7 @@ describe('error declarations', () => {
   it('account_transfer_required has its own screen (declared by this plugin, not the kernel)', async () => {
     const err = new PorticoError('account_transfer_required', 'linked elsewhere', { data: { ...conflict() } })
     const withAccount = await createTestKernel({ plugins: [phoneMethod(), account()] })
+    await withAccount.kernel.loadDeclarations() // error views declared lazily (the modal's screens wait for them)
     expect(withAccount.kernel.screens.resolveError(err)).toMatchObject({
       screen: ACCOUNT_SCREENS.linkConflict,
       title: 'Phone number is associated with another account',
@@ -125,6 +127,7 @@ describe('error declarations', () => {
   })
   it("its method_not_supported view is its own, another plugin's not_supported view stays theirs", async () => {
     const t = await createTestKernel({ plugins: [phoneMethod(), account()] })
+    await t.kernel.loadDeclarations() // error views declared lazily (the modal's screens wait for them)
     const view = t.kernel.screens.resolveError(await t.kernel.plugin('account').transfer(conflict({ link_method: 'farcaster' })).catch((e) => e))
     expect(view).toMatchObject({ title: ACCOUNT_TEXTS.unsupportedTitle, screen: 'error' })
     expect(view.title).not.toBe(REGION_TITLE)
