@@ -1,6 +1,6 @@
 /** Telegram's state and API (`kernel.plugin('telegram')`). */
 import { PorticoError, toPorticoError, type PluginContext, type Store, type User } from 'portico'
-import { unlinkTelegram, type TelegramCredential } from './calls'
+import { authenticateTelegram, unlinkTelegram, type TelegramCredential } from './calls'
 import { telegramError } from './errors'
 import { TELEGRAM_TEXTS } from './strings'
 import { TELEGRAM_ORIGIN, loadTelegramScript, telegramLogin } from './widget'
@@ -87,4 +87,23 @@ export function createTelegramApi(ctx: PluginContext, state: Store<TelegramState
     },
   }
   return api
+}
+
+/** A Mini App launch claimed at start-up (`#tgWebAppData=...`): log in with its signed data. */
+export async function loginWithMiniApp(
+  ctx: Pick<PluginContext, 'api' | 'completeLogin'>,
+  state: Store<TelegramState>,
+  data: string,
+  disableSignup: boolean,
+): Promise<void> {
+  const credential = { telegram_web_app_data: data }
+  state.set({ status: 'verifying', credential })
+  try {
+    const res = await authenticateTelegram(ctx.api, credential, disableSignup ? 'no-signup' : 'login-or-sign-up')
+    await ctx.completeLogin(res, { method: 'telegram', intent: 'login' })
+    state.set({ status: 'success', error: null })
+  } catch (e) {
+    state.set({ status: 'error', error: e as never })
+    throw e
+  }
 }

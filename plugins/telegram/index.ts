@@ -153,17 +153,7 @@ export function telegram(options: TelegramOptions = {}): PorticoPlugin<'telegram
           finish: async () => {
             if (!on()) return
             if (ctx.session.authenticated && !ctx.session.user?.isGuest) return
-            const credential = { telegram_web_app_data: data }
-            state.set({ status: 'verifying', credential })
-            try {
-              const { authenticateTelegram } = await import('./calls')
-              const res = await authenticateTelegram(ctx.api, credential, options.disableSignup ? 'no-signup' : 'login-or-sign-up')
-              await ctx.completeLogin(res, { method: 'telegram', intent: 'login' })
-              state.set({ status: 'success', error: null })
-            } catch (e) {
-              state.set({ status: 'error', error: e as never })
-              throw e
-            }
+            await (await import('./flow')).loginWithMiniApp(ctx, state, data, !!options.disableSignup)
           },
         }
       })
