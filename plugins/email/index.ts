@@ -13,8 +13,8 @@ import { MailIcon, lazyComponent, type LoginInputProps } from 'portico/ui/core'
 import { INITIAL_CODE_STATE } from 'portico/plugins/code'
 import { checkEmail } from './check'
 import { codeErrorMessage, emailErrors } from './errors'
-import type { EmailApi, EmailFlowState } from './flow'
-import type { EmailOptions } from './options'
+import type { EmailApi, EmailFlowState, EmailShared } from './flow'
+import { emailOptions, type EmailOptions } from './options'
 import type { EmailFieldProps } from './screens/field'
 import { EMAIL_TEXTS } from './strings'
 
@@ -60,13 +60,19 @@ export function email(options: EmailOptions = {}): PorticoPlugin<'email'> {
         extra: { ...config.extra, email: { ...options, ...((config.extra.email as EmailOptions | undefined) ?? {}) } },
       }))
       const store = ctx.store<EmailFlowState>(INITIAL_CODE_STATE)
+      const shared: EmailShared = {
+        check: (value) => checkEmail(value, ctx.config.disablePlusEmails, texts()),
+        texts,
+        codeErrorMessage: (error) => codeErrorMessage(error, texts()),
+        disableSignup: () => emailOptions(ctx).disableSignup,
+      }
       let flow: EmailApi | undefined
       let loading: Promise<EmailApi> | undefined
       const load = (): Promise<EmailApi> =>
         flow
           ? Promise.resolve(flow)
           : (loading ??= import('./flow').then(
-              (m) => (flow ??= m.createEmailFlow(ctx, store)),
+              (m) => (flow ??= m.createEmailFlow(ctx, store, shared)),
               (e) => {
                 loading = undefined
                 throw e
@@ -76,9 +82,7 @@ export function email(options: EmailOptions = {}): PorticoPlugin<'email'> {
         getState: () => store.get(),
         subscribe: (listener) => store.subscribe(listener),
         store,
-        check: (value) => checkEmail(value, ctx.config.disablePlusEmails, texts()),
-        texts,
-        codeErrorMessage: (error) => codeErrorMessage(error, texts()),
+        ...shared,
         sendCode: async (o) => (await load()).sendCode(o),
         resendCode: async (token) => (await load()).resendCode(token),
         loginWithCode: async (o) => (await load()).loginWithCode(o),
