@@ -1,7 +1,8 @@
 /**
- * The account text `kernel.plugin('account').label()` answers synchronously: in the page's
- * first load. Part of `ACCOUNT_TEXTS` (./strings.ts), with the app's override
- * (`texts: { account: { fallbackLabel } }`) the same way.
+ * The account text `kernel.plugin('account').label()` answers synchronously: in the page's first
+ * load. The same words are in `ACCOUNT_TEXTS` (./strings.ts, which does not import them: a module
+ * shared with the lazy chunks would get an initial chunk of its own; the plugin's test checks they
+ * match), with the app's override (`texts: { account: { fallbackLabel } }`) the same way.
  */
 export const ACCOUNT_LABELS = {
   /** (ours) The label when no declared method names the link method. */

@@ -4,13 +4,11 @@
  * marked "(ours)". Overridable: `texts: { account: {...} }`. The method labels are not here:
  * each login method declares its own (`transferLabel` of its descriptor).
  */
-import { ACCOUNT_LABELS } from './labels'
-
 export const ACCOUNT_TEXTS = {
   /** '{method} is associated with another account' ({method}: the method's transferLabel). */
   conflictTitle: '{method} is associated with another account',
-  // fallbackLabel: ./labels.ts (in the page's first load)
-  ...ACCOUNT_LABELS,
+  /** (ours) The label when no declared method names the link method. */
+  fallbackLabel: 'Account',
   /** (ours) asks whether to transfer the handle and warns the other account will be deleted. */
   conflictBody: 'Do you want to transfer {account} to this account instead? Your other account will be deleted.',
   continue: 'Continue',

@@ -4,6 +4,7 @@ import { isPorticoError } from 'portico'
 import { crossApp, type PopupHost, type PopupWindow } from './index'
 import { CROSS_APP_RESPONSE, decodeRequest, openTransact } from './popup'
 import { CROSS_APP_TEXTS } from './strings'
+import { CROSS_APP_LABELS } from './labels'
 
 pluginContract(() => crossApp())
 
@@ -120,4 +121,8 @@ describe('crossApp()', () => {
     await t.kernel.completeLogin({ user, token: 't', refresh_token: 'r', identity_token: null, session_update_action: 'set', is_new_user: true } as never, { method: 'cross_app' })
     expect(t.kernel.recentLogin()?.method ?? null).not.toBe('cross_app')
   })
+})
+
+it('the labels in the first load are the same words as in CROSS_APP_TEXTS', () => {
+  expect(CROSS_APP_TEXTS).toMatchObject(CROSS_APP_LABELS)
 })

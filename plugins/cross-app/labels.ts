@@ -1,8 +1,9 @@
 /**
- * The cross-app texts needed before the user acts (the landing row, and the refusals
- * `transact()` throws synchronously inside the click): in the page's first load.
- * They are part of `CROSS_APP_TEXTS` (./strings.ts) and take the app's overrides
- * (`texts: { 'cross-app': {...} }`) the same way.
+ * The cross-app texts needed before the user acts (the landing row, and the refusals `transact()`
+ * throws synchronously inside the click): in the page's first load. The same words are in
+ * `CROSS_APP_TEXTS` (./strings.ts, which does not import them: a module shared with the lazy
+ * chunks would get an initial chunk of its own; the plugin's test checks they match) and take the
+ * app's overrides (`texts: { 'cross-app': {...} }`) the same way.
  */
 export const CROSS_APP_LABELS = {
   displayName: 'cross-app',

@@ -1,12 +1,12 @@
 /** Every user-facing text of the cross-app plugin (spec part 1 sections 2, 4, 8); overridable with `texts: { 'cross-app': {...} }`. */
-import { CROSS_APP_LABELS } from './labels'
-
 export const CROSS_APP_TEXTS = {
-  // displayName, rowLabel, issue, readOnly: ./labels.ts (in the page's first load)
-  ...CROSS_APP_LABELS,
+  displayName: 'cross-app',
+  rowLabel: '{app}',
   connecting: 'Connecting to {app}',
   checkPopup: 'Check the pop-up window to continue.',
   success: 'Successfully connected',
+  issue: 'There was an issue connecting your {app} account. Please try again.',
+  readOnly: 'Cannot transact against a read-only provider app',
   unexpectedFlow: 'Unexpected auth flow. This may be a phishing attempt.',
   originMismatch: 'Origins between parent and child windows do not match.',
   userRejected: 'User rejected request',

@@ -4,6 +4,7 @@ import { isPorticoError, type WireUser } from 'portico'
 import { farcaster, FARCASTER_POLL_MS, FARCASTER_TIMEOUT_MS, INITIAL_FARCASTER_STATE } from './index'
 import { runFarcaster } from './flow'
 import { FARCASTER_TEXTS } from './strings'
+import { FARCASTER_LABELS } from './labels'
 import { qrPath } from './screens/qr'
 
 pluginContract(() => farcaster())
@@ -109,4 +110,8 @@ describe('farcaster()', () => {
     expect(d).toMatch(/^M\d+ \d+h1v1h-1z/)
     expect(INITIAL_FARCASTER_STATE.status).toBe('idle')
   })
+})
+
+it('the labels in the first load are the same words as in FARCASTER_TEXTS', () => {
+  expect(FARCASTER_TEXTS).toMatchObject(FARCASTER_LABELS)
 })

@@ -1,7 +1,9 @@
 /**
  * The Farcaster texts needed before the user acts (the method's names, the landing row): in the
- * page's first load. They are part of `FARCASTER_TEXTS` (./strings.ts) and take the app's
- * overrides (`texts: { farcaster: {...} }`) the same way.
+ * page's first load. The same words are in `FARCASTER_TEXTS` (./strings.ts, which does not import
+ * them: a module shared with the lazy chunks would get an initial chunk of its own; the plugin's
+ * test checks they match) and take the app's overrides (`texts: { farcaster: {...} }`) the same
+ * way.
  */
 export const FARCASTER_LABELS = {
   displayName: 'Farcaster',

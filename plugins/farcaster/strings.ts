@@ -1,9 +1,8 @@
 /** Every user-facing text of the Farcaster plugin (spec part 1 sections 2, 4, 8); overridable with `texts: { farcaster: {...} }`. */
-import { FARCASTER_LABELS } from './labels'
-
 export const FARCASTER_TEXTS = {
-  // displayName, rowLabel, methodLabel: ./labels.ts (in the page's first load)
-  ...FARCASTER_LABELS,
+  displayName: 'Farcaster',
+  rowLabel: 'Farcaster',
+  methodLabel: 'Farcaster profile',
   title: 'Sign in with Farcaster',
   scan: 'Scan with your phone’s camera to continue.',
   openApp: 'Open Warpcast app',

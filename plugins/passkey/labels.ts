@@ -1,7 +1,8 @@
 /**
  * The few passkey texts needed before the user acts (the method's name, the landing row, a
- * passkey's fallback title): in the page's first load. They are part of `PASSKEY_TEXTS`
- * (./strings.ts, which screens and flows load with them) and take the app's overrides
+ * passkey's fallback title): in the page's first load. The same words are in `PASSKEY_TEXTS`
+ * (./strings.ts, which does not import them: a module shared with the lazy chunks would get an
+ * initial chunk of its own; the plugin's test checks they match) and take the app's overrides
  * (`texts: { passkey: {...} }`) the same way.
  */
 export const PASSKEY_LABELS = {

@@ -2,18 +2,17 @@
  * Every user-facing text of the passkey plugin, overridable with `texts: { passkey: {...} }`.
  * Spec texts are word for word (part 1 sections 2, 3, 5, 8).
  */
-import { PASSKEY_LABELS } from './labels'
-
 export const PASSKEY_TEXTS = {
-  // displayName, unknownDevice, rowLabel: ./labels.ts (in the page's first load)
-  ...PASSKEY_LABELS,
-  // Spec, part 1 section 2 (choice, link screens)
+  // Spec, part 1 section 2 (display name, choice, link screens)
+  displayName: 'passkey',
   createAccount: 'Create new account',
   logInWithPasskey: 'Log in with a passkey',
   linkTitle: 'Secure your account with a passkey',
   addPasskey: 'Add new passkey',
   updated: 'Passkeys updated',
   done: 'Done',
+  // Spec, part 1 section 3 (display title fallback)
+  unknownDevice: 'Unknown device',
   // Spec, part 1 section 5
   webauthnRequired: 'The browser must support WebAuthn',
   // Spec, part 1 section 8 (passkey messages)
@@ -21,6 +20,7 @@ export const PASSKEY_TEXTS = {
   rejected: 'Passkey request timed out or rejected by user.',
   unknownError: 'An unknown error occurred.',
   // Not given by the spec: short, neutral wording of our own.
+  rowLabel: 'Passkey',
   chooseTitle: 'Log in or sign up with a passkey',
   chooseDescription: 'Use the passkey saved on this device, or create a new account with one.',
   waitTitle: 'Waiting for passkey',

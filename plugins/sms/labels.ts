@@ -1,8 +1,9 @@
 /**
  * The few SMS texts needed before the user acts (the method's names, the landing input's
- * placeholder line): in the page's first load. They are part of `SMS_TEXTS` (./strings.ts,
- * which screens and flows load with them) and take the app's overrides (`texts: { sms: {...} }`)
- * the same way.
+ * placeholder line): in the page's first load. The same words are in `SMS_TEXTS` (./strings.ts,
+ * which does not import them: a module shared with the lazy chunks would get an initial chunk of
+ * its own; the plugin's test checks they match) and take the app's overrides (`texts: { sms: {...}
+ * }`) the same way.
  */
 export const SMS_LABELS = {
   /** Login method display name (part 1 section 2). */

@@ -6,6 +6,7 @@ import { normaliseCode, RESEND_COOLDOWN_MS } from 'portico/plugins/code'
 import { sms, toE164, SMS_SCREENS } from './index'
 import { codeErrorMessage } from './errors'
 import { SMS_TEXTS } from './strings'
+import { SMS_LABELS } from './labels'
 
 afterEach(() => vi.restoreAllMocks())
 
@@ -297,4 +298,8 @@ describe('sms method descriptor', () => {
     expect(kernel.hasPlugin('sms')).toBe(false)
     expect(kernel.methods.get('sms')).toBeUndefined()
   })
+})
+
+it('the labels in the first load are the same words as in SMS_TEXTS', () => {
+  expect(SMS_TEXTS).toMatchObject(SMS_LABELS)
 })

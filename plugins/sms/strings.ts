@@ -3,11 +3,13 @@
  * the spec gives are word for word (part 1 sections 2, 5 and 8); the few the spec leaves open
  * are marked "(ours)" and kept short.
  */
-import { SMS_LABELS } from './labels'
-
 export const SMS_TEXTS = {
-  // displayName, methodLabel, consent: ./labels.ts (in the page's first load).
-  ...SMS_LABELS,
+  /** Login method display name (part 1 section 2). */
+  displayName: 'SMS',
+  /** Method label on the link-conflict screen (part 1 section 2, "Method labels"). */
+  methodLabel: 'Phone number',
+  /** (ours) The spec asks for consent text with the app name but gives no wording. */
+  consent: 'By providing your phone number, you agree to receive SMS messages from {app}.',
   /** (ours) */
   phonePlaceholder: 'Phone number',
   /** (ours) */
