@@ -11,8 +11,10 @@ import {
   type WireLinkedAccount,
 } from 'portico'
 import { authResponse, createTestKernel, emailAccount, pluginContract, renderScreen, wireUser, type TestKernel } from 'portico/testing'
-import { sms, SMS_TEXTS } from 'portico/plugins/sms'
-import { account, transferData, ACCOUNT_SCREENS, ACCOUNT_TEXTS } from './index'
+import { sms } from 'portico/plugins/sms'
+import { account, transferData, ACCOUNT_SCREENS } from './index'
+import { ACCOUNT_TEXTS } from './strings'
+import { ACCOUNT_LABELS } from './labels'
 
 pluginContract(() => account())
 
@@ -99,21 +101,23 @@ describe('transfer calls', () => {
 describe('error declarations', () => {
   it("with the real SMS plugin: a refused transfer after an SMS link reads as the account plugin's text, not the region refusal", async () => {
     const t = await createTestKernel({ plugins: [sms(), account()], app: { login_methods: ['email', 'sms'] } })
+    await t.kernel.loadDeclarations() // error views declared lazily (the modal's screens wait for them)
     const refused = await t.kernel.plugin('account').transfer(conflict({ link_method: 'farcaster' })).catch((e: unknown) => e)
     // The context of an SMS link (method 'sms', an sms-* screen) is where SMS's region view applies.
     for (const ctx of [{ method: 'sms' }, { screen: 'sms-code' }, { screen: ACCOUNT_SCREENS.linkConflict }]) {
       const view = t.kernel.screens.resolveError(refused, ctx)
       expect(view.title).toBe(ACCOUNT_TEXTS.unsupportedTitle)
       expect(view.detail).toBe("Transferring an account of this kind ('farcaster') is not supported by this app.")
-      expect(view.title).not.toBe(SMS_TEXTS.regionNotSupported)
+      expect(view.title).not.toBe('This region is not supported')
     }
     // SMS's own not_supported keeps its region view.
-    expect(t.kernel.screens.resolveError(new PorticoError('not_supported', 'region'), { method: 'sms' }).title).toBe(SMS_TEXTS.regionNotSupported)
+    expect(t.kernel.screens.resolveError(new PorticoError('not_supported', 'region'), { method: 'sms' }).title).toBe('This region is not supported')
   })
 
   it('account_transfer_required has its own screen (declared by this plugin, not the kernel)', async () => {
     const err = new PorticoError('account_transfer_required', 'linked elsewhere', { data: { ...conflict() } })
     const withAccount = await createTestKernel({ plugins: [phoneMethod(), account()] })
+    await withAccount.kernel.loadDeclarations() // error views declared lazily (the modal's screens wait for them)
     expect(withAccount.kernel.screens.resolveError(err)).toMatchObject({
       screen: ACCOUNT_SCREENS.linkConflict,
       title: 'Phone number is associated with another account',
@@ -124,6 +128,7 @@ describe('error declarations', () => {
   })
   it("its method_not_supported view is its own, another plugin's not_supported view stays theirs", async () => {
     const t = await createTestKernel({ plugins: [phoneMethod(), account()] })
+    await t.kernel.loadDeclarations() // error views declared lazily (the modal's screens wait for them)
     const view = t.kernel.screens.resolveError(await t.kernel.plugin('account').transfer(conflict({ link_method: 'farcaster' })).catch((e) => e))
     expect(view).toMatchObject({ title: ACCOUNT_TEXTS.unsupportedTitle, screen: 'error' })
     expect(view.title).not.toBe(REGION_TITLE)
@@ -244,4 +249,8 @@ describe('link conflict screens', () => {
     await renderScreen(t.kernel, ACCOUNT_SCREENS.linkConflict, { transfer: conflict() }, { intent: 'link' })
     expect(await screen.findByText('Nein danke')).toBeTruthy()
   })
+})
+
+it('the labels in the first load are the same words as in ACCOUNT_TEXTS', () => {
+  expect(ACCOUNT_TEXTS).toMatchObject(ACCOUNT_LABELS)
 })

@@ -6,14 +6,12 @@
  * answers the error's `link_method` (its descriptor's `transferLabel` and `transfer`).
  */
 import { definePlugin, type PorticoPlugin, type WireAccountTransferData, type WireAuthResponse, type WireUser } from 'portico'
-import { transferAccount } from './calls'
-import { accountErrors } from './errors'
-import { ACCOUNT_TEXTS } from './strings'
+import { accountLabel } from './labels'
 import { ACCOUNT_SCREENS, transferData, transferLabel } from './transfer'
 
-export { transferAccount } from './calls'
-export { transferRefused } from './errors'
-export { ACCOUNT_TEXTS } from './strings'
+// The transfer call, error views and texts load on first use (the modal's screens wait for the
+// error views): only their types are here.
+export type AccountTexts = typeof import('./strings').ACCOUNT_TEXTS
 export { ACCOUNT_SCREENS, TRANSFER_COPY_RESET_MS, transferData } from './transfer'
 
 /** What `kernel.plugin('account')` / `usePlugin('account')` return. */
@@ -39,14 +37,17 @@ export function account(): PorticoPlugin<'account'> {
     id: 'account',
     kind: 'feature',
     setup(ctx) {
-      const texts = () => ctx.texts(ACCOUNT_TEXTS)
+      const strings = () => import('./strings').then((m) => () => ctx.texts(m.ACCOUNT_TEXTS))
       ctx.provide<AccountApi>({
         transferData,
-        label: (linkMethod) => transferLabel(ctx.methods.forLinkMethod(linkMethod), texts().fallbackLabel),
+        label: (linkMethod) => transferLabel(ctx.methods.forLinkMethod(linkMethod), accountLabel(ctx.config.texts.account, 'fallbackLabel')),
         methodOf: (linkMethod) => ctx.methods.forLinkMethod(linkMethod)?.id ?? linkMethod,
-        transfer: (data) => transferAccount(ctx.api, ctx.methods, data, texts()),
+        transfer: async (data) => {
+          const [{ transferAccount }, texts] = await Promise.all([import('./calls'), strings()])
+          return transferAccount(ctx.api, ctx.methods, data, texts())
+        },
       })
-      ctx.declareErrors(accountErrors({ methods: ctx.methods, texts }))
+      ctx.declareErrors(() => Promise.all([import('./errors'), strings()]).then(([e, texts]) => e.accountErrors({ methods: ctx.methods, texts })))
       const screens = () => import('./screens/transfer')
       ctx.screens.register({ id: ACCOUNT_SCREENS.linkConflict, load: () => screens().then((m) => m.LinkConflictScreen) })
       ctx.screens.register({ id: ACCOUNT_SCREENS.checkAssets, load: () => screens().then((m) => m.CheckAssetsScreen) })

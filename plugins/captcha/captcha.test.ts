@@ -8,7 +8,8 @@ import { createTestKernel } from 'portico/testing'
 import { PorticoError, type PorticoPlugin } from 'portico'
 import { turnstile } from 'portico/plugins/turnstile'
 import { hcaptcha } from 'portico/plugins/hcaptcha'
-import { type CaptchaApi, CAPTCHA_SCREEN, CAPTCHA_TEXTS, FIRST_RETRY_DELAY_MS, WAIT_TIMEOUT_MS } from './index'
+import { type CaptchaApi, CAPTCHA_SCREEN, FIRST_RETRY_DELAY_MS, WAIT_TIMEOUT_MS } from './index'
+import { CAPTCHA_TEXTS } from './strings'
 import { widgetScript } from './stand-in'
 
 
@@ -28,6 +29,7 @@ async function kernelWith(siteKey = 'sk-pass', enabled = true, plugin: PorticoPl
   const t = await createTestKernel({ plugins: [plugin], app: { login_methods: ['email'], captcha_enabled: enabled, captcha_site_key: siteKey } })
   t.net.on('POST', '/passwordless/init', { success: true })
   t.net.on('POST', '/telegram/authenticate', { status: 400, body: { code: 'invalid_captcha', error: 'Captcha token is missing or invalid.' } })
+  await t.kernel.loadDeclarations() // error views declared lazily (the modal's screens wait for them)
   return t
 }
 

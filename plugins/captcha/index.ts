@@ -15,14 +15,13 @@
  * - 'invalid_captcha' from the server shows 'Please try again.' and resets the captcha.
  */
 import type { PluginContext, Store } from 'portico'
-import { captchaError, captchaErrors } from './errors'
-import { CAPTCHA_TEXTS } from './strings'
-import { createController, POLL_MS, WAIT_TIMEOUT_MS, type CaptchaProvider, type CaptchaState, type Controller } from './widget'
+import type { CaptchaFlow } from './flow'
+import type { CaptchaProvider, CaptchaState } from './widget'
 
-export { CAPTCHA_TEXTS } from './strings'
-export { captchaError, captchaErrors } from './errors'
-export { loadScript, SCRIPT_TIMEOUT_MS } from './script'
-export { MAX_RETRIES, FIRST_RETRY_DELAY_MS, POLL_MS, WAIT_TIMEOUT_MS } from './widget'
+// The token flow (widget controller, script), error views and texts load on first use, or at
+// ready when captcha is on: only their types are here.
+export type CaptchaTexts = typeof import('./strings').CAPTCHA_TEXTS
+export { MAX_RETRIES, FIRST_RETRY_DELAY_MS, POLL_MS, WAIT_TIMEOUT_MS, SCRIPT_TIMEOUT_MS } from './constants'
 export type { CaptchaProvider, CaptchaState, CaptchaStatus, WidgetApi, Controller } from './widget'
 
 export const CAPTCHA_SCREEN = 'captcha-challenge'
@@ -63,70 +62,56 @@ export interface CaptchaApi {
   reset(): void
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
-
 /** Set the captcha up for a provider plugin; returns its API (provided) and the teardown. */
 export function setupCaptcha(ctx: PluginContext, provider: CaptchaProvider, options: CaptchaOptions = {}): { api: CaptchaApi; teardown: () => void } {
-  const texts = () => ctx.texts(CAPTCHA_TEXTS, 'captcha')
   const siteKey = () => options.siteKey ?? ctx.config.captchaSiteKey
   const enabled = () => !!ctx.config.captchaEnabled && !!siteKey()
   const state = ctx.store<CaptchaState>({ status: 'disabled', token: null, retries: 0, error: null })
   const calls = { ...CAPTCHA_CALLS, ...options.calls }
-  const controller: Controller = createController(provider, state, siteKey, (afterRetries, cause) => {
-    const e = captchaError('captcha_failure', texts(), afterRetries)
-    if (cause !== undefined) (e as { cause?: unknown }).cause = cause
-    return e
-  })
-  let offscreen: HTMLElement | null = null
-  let hostContainer: HTMLElement | null = null
-
-  const waitForToken = async (): Promise<string> => {
-    const started = Date.now()
-    for (;;) {
-      const s = state.get()
-      if (s.token) return s.token
-      if (s.status === 'error' && s.error) throw s.error
-      if (Date.now() - started >= WAIT_TIMEOUT_MS) {
-        controller.reset()
-        throw captchaError('captcha_timeout', texts())
-      }
-      await sleep(POLL_MS)
-    }
-  }
+  let flow: CaptchaFlow | undefined
+  let loading: Promise<CaptchaFlow> | undefined
+  let destroyed = false
+  const load = (): Promise<CaptchaFlow> =>
+    flow
+      ? Promise.resolve(flow)
+      : (loading ??= import('./flow').then(
+          (m) => (flow ??= m.createCaptchaFlow(ctx, provider, state, { siteKey, enabled, screen: CAPTCHA_SCREEN })),
+          (e) => {
+            loading = undefined
+            throw e
+          },
+        ))
+  // A container handed over before the flow is in: mounted once it is (unless unmounted first).
+  let pendingMount: HTMLElement | null = null
 
   const api: CaptchaApi = {
     state,
     enabled,
-    async token() {
-      if (!enabled()) throw captchaError('captcha_disabled', texts())
-      if (state.get().status === 'error') controller.reset()
-      if (!state.get().token) {
-        const nav = ctx.screens.getState()
-        if (nav.open) {
-          if (nav.current?.id !== CAPTCHA_SCREEN) void ctx.screens.open(CAPTCHA_SCREEN, { inserted: true })
-          else if (state.get().status !== 'loading') controller.reset()
-        } else if (typeof document !== 'undefined') {
-          // Headless: the host's container (api.mount) if it gave one, else one at the end of the body.
-          const target = hostContainer?.isConnected ? hostContainer : (offscreen ??= Object.assign(document.createElement('div'), { className: 'portico-captcha-headless' }))
-          if (!target.isConnected) document.body.appendChild(target)
-          if (state.get().status !== 'loading') controller.unmount()
-          controller.mount(target)
-        }
-      }
-      await waitForToken()
-      // The captcha screen shows 'Success' for about a second, then goes back by itself.
-      for (let i = 0; i < 30 && ctx.screens.getState().current?.id === CAPTCHA_SCREEN; i++) await sleep(100)
-      return controller.take() ?? (await api.token())
-    },
+    token: async () => (await load()).token(),
     mount: (el) => {
-      if (el.closest('[role=dialog]') === null) hostContainer = el
-      controller.mount(el)
+      if (flow) return flow.mount(el)
+      pendingMount = el
+      load().then(
+        (f) => {
+          if (pendingMount !== el || destroyed) return
+          pendingMount = null
+          f.mount(el)
+        },
+        () => {},
+      )
     },
-    unmount: () => controller.unmount(),
-    reset: () => controller.reset(),
+    unmount: () => {
+      pendingMount = null
+      flow?.unmount()
+    },
+    reset: () => flow?.reset(),
   }
   ctx.provide<CaptchaApi>(api)
-  ctx.declareErrors(captchaErrors(texts, () => controller.reset()))
+  ctx.declareErrors(() =>
+    Promise.all([import('./errors'), import('./strings')]).then(([e, s]) =>
+      e.captchaErrors(() => ctx.texts(s.CAPTCHA_TEXTS, 'captcha'), () => api.reset()),
+    ),
+  )
   ctx.screens.register({ id: CAPTCHA_SCREEN, load: () => import('./screens/challenge'), compact: true })
 
   ctx.hooks.configure.tap(ctx.id, (config) => {
@@ -161,12 +146,20 @@ export function setupCaptcha(ctx: PluginContext, provider: CaptchaProvider, opti
     })
   })
 
-  ctx.hooks.logout.tapPromise(ctx.id, async () => controller.reset())
+  // Captcha on: the flow a first login needs loads once the app is ready.
+  const onReady = () => {
+    if (enabled()) void load().catch(() => {})
+  }
+  ctx.events.on('ready', onReady)
+
+  ctx.hooks.logout.tapPromise(ctx.id, async () => api.reset())
   return {
     api,
     teardown: () => {
-      controller.unmount()
-      offscreen?.remove()
+      destroyed = true
+      pendingMount = null
+      flow?.teardown()
+      ctx.events.off('ready', onReady)
       unsubscribe()
     },
   }

@@ -5,7 +5,8 @@
  */
 const loading = new Map<string, Promise<void>>()
 
-export const SCRIPT_TIMEOUT_MS = 15_000
+export { SCRIPT_TIMEOUT_MS } from './constants'
+import { SCRIPT_TIMEOUT_MS } from './constants'
 
 export function loadScript(src: string, ready: () => boolean, doc: Document | undefined = typeof document !== 'undefined' ? document : undefined): Promise<void> {
   if (ready()) return Promise.resolve()

@@ -6,6 +6,7 @@
  * `render(el, {sitekey, callback, 'error-callback', 'expired-callback'}) → id`, `reset(id)`, `remove(id)`.
  */
 import type { PorticoError, Store } from 'portico'
+import { FIRST_RETRY_DELAY_MS, MAX_RETRIES } from './constants'
 import { loadScript } from './script'
 
 export type CaptchaStatus = 'disabled' | 'ready' | 'loading' | 'success' | 'error'
@@ -35,10 +36,7 @@ export interface CaptchaProvider {
   renderOptions?: Record<string, unknown>
 }
 
-export const MAX_RETRIES = 3
-export const FIRST_RETRY_DELAY_MS = 1000
-export const POLL_MS = 200
-export const WAIT_TIMEOUT_MS = 20_000
+export { MAX_RETRIES, FIRST_RETRY_DELAY_MS, POLL_MS, WAIT_TIMEOUT_MS } from './constants'
 
 export interface Controller {
   mount(container: HTMLElement): void

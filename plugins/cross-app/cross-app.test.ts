@@ -1,7 +1,10 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createTestKernel, pluginContract, wireUser } from 'portico/testing'
 import { isPorticoError } from 'portico'
-import { crossApp, CROSS_APP_RESPONSE, CROSS_APP_TEXTS, decodeRequest, openTransact, type PopupHost, type PopupWindow } from './index'
+import { crossApp, type PopupHost, type PopupWindow } from './index'
+import { CROSS_APP_RESPONSE, decodeRequest, openTransact } from './popup'
+import { CROSS_APP_TEXTS } from './strings'
+import { CROSS_APP_LABELS } from './labels'
 
 pluginContract(() => crossApp())
 
@@ -118,4 +121,8 @@ describe('crossApp()', () => {
     await t.kernel.completeLogin({ user, token: 't', refresh_token: 'r', identity_token: null, session_update_action: 'set', is_new_user: true } as never, { method: 'cross_app' })
     expect(t.kernel.recentLogin()?.method ?? null).not.toBe('cross_app')
   })
+})
+
+it('the labels in the first load are the same words as in CROSS_APP_TEXTS', () => {
+  expect(CROSS_APP_TEXTS).toMatchObject(CROSS_APP_LABELS)
 })

@@ -2,15 +2,11 @@
  * The cross-app plugin's errors (spec part 1 section 8, "Cross-app", word for word): state
  * mismatch, origin mismatch, closed popup, 2-minute time-out, read-only provider.
  */
-import { PorticoError, defineErrors, type ErrorContext, type PorticoErrorCode } from 'portico'
+import { defineErrors, type ErrorContext, type PorticoError } from 'portico'
 import { CROSS_APP_TEXTS } from './strings'
 
-export const CROSS_APP = 'cross-app'
-export const CROSS_APP_METHOD = 'cross_app'
-
-export function crossAppError(code: PorticoErrorCode | 'cross_app_popup_blocked', message: string, cause?: unknown) {
-  return new PorticoError(code, message, { kind: 'provider_error', cause, data: { provider: CROSS_APP } })
-}
+export { CROSS_APP, CROSS_APP_METHOD, crossAppError } from './flow'
+import { CROSS_APP, CROSS_APP_METHOD } from './flow'
 
 export function crossAppErrors(texts: () => typeof CROSS_APP_TEXTS = () => CROSS_APP_TEXTS) {
   const mine = (e: PorticoError, ctx: ErrorContext) => e.data?.provider === CROSS_APP || ctx.method === CROSS_APP_METHOD

@@ -2,11 +2,20 @@
  * The cross-app flow's state: the requester's connections (GET /apps/{appId}/cross-app/connections,
  * loaded once the app config is known) and what the 'cross-app-connect' screen shows.
  */
-import type { Api, Store } from 'portico'
+import { PorticoError, type Api, type PorticoErrorCode, type Store } from 'portico'
 import type { CrossAppConnection } from './calls'
 import type { Transaction } from './popup'
 
+/** The plugin id and its login-method id. */
+export const CROSS_APP = 'cross-app'
+export const CROSS_APP_METHOD = 'cross_app'
+
 export const CROSS_APP_SCREEN = 'cross-app-connect'
+
+/** A cross-app error: marked with the provider, so that its views (./errors.ts) find it. */
+export function crossAppError(code: PorticoErrorCode | 'cross_app_popup_blocked', message: string, cause?: unknown) {
+  return new PorticoError(code, message, { kind: 'provider_error', cause, data: { provider: CROSS_APP } })
+}
 
 export interface CrossAppState {
   status: 'idle' | 'waiting' | 'verifying' | 'success'

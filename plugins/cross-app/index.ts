@@ -14,20 +14,18 @@
  */
 import { lazy } from 'react'
 import { definePlugin, normaliseFields, type CrossAppAccount, type PorticoPlugin } from 'portico'
-import { getCrossAppConnections, unlinkCrossApp, type CrossAppConnection } from './calls'
-import { CROSS_APP, CROSS_APP_METHOD, crossAppError, crossAppErrors } from './errors'
-import { CROSS_APP_SCREEN, INITIAL_CROSS_APP_STATE, type CrossAppApi, type CrossAppState } from './flow'
-import { openTransact } from './popup'
-import { CROSS_APP_TEXTS } from './strings'
+import type { CrossAppConnection } from './calls'
+import { CROSS_APP, CROSS_APP_METHOD, CROSS_APP_SCREEN, INITIAL_CROSS_APP_STATE, crossAppError, type CrossAppApi, type CrossAppState } from './flow'
+import { crossAppLabel } from './labels'
+import type { PopupWindow, Transaction } from './popup'
 
-export { getCrossAppConnections, getCrossAppDetails, authenticateCrossApp, linkCrossApp, unlinkCrossApp, authorizeCrossApp } from './calls'
+// The calls, the popup, error views and texts load on first use, or with the connections once
+// the app is ready with cross-app on: only their types are here.
+export type CrossAppTexts = typeof import('./strings').CROSS_APP_TEXTS
 export type { CrossAppConnection, CrossAppGrant } from './calls'
-export { crossAppErrors, crossAppError, CROSS_APP, CROSS_APP_METHOD } from './errors'
-export { CROSS_APP_SCREEN, INITIAL_CROSS_APP_STATE } from './flow'
+export { CROSS_APP, CROSS_APP_METHOD, CROSS_APP_SCREEN, INITIAL_CROSS_APP_STATE, crossAppError } from './flow'
 export type { CrossAppApi, CrossAppState } from './flow'
-export { openTransact, encodeRequest, decodeRequest, CROSS_APP_RESPONSE, POPUP_POLL_MS, TRANSACT_TIMEOUT_MS } from './popup'
 export type { CrossAppRequest, PopupHost, PopupWindow, Transaction, TransactOptions } from './popup'
-export { CROSS_APP_TEXTS } from './strings'
 
 declare module 'portico' {
   interface PluginApis {
@@ -42,53 +40,64 @@ export function crossApp(): PorticoPlugin<'cross-app'> {
     id: CROSS_APP,
     kind: 'login',
     setup(ctx) {
-      const texts = () => ctx.texts(CROSS_APP_TEXTS)
+      const label = (key: 'displayName' | 'rowLabel' | 'issue' | 'readOnly') => crossAppLabel(ctx.config.texts[CROSS_APP], key)
       const state = ctx.store<CrossAppState>(INITIAL_CROSS_APP_STATE)
       let loading: Promise<CrossAppConnection[]> | null = null
+      let loads = 0
+      let transactModule: typeof import('./transact') | undefined
+      const loadTransact = () => import('./transact').then((m) => (transactModule = m))
       const api: CrossAppApi = {
         state,
         api: ctx.api,
         loadConnections(force = false) {
           if (!loading || force) {
-            loading = getCrossAppConnections(ctx.api, ctx.config.appId).then(
-              (r) => {
-                state.set({ connections: r.connections })
-                return r.connections
-              },
-              (e) => {
-                loading = null
-                throw e
-              },
-            )
+            // The latest load wins: an earlier one answering later does not overwrite its list.
+            const mine = ++loads
+            loading = import('./calls')
+              .then((c) => c.getCrossAppConnections(ctx.api, ctx.config.appId))
+              .then(
+                (r) => {
+                  if (mine === loads) state.set({ connections: r.connections })
+                  return r.connections
+                },
+                (e) => {
+                  loading = null
+                  throw e
+                },
+              )
           }
           return loading
         },
         transact(connection, action) {
-          if (!connection.transact_url) throw crossAppError('method_not_supported', texts().issue.replace('{app}', connection.provider_app_name))
-          if (action === 'transact' && connection.read_only) throw crossAppError('method_not_supported', texts().readOnly)
-          return openTransact({
-            transactUrl: connection.transact_url,
-            providerAppId: connection.provider_app_id,
-            request: { appId: ctx.config.appId, name: ctx.config.name, logoUrl: typeof ctx.config.appearance?.logo === 'string' ? ctx.config.appearance.logo : null, action },
-            texts: texts(),
-          })
+          if (!connection.transact_url) throw crossAppError('method_not_supported', label('issue').replace('{app}', connection.provider_app_name))
+          if (action === 'transact' && connection.read_only) throw crossAppError('method_not_supported', label('readOnly'))
+          if (transactModule) return transactModule.transact(ctx, connection, action)
+          // Not in yet (it loads with the connections): the window opens now, inside the click.
+          const popup = typeof window === 'undefined' ? undefined : (window.open('', 'portico-cross-app', 'popup,width=440,height=640') as PopupWindow | null)
+          return deferredTransaction(loadTransact().then((m) => m.transact(ctx, connection, action, popup)))
         },
       }
       ctx.provide(api)
-      ctx.declareErrors(crossAppErrors(texts))
+      ctx.declareErrors(() =>
+        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.crossAppErrors(() => ctx.texts(s.CROSS_APP_TEXTS))),
+      )
       ctx.methods.declare({
         id: CROSS_APP_METHOD,
-        displayName: texts().displayName,
+        displayName: label('displayName'),
         accountTypes: ['cross_app'],
         normalise: (raw) => {
           const a = normaliseFields<CrossAppAccount>(raw, 'subject:S provider_app_id:S embedded_wallets:a smart_wallets:a')
           return { ...a, providerApp: { id: a.providerAppId } }
         },
-        unlink: (a, account) => unlinkCrossApp(a, { provider_app_id: (account as CrossAppAccount).providerAppId, subject: (account as CrossAppAccount).subject }),
+        unlink: async (a, account) => (await import('./calls')).unlinkCrossApp(a, { provider_app_id: (account as CrossAppAccount).providerAppId, subject: (account as CrossAppAccount).subject }),
         remembered: false,
       })
       ctx.hooks.configure.tap(CROSS_APP, (config) => {
-        if (config.loginMethods.includes(CROSS_APP_METHOD)) queueMicrotask(() => void api.loadConnections().catch(() => {}))
+        if (config.loginMethods.includes(CROSS_APP_METHOD))
+          queueMicrotask(() => {
+            void api.loadConnections().catch(() => {})
+            void loadTransact().catch(() => {}) // what a click on the row needs
+          })
         return config
       })
       ctx.hooks.loginMethods.tap(CROSS_APP, (list, { config }) => {
@@ -98,7 +107,7 @@ export function crossApp(): PorticoPlugin<'cross-app'> {
           ...list,
           {
             id: CROSS_APP_METHOD,
-            label: connection ? fill(texts().rowLabel, connection.provider_app_name) : texts().displayName,
+            label: connection ? fill(label('rowLabel'), connection.provider_app_name) : label('displayName'),
             group: 'web2' as const,
             ...(connection?.provider_app_icon_url ? { icon: connection.provider_app_icon_url } : {}),
             screen: CROSS_APP_SCREEN,
@@ -122,3 +131,23 @@ export function crossApp(): PorticoPlugin<'cross-app'> {
  * where `query` is the page's query string as the host app reads it.
  */
 export const CrossAppTransactPage = lazy(() => import('./screens/transact'))
+
+/** A transaction whose popup flow is still loading: the same surface, settled once it is in. */
+function deferredTransaction(inner: Promise<Transaction>): Transaction {
+  let claimed = false
+  let cancelled = false
+  inner.then((t) => cancelled && t.cancel(), () => {})
+  const result = inner.then((t) => t.result)
+  result.catch(() => {})
+  return {
+    result,
+    cancel: () => {
+      cancelled = true
+      inner.then((t) => t.cancel(), () => {})
+    },
+    claim: () => (claimed ? false : (claimed = true)),
+    get claimed() {
+      return claimed
+    },
+  }
+}

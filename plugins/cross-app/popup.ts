@@ -50,7 +50,12 @@ export interface TransactOptions {
   timeoutMs?: number
   pollMs?: number
   texts?: typeof CROSS_APP_TEXTS
+  /** A window already opened inside the click (null: blocked), instead of opening one now. */
+  popup?: PopupWindow | null
 }
+
+/** The popup's window name and features (opened empty inside the click). */
+export const TRANSACT_WINDOW = ['portico-cross-app', 'popup,width=440,height=640'] as const
 
 export interface Transaction {
   readonly result: Promise<{ code: string; verifier: string }>
@@ -76,7 +81,7 @@ export function openTransact(o: TransactOptions): Transaction {
   const verifier = createVerifier()
   const state = createState()
   let claimed = false
-  const popup = host.open('', 'portico-cross-app', 'popup,width=440,height=640')
+  const popup = o.popup !== undefined ? o.popup : host.open('', ...TRANSACT_WINDOW)
 
   const transaction = (result: Promise<{ code: string; verifier: string }>, cancel: () => void): Transaction => {
     result.catch(() => {})

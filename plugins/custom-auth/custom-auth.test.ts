@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest'
 import { createTestKernel, wireUser, authResponse, fakeJwt, emailAccount } from 'portico/testing'
 import { pluginContract } from 'portico/testing'
 import { ERROR_TEXTS, type WireUser } from 'portico'
-import { customAuth, jwtSubject, CUSTOM_AUTH_TEXTS } from './index'
+import { customAuth, jwtSubject } from './index'
+import { CUSTOM_AUTH_TEXTS } from './strings'
 
 pluginContract(() => customAuth({ getCustomAccessToken: async () => null }))
 
@@ -36,7 +37,8 @@ describe('customAuth()', () => {
     const t = await createTestKernel({ plugins: [customAuth()] })
     const auth = t.kernel.plugin('custom-auth')
     expect(auth.state.get().status).toBe('not-enabled')
-    expect(t.warnings.join('\n')).toMatch(/getCustomAccessToken/)
+    // At ready: the sync (its chunk loads first) warns.
+    await vi.waitFor(() => expect(t.warnings.join('\n')).toMatch(/getCustomAccessToken/))
     await auth.sync()
     expect(t.net.callsTo('POST', '/custom_jwt_account/authenticate')).toHaveLength(0)
   })

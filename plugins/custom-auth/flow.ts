@@ -4,76 +4,39 @@
  * a token logs the user in (again when it names another user), no token logs a custom-auth
  * user out. States: not-enabled, initial, loading, done, error.
  */
-import { normaliseFields, type MethodDescriptor, type PluginContext, type PorticoError, type Store } from 'portico'
+import type { PluginContext, Store } from 'portico'
 import { authenticateCustomJwt } from './calls'
 import { toCustomAuthError } from './errors'
+import { CUSTOM_AUTH_METHOD, jwtSubject, type CustomAuthApi, type CustomAuthOptions, type CustomAuthState } from './method'
 import { CUSTOM_AUTH_TEXTS } from './strings'
 
-/** The login-method id, as config lists it and as it is remembered (part 1 section 1). */
-export const CUSTOM_AUTH_METHOD = 'custom_auth'
 /** Plugin storage key: the custom user id of the session this plugin started. */
 const STARTED_KEY = 'started'
 
-export type CustomAuthStatus = 'not-enabled' | 'initial' | 'loading' | 'done' | 'error'
-
-export interface CustomAuthState {
-  status: CustomAuthStatus
-  error: PorticoError | null
-}
-
-export interface CustomAuthOptions {
-  /** Returns the host's current JWT, or null/undefined when its user is logged out. */
-  getCustomAccessToken?: () => Promise<string | null | undefined>
-  /** True while the host's auth is still loading: sync waits. A boolean or a function. */
-  isLoading?: boolean | (() => boolean)
-}
-
-/** What `kernel.plugin('custom-auth')` / `usePlugin('custom-auth')` return. */
-export interface CustomAuthApi {
-  /** The plugin's state store (React: `usePluginState('custom-auth')` or `useCustomAuth()`). */
-  readonly state: Store<CustomAuthState>
-  /** Read the host's token and log in or out to match. Calls made while one runs are merged into one more run. */
-  sync(): Promise<CustomAuthState>
-  /** Replace the host callbacks (React hosts pass fresh ones on render); re-syncs when they changed. */
-  setOptions(options: CustomAuthOptions): void
-}
-
-/** `sub` of a JWT, without verifying (the server verifies). */
-export function jwtSubject(token: string): string | null {
-  const part = token.split('.')[1]
-  if (!part) return null
-  try {
-    const b64 = part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '=')
-    const sub = JSON.parse(atob(b64)).sub
-    return typeof sub === 'string' ? sub : null
-  } catch {
-    return null
-  }
-}
-
-/** The custom_auth method: its account type normalised as `{ customUserId }`, on `user.customAuth`. */
-export function customAuthMethod(displayName: string): MethodDescriptor {
-  return {
-    id: CUSTOM_AUTH_METHOD,
-    displayName,
-    accountTypes: ['custom_auth'],
-    userField: 'customAuth',
-    normalise: (raw) => normaliseFields(raw, 'custom_user_id:S'),
-    // Not transferable (part 1 section 5): no transfer, no unlink from generic UI.
-  }
-}
+export {
+  CUSTOM_AUTH_METHOD,
+  customAuthMethod,
+  jwtSubject,
+  type CustomAuthApi,
+  type CustomAuthOptions,
+  type CustomAuthState,
+  type CustomAuthStatus,
+} from './method'
 
 export function createCustomAuth(
   ctx: Pick<PluginContext, 'api' | 'session' | 'storage' | 'completeLogin' | 'assertLoggedOut' | 'analytics' | 'warn' | 'store' | 'texts'>,
   initial: CustomAuthOptions = {},
   /** Resolves once the kernel restored its session; syncs wait for it. */
   ready: Promise<unknown> = Promise.resolve(),
+  /** The entry's store (default: a new store of the plugin). */
+  store?: Store<CustomAuthState>,
 ): CustomAuthApi {
   let options = { ...initial }
   const enabled = () => typeof options.getCustomAccessToken === 'function'
-  const state = ctx.store<CustomAuthState>({ status: enabled() ? 'initial' : 'not-enabled', error: null })
+  const state = store ?? ctx.store<CustomAuthState>({ status: enabled() ? 'initial' : 'not-enabled', error: null })
   const set = (next: CustomAuthState) => state.set(next)
   const texts = () => ctx.texts(CUSTOM_AUTH_TEXTS)
+  texts() // now: an app's misspelt text override warns when custom auth starts (at ready)
   const loading = () => (typeof options.isLoading === 'function' ? options.isLoading() : options.isLoading === true)
 
   let warned = false

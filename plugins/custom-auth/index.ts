@@ -6,10 +6,9 @@
  * disappears. Declares the `custom_auth` method (accounts on `user.customAuth`).
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
-import { CUSTOM_AUTH_ERRORS } from './errors'
-import { createCustomAuth, customAuthMethod, type CustomAuthApi, type CustomAuthOptions } from './flow'
-import { CUSTOM_AUTH_TEXTS } from './strings'
+import { CUSTOM_AUTH_DISPLAY_NAME, customAuthMethod, type CustomAuthApi, type CustomAuthOptions, type CustomAuthState } from './method'
 
+// The sync flow, its call and texts load at ready (custom auth syncs then) or on first use.
 export {
   jwtSubject,
   CUSTOM_AUTH_METHOD,
@@ -17,10 +16,9 @@ export {
   type CustomAuthOptions,
   type CustomAuthState,
   type CustomAuthStatus,
-} from './flow'
+} from './method'
 export { useCustomAuth } from './react'
-export { CUSTOM_AUTH_TEXTS } from './strings'
-export { toCustomAuthError } from './errors'
+export type CustomAuthTexts = typeof import('./strings').CUSTOM_AUTH_TEXTS
 
 declare module 'portico' {
   interface PluginApis {
@@ -28,18 +26,44 @@ declare module 'portico' {
   }
 }
 
-export function customAuth(options: CustomAuthOptions = {}): PorticoPlugin<'custom-auth'> {
+export function customAuth(options0: CustomAuthOptions = {}): PorticoPlugin<'custom-auth'> {
   return definePlugin({
     id: 'custom-auth',
     kind: 'login',
     setup(ctx) {
-      ctx.methods.declare(customAuthMethod(ctx.texts(CUSTOM_AUTH_TEXTS).displayName))
-      ctx.declareErrors(CUSTOM_AUTH_ERRORS)
+      const name = (ctx.config.texts['custom-auth'] as Record<string, unknown> | undefined)?.displayName
+      ctx.methods.declare(customAuthMethod(typeof name === 'string' ? name : CUSTOM_AUTH_DISPLAY_NAME))
+      ctx.declareErrors(() => import('./errors').then((m) => m.CUSTOM_AUTH_ERRORS))
       // Options may also come from the host config under the plugin id: { 'custom-auth': {...} }.
       const fromConfig = (ctx.config.extra['custom-auth'] ?? {}) as CustomAuthOptions
       let markReady!: () => void
       const ready = new Promise<void>((r) => (markReady = r))
-      const auth = createCustomAuth(ctx, { ...fromConfig, ...options }, ready)
+      let options: CustomAuthOptions = { ...fromConfig, ...options0 }
+      const loading = (o: CustomAuthOptions) => (typeof o.isLoading === 'function' ? o.isLoading() : o.isLoading === true)
+      const state = ctx.store<CustomAuthState>({ status: typeof options.getCustomAccessToken === 'function' ? 'initial' : 'not-enabled', error: null })
+      let flow: CustomAuthApi | undefined
+      let pending: Promise<CustomAuthApi> | undefined
+      const load = (): Promise<CustomAuthApi> =>
+        flow
+          ? Promise.resolve(flow)
+          : (pending ??= import('./flow').then(
+              // The options as they are now (setOptions before the load updated them).
+              (m) => (flow ??= m.createCustomAuth(ctx, options, ready, state)),
+              (e) => {
+                pending = undefined
+                throw e
+              },
+            ))
+      const auth: CustomAuthApi = {
+        state,
+        sync: async () => (await load()).sync(),
+        setOptions(next) {
+          if (flow) return flow.setOptions(next)
+          const changed = next.getCustomAccessToken !== options.getCustomAccessToken || loading(options) !== loading(next)
+          options = { ...options, ...next }
+          if (changed) void auth.sync()
+        },
+      }
       ctx.provide(auth)
       const onReady = () => {
         markReady()

@@ -17,26 +17,10 @@ import {
 } from 'portico'
 import { createCodeFlow, type CodeFlowState } from 'portico/plugins/code'
 import { authenticateEmail, initEmail, linkEmail, transferEmail, unlinkEmail, updateEmail } from './calls'
-import { codeErrorMessage } from './errors'
-import { emailOptions } from './options'
-import { EMAIL_TEXTS } from './strings'
+import type { EmailCheck } from './check'
+import type { EMAIL_TEXTS } from './strings'
 
-/** HTML's e-mail pattern with a dot in the domain: a standard address. */
-export const EMAIL_PATTERN =
-  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/
-
-export interface EmailCheck {
-  valid: boolean
-  /** The inline message to show, if any (only the plus-address rule has a text). */
-  error: string | null
-}
-
-/** Validate an address as typed. Submit stays disabled while invalid. */
-export function checkEmail(value: string, disablePlusEmails: boolean, texts: typeof EMAIL_TEXTS = EMAIL_TEXTS): EmailCheck {
-  const v = value.trim()
-  if (disablePlusEmails && v.split('@')[0].includes('+')) return { valid: false, error: texts.plusNotAllowed }
-  return { valid: EMAIL_PATTERN.test(v), error: null }
-}
+export type { EmailCheck } from './check'
 
 /** The flow's state: `destination` is the address the code was sent to. */
 export type EmailFlowState = CodeFlowState
@@ -96,8 +80,18 @@ export interface EmailApi {
 /** What the flow needs of the plugin context (read live: `config` changes once the server answers). */
 type FlowContext = Pick<PluginContext, 'api' | 'session' | 'completeLogin' | 'config' | 'assertLoggedOut' | 'texts'>
 
-export function createEmailFlow(ctx: FlowContext, store: Store<EmailFlowState>): EmailApi {
-  const t = () => ctx.texts(EMAIL_TEXTS)
+/**
+ * What the entry hands the flow: the synchronous part of the API (texts, address check, code
+ * messages; in the page's first load) and the sign-up option. The flow imports none of those
+ * modules, so that they stay in the entry's own chunk instead of one shared with this lazy one.
+ */
+export type EmailShared = Pick<EmailApi, 'texts' | 'check' | 'codeErrorMessage'> & {
+  /** The plugin's `disableSignup` option (host options merged with `config.extra.email`). */
+  disableSignup(): boolean | undefined
+}
+
+export function createEmailFlow(ctx: FlowContext, store: Store<EmailFlowState>, shared: EmailShared): EmailApi {
+  const t = shared.texts
   const requireUser = (message = t().mustBeAuthenticated) => {
     if (!ctx.session.authenticated || !ctx.session.user) throw new PorticoError('must_be_authenticated', message)
     return ctx.session.user
@@ -131,7 +125,7 @@ export function createEmailFlow(ctx: FlowContext, store: Store<EmailFlowState>):
     texts: () => ({ codeNumeric: t().codeNumeric, codeLength: t().codeLength }),
     prepare(raw, { intent }) {
       const address = String(raw ?? '').trim()
-      const check = checkEmail(address, ctx.config.disablePlusEmails, t())
+      const check = shared.check(address)
       if (!check.valid) throw new PorticoError(check.error ? 'disallowed_plus_email' : 'invalid_data', check.error ?? t().invalidEmail)
       if (intent === 'login') ctx.assertLoggedOut()
       else if (intent === 'update') {
@@ -152,7 +146,7 @@ export function createEmailFlow(ctx: FlowContext, store: Store<EmailFlowState>):
           return await finish(await updateEmail(ctx.api, { oldAddress, newAddress: destination, code }), intent, complete)
         }
         ctx.assertLoggedOut()
-        const mode = (disableSignup ?? emailOptions(ctx).disableSignup) ? 'no-signup' : 'login-or-sign-up'
+        const mode = (disableSignup ?? shared.disableSignup()) ? 'no-signup' : 'login-or-sign-up'
         return await finish(await authenticateEmail(ctx.api, { email: destination, code, mode }), 'login', complete)
       } catch (e) {
         throw shown(e)
@@ -166,9 +160,9 @@ export function createEmailFlow(ctx: FlowContext, store: Store<EmailFlowState>):
     getState: flow.getState,
     subscribe: flow.subscribe,
     store,
-    check: (value) => checkEmail(value, ctx.config.disablePlusEmails, t()),
+    check: shared.check,
     texts: t,
-    codeErrorMessage: (error) => codeErrorMessage(error, t()),
+    codeErrorMessage: shared.codeErrorMessage,
     sendCode: ({ email, ...options }) => flow.send(email, options),
     resendCode: (token) => flow.resend(token === undefined ? {} : { token }),
     loginWithCode: ({ code, ...options }) => submit(code, { ...options, intent: 'login' }),

@@ -11,19 +11,20 @@
 import { definePlugin, normaliseFields, type EmailAccount, type PorticoPlugin } from 'portico'
 import { MailIcon, lazyComponent, type LoginInputProps } from 'portico/ui/core'
 import { INITIAL_CODE_STATE } from 'portico/plugins/code'
-import { transferEmail, unlinkEmail } from './calls'
-import { emailErrors } from './errors'
-import { createEmailFlow, type EmailApi, type EmailFlowState } from './flow'
-import type { EmailOptions } from './options'
+import { checkEmail } from './check'
+import { codeErrorMessage, emailErrors } from './errors'
+import type { EmailApi, EmailFlowState, EmailShared } from './flow'
+import { emailOptions, type EmailOptions } from './options'
 import type { EmailFieldProps } from './screens/field'
 import { EMAIL_TEXTS } from './strings'
 
+// The flow (./flow.ts) and its calls load on first use, or with the landing's preload once the
+// app is ready; the texts, the address check and the code messages stay synchronous.
 export type { EmailOptions } from './options'
 export { emailOptions } from './options'
-export { initEmail, authenticateEmail, linkEmail, updateEmail, unlinkEmail, transferEmail } from './calls'
 export type { LoginMode } from './calls'
 export { codeErrorMessage, emailErrors } from './errors'
-export { checkEmail, EMAIL_PATTERN } from './flow'
+export { checkEmail, EMAIL_PATTERN } from './check'
 export type { EmailApi, EmailCheck, EmailCompleter, EmailFlowState, EmailFlowStatus, EmailSubmitOptions } from './flow'
 export { EMAIL_TEXTS } from './strings'
 export { useLoginWithEmail, useUpdateEmail, useUnlinkEmail } from './react'
@@ -59,7 +60,39 @@ export function email(options: EmailOptions = {}): PorticoPlugin<'email'> {
         extra: { ...config.extra, email: { ...options, ...((config.extra.email as EmailOptions | undefined) ?? {}) } },
       }))
       const store = ctx.store<EmailFlowState>(INITIAL_CODE_STATE)
-      ctx.provide(createEmailFlow(ctx, store))
+      const shared: EmailShared = {
+        check: (value) => checkEmail(value, ctx.config.disablePlusEmails, texts()),
+        texts,
+        codeErrorMessage: (error) => codeErrorMessage(error, texts()),
+        disableSignup: () => emailOptions(ctx).disableSignup,
+      }
+      let flow: EmailApi | undefined
+      let loading: Promise<EmailApi> | undefined
+      const load = (): Promise<EmailApi> =>
+        flow
+          ? Promise.resolve(flow)
+          : (loading ??= import('./flow').then(
+              (m) => (flow ??= m.createEmailFlow(ctx, store, shared)),
+              (e) => {
+                loading = undefined
+                throw e
+              },
+            ))
+      ctx.provide<EmailApi>({
+        getState: () => store.get(),
+        subscribe: (listener) => store.subscribe(listener),
+        store,
+        ...shared,
+        sendCode: async (o) => (await load()).sendCode(o),
+        resendCode: async (token) => (await load()).resendCode(token),
+        loginWithCode: async (o) => (await load()).loginWithCode(o),
+        linkWithCode: async (o) => (await load()).linkWithCode(o),
+        updateWithCode: async (o) => (await load()).updateWithCode(o),
+        submitCode: async (code, o) => (await load()).submitCode(code, o),
+        unlink: async (address) => (await load()).unlink(address),
+        transfer: async (o) => (await load()).transfer(o),
+        reset: () => (flow ? flow.reset() : store.reset()),
+      })
       ctx.declareErrors(emailErrors(texts))
       ctx.methods.declare({
         id: 'email',
@@ -68,8 +101,8 @@ export function email(options: EmailOptions = {}): PorticoPlugin<'email'> {
         userField: 'email',
         normalise: (raw) => normaliseFields<EmailAccount>(raw, 'address:S'),
         transferLabel: texts().methodLabel,
-        transfer: (api, data) => transferEmail(api, { nonce: data.nonce, email: data.account }),
-        unlink: (api, account) => unlinkEmail(api, (account as EmailAccount).address),
+        transfer: async (api, data) => (await import('./calls')).transferEmail(api, { nonce: data.nonce, email: data.account }),
+        unlink: async (api, account) => (await import('./calls')).unlinkEmail(api, (account as EmailAccount).address),
       })
       ctx.hooks.loginMethods.tap('email', (list, { config }) =>
         config.loginMethods.includes('email')
@@ -82,7 +115,8 @@ export function email(options: EmailOptions = {}): PorticoPlugin<'email'> {
                 icon: MailIcon,
                 screen: EMAIL_SCREENS.form,
                 input: EmailLandingInput,
-                preload: EmailLandingInput.preload,
+                // The field, and the flow its submit runs.
+                preload: () => Promise.all([EmailLandingInput.preload(), load()]),
               },
             ]
           : list,

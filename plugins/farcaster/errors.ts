@@ -5,7 +5,8 @@
 import { PorticoError, defineErrors, type ErrorContext } from 'portico'
 import { FARCASTER_TEXTS } from './strings'
 
-export const FARCASTER = 'farcaster'
+export { FARCASTER } from './state'
+import { FARCASTER } from './state'
 
 export function farcasterTimeout(T: typeof FARCASTER_TEXTS = FARCASTER_TEXTS) {
   return new PorticoError('client_request_timeout', T.timeout, { kind: 'client_error', data: { provider: FARCASTER } })

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { authResponse, createTestKernel, pluginContract, wireUser } from 'portico/testing'
 import { isPorticoError, type WireUser } from 'portico'
-import { farcaster, FARCASTER_POLL_MS, FARCASTER_TEXTS, FARCASTER_TIMEOUT_MS, runFarcaster, INITIAL_FARCASTER_STATE } from './index'
+import { farcaster, FARCASTER_POLL_MS, FARCASTER_TIMEOUT_MS, INITIAL_FARCASTER_STATE } from './index'
+import { runFarcaster } from './flow'
+import { FARCASTER_TEXTS } from './strings'
+import { FARCASTER_LABELS } from './labels'
 import { qrPath } from './screens/qr'
 
 pluginContract(() => farcaster())
@@ -84,6 +87,7 @@ describe('farcaster()', () => {
 
   it('shows the time-out and a refused message as Farcaster errors', async () => {
     const t = await createTestKernel({ plugins: [farcaster()] })
+    await t.kernel.loadDeclarations() // error views declared lazily (the modal's screens wait for them)
     const { farcasterTimeout } = await import('./errors')
     expect(t.kernel.screens.resolveError(farcasterTimeout(), { method: 'farcaster' })).toMatchObject({ title: FARCASTER_TEXTS.failedTitle, detail: FARCASTER_TEXTS.timeout })
   })
@@ -106,4 +110,8 @@ describe('farcaster()', () => {
     expect(d).toMatch(/^M\d+ \d+h1v1h-1z/)
     expect(INITIAL_FARCASTER_STATE.status).toBe('idle')
   })
+})
+
+it('the labels in the first load are the same words as in FARCASTER_TEXTS', () => {
+  expect(FARCASTER_TEXTS).toMatchObject(FARCASTER_LABELS)
 })

@@ -8,19 +8,9 @@ import { PorticoError, type Api, type Intent, type Store, type WireAuthResponse,
 import { authenticateFarcaster, getFarcasterStatus, initFarcaster, linkFarcaster, type FarcasterSignature, type LoginMode } from './calls'
 import { farcasterTimeout } from './errors'
 import type { FARCASTER_TEXTS } from './strings'
+import { FARCASTER_POLL_MS, FARCASTER_TIMEOUT_MS, type FarcasterState } from './state'
 
-export const FARCASTER_SCREEN = 'farcaster-connect'
-export const FARCASTER_POLL_MS = 2000
-export const FARCASTER_TIMEOUT_MS = 120_000
-
-export type FarcasterStatusName = 'idle' | 'waiting' | 'verifying' | 'success'
-export interface FarcasterState {
-  status: FarcasterStatusName
-  /** The channel's connect URI (QR code / app link) while waiting. */
-  connectUri: string | null
-}
-
-export const INITIAL_FARCASTER_STATE: FarcasterState = { status: 'idle', connectUri: null }
+export { FARCASTER_SCREEN, FARCASTER_POLL_MS, FARCASTER_TIMEOUT_MS, INITIAL_FARCASTER_STATE, type FarcasterStatusName, type FarcasterState } from './state'
 
 export interface FarcasterFlowOptions {
   intent?: Intent

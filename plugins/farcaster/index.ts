@@ -11,22 +11,20 @@
  * Headless: `kernel.plugin('farcaster').connect()`.
  */
 import { definePlugin, normaliseFields, type FarcasterAccount, type PorticoPlugin } from 'portico'
-import { transferFarcaster, unlinkFarcaster } from './calls'
-import { farcasterErrors } from './errors'
-import { FARCASTER_SCREEN, INITIAL_FARCASTER_STATE, runFarcaster, type FarcasterApi, type FarcasterState } from './flow'
+import type { FarcasterApi } from './flow'
 import { FarcasterIcon } from './icon'
-import { FARCASTER_TEXTS } from './strings'
+import { farcasterLabel } from './labels'
+import { FARCASTER_SCREEN, INITIAL_FARCASTER_STATE, type FarcasterState } from './state'
 
-export { initFarcaster, getFarcasterStatus, authenticateFarcaster, linkFarcaster, unlinkFarcaster, transferFarcaster } from './calls'
+// The flow (channel, polling), calls, error views and texts load on first use: only their
+// types are here.
 export type { FarcasterChannel, FarcasterStatus, FarcasterSignature, LoginMode } from './calls'
-export { farcasterErrors, farcasterTimeout, FARCASTER } from './errors'
-export { runFarcaster, FARCASTER_SCREEN, FARCASTER_POLL_MS, FARCASTER_TIMEOUT_MS, INITIAL_FARCASTER_STATE } from './flow'
+export { FARCASTER, FARCASTER_SCREEN, FARCASTER_POLL_MS, FARCASTER_TIMEOUT_MS, INITIAL_FARCASTER_STATE } from './state'
 export type { FarcasterApi, FarcasterState, FarcasterStatusName, FarcasterFlowOptions } from './flow'
-export { FARCASTER_TEXTS } from './strings'
 export { FarcasterIcon } from './icon'
 export { useUnlinkFarcaster } from './react'
 
-export type FarcasterTexts = typeof FARCASTER_TEXTS
+export type FarcasterTexts = typeof import('./strings').FARCASTER_TEXTS
 
 declare module 'portico' {
   interface PluginApis {
@@ -39,20 +37,24 @@ export function farcaster(): PorticoPlugin<'farcaster'> {
     id: 'farcaster',
     kind: 'login',
     setup(ctx) {
-      const texts = () => ctx.texts(FARCASTER_TEXTS)
+      const label = (key: 'displayName' | 'rowLabel' | 'methodLabel') => farcasterLabel(ctx.config.texts.farcaster, key)
       const state = ctx.store<FarcasterState>(INITIAL_FARCASTER_STATE)
+      const loadFlow = () => Promise.all([import('./flow'), import('./strings')])
       const api: FarcasterApi = {
         state,
         connect: async (options = {}) => {
           if ((options.intent ?? 'login') === 'login') ctx.assertLoggedOut()
-          return runFarcaster(ctx.api, state, { texts: texts(), ...options })
+          const [{ runFarcaster }, { FARCASTER_TEXTS }] = await loadFlow()
+          return runFarcaster(ctx.api, state, { texts: ctx.texts(FARCASTER_TEXTS), ...options })
         },
       }
       ctx.provide(api)
-      ctx.declareErrors(farcasterErrors(texts))
+      ctx.declareErrors(() =>
+        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.farcasterErrors(() => ctx.texts(s.FARCASTER_TEXTS))),
+      )
       ctx.methods.declare({
         id: 'farcaster',
-        displayName: texts().displayName,
+        displayName: label('displayName'),
         accountTypes: ['farcaster'],
         userField: 'farcaster',
         normalise: (raw) =>
@@ -60,18 +62,18 @@ export function farcaster(): PorticoPlugin<'farcaster'> {
             raw,
             'fid:N owner_address:S username:s display_name:s bio:s profile_picture_url:s signer_public_key:s',
           ),
-        transferLabel: texts().methodLabel,
-        transfer: (a, data) =>
-          transferFarcaster(a, {
+        transferLabel: label('methodLabel'),
+        transfer: async (a, data) =>
+          (await import('./calls')).transferFarcaster(a, {
             nonce: data.nonce,
             farcaster_id: Number(data.account),
             farcaster_embedded_address: data.embedded_wallet_address ?? null,
           }),
-        unlink: (a, account) => unlinkFarcaster(a, (account as FarcasterAccount).fid),
+        unlink: async (a, account) => (await import('./calls')).unlinkFarcaster(a, (account as FarcasterAccount).fid),
       })
       ctx.hooks.loginMethods.tap('farcaster', (list, { config }) =>
         config.loginMethods.includes('farcaster')
-          ? [...list, { id: 'farcaster', label: texts().rowLabel, group: 'web2' as const, icon: FarcasterIcon, screen: FARCASTER_SCREEN }]
+          ? [...list, { id: 'farcaster', label: label('rowLabel'), group: 'web2' as const, icon: FarcasterIcon, screen: FARCASTER_SCREEN, preload: loadFlow }]
           : list,
       )
       ctx.screens.register({ id: FARCASTER_SCREEN, load: () => import('./screens/connect') })

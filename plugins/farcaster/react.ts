@@ -2,7 +2,6 @@
 import { useCallback } from 'react'
 import { PorticoError, type FarcasterAccount, type User } from 'portico'
 import { useKernel } from 'portico/ui/core'
-import { unlinkFarcaster } from './calls'
 
 /** `unlinkFarcaster(fid?)`: unlinks the user's Farcaster account (default the linked one) and refreshes the user. */
 export function useUnlinkFarcaster() {
@@ -11,7 +10,7 @@ export function useUnlinkFarcaster() {
     async (fid?: number): Promise<User> => {
       const id = fid ?? (kernel.session.user?.farcaster as FarcasterAccount | undefined)?.fid
       if (!id) throw new PorticoError('invalid_data', 'No Farcaster account is linked.')
-      const res = await unlinkFarcaster(kernel.api, id)
+      const res = await (await import('./calls')).unlinkFarcaster(kernel.api, id)
       return kernel.session.setUser(res.user)
     },
     [kernel],

@@ -1,5 +1,7 @@
 /** The guest credential: 32 random bytes (part 1 sections 3 and 9), base64url without padding. */
-export const GUEST_CREDENTIAL_BYTES = 32
+import { GUEST_CREDENTIAL_BYTES } from './state'
+
+export { GUEST_CREDENTIAL_BYTES } from './state'
 
 export function base64url(bytes: Uint8Array): string {
   let s = ''

@@ -4,36 +4,19 @@
  * guest logs out or becomes a full user (logs in or links an e-mail onto the guest account).
  * The state lives in the plugin's kernel store (`kernel.pluginState('guest')`).
  */
-import { toPorticoError, type AuthResult, type PluginContext, type PorticoError, type Store } from 'portico'
+import { toPorticoError, type AuthResult, type PluginContext, type Store } from 'portico'
 import { authenticateGuest } from './calls'
 import { newGuestCredential } from './credential'
+import { CREDENTIAL_KEY, GUEST_METHOD, INITIAL_GUEST_STATE, type GuestApi, type GuestState } from './state'
 
-export const CREDENTIAL_KEY = 'credential'
-/** The login-method id, as config lists it and as it is remembered. */
-export const GUEST_METHOD = 'guest'
-
-export type GuestStatus = 'initial' | 'loading' | 'done' | 'error'
-export interface GuestState {
-  status: GuestStatus
-  error: PorticoError | null
-}
-
-/** What `kernel.plugin('guest')` / `usePlugin('guest')` return. */
-export interface GuestApi {
-  /** The plugin's state store (React: `usePluginState('guest')`). */
-  readonly state: Store<GuestState>
-  /** Log in as a guest (the stored credential, or a new one). Refused (`already_logged_in`) while a non-guest is logged in. */
-  createGuestAccount(): Promise<AuthResult>
-  /** The stored credential, if any (tests, debugging). */
-  credential(): string | null
-}
-
-export const INITIAL_GUEST_STATE: GuestState = { status: 'initial', error: null }
+export { CREDENTIAL_KEY, GUEST_METHOD, INITIAL_GUEST_STATE, type GuestApi, type GuestState, type GuestStatus } from './state'
 
 export function createGuestFlow(
   ctx: Pick<PluginContext, 'api' | 'session' | 'storage' | 'completeLogin' | 'assertLoggedOut' | 'analytics' | 'store'>,
+  /** The entry's store (default: a new store of the plugin). */
+  store?: Store<GuestState>,
 ): GuestApi {
-  const state = ctx.store<GuestState>(INITIAL_GUEST_STATE)
+  const state = store ?? ctx.store<GuestState>(INITIAL_GUEST_STATE)
   let inFlight: Promise<AuthResult> | null = null
 
   const run = async (): Promise<AuthResult> => {

@@ -7,14 +7,14 @@
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
 import { UserIcon } from 'portico/ui/core'
-import { CREDENTIAL_KEY, GUEST_METHOD, createGuestFlow, type GuestApi } from './flow'
-import { GUEST_ERRORS } from './errors'
+import { CREDENTIAL_KEY, GUEST_METHOD, INITIAL_GUEST_STATE, type GuestApi, type GuestState } from './state'
 import { GUEST_TEXTS } from './strings'
 
-export { GUEST_METHOD, type GuestApi, type GuestState, type GuestStatus } from './flow'
+// The flow (credential, call) loads on first use or with the landing's preload: the texts are
+// the landing's two labels and stay here.
+export { GUEST_METHOD, GUEST_CREDENTIAL_BYTES, type GuestApi, type GuestState, type GuestStatus } from './state'
 export { useGuestAccounts } from './react'
 export { GUEST_TEXTS } from './strings'
-export { GUEST_CREDENTIAL_BYTES } from './credential'
 
 declare module 'portico' {
   interface PluginApis {
@@ -32,9 +32,26 @@ export function guest(options: GuestOptions = {}): PorticoPlugin<'guest'> {
     id: 'guest',
     kind: 'login',
     setup(ctx) {
-      const flow = createGuestFlow(ctx)
+      const state = ctx.store<GuestState>(INITIAL_GUEST_STATE)
+      let impl: GuestApi | undefined
+      let loading: Promise<GuestApi> | undefined
+      const load = (): Promise<GuestApi> =>
+        impl
+          ? Promise.resolve(impl)
+          : (loading ??= import('./flow').then(
+              (m) => (impl ??= m.createGuestFlow(ctx, state)),
+              (e) => {
+                loading = undefined
+                throw e
+              },
+            ))
+      const flow: GuestApi = {
+        state,
+        createGuestAccount: async () => (await load()).createGuestAccount(),
+        credential: () => ctx.storage.get(CREDENTIAL_KEY),
+      }
       ctx.provide(flow)
-      ctx.declareErrors(GUEST_ERRORS)
+      ctx.declareErrors(() => import('./errors').then((m) => m.GUEST_ERRORS))
       // Guests link no account type of their own; the method is remembered (part 1 section 4).
       ctx.methods.declare({ id: GUEST_METHOD, displayName: ctx.texts(GUEST_TEXTS).displayName, remembered: true })
 
@@ -48,6 +65,7 @@ export function guest(options: GuestOptions = {}): PorticoPlugin<'guest'> {
               label: ctx.texts(GUEST_TEXTS).continueAsGuest,
               group: 'web2' as const,
               icon: UserIcon,
+              preload: load,
               start: async () => {
                 try {
                   const result = await flow.createGuestAccount()

@@ -26,35 +26,14 @@ import { fromServerError, oauthError, oauthFailure } from './errors'
 import { isInAppBrowser } from './in-app-browser'
 import { createPendingStore, type PendingAuthorization } from './pending'
 import { challengeOf, createStateCode, createVerifier } from './pkce'
-import { POPUP_MESSAGE, POPUP_PARAM, waitForPopup, type OAuthHost, type OAuthPopup, type PopupReturn } from './popup'
+import { POPUP_FEATURES, POPUP_MESSAGE, POPUP_PARAM, popupName, waitForPopup, type OAuthHost, type OAuthPopup, type PopupReturn } from './popup'
+import { INITIAL_OAUTH_STATE, RETURN_PARAMS, claimOAuthReturn, screenOf, type OAuthMode, type OAuthReturn, type OAuthState } from './state'
 import { OAUTH_TEXTS } from './strings'
 
-/** The query parameters the server's callback appends to `redirect_to`. */
-export const RETURN_PARAMS = {
-  code: 'privy_oauth_code',
-  state: 'privy_oauth_state',
-  provider: 'privy_oauth_provider',
-  error: 'privy_oauth_error',
-} as const
+export { RETURN_PARAMS, INITIAL_OAUTH_STATE, screenOf, type OAuthMode, type OAuthState, type OAuthStatus } from './state'
 
 /** After success, the modal closes this long after 'Successfully connected' (part 1 sections 4, 9). */
 export const SUCCESS_DELAY_MS = 1_400
-
-export type OAuthMode = 'redirect' | 'popup'
-
-export type OAuthStatus = 'initial' | 'redirecting' | 'awaiting' | 'verifying' | 'success' | 'error'
-
-export interface OAuthState {
-  status: OAuthStatus
-  intent: Intent
-  mode: OAuthMode
-  error: PorticoError | null
-  /** The 'Authentication failed' detail (part 1 section 8). */
-  detail: string | null
-  retryable: boolean
-}
-
-export const INITIAL_OAUTH_STATE: OAuthState = { status: 'initial', intent: 'login', mode: 'redirect', error: null, detail: null, retryable: false }
 
 /** The provider tokens of one grant, as the app receives them (never stored by Portico). */
 export interface OAuthTokenGrant {
@@ -144,12 +123,29 @@ type Ctx = Pick<
 
 const defaultHost = (): OAuthHost | null => (typeof window === 'undefined' ? null : (window as unknown as OAuthHost))
 
-export function screenOf(id: string) {
-  return `${id}-oauth`
+/** A popup the entry opened inside the click while the engine loaded (null: the browser blocked it). */
+export interface Preopened {
+  popup: OAuthPopup | null
 }
 
+/** The engine behind a provider's API: what the entry hands over once it has loaded (./index.ts). */
+export interface OAuthEngine extends OAuthApi {
+  /** `start` / `begin` with a popup the entry already opened inside the click. */
+  start(intent: Intent, options?: StartOptions, preopened?: Preopened): void
+  begin(intent: Intent, options?: StartOptions, preopened?: Preopened): Promise<AuthResult | null>
+  /** The return claimed at start-up (`claimOAuthReturn`): this tab's redirect, or the popup page answering its opener. */
+  finishReturn(ret: OAuthReturn, inPopup: boolean): Promise<AuthResult | null | undefined>
+}
+
+/** The engine and its `returnPath` claim, with its own store (the providers' entries load the engine lazily instead). */
 export function createOAuthFlow(ctx: Ctx, spec: OAuthProviderSpec, options: OAuthOptions = {}): OAuthApi {
   const state = ctx.store<OAuthState>({ ...INITIAL_OAUTH_STATE, mode: options.mode ?? 'redirect' })
+  const engine = createOAuthEngine(ctx, spec, options, state)
+  ctx.hooks.returnPath.tap(spec.id, ({ url }) => claimOAuthReturn(url, spec.provider, engine.finishReturn))
+  return engine
+}
+
+export function createOAuthEngine(ctx: Omit<Ctx, 'store'>, spec: OAuthProviderSpec, options: OAuthOptions, state: Store<OAuthState>): OAuthEngine {
   const T = () => ctx.texts(OAUTH_TEXTS)
   const fill = (t: string) => t.replace('{provider}', spec.displayName)
   const SCREEN = screenOf(spec.id)
@@ -257,20 +253,26 @@ export function createOAuthFlow(ctx: Ctx, spec: OAuthProviderSpec, options: OAut
     return url.href
   }
 
-  async function begin(intent: Intent, o: StartOptions = {}): Promise<AuthResult | null> {
+  async function begin(intent: Intent, o: StartOptions = {}, preopened?: Preopened): Promise<AuthResult | null> {
     const mode = o.mode ?? options.mode ?? 'redirect'
     const disableSignup = o.disableSignup ?? options.disableSignup ?? false
     const t = T()
     const h = host()
-    if (refusesThisBrowser()) {
-      const nav = ctx.screens
-      if (nav.getState().open) nav.replace('in-app-browser', {})
-      else nav.open('in-app-browser', {}, { intent }).catch(() => {})
-      return null
+    try {
+      if (refusesThisBrowser()) {
+        preopened?.popup?.close()
+        const nav = ctx.screens
+        if (nav.getState().open) nav.replace('in-app-browser', {})
+        else nav.open('in-app-browser', {}, { intent }).catch(() => {})
+        return null
+      }
+      if (intent === 'login') ctx.assertLoggedOut()
+      else if (!ctx.session.authenticated) throw new PorticoError('must_be_authenticated', t.mustBeAuthenticated)
+      if (!h) throw new PorticoError('not_supported', t.invalidCode)
+    } catch (e) {
+      preopened?.popup?.close()
+      throw e
     }
-    if (intent === 'login') ctx.assertLoggedOut()
-    else if (!ctx.session.authenticated) throw new PorticoError('must_be_authenticated', t.mustBeAuthenticated)
-    if (!h) throw new PorticoError('not_supported', t.invalidCode)
     const mine = ++run
     cancelPopup()
     const verifier = createVerifier()
@@ -278,7 +280,7 @@ export function createOAuthFlow(ctx: Ctx, spec: OAuthProviderSpec, options: OAut
     // Synchronously, inside the click: an empty window we point at the provider once init answers.
     let popup: OAuthPopup | null = null
     if (mode === 'popup') {
-      popup = h.open('', `portico-oauth-${spec.id}`, 'popup,width=480,height=680')
+      popup = preopened ? preopened.popup : h.open('', popupName(spec.id), POPUP_FEATURES)
       if (!popup) {
         state.set({ ...INITIAL_OAUTH_STATE, mode, intent })
         showScreen(intent)
@@ -336,27 +338,19 @@ export function createOAuthFlow(ctx: Ctx, spec: OAuthProviderSpec, options: OAut
   }
 
   // The return: this tab (redirect mode), or the popup page answering its opener.
-  ctx.hooks.returnPath.tap(spec.id, ({ url }) => {
-    const q = url.searchParams
-    if (q.get(RETURN_PARAMS.provider) !== spec.provider) return undefined
-    const ret = { code: q.get(RETURN_PARAMS.code), state: q.get(RETURN_PARAMS.state), error: q.get(RETURN_PARAMS.error) }
-    const inPopup = q.get(POPUP_PARAM) === '1'
-    return {
-      params: [...Object.values(RETURN_PARAMS), POPUP_PARAM],
-      finish: () => {
-        if (!inPopup) return resume(ret)
-        const h = host()
-        const opener = h?.opener
-        if (!h || !opener) return resume(ret) // opened on its own: nothing to answer, the checks fail cleanly
-        const message: PopupReturn = { type: POPUP_MESSAGE, provider: spec.provider, ...ret }
-        opener.postMessage(message, h.location.origin)
-        h.close?.()
-      },
-    }
-  })
+  async function finishReturn(ret: OAuthReturn, inPopup: boolean) {
+    if (!inPopup) return resume(ret)
+    const h = host()
+    const opener = h?.opener
+    if (!h || !opener) return resume(ret) // opened on its own: nothing to answer, the checks fail cleanly
+    const message: PopupReturn = { type: POPUP_MESSAGE, provider: spec.provider, ...ret }
+    opener.postMessage(message, h.location.origin)
+    h.close?.()
+    return undefined
+  }
 
-  const start = (intent: Intent, o?: StartOptions) => {
-    begin(intent, o).catch((e) => {
+  const start = (intent: Intent, o?: StartOptions, preopened?: Preopened) => {
+    begin(intent, o, preopened).catch((e) => {
       // Refusals before the flow (already logged in, not authenticated) have no state yet.
       if (state.get().status !== 'error') ctx.screens.error(e, { method: spec.id })
     })
@@ -366,17 +360,19 @@ export function createOAuthFlow(ctx: Ctx, spec: OAuthProviderSpec, options: OAut
     spec,
     state,
     screen: SCREEN,
+    begin,
+    finishReturn,
     login: (o) => begin('login', o),
     link: (o) => begin('link', o),
     start,
     cancel: () => cancelPopup(),
     refusesThisBrowser,
-    transferInfo(nonce) {
+    transferInfo(nonce: string) {
       const info = transferInfos.get(nonce) ?? null
       transferInfos.delete(nonce)
       return info
     },
-    async unlink(subject) {
+    async unlink(subject?: string) {
       const account = ctx.session.user?.linkedAccounts.find((a) => a.type === `${spec.provider}_oauth` && (!subject || (a as { subject?: string }).subject === subject)) as
         | { subject: string }
         | undefined

@@ -12,33 +12,20 @@
  * A third-party provider is the same few lines: `defineOAuthProvider({ id, provider,
  * displayName, transferLabel, icon })(options)`.
  */
-import { definePlugin, normaliseFields, type PorticoPlugin } from 'portico'
-import { transferOAuth, unlinkOAuth } from './calls'
-import { oauthErrors } from './errors'
-import { createOAuthFlow, screenOf, type OAuthApi, type OAuthOptions, type OAuthProviderSpec } from './flow'
-import { OAUTH_TEXTS } from './strings'
+import { definePlugin, normaliseFields, type AuthResult, type Intent, type PorticoPlugin } from 'portico'
+import type { OAuthApi, OAuthEngine, OAuthOptions, OAuthProviderSpec, StartOptions } from './flow'
+import { isInAppBrowser } from './in-app-browser'
+import { POPUP_FEATURES, popupName, type OAuthHost } from './popup'
+import { INITIAL_OAUTH_STATE, claimOAuthReturn, screenOf, type OAuthState } from './state'
 
-export { OAUTH_TEXTS } from './strings'
-export { initOAuth, authenticateOAuth, linkOAuth, unlinkOAuth, transferOAuth } from './calls'
+// The engine, its calls, errors and texts load on first use (./flow.ts): only their types are here.
+export type OAuthTexts = typeof import('./strings').OAUTH_TEXTS
 export type { OAuthInitBody, OAuthGrantBody } from './calls'
-export { oauthError, oauthErrors, oauthFailure, fromServerError, isRateLimit, type OAuthErrorCode, type OAuthFailure } from './errors'
-export {
-  createOAuthFlow,
-  screenOf,
-  RETURN_PARAMS,
-  SUCCESS_DELAY_MS,
-  INITIAL_OAUTH_STATE,
-  type OAuthApi,
-  type OAuthMode,
-  type OAuthOptions,
-  type OAuthProviderSpec,
-  type OAuthState,
-  type OAuthStatus,
-  type OAuthTokenGrant,
-  type StartOptions,
-} from './flow'
+export type { OAuthErrorCode, OAuthFailure } from './errors'
+export type { OAuthApi, OAuthOptions, OAuthProviderSpec, OAuthTokenGrant, StartOptions } from './flow'
+export { screenOf, RETURN_PARAMS, INITIAL_OAUTH_STATE, type OAuthMode, type OAuthState, type OAuthStatus } from './state'
 export { POPUP_MESSAGE, POPUP_PARAM, POPUP_TIMEOUT_MS, POPUP_POLL_MS, waitForPopup, watchPopup, type WatchPopupOptions, type OAuthHost, type OAuthPopup, type PopupReturn } from './popup'
-export { createPendingStore, PENDING_TTL_MS, type PendingAuthorization, type PendingStore } from './pending'
+export type { PendingAuthorization, PendingStore } from './pending'
 export { createVerifier, createStateCode, challengeOf, base64url, VERIFIER_BYTES, STATE_BYTES } from './pkce'
 export { isInAppBrowser } from './in-app-browser'
 export { brandIcon } from './icon'
@@ -71,10 +58,74 @@ export function defineOAuthProvider<Id extends string>(descriptor: OAuthProvider
       id: descriptor.id,
       kind: 'login',
       setup(ctx) {
-        const texts = () => ctx.texts(OAUTH_TEXTS)
-        const flow = createOAuthFlow(ctx, descriptor, options)
-        ctx.provide<OAuthApi>(flow)
-        ctx.declareErrors(oauthErrors(descriptor.id, descriptor.displayName, texts))
+        const state = ctx.store<OAuthState>({ ...INITIAL_OAUTH_STATE, mode: options.mode ?? 'redirect' })
+        const screen = screenOf(descriptor.id)
+        // The engine (./flow.ts) loads on first use, or with the landing's preload once the app is ready.
+        let engine: OAuthEngine | undefined
+        let loading: Promise<OAuthEngine> | undefined
+        const load = (): Promise<OAuthEngine> =>
+          engine
+            ? Promise.resolve(engine)
+            : (loading ??= import('./flow').then(
+                (m) => (engine ??= m.createOAuthEngine(ctx, descriptor, options, state)),
+                (e) => {
+                  loading = undefined
+                  throw e
+                },
+              ))
+        const host = () => options.host ?? (typeof window === 'undefined' ? null : (window as unknown as OAuthHost))
+        const refusesThisBrowser = () => {
+          const refuse = options.inAppBrowsers ? options.inAppBrowsers === 'refuse' : !!descriptor.refusesInAppBrowsers
+          return refuse && isInAppBrowser(host()?.navigator?.userAgent)
+        }
+        /**
+         * A popup opens inside the click: when the engine is not in yet, open the empty window
+         * now and hand it over (null: blocked), as the engine would have.
+         */
+        const preopen = (o?: StartOptions) => {
+          const h = host()
+          if ((o?.mode ?? options.mode ?? 'redirect') !== 'popup' || !h || refusesThisBrowser()) return undefined
+          return { popup: h.open('', popupName(descriptor.id), POPUP_FEATURES) }
+        }
+        const begin = (intent: Intent, o?: StartOptions): Promise<AuthResult | null> => {
+          if (engine) return engine.begin(intent, o)
+          const preopened = preopen(o)
+          return load().then(
+            (e) => e.begin(intent, o, preopened),
+            (e) => {
+              preopened?.popup?.close()
+              throw e
+            },
+          )
+        }
+        const api: OAuthApi = {
+          spec: descriptor,
+          state,
+          screen,
+          login: (o) => begin('login', o),
+          link: (o) => begin('link', o),
+          start(intent, o) {
+            if (engine) return engine.start(intent, o)
+            const preopened = preopen(o)
+            load().then(
+              (e) => e.start(intent, o, preopened),
+              (e) => {
+                preopened?.popup?.close()
+                ctx.screens.error(e, { method: descriptor.id })
+              },
+            )
+          },
+          cancel: () => engine?.cancel(),
+          unlink: async (subject) => (await load()).unlink(subject),
+          transferInfo: (nonce) => engine?.transferInfo(nonce) ?? null,
+          refusesThisBrowser,
+        }
+        ctx.provide<OAuthApi>(api)
+        ctx.declareErrors(() =>
+          Promise.all([import('./errors'), import('./strings')]).then(([e, s]) =>
+            e.oauthErrors(descriptor.id, descriptor.displayName, () => ctx.texts(s.OAUTH_TEXTS)),
+          ),
+        )
         const accountType = `${descriptor.provider}_oauth`
         ctx.methods.declare({
           id: descriptor.id,
@@ -85,11 +136,13 @@ export function defineOAuthProvider<Id extends string>(descriptor: OAuthProvider
           transferLabel: descriptor.transferLabel,
           linkMethods: [descriptor.id, descriptor.provider, accountType],
           // The account plugin hands over the transfer data; the provider profile it needs is the one this flow kept.
-          transfer: (api, data) =>
-            transferOAuth(api, { ...data, oauth_user_info: (data as { oauth_user_info?: unknown }).oauth_user_info ?? flow.transferInfo(data.nonce) ?? undefined }),
-          unlink: (api, account) => unlinkOAuth(api, descriptor.provider, (account as { subject: string }).subject),
+          transfer: async (a, data) =>
+            (await import('./calls')).transferOAuth(a, {
+              ...data,
+              oauth_user_info: (data as { oauth_user_info?: unknown }).oauth_user_info ?? api.transferInfo(data.nonce) ?? undefined,
+            }),
+          unlink: async (a, account) => (await import('./calls')).unlinkOAuth(a, descriptor.provider, (account as { subject: string }).subject),
         })
-        const screen = screenOf(descriptor.id)
         ctx.screens.register({ id: screen, load: loadOAuthScreen })
         ctx.hooks.loginMethods.tap(descriptor.id, (list, { config }) =>
           config.loginMethods.includes(descriptor.id)
@@ -103,10 +156,16 @@ export function defineOAuthProvider<Id extends string>(descriptor: OAuthProvider
                   screen,
                   params: { plugin: descriptor.id },
                   // Inside the click: a popup must open now.
-                  start: () => flow.start('login'),
+                  start: () => api.start('login'),
+                  // The engine a click runs, so that the click finds it loaded.
+                  preload: load,
                 },
               ]
             : list,
+        )
+        // The return (this tab in redirect mode, or the popup page): claimed now, finished by the engine.
+        ctx.hooks.returnPath.tap(descriptor.id, ({ url }) =>
+          claimOAuthReturn(url, descriptor.provider, (ret, inPopup) => load().then((e) => e.finishReturn(ret, inPopup))),
         )
       },
     })

@@ -13,14 +13,14 @@ import { PorticoProvider, useKernel } from 'portico/ui/core'
 import { TEST_APP_ID, authResponse, createTestKernel, renderScreen, wireUser } from 'portico/testing'
 import { google } from 'portico/plugins/google'
 import { github } from 'portico/plugins/github'
+import { oauthFailure } from './errors'
+import { createPendingStore } from './pending'
+import { OAUTH_TEXTS } from './strings'
 import {
-  OAUTH_TEXTS,
   POPUP_MESSAGE,
-  createPendingStore,
   createVerifier,
   challengeOf,
   isInAppBrowser,
-  oauthFailure,
   useOAuthTokens,
   type OAuthHost,
   type OAuthOptions,
@@ -243,6 +243,23 @@ describe('popup mode', () => {
     expect(body.code_challenge).toBeUndefined()
     expect(s256(body.code_verifier)).toBe(t.init.code_challenge)
     expect(t.popup.closed).toBe(true)
+  })
+
+  it('opens the window once in the click whether the engine is in (landing preload) or still loading', async () => {
+    const t = await started((h) => [google(opts(h, { mode: 'popup', popupPollMs: 5, popupTimeoutMs: 200 }))])
+    const entry = t.kernel.hooks.loginMethods.call([], { config: t.kernel.config, recent: null }).find((e) => e.id === 'google')!
+    await entry.preload!() // what the landing's preload runs once ready
+    t.kernel.plugin('google').login().catch(() => {})
+    expect(t.host.open).toHaveBeenCalledTimes(1) // synchronously, by the loaded engine
+    await vi.waitFor(() => expect(t.popup.location.href).toBe(PROVIDER_URL))
+  })
+
+  it('a blocked window before the engine is in: popup blocked, as before', async () => {
+    const t = await started((h) => [google(opts(h, { mode: 'popup' }))])
+    t.host.open.mockImplementation(() => null as never)
+    await expect(t.kernel.plugin('google').login()).rejects.toMatchObject({ code: 'oauth_popup_blocked' })
+    expect(t.host.open).toHaveBeenCalledTimes(1)
+    expect(t.net.callsTo('POST', '/oauth/init')).toHaveLength(0)
   })
 
   it('ignores messages from other windows, refuses another origin', async () => {

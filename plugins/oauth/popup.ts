@@ -12,6 +12,9 @@ export const POPUP_MESSAGE = 'portico:oauth-return'
 export const POPUP_PARAM = 'portico_oauth_popup'
 export const POPUP_TIMEOUT_MS = 120_000
 export const POPUP_POLL_MS = 300
+/** The popup's window name and features: opened empty inside the click, pointed at the provider later. */
+export const popupName = (id: string) => `portico-oauth-${id}`
+export const POPUP_FEATURES = 'popup,width=480,height=680'
 
 /** What the flow needs from the browser window (a fake in unit tests). */
 export interface OAuthHost {

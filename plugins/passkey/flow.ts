@@ -8,7 +8,6 @@ import {
   type AuthResult,
   type PasskeyAccount,
   type PluginContext,
-  type PorticoError,
   type Store,
   type User,
   type WireAuthResponse,
@@ -25,19 +24,10 @@ import {
 } from './calls'
 import { PASSKEY, fromWebAuthnError, passkeyError } from './errors'
 import { PASSKEY_TEXTS } from './strings'
+import { INITIAL_PASSKEY_STATE, MAX_PASSKEYS, passkeysOf, type PasskeyAction, type PasskeyState } from './state'
 import { loadWebAuthn, webAuthnSupported, type WebAuthnBrowser } from './webauthn'
 
-/** Spec part 1 section 9: at most 5 passkeys per user ('Add new passkey' hidden at 5). */
-export const MAX_PASSKEYS = 5
-
-export type PasskeyAction = 'signup' | 'login' | 'link'
-export type PasskeyStatus = 'initial' | 'generating-challenge' | 'awaiting-passkey' | 'submitting-response' | 'done' | 'error'
-export interface PasskeyState {
-  status: PasskeyStatus
-  action: PasskeyAction | null
-  error: PorticoError | null
-}
-export const INITIAL_PASSKEY_STATE: PasskeyState = { status: 'initial', action: null, error: null }
+export { MAX_PASSKEYS, INITIAL_PASSKEY_STATE, passkeysOf, type PasskeyAction, type PasskeyStatus, type PasskeyState } from './state'
 
 export interface PasskeySettings {
   /** The relying party id to ask for (default: this page's host name). */
@@ -72,11 +62,8 @@ export interface PasskeyApi {
 
 type Ctx = Pick<PluginContext, 'api' | 'session' | 'store' | 'completeLogin' | 'assertLoggedOut' | 'analytics' | 'texts'>
 
-export const passkeysOf = (user: User | null | undefined): PasskeyAccount[] =>
-  (user?.linkedAccounts ?? []).filter((a): a is PasskeyAccount => a.type === 'passkey')
-
-export function createPasskeyFlow(ctx: Ctx, settings: PasskeySettings = {}): PasskeyApi {
-  const state = ctx.store<PasskeyState>(INITIAL_PASSKEY_STATE)
+/** The flow; its state lives in `state` (the entry's store), or in a new store of the plugin. */
+export function createPasskeyFlow(ctx: Ctx, settings: PasskeySettings = {}, state: Store<PasskeyState> = ctx.store<PasskeyState>(INITIAL_PASSKEY_STATE)): PasskeyApi {
   const T = () => ctx.texts(PASSKEY_TEXTS)
   const load = settings.load ?? loadWebAuthn
   const supported = settings.supported ?? webAuthnSupported

@@ -15,28 +15,21 @@
  */
 import { definePlugin, normaliseFields, type PasskeyAccount, type PorticoPlugin } from 'portico'
 import { KeyIcon } from 'portico/ui/core'
-import { unlinkPasskey } from './calls'
-import { PASSKEY, passkeyErrors } from './errors'
-import { createPasskeyFlow, type PasskeyApi, type PasskeySettings } from './flow'
-import { PASSKEY_TEXTS } from './strings'
+import type { PasskeyApi, PasskeySettings } from './flow'
+import { passkeyLabel } from './labels'
+import { INITIAL_PASSKEY_STATE, passkeysOf, type PasskeyState } from './state'
+import { webAuthnSupported } from './webauthn'
 
-export {
-  initRegisterPasskey,
-  registerPasskey,
-  initAuthenticatePasskey,
-  authenticatePasskey,
-  initLinkPasskey,
-  linkPasskey,
-  unlinkPasskey,
-} from './calls'
+// The ceremonies, calls, error views and texts load on first use (or with the landing's preload
+// once the app is ready); @simplewebauthn/browser when a passkey is used. Only types are here.
 export type { PasskeyInit, PasskeyOptionsJSON, PasskeyResponseBody } from './calls'
-export { passkeyErrors, passkeyErrorView, fromWebAuthnError, PASSKEY_REJECTED } from './errors'
-export { MAX_PASSKEYS, passkeysOf } from './flow'
+export { MAX_PASSKEYS, passkeysOf } from './state'
 export type { PasskeyApi, PasskeyAction, PasskeySettings, PasskeyState, PasskeyStatus } from './flow'
-export { PASSKEY_TEXTS } from './strings'
 export type { PasskeyTexts } from './strings'
 export { passkeyTitle } from './title'
 export { usePasskeys } from './react'
+
+const PASSKEY = 'passkey'
 
 declare module 'portico' {
   interface PluginApis {
@@ -54,22 +47,47 @@ export function passkey(options: PasskeyOptions = {}): PorticoPlugin<'passkey'> 
     id: PASSKEY,
     kind: 'login',
     setup(ctx) {
-      const texts = () => ctx.texts(PASSKEY_TEXTS)
-      ctx.provide(createPasskeyFlow(ctx, options))
-      ctx.declareErrors(passkeyErrors(texts))
+      const label = (key: 'displayName' | 'rowLabel') => passkeyLabel(ctx.config.texts.passkey, key)
+      const state = ctx.store<PasskeyState>(INITIAL_PASSKEY_STATE)
+      let flow: PasskeyApi | undefined
+      let loading: Promise<PasskeyApi> | undefined
+      const load = (): Promise<PasskeyApi> =>
+        flow
+          ? Promise.resolve(flow)
+          : (loading ??= import('./flow').then(
+              (m) => (flow ??= m.createPasskeyFlow(ctx, options, state)),
+              (e) => {
+                loading = undefined
+                throw e
+              },
+            ))
+      ctx.provide<PasskeyApi>({
+        state,
+        supported: options.supported ?? webAuthnSupported,
+        preload: () => void load().then((f) => f.preload(), () => {}),
+        ceremony: (async (action: 'signup' | 'login' | 'link') => (await load()).ceremony(action as 'link')) as PasskeyApi['ceremony'],
+        signUp: async () => (await load()).signUp(),
+        logIn: async () => (await load()).logIn(),
+        link: async () => (await load()).link(),
+        unlink: async (credentialId) => (await load()).unlink(credentialId),
+        passkeys: () => passkeysOf(ctx.session.user),
+      })
+      ctx.declareErrors(() =>
+        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.passkeyErrors(() => ctx.texts(s.PASSKEY_TEXTS))),
+      )
       ctx.methods.declare({
         id: PASSKEY,
-        displayName: texts().displayName,
+        displayName: label('displayName'),
         accountTypes: ['passkey'],
         normalise: (raw) =>
           normaliseFields<PasskeyAccount>(raw, 'credential_id:S authenticator_name:s created_with_browser:s created_with_os:s enrolled_in_mfa:b'),
-        unlink: (api, account) => unlinkPasskey(api, (account as PasskeyAccount).credentialId),
+        unlink: async (api, account) => (await import('./calls')).unlinkPasskey(api, (account as PasskeyAccount).credentialId),
         // Part 1 section 4: a passkey login is not remembered as the recent method.
         remembered: false,
       })
       ctx.hooks.loginMethods.tap(PASSKEY, (list, { config }) =>
         config.loginMethods.includes(PASSKEY)
-          ? [...list, { id: PASSKEY, label: texts().rowLabel, group: 'web2' as const, icon: KeyIcon, screen: PASSKEY_SCREENS.choose }]
+          ? [...list, { id: PASSKEY, label: label('rowLabel'), group: 'web2' as const, icon: KeyIcon, screen: PASSKEY_SCREENS.choose, preload: load }]
           : list,
       )
       ctx.screens.register({ id: PASSKEY_SCREENS.choose, load: () => import('./screens/choose') })

@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, fireEvent, waitFor } from '@testing-library/react'
 import type { WireLinkedAccount } from 'portico'
 import { authResponse, createTestKernel, emailAccount, pluginContract, renderScreen, wireUser } from 'portico/testing'
-import { MAX_PASSKEYS, PASSKEY_TEXTS, passkey, passkeyTitle, type PasskeySettings } from './index'
+import { MAX_PASSKEYS, passkey, passkeyTitle, type PasskeySettings } from './index'
+import { PASSKEY_TEXTS } from './strings'
+import { PASSKEY_LABELS } from './labels'
 
 afterEach(cleanup)
 
@@ -206,4 +208,8 @@ describe('passkeyTitle', () => {
     expect(passkeyTitle({ authenticatorName: null, createdWithBrowser: 'Safari', createdWithOs: 'iOS' })).toBe('Safari on iOS')
     expect(passkeyTitle({ authenticatorName: null, createdWithBrowser: null, createdWithOs: null })).toBe('Unknown device')
   })
+})
+
+it('the labels in the first load are the same words as in PASSKEY_TEXTS', () => {
+  expect(PASSKEY_TEXTS).toMatchObject(PASSKEY_LABELS)
 })

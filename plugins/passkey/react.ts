@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react'
 import { usePlugin, useStore, useUser } from 'portico/ui/core'
-import { MAX_PASSKEYS, passkeysOf, type PasskeyState } from './flow'
+import { MAX_PASSKEYS, passkeysOf, type PasskeyState } from './state'
 
 /**
  * Headless passkeys: `signUpWithPasskey()`, `loginWithPasskey()`, `linkPasskey()`,

@@ -1,5 +1,5 @@
 import type { PasskeyAccount } from 'portico'
-import { PASSKEY_TEXTS } from './strings'
+import { PASSKEY_LABELS } from './labels'
 
 /**
  * A passkey's display title (part 1 section 3): authenticator name and browser, else browser
@@ -8,7 +8,7 @@ import { PASSKEY_TEXTS } from './strings'
  */
 export function passkeyTitle(
   p: Pick<PasskeyAccount, 'authenticatorName' | 'createdWithBrowser' | 'createdWithOs'>,
-  unknownDevice: string = PASSKEY_TEXTS.unknownDevice,
+  unknownDevice: string = PASSKEY_LABELS.unknownDevice,
 ): string {
   if (p.authenticatorName) return p.createdWithBrowser ? `${p.authenticatorName} (${p.createdWithBrowser})` : p.authenticatorName
   if (p.createdWithBrowser && p.createdWithOs) return `${p.createdWithBrowser} on ${p.createdWithOs}`

@@ -69,14 +69,6 @@ export interface SmsApi {
 /** Loads the E.164 converter (libphonenumber-js) once, in its own chunk. */
 export const loadE164 = (): Promise<typeof import('./e164')> => import('./e164')
 
-/**
- * A typed number to E.164 for the given country; rejects with `invalid_data` when it is not
- * valid there. Asynchronous: libphonenumber-js loads on first use (a lazy chunk).
- */
-export async function toE164(value: string, country: string = 'US', message: string = SMS_TEXTS.invalidPhone): Promise<string> {
-  return (await loadE164()).toE164Sync(value, country, message)
-}
-
 /** What the flow needs of the plugin context (read live: `config` changes once the server answers). */
 type FlowContext = Pick<PluginContext, 'api' | 'session' | 'completeLogin' | 'config' | 'assertLoggedOut' | 'texts'>
 

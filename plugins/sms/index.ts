@@ -9,19 +9,25 @@
 import { definePlugin, normaliseFields, type PhoneAccount, type PorticoPlugin } from 'portico'
 import { PhoneIcon } from 'portico/ui/core'
 import { INITIAL_CODE_STATE } from 'portico/plugins/code'
-import { transferSms, unlinkSms } from './calls'
-import { smsErrors } from './errors'
-import { createSmsFlow, type SmsApi, type SmsState } from './flow'
+import type { SmsApi, SmsState } from './flow'
+import { smsLabel } from './labels'
 import { preloadPhoneForm, SmsLoginInput } from './screens/login-input'
-import { SMS_TEXTS } from './strings'
 
-export { toE164, type SmsApi, type SmsState, type SmsStatus, type SendCodeOptions, type SubmitOptions, type Completer } from './flow'
+// The flow, its calls, error views and texts load on first use (or with the landing's preload
+// once the app is ready): only their types are here.
+export type { SmsApi, SmsState, SmsStatus, SendCodeOptions, SubmitOptions, Completer } from './flow'
 export { useLoginWithSms, usePhoneAccount } from './react'
-export { codeErrorMessage, smsErrors } from './errors'
-export { SMS_TEXTS } from './strings'
-export { initSms, authenticateSms, linkSms, updateSms, unlinkSms, transferSms, type SignupMode } from './calls'
+export type { SignupMode } from './calls'
 
-export type SmsTexts = typeof SMS_TEXTS
+export type SmsTexts = typeof import('./strings').SMS_TEXTS
+
+/**
+ * A typed number to E.164 for the given country; rejects with `invalid_data` when it is not
+ * valid there. Asynchronous: libphonenumber-js loads on first use (a lazy chunk).
+ */
+export async function toE164(value: string, country: string = 'US', message?: string): Promise<string> {
+  return (await import('./e164')).toE164Sync(value, country, message)
+}
 
 declare module 'portico' {
   interface PluginApis {
@@ -50,19 +56,46 @@ export function sms(options: SmsOptions = {}): PorticoPlugin<'sms'> {
     id: 'sms',
     kind: 'login',
     setup(ctx) {
-      const texts = () => ctx.texts(SMS_TEXTS)
+      const label = (key: 'displayName' | 'methodLabel') => smsLabel(ctx.config.texts.sms, key)
       const store = ctx.store<SmsState>(INITIAL_CODE_STATE)
-      ctx.provide(createSmsFlow(ctx, store, options))
-      ctx.declareErrors(smsErrors(texts))
+      let flow: SmsApi | undefined
+      let loading: Promise<SmsApi> | undefined
+      const load = (): Promise<SmsApi> =>
+        flow
+          ? Promise.resolve(flow)
+          : (loading ??= import('./flow').then(
+              (m) => (flow ??= m.createSmsFlow(ctx, store, options)),
+              (e) => {
+                loading = undefined
+                throw e
+              },
+            ))
+      ctx.provide<SmsApi>({
+        getState: () => store.get(),
+        subscribe: (listener) => store.subscribe(listener),
+        store,
+        sendCode: async (o) => (await load()).sendCode(o),
+        resendCode: async (token) => (await load()).resendCode(token),
+        loginWithCode: async (o) => (await load()).loginWithCode(o),
+        linkWithCode: async (o) => (await load()).linkWithCode(o),
+        updateWithCode: async (o) => (await load()).updateWithCode(o),
+        submitCode: async (code, o) => (await load()).submitCode(code, o),
+        unlink: async (n) => (await load()).unlink(n),
+        transfer: async (o) => (await load()).transfer(o),
+        reset: () => (flow ? flow.reset() : store.reset()),
+      })
+      ctx.declareErrors(() =>
+        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.smsErrors(() => ctx.texts(s.SMS_TEXTS))),
+      )
       ctx.methods.declare({
         id: 'sms',
-        displayName: texts().displayName,
+        displayName: label('displayName'),
         accountTypes: ['phone'],
         userField: 'phone',
         normalise: normalisePhone,
-        transferLabel: texts().methodLabel,
-        transfer: (api, data) => transferSms(api, data.nonce, data.account),
-        unlink: (api, account) => unlinkSms(api, (account as PhoneAccount).number),
+        transferLabel: label('methodLabel'),
+        transfer: async (api, data) => (await import('./calls')).transferSms(api, data.nonce, data.account),
+        unlink: async (api, account) => (await import('./calls')).unlinkSms(api, (account as PhoneAccount).number),
       })
       ctx.screens.register({ id: SMS_SCREENS.phone, load: () => import('./screens/phone-screen') })
       ctx.screens.register({ id: SMS_SCREENS.code, load: () => import('./screens/code-screen') })
@@ -72,13 +105,14 @@ export function sms(options: SmsOptions = {}): PorticoPlugin<'sms'> {
           ...methods,
           {
             id: 'sms',
-            label: texts().displayName,
+            label: label('displayName'),
             group: 'web2' as const,
             icon: PhoneIcon,
             screen: SMS_SCREENS.phone,
             params: { disableSignup: options.disableSignup === true },
             input: SmsLoginInput,
-            preload: preloadPhoneForm,
+            // The phone form (libphonenumber-js) and the flow a submit runs.
+            preload: () => Promise.all([preloadPhoneForm(), load()]),
           },
         ]
       })

@@ -1,9 +1,8 @@
 /** React hooks of the SMS plugin: the headless login and the phone-account management. */
 import { useCallback, useMemo } from 'react'
 import { PorticoError, type FlowResult, type User } from 'portico'
-import { useKernel, usePlugin, useStore, useTexts } from 'portico/ui/core'
+import { useKernel, usePlugin, useStore } from 'portico/ui/core'
 import type { SmsState } from './flow'
-import { SMS_TEXTS } from './strings'
 
 /**
  * Headless SMS login: `sendCode({ phoneNumber })`, then `loginWithCode({ code })`; `state`
@@ -28,9 +27,10 @@ export function useLoginWithSms() {
 export function usePhoneAccount() {
   const kernel = useKernel()
   const flow = usePlugin('sms')
-  const texts = useTexts('sms', SMS_TEXTS)
   const open = useCallback(
     async (intent: 'link' | 'update'): Promise<FlowResult> => {
+      // The texts load with the phone screen's chunk (not in the page's first load).
+      const texts = kernel.texts('sms', (await import('./strings')).SMS_TEXTS)
       if (!kernel.session.authenticated || !kernel.session.user) {
         return { ok: false, error: new PorticoError('must_be_authenticated', texts.mustBeAuthenticated) }
       }
@@ -41,7 +41,7 @@ export function usePhoneAccount() {
       flow.reset()
       return kernel.screens.open('sms-phone', {}, { intent })
     },
-    [kernel, flow, texts],
+    [kernel, flow],
   )
   const link = useCallback(() => open('link'), [open])
   const update = useCallback(() => open('update'), [open])

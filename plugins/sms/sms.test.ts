@@ -3,7 +3,10 @@ import { createTestKernel, wireUser, authResponse, emailAccount } from 'portico/
 import { pluginContract } from 'portico/testing'
 import { PorticoError, type WireLinkedAccount, type WireUser } from 'portico'
 import { normaliseCode, RESEND_COOLDOWN_MS } from 'portico/plugins/code'
-import { sms, toE164, codeErrorMessage, SMS_TEXTS, SMS_SCREENS } from './index'
+import { sms, toE164, SMS_SCREENS } from './index'
+import { codeErrorMessage } from './errors'
+import { SMS_TEXTS } from './strings'
+import { SMS_LABELS } from './labels'
 
 afterEach(() => vi.restoreAllMocks())
 
@@ -191,6 +194,7 @@ describe('sms account management', () => {
 describe('sms errors', () => {
   it("maps not_supported of SMS to 'This region is not supported'; the kernel's neutral view stays 'Not supported'", async () => {
     const { kernel } = await setup()
+    await kernel.loadDeclarations() // error views declared lazily (the modal's screens wait for them)
     const err = new PorticoError('not_supported', 'Region blocked', { status: 400 })
     const view = kernel.screens.resolveError(err, { method: 'sms' })
     expect(view).toMatchObject({
@@ -213,6 +217,7 @@ describe('sms errors', () => {
       app: { login_methods: ['sms'] },
       config: { texts: { sms: { regionNotSupported: 'Région non prise en charge' } } },
     })
+    await t.kernel.loadDeclarations()
     const view = t.kernel.screens.resolveError(new PorticoError('not_supported', 'x'), { method: 'sms' })
     expect(view.title).toBe('Région non prise en charge')
     expect(view.detail).toBe('SMS authentication from this region is not available')
@@ -293,4 +298,8 @@ describe('sms method descriptor', () => {
     expect(kernel.hasPlugin('sms')).toBe(false)
     expect(kernel.methods.get('sms')).toBeUndefined()
   })
+})
+
+it('the labels in the first load are the same words as in SMS_TEXTS', () => {
+  expect(SMS_TEXTS).toMatchObject(SMS_LABELS)
 })

@@ -1,9 +1,9 @@
 /** Telegram's state and API (`kernel.plugin('telegram')`). */
 import { PorticoError, toPorticoError, type PluginContext, type Store, type User } from 'portico'
-import { unlinkTelegram, type TelegramCredential } from './calls'
+import { authenticateTelegram, unlinkTelegram, type TelegramCredential } from './calls'
 import { telegramError } from './errors'
 import { TELEGRAM_TEXTS } from './strings'
-import { loadTelegramScript, telegramLogin } from './widget'
+import { TELEGRAM_ORIGIN, loadTelegramScript, telegramLogin } from './widget'
 
 export const STATUS_SCREEN = 'telegram-status'
 
@@ -28,12 +28,14 @@ export interface TelegramApi {
 }
 
 export interface TelegramSettings {
-  origin: string
+  /** Default TELEGRAM_ORIGIN. */
+  origin?: string
   botId?: number | string
 }
 
 export function createTelegramApi(ctx: PluginContext, state: Store<TelegramState>, settings: TelegramSettings): TelegramApi {
   const texts = () => ctx.texts(TELEGRAM_TEXTS)
+  const origin = settings.origin ?? TELEGRAM_ORIGIN
   const botId = () => settings.botId ?? (ctx.config.server as { telegram_bot_id?: number | string } | null)?.telegram_bot_id ?? null
   const api: TelegramApi = {
     state,
@@ -45,12 +47,12 @@ export function createTelegramApi(ctx: PluginContext, state: Store<TelegramState
       if (state.get().script === 'ready' && telegramLogin()) return true
       state.set({ script: 'loading' })
       try {
-        await loadTelegramScript(settings.origin)
+        await loadTelegramScript(origin)
         state.set({ script: 'ready' })
         return true
       } catch (e) {
         state.set({ script: 'unavailable' })
-        ctx.warn(`telegram: ${(e as Error).message} Telegram login is off until it loads (script-src must allow ${settings.origin}).`)
+        ctx.warn(`telegram: ${(e as Error).message} Telegram login is off until it loads (script-src must allow ${origin}).`)
         return false
       }
     },
@@ -85,4 +87,23 @@ export function createTelegramApi(ctx: PluginContext, state: Store<TelegramState
     },
   }
   return api
+}
+
+/** A Mini App launch claimed at start-up (`#tgWebAppData=...`): log in with its signed data. */
+export async function loginWithMiniApp(
+  ctx: Pick<PluginContext, 'api' | 'completeLogin'>,
+  state: Store<TelegramState>,
+  data: string,
+  disableSignup: boolean,
+): Promise<void> {
+  const credential = { telegram_web_app_data: data }
+  state.set({ status: 'verifying', credential })
+  try {
+    const res = await authenticateTelegram(ctx.api, credential, disableSignup ? 'no-signup' : 'login-or-sign-up')
+    await ctx.completeLogin(res, { method: 'telegram', intent: 'login' })
+    state.set({ status: 'success', error: null })
+  } catch (e) {
+    state.set({ status: 'error', error: e as never })
+    throw e
+  }
 }

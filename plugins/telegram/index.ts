@@ -19,19 +19,22 @@
  *   photoUrl); transferable ('Telegram profile').
  */
 import { definePlugin, normaliseFields, type PorticoPlugin } from 'portico'
-import { authenticateTelegram, transferTelegram, unlinkTelegram } from './calls'
-import { telegramErrors } from './errors'
-import { createTelegramApi, STATUS_SCREEN, type TelegramApi, type TelegramState } from './flow'
+import type { TelegramApi, TelegramState } from './flow'
 import { TelegramIcon } from './icon'
-import { TELEGRAM_TEXTS } from './strings'
-import { TELEGRAM_ORIGIN } from './widget'
 
-export { TELEGRAM_TEXTS } from './strings'
-export { authenticateTelegram, linkTelegram, unlinkTelegram, transferTelegram, type TelegramCredential } from './calls'
-export { telegramError, telegramErrorText, type TelegramErrorCode } from './errors'
-export { TELEGRAM_ORIGIN, TELEGRAM_SCRIPT_PATH, type TelegramLogin } from './widget'
-export { STATUS_SCREEN as TELEGRAM_STATUS_SCREEN, type TelegramApi, type TelegramState } from './flow'
+// The flow (the login script, Telegram's popup), calls, error views and texts load on first
+// use: when the app is ready with Telegram on (the script loads then too), or with a claimed
+// Mini App launch. Only their types are here.
+export type TelegramTexts = typeof import('./strings').TELEGRAM_TEXTS
+export type { TelegramCredential } from './calls'
+export type { TelegramErrorCode } from './errors'
+export type { TelegramLogin } from './widget'
+export type { TelegramApi, TelegramState } from './flow'
 export { TelegramIcon } from './icon'
+
+/** The auth status screen (lazy). */
+export const TELEGRAM_STATUS_SCREEN = 'telegram-status'
+const STATUS_SCREEN = TELEGRAM_STATUS_SCREEN
 
 /** Hash parameters of a Mini App launch (removed from the address when claimed). */
 export const MINI_APP_PARAMS = [
@@ -68,9 +71,26 @@ export function telegram(options: TelegramOptions = {}): PorticoPlugin<'telegram
     id: 'telegram',
     kind: 'login',
     setup(ctx) {
-      const texts = () => ctx.texts(TELEGRAM_TEXTS)
       const state = ctx.store<TelegramState>({ script: 'idle', status: 'idle', error: null, credential: null })
-      const api = createTelegramApi(ctx, state, { origin: options.origin ?? TELEGRAM_ORIGIN, botId: options.botId })
+      let flow: TelegramApi | undefined
+      let loading: Promise<TelegramApi> | undefined
+      const loadFlow = (): Promise<TelegramApi> =>
+        flow
+          ? Promise.resolve(flow)
+          : (loading ??= import('./flow').then(
+              (m) => (flow ??= m.createTelegramApi(ctx, state, { origin: options.origin, botId: options.botId })),
+              (e) => {
+                loading = undefined
+                throw e
+              },
+            ))
+      const api: TelegramApi = {
+        state,
+        load: async () => (await loadFlow()).load(),
+        // Inside the click: Telegram's popup opens now once the flow is in (it loads at ready).
+        authorize: () => (flow ? flow.authorize() : loadFlow().then((f) => f.authorize())),
+        unlink: async (telegramUserId) => (await loadFlow()).unlink(telegramUserId),
+      }
       ctx.provide<TelegramApi>(api)
       ctx.methods.declare({
         id: 'telegram',
@@ -79,14 +99,16 @@ export function telegram(options: TelegramOptions = {}): PorticoPlugin<'telegram
         userField: 'telegram',
         normalise: (raw) => normaliseFields(raw, 'telegram_user_id:S first_name:s last_name:s username:s photo_url:s'),
         transferLabel: 'Telegram profile',
-        transfer: (a, data) => {
+        transfer: async (a, data) => {
           const credential = state.get().credential
-          if (!credential) return Promise.reject(new Error('No Telegram login to transfer: log in with Telegram again.'))
-          return transferTelegram(a, data.nonce, credential)
+          if (!credential) throw new Error('No Telegram login to transfer: log in with Telegram again.')
+          return (await import('./calls')).transferTelegram(a, data.nonce, credential)
         },
-        unlink: (a, account) => unlinkTelegram(a, String((account as { telegramUserId?: unknown }).telegramUserId ?? '')),
+        unlink: async (a, account) => (await import('./calls')).unlinkTelegram(a, String((account as { telegramUserId?: unknown }).telegramUserId ?? '')),
       })
-      ctx.declareErrors(telegramErrors(texts))
+      ctx.declareErrors(() =>
+        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.telegramErrors(() => ctx.texts(s.TELEGRAM_TEXTS))),
+      )
       ctx.screens.register({ id: STATUS_SCREEN, load: () => import('./screens/status') })
       const on = () => ctx.config.loginMethods.includes('telegram')
 
@@ -96,7 +118,8 @@ export function telegram(options: TelegramOptions = {}): PorticoPlugin<'telegram
               ...list,
               {
                 id: 'telegram',
-                label: texts().label,
+                // The one text the landing needs before the texts load: TELEGRAM_TEXTS.label, with the app's override.
+                label: textOverride(config.texts.telegram, 'label') ?? 'Telegram',
                 group: 'web2' as const,
                 icon: TelegramIcon,
                 screen: STATUS_SCREEN,
@@ -130,20 +153,17 @@ export function telegram(options: TelegramOptions = {}): PorticoPlugin<'telegram
           finish: async () => {
             if (!on()) return
             if (ctx.session.authenticated && !ctx.session.user?.isGuest) return
-            const credential = { telegram_web_app_data: data }
-            state.set({ status: 'verifying', credential })
-            try {
-              const res = await authenticateTelegram(ctx.api, credential, options.disableSignup ? 'no-signup' : 'login-or-sign-up')
-              await ctx.completeLogin(res, { method: 'telegram', intent: 'login' })
-              state.set({ status: 'success', error: null })
-            } catch (e) {
-              state.set({ status: 'error', error: e as never })
-              throw e
-            }
+            await (await import('./flow')).loginWithMiniApp(ctx, state, data, !!options.disableSignup)
           },
         }
       })
       return () => ctx.events.off('ready', onReady)
     },
   })
+}
+
+/** An app's override of one text (`config.texts[<id>][key]`), as `ctx.texts` takes it: strings only. */
+function textOverride(texts: Record<string, unknown> | undefined, key: string): string | undefined {
+  const v = texts?.[key]
+  return typeof v === 'string' ? v : undefined
 }

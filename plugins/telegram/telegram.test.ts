@@ -2,7 +2,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createTestKernel, pluginContract, wireUser, authResponse, emailAccount } from 'portico/testing'
 import { PorticoError } from 'portico'
-import { telegram, TELEGRAM_TEXTS, telegramErrorText, type TelegramLogin } from 'portico/plugins/telegram'
+import { telegram, type TelegramLogin } from 'portico/plugins/telegram'
+import { telegramErrorText } from './errors'
+import { TELEGRAM_TEXTS } from './strings'
 
 pluginContract(() => telegram(), { loginMethods: ['telegram'] })
 
@@ -60,6 +62,7 @@ describe('telegram()', () => {
     expect(warnings.some((w) => w.includes('Telegram login is off'))).toBe(true)
     const err = (await kernel.plugin('telegram').authorize().catch((e: unknown) => e)) as PorticoError
     expect(err.code).toBe('telegram_not_initialized')
+    await kernel.loadDeclarations() // the error views load lazily (the modal's screens wait for them)
     expect(kernel.screens.resolveError(err).detail).toBe('Telegram was not initialized')
   })
 

@@ -23,7 +23,7 @@ describe('turnstile()', () => {
     expect(appended).toEqual([]) // nothing loads at start-up
     net.on('POST', '/passwordless/init', { success: true })
     const call = kernel.api.post('/passwordless/init', { email: 'ana@example.com' })
-    await new Promise((r) => setTimeout(r, 0))
+    await vi.waitFor(() => expect(appended).toHaveLength(1)) // the token flow loads on first use, then the script
     spy.mockRestore()
     const script = appended[0]
     expect(script.src).toBe('https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit')

@@ -7,8 +7,8 @@
  */
 import { lazy, Suspense, type ComponentType } from 'react'
 import { formatText } from 'portico'
-import { useKernel, useTexts, type LoginInputProps } from 'portico/ui/core'
-import { SMS_TEXTS } from '../strings'
+import { useKernel, type LoginInputProps } from 'portico/ui/core'
+import { smsLabel } from '../labels'
 import type { PhoneFormProps } from './phone-form'
 
 let loaded: ComponentType<PhoneFormProps> | null = null
@@ -31,13 +31,12 @@ const LazyPhoneForm = lazy(async () => ({ default: await preloadPhoneForm() }))
 
 function Placeholder() {
   const kernel = useKernel()
-  const texts = useTexts('sms', SMS_TEXTS)
   return (
     <div className="portico-form portico-sms-form" data-portico-sms-placeholder="" aria-busy="true">
       <div className="portico-field">
         <div className="portico-input-wrap portico-phone" />
       </div>
-      <p className="portico-field-hint portico-sms-consent">{formatText(texts.consent, { app: kernel.config.name })}</p>
+      <p className="portico-field-hint portico-sms-consent">{formatText(smsLabel(kernel.config.texts.sms, 'consent'), { app: kernel.config.name })}</p>
     </div>
   )
 }
