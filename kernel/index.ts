@@ -25,6 +25,8 @@ export type {
 } from './hooks'
 export type { MethodDescriptor } from './methods'
 export { createStore } from './store'
+export { lazyOnce } from './lazy'
+export type { Lazy } from './lazy'
 export type { Store } from './store'
 export type { TextOverrides, TextsOverride } from './texts'
 export type { PorticoEvents, PorticoEmitter } from './events'

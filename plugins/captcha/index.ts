@@ -14,8 +14,7 @@
  *   `captcha_token`), and is used once.
  * - 'invalid_captcha' from the server shows 'Please try again.' and resets the captcha.
  */
-import type { PluginContext, Store } from 'portico'
-import type { CaptchaFlow } from './flow'
+import { lazyOnce, type PluginContext, type Store } from 'portico'
 import type { CaptchaProvider, CaptchaState } from './widget'
 
 // The token flow (widget controller, script), error views and texts load on first use, or at
@@ -68,19 +67,8 @@ export function setupCaptcha(ctx: PluginContext, provider: CaptchaProvider, opti
   const enabled = () => !!ctx.config.captchaEnabled && !!siteKey()
   const state = ctx.store<CaptchaState>({ status: 'disabled', token: null, retries: 0, error: null })
   const calls = { ...CAPTCHA_CALLS, ...options.calls }
-  let flow: CaptchaFlow | undefined
-  let loading: Promise<CaptchaFlow> | undefined
   let destroyed = false
-  const load = (): Promise<CaptchaFlow> =>
-    flow
-      ? Promise.resolve(flow)
-      : (loading ??= import('./flow').then(
-          (m) => (flow ??= m.createCaptchaFlow(ctx, provider, state, { siteKey, enabled, screen: CAPTCHA_SCREEN })),
-          (e) => {
-            loading = undefined
-            throw e
-          },
-        ))
+  const load = lazyOnce(() => import('./flow').then((m) => m.createCaptchaFlow(ctx, provider, state, { siteKey, enabled, screen: CAPTCHA_SCREEN })))
   // A container handed over before the flow is in: mounted once it is (unless unmounted first).
   let pendingMount: HTMLElement | null = null
 
@@ -89,7 +77,7 @@ export function setupCaptcha(ctx: PluginContext, provider: CaptchaProvider, opti
     enabled,
     token: async () => (await load()).token(),
     mount: (el) => {
-      if (flow) return flow.mount(el)
+      if (load.current) return load.current.mount(el)
       pendingMount = el
       load().then(
         (f) => {
@@ -102,9 +90,9 @@ export function setupCaptcha(ctx: PluginContext, provider: CaptchaProvider, opti
     },
     unmount: () => {
       pendingMount = null
-      flow?.unmount()
+      load.current?.unmount()
     },
-    reset: () => flow?.reset(),
+    reset: () => load.current?.reset(),
   }
   ctx.provide<CaptchaApi>(api)
   ctx.declareErrors(() =>
@@ -158,7 +146,7 @@ export function setupCaptcha(ctx: PluginContext, provider: CaptchaProvider, opti
     teardown: () => {
       destroyed = true
       pendingMount = null
-      flow?.teardown()
+      load.current?.teardown()
       ctx.events.off('ready', onReady)
       unsubscribe()
     },

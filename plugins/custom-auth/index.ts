@@ -5,7 +5,7 @@
  * React hook `useCustomAuth({...})` receives new callbacks. It logs out when the host's token
  * disappears. Declares the `custom_auth` method (accounts on `user.customAuth`).
  */
-import { definePlugin, type PorticoPlugin } from 'portico'
+import { definePlugin, lazyOnce, type PorticoPlugin } from 'portico'
 import { CUSTOM_AUTH_DISPLAY_NAME, customAuthMethod, type CustomAuthApi, type CustomAuthOptions, type CustomAuthState } from './method'
 
 // The sync flow, its call and texts load at ready (custom auth syncs then) or on first use.
@@ -41,24 +41,13 @@ export function customAuth(options0: CustomAuthOptions = {}): PorticoPlugin<'cus
       let options: CustomAuthOptions = { ...fromConfig, ...options0 }
       const loading = (o: CustomAuthOptions) => (typeof o.isLoading === 'function' ? o.isLoading() : o.isLoading === true)
       const state = ctx.store<CustomAuthState>({ status: typeof options.getCustomAccessToken === 'function' ? 'initial' : 'not-enabled', error: null })
-      let flow: CustomAuthApi | undefined
-      let pending: Promise<CustomAuthApi> | undefined
-      const load = (): Promise<CustomAuthApi> =>
-        flow
-          ? Promise.resolve(flow)
-          : (pending ??= import('./flow').then(
-              // The options as they are now (setOptions before the load updated them).
-              (m) => (flow ??= m.createCustomAuth(ctx, options, ready, state)),
-              (e) => {
-                pending = undefined
-                throw e
-              },
-            ))
+      // The options as they are now (setOptions before the load updated them).
+      const load = lazyOnce(() => import('./flow').then((m) => m.createCustomAuth(ctx, options, ready, state)))
       const auth: CustomAuthApi = {
         state,
         sync: async () => (await load()).sync(),
         setOptions(next) {
-          if (flow) return flow.setOptions(next)
+          if (load.current) return load.current.setOptions(next)
           const changed = next.getCustomAccessToken !== options.getCustomAccessToken || loading(options) !== loading(next)
           options = { ...options, ...next }
           if (changed) void auth.sync()

@@ -12,7 +12,7 @@
  * Consent hands the server that one wallet's key, sealed to the server inside the wallet frame;
  * revoking deletes it. Consent and revoke screens show success or error and close after 2.5 s.
  */
-import { definePlugin, type PorticoPlugin } from 'portico'
+import { definePlugin, lazyOnce, type PorticoPlugin } from 'portico'
 import { CONSENT_SCREEN, REVOKE_SCREEN } from './ids'
 import type { DelegatedActionsApi } from './flow'
 import type { DELEGATED_ACTIONS_TEXTS } from './strings'
@@ -43,8 +43,7 @@ export function delegatedActions(): PorticoPlugin<'delegated-actions'> {
         Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.delegatedActionsErrors(() => ctx.texts(s.DELEGATED_ACTIONS_TEXTS))),
       )
       // The flow loads on first use: an app pays for delegation only when a user delegates.
-      let flow: Promise<DelegatedActionsApi> | undefined
-      const api = () => (flow ??= import('./flow').then((m) => m.createDelegatedActions(ctx)))
+      const api = lazyOnce(() => import('./flow').then((m) => m.createDelegatedActions(ctx)))
       ctx.provide<DelegatedActionsApi>({
         delegateWallet: async (o) => (await api()).delegateWallet(o),
         revokeWallets: async () => (await api()).revokeWallets(),

@@ -8,7 +8,7 @@
  * 'email-code' (loaded lazily), on the shared code-entry flow (`portico/plugins/code`).
  * Headless: `useLoginWithEmail()`; without React: `kernel.plugin('email')`.
  */
-import { definePlugin, normaliseFields, type EmailAccount, type PorticoPlugin } from 'portico'
+import { definePlugin, lazyOnce, normaliseFields, type EmailAccount, type PorticoPlugin } from 'portico'
 import { MailIcon, lazyComponent, type LoginInputProps } from 'portico/ui/core'
 import { INITIAL_CODE_STATE } from 'portico/plugins/code'
 import { checkEmail } from './check'
@@ -66,18 +66,7 @@ export function email(options: EmailOptions = {}): PorticoPlugin<'email'> {
         codeErrorMessage: (error) => codeErrorMessage(error, texts()),
         disableSignup: () => emailOptions(ctx).disableSignup,
       }
-      let flow: EmailApi | undefined
-      let loading: Promise<EmailApi> | undefined
-      const load = (): Promise<EmailApi> =>
-        flow
-          ? Promise.resolve(flow)
-          : (loading ??= import('./flow').then(
-              (m) => (flow ??= m.createEmailFlow(ctx, store, shared)),
-              (e) => {
-                loading = undefined
-                throw e
-              },
-            ))
+      const load = lazyOnce(() => import('./flow').then((m) => m.createEmailFlow(ctx, store, shared)))
       ctx.provide<EmailApi>({
         getState: () => store.get(),
         subscribe: (listener) => store.subscribe(listener),
@@ -91,7 +80,7 @@ export function email(options: EmailOptions = {}): PorticoPlugin<'email'> {
         submitCode: async (code, o) => (await load()).submitCode(code, o),
         unlink: async (address) => (await load()).unlink(address),
         transfer: async (o) => (await load()).transfer(o),
-        reset: () => (flow ? flow.reset() : store.reset()),
+        reset: () => (load.current ? load.current.reset() : store.reset()),
       })
       ctx.declareErrors(emailErrors(texts))
       ctx.methods.declare({

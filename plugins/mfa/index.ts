@@ -8,7 +8,7 @@
  * `mfaSms()` and `mfaPasskey()`. Headless: `useMfa()`, `useRegisterMfaListener()`,
  * `useMfaEnrollment()`; without React `kernel.plugin('mfa')`.
  */
-import { definePlugin, type PorticoPlugin, type ScreenDefinition } from 'portico'
+import { definePlugin, lazyOnce, type PorticoPlugin, type ScreenDefinition } from 'portico'
 import { lazyComponent } from 'portico/ui/core'
 import { mfaErrors } from './errors'
 import type { MfaEngine } from './flow'
@@ -65,20 +65,11 @@ export function mfa(options: MfaOptions = {}): PorticoPlugin<'mfa'> {
       const now = (options as MfaSettings).now ?? (() => Date.now())
       let listener: MfaListener | null = null
       // The engine loads on the first verification, method change or enrolment screen.
-      let engine: Promise<MfaEngine> | null = null
-      let loaded: MfaEngine | null = null
+      const load = lazyOnce(() => import('./flow').then((m) => m.createMfa(ctx, store, options, () => listener)))
       let cancels = 0
-      const load = () =>
-        (engine ??= import('./flow').then(
-          (m) => (loaded = m.createMfa(ctx, store, options, () => listener)),
-          (e) => {
-            engine = null
-            throw e
-          },
-        ))
       /** Run `f` on the engine; a `cancel()` while it loaded cancels this call, as it would a pending one. */
       const run = <T,>(f: (e: MfaEngine) => Promise<T>): Promise<T> => {
-        if (loaded) return f(loaded)
+        if (load.current) return f(load.current)
         const before = cancels
         return load().then((e) => {
           if (cancels !== before) throw e.canceled()
@@ -92,7 +83,7 @@ export function mfa(options: MfaOptions = {}): PorticoPlugin<'mfa'> {
         verify(o) {
           if (!methods().length) return Promise.resolve()
           // A first verification: the screen's chunk loads alongside the engine's, not after it.
-          if (!loaded && !listener) void import('./screens/verify').catch(() => {})
+          if (!load.current && !listener) void import('./screens/verify').catch(() => {})
           return run((e) => e.verify(o))
         },
         requireFresh: () => (methods().length ? run((e) => e.requireFresh()) : Promise.resolve()),
@@ -100,7 +91,7 @@ export function mfa(options: MfaOptions = {}): PorticoPlugin<'mfa'> {
         submit: (type, code) => run((e) => e.submit(type, code)),
         cancel() {
           cancels++
-          loaded?.cancel()
+          load.current?.cancel()
         },
         registerListener(l) {
           listener = l

@@ -12,8 +12,8 @@
  * A third-party provider is the same few lines: `defineOAuthProvider({ id, provider,
  * displayName, transferLabel, icon })(options)`.
  */
-import { definePlugin, normaliseFields, type AuthResult, type Intent, type PorticoPlugin } from 'portico'
-import type { OAuthApi, OAuthEngine, OAuthOptions, OAuthProviderSpec, StartOptions } from './flow'
+import { definePlugin, lazyOnce, normaliseFields, type AuthResult, type Intent, type PorticoPlugin } from 'portico'
+import type { OAuthApi, OAuthOptions, OAuthProviderSpec, StartOptions } from './flow'
 import { isInAppBrowser } from './in-app-browser'
 import { POPUP_FEATURES, popupName, type OAuthHost } from './popup'
 import { INITIAL_OAUTH_STATE, claimOAuthReturn, screenOf, type OAuthState } from './state'
@@ -61,18 +61,7 @@ export function defineOAuthProvider<Id extends string>(descriptor: OAuthProvider
         const state = ctx.store<OAuthState>({ ...INITIAL_OAUTH_STATE, mode: options.mode ?? 'redirect' })
         const screen = screenOf(descriptor.id)
         // The engine (./flow.ts) loads on first use, or with the landing's preload once the app is ready.
-        let engine: OAuthEngine | undefined
-        let loading: Promise<OAuthEngine> | undefined
-        const load = (): Promise<OAuthEngine> =>
-          engine
-            ? Promise.resolve(engine)
-            : (loading ??= import('./flow').then(
-                (m) => (engine ??= m.createOAuthEngine(ctx, descriptor, options, state)),
-                (e) => {
-                  loading = undefined
-                  throw e
-                },
-              ))
+        const load = lazyOnce(() => import('./flow').then((m) => m.createOAuthEngine(ctx, descriptor, options, state)))
         const host = () => options.host ?? (typeof window === 'undefined' ? null : (window as unknown as OAuthHost))
         const refusesThisBrowser = () => {
           const refuse = options.inAppBrowsers ? options.inAppBrowsers === 'refuse' : !!descriptor.refusesInAppBrowsers
@@ -88,7 +77,7 @@ export function defineOAuthProvider<Id extends string>(descriptor: OAuthProvider
           return { popup: h.open('', popupName(descriptor.id), POPUP_FEATURES) }
         }
         const begin = (intent: Intent, o?: StartOptions): Promise<AuthResult | null> => {
-          if (engine) return engine.begin(intent, o)
+          if (load.current) return load.current.begin(intent, o)
           const preopened = preopen(o)
           return load().then(
             (e) => e.begin(intent, o, preopened),
@@ -105,7 +94,7 @@ export function defineOAuthProvider<Id extends string>(descriptor: OAuthProvider
           login: (o) => begin('login', o),
           link: (o) => begin('link', o),
           start(intent, o) {
-            if (engine) return engine.start(intent, o)
+            if (load.current) return load.current.start(intent, o)
             const preopened = preopen(o)
             load().then(
               (e) => e.start(intent, o, preopened),
@@ -115,9 +104,9 @@ export function defineOAuthProvider<Id extends string>(descriptor: OAuthProvider
               },
             )
           },
-          cancel: () => engine?.cancel(),
+          cancel: () => load.current?.cancel(),
           unlink: async (subject) => (await load()).unlink(subject),
-          transferInfo: (nonce) => engine?.transferInfo(nonce) ?? null,
+          transferInfo: (nonce) => load.current?.transferInfo(nonce) ?? null,
           refusesThisBrowser,
         }
         ctx.provide<OAuthApi>(api)
@@ -163,7 +152,7 @@ export function defineOAuthProvider<Id extends string>(descriptor: OAuthProvider
               ]
             : list,
         )
-        // The return (this tab in redirect mode, or the popup page): claimed now, finished by the engine.
+        // The return (this tab in redirect mode, or the popup page): claimed now, finished by the load.current.
         ctx.hooks.returnPath.tap(descriptor.id, ({ url }) =>
           claimOAuthReturn(url, descriptor.provider, (ret, inPopup) => load().then((e) => e.finishReturn(ret, inPopup))),
         )

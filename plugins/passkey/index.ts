@@ -13,7 +13,7 @@
  * `usePasskeys()`; without React: `kernel.plugin('passkey')`. Passkey logins are not
  * remembered as the recent method.
  */
-import { definePlugin, normaliseFields, type PasskeyAccount, type PorticoPlugin } from 'portico'
+import { definePlugin, lazyOnce, normaliseFields, type PasskeyAccount, type PorticoPlugin } from 'portico'
 import { KeyIcon } from 'portico/ui/core'
 import type { PasskeyApi, PasskeySettings } from './flow'
 import { passkeyLabel } from './labels'
@@ -49,18 +49,7 @@ export function passkey(options: PasskeyOptions = {}): PorticoPlugin<'passkey'> 
     setup(ctx) {
       const label = (key: 'displayName' | 'rowLabel') => passkeyLabel(ctx.config.texts.passkey, key)
       const state = ctx.store<PasskeyState>(INITIAL_PASSKEY_STATE)
-      let flow: PasskeyApi | undefined
-      let loading: Promise<PasskeyApi> | undefined
-      const load = (): Promise<PasskeyApi> =>
-        flow
-          ? Promise.resolve(flow)
-          : (loading ??= import('./flow').then(
-              (m) => (flow ??= m.createPasskeyFlow(ctx, options, state)),
-              (e) => {
-                loading = undefined
-                throw e
-              },
-            ))
+      const load = lazyOnce(() => import('./flow').then((m) => m.createPasskeyFlow(ctx, options, state)))
       ctx.provide<PasskeyApi>({
         state,
         supported: options.supported ?? webAuthnSupported,

@@ -6,7 +6,7 @@
  * code' with a 30 s cooldown, reset 1.4 s after a failed code), on the shared code-entry flow
  * (`portico/plugins/code`). Headless: `useLoginWithSms()`; without React: `kernel.plugin('sms')`.
  */
-import { definePlugin, normaliseFields, type PhoneAccount, type PorticoPlugin } from 'portico'
+import { definePlugin, lazyOnce, normaliseFields, type PhoneAccount, type PorticoPlugin } from 'portico'
 import { PhoneIcon } from 'portico/ui/core'
 import { INITIAL_CODE_STATE } from 'portico/plugins/code'
 import type { SmsApi, SmsState } from './flow'
@@ -58,18 +58,7 @@ export function sms(options: SmsOptions = {}): PorticoPlugin<'sms'> {
     setup(ctx) {
       const label = (key: 'displayName' | 'methodLabel') => smsLabel(ctx.config.texts.sms, key)
       const store = ctx.store<SmsState>(INITIAL_CODE_STATE)
-      let flow: SmsApi | undefined
-      let loading: Promise<SmsApi> | undefined
-      const load = (): Promise<SmsApi> =>
-        flow
-          ? Promise.resolve(flow)
-          : (loading ??= import('./flow').then(
-              (m) => (flow ??= m.createSmsFlow(ctx, store, options)),
-              (e) => {
-                loading = undefined
-                throw e
-              },
-            ))
+      const load = lazyOnce(() => import('./flow').then((m) => m.createSmsFlow(ctx, store, options)))
       ctx.provide<SmsApi>({
         getState: () => store.get(),
         subscribe: (listener) => store.subscribe(listener),
@@ -82,7 +71,7 @@ export function sms(options: SmsOptions = {}): PorticoPlugin<'sms'> {
         submitCode: async (code, o) => (await load()).submitCode(code, o),
         unlink: async (n) => (await load()).unlink(n),
         transfer: async (o) => (await load()).transfer(o),
-        reset: () => (flow ? flow.reset() : store.reset()),
+        reset: () => (load.current ? load.current.reset() : store.reset()),
       })
       ctx.declareErrors(() =>
         Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.smsErrors(() => ctx.texts(s.SMS_TEXTS))),

@@ -18,7 +18,7 @@
  * - Account type 'telegram' → `user.telegram` (telegramUserId, firstName, lastName, username,
  *   photoUrl); transferable ('Telegram profile').
  */
-import { definePlugin, normaliseFields, type PorticoPlugin } from 'portico'
+import { definePlugin, lazyOnce, normaliseFields, type PorticoPlugin } from 'portico'
 import type { TelegramApi, TelegramState } from './flow'
 import { TelegramIcon } from './icon'
 
@@ -72,23 +72,12 @@ export function telegram(options: TelegramOptions = {}): PorticoPlugin<'telegram
     kind: 'login',
     setup(ctx) {
       const state = ctx.store<TelegramState>({ script: 'idle', status: 'idle', error: null, credential: null })
-      let flow: TelegramApi | undefined
-      let loading: Promise<TelegramApi> | undefined
-      const loadFlow = (): Promise<TelegramApi> =>
-        flow
-          ? Promise.resolve(flow)
-          : (loading ??= import('./flow').then(
-              (m) => (flow ??= m.createTelegramApi(ctx, state, { origin: options.origin, botId: options.botId })),
-              (e) => {
-                loading = undefined
-                throw e
-              },
-            ))
+      const loadFlow = lazyOnce(() => import('./flow').then((m) => m.createTelegramApi(ctx, state, { origin: options.origin, botId: options.botId })))
       const api: TelegramApi = {
         state,
         load: async () => (await loadFlow()).load(),
         // Inside the click: Telegram's popup opens now once the flow is in (it loads at ready).
-        authorize: () => (flow ? flow.authorize() : loadFlow().then((f) => f.authorize())),
+        authorize: () => (loadFlow.current ? loadFlow.current.authorize() : loadFlow().then((f) => f.authorize())),
         unlink: async (telegramUserId) => (await loadFlow()).unlink(telegramUserId),
       }
       ctx.provide<TelegramApi>(api)

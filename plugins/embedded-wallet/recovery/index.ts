@@ -6,7 +6,7 @@
  * with its frame client and wallets; the key work happens in the wallet frame
  * (examples/server/frame/handlers/recovery-passcode.ts and recovery-cloud.ts).
  */
-import type { AuthContext, FlowResult, PluginContext } from 'portico'
+import { lazyOnce, type AuthContext, type FlowResult, type PluginContext } from 'portico'
 import type { OAuthHost } from 'portico/plugins/oauth'
 import { claimRecoveryReturn } from './popup-return'
 import type { RecoverInput, RecoveryController, RecoveryHost } from './controller'
@@ -55,7 +55,6 @@ export function registerRecovery(ctx: PluginContext, host: () => RecoveryHost, b
   ctx.hooks.returnPath.tap(ctx.id, ({ url }) => claimRecoveryReturn(url, browser))
 
   // The flows' code (controller, texts, rules) loads on first use.
-  let loading: Promise<RecoveryController> | null = null
   const config = (): RecoveryConfig => {
     const own = host().recoveryConfig?.()
     if (own) return own
@@ -63,7 +62,7 @@ export function registerRecovery(ctx: PluginContext, host: () => RecoveryHost, b
     return { automatic: cfg.automaticRecovery, userOwnedRecoveryOptions: cfg.userOwnedRecoveryOptions }
   }
   const withConfig = (): RecoveryHost => Object.assign(Object.create(host()) as RecoveryHost, { recoveryConfig: config })
-  const controller = () => (loading ??= import('./controller').then((m) => m.createRecoveryController(ctx, withConfig, browser)))
+  const controller = lazyOnce(() => import('./controller').then((m) => m.createRecoveryController(ctx, withConfig, browser)))
   // Which screen to open for what: loaded with the controller.
   let flowing: Promise<RecoveryFlows> | null = null
   const flows = () =>
