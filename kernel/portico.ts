@@ -232,8 +232,9 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     fallbackView: (err, ctx) => defaultErrorView(err, ctx, texts('kernel', ERROR_TEXTS)),
   })
 
-  // Plugins' error views declared as loaders: loaded by the first screen load (the modal's
-  // landing preload, at mount) or a claimed return path, never in the page's initial load.
+  // Plugins' error views declared as loaders: loaded after ready, by a lazy screen's load (but
+  // the landing's: the first open must not wait for them) or by a claimed return path; never in
+  // the page's initial load.
   const lazyDeclarations = new Set<LazyDeclarations>()
   const loadDeclarations = (): Promise<void> =>
     Promise.all(
@@ -255,7 +256,7 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
   const registerScreen = screens.register
   screens.register = <C,>(def: Parameters<Navigator['register']>[0]) => {
     const load = (def as { load?: () => Promise<unknown> }).load
-    if (typeof load !== 'function') return registerScreen<C>(def as never)
+    if (typeof load !== 'function' || def.firstOpen) return registerScreen<C>(def as never)
     return registerScreen<C>({ ...def, load: () => Promise.all([load(), loadDeclarations()]).then(([m]) => m) } as never)
   }
 
@@ -545,6 +546,8 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     setStatus('ready')
     events.emit('ready', { authenticated: session.authenticated })
     claimReturnPath()
+    // In a task of its own: the error views are in before the user gets far.
+    if (lazyDeclarations.size) setTimeout(() => void loadDeclarations(), 0)
   }
 
   const kernel: Portico = {

@@ -172,6 +172,33 @@ describe('plugin runtime', () => {
     expect(loads).toBe(before + 1) // loaded once
   })
 
+  it("declared errors as a loader load after ready by themselves; the first open's screen does not wait for them", async () => {
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    let loaded = false
+    let started = false
+    const p = definePlugin({
+      id: 'slow-errors',
+      kind: 'feature',
+      setup(ctx) {
+        ctx.declareErrors(async () => {
+          started = true
+          await gate
+          loaded = true
+          return { slow_nope: { title: 'Slow nope' } }
+        })
+        ctx.screens.register({ id: 'slow-first', firstOpen: true, load: async () => ({ default: () => null }) })
+      },
+    })
+    const { kernel } = await createTestKernel({ plugins: [p] })
+    // Ready: the load has started without any screen asking; the first-open screen loads at once.
+    await expect(kernel.screens.get('slow-first')!.load!()).resolves.toBeTruthy()
+    await vi.waitFor(() => expect(started).toBe(true))
+    expect(loaded).toBe(false)
+    release()
+    await vi.waitFor(() => expect(kernel.screens.resolveError(new PorticoError('slow_nope', 'x')).title).toBe('Slow nope'))
+  })
+
   it('PorticoError.walk goes through causes', () => {
     const inner = Object.assign(new Error('rejected'), { code: 4001 })
     const err = new PorticoError('x', 'outer', { cause: new Error('mid', { cause: inner }) })

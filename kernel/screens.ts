@@ -18,6 +18,11 @@ export interface ScreenDefinition<C = unknown> {
   canClose?: boolean
   /** Compact height (480 px) instead of full (620 px). */
   compact?: boolean
+  /**
+   * Shown by the first open (the landing): its `load` does not wait for the plugins' lazily
+   * declared error views (`Portico.loadDeclarations`), which start loading after ready instead.
+   */
+  firstOpen?: boolean
 }
 
 export interface ScreenEntry {

@@ -4,7 +4,7 @@ import type { ScreenDefinition } from 'portico'
 const generic = () => import('./generic')
 
 /** The landing (./landing.tsx), lazy too: preloaded at idle after the modal mounts (../modal/preload.ts). */
-export const landingScreen: ScreenDefinition = { id: 'landing', load: () => import('./landing') }
+export const landingScreen: ScreenDefinition = { id: 'landing', load: () => import('./landing'), firstOpen: true }
 
 export const GENERIC_SCREENS: ScreenDefinition[] = [
   { id: 'error', load: () => generic().then((m) => m.ErrorScreen), compact: true },
