@@ -13,7 +13,7 @@
  */
 import { gzipSync } from 'node:zlib'
 import { chromium } from 'playwright-core'
-import { CHROMIUM_ARGS } from '../e2e/harness'
+import { CHROMIUM_ARGS, chromiumPath } from '../e2e/harness'
 import { WALLET_APP, emailLogin, startWalletServers } from '../e2e/wallet-frame/servers'
 import { frameBundle } from '../../examples/server/src/frame-server'
 import { stats } from './browser'
@@ -23,7 +23,7 @@ const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 20))
 
 export async function benchWallet() {
   const s = await startWalletServers()
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })
   try {
     const bundle = await frameBundle(true)
     const all = [...bundle.files.values()].map((c) => c.code)

@@ -21,7 +21,7 @@ import { createAcmeIdp } from '../../examples/custom-plugin/idp/server'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
-import { CHROMIUM_ARGS, ROOT, startHarness, type Harness } from './harness'
+import { CHROMIUM_ARGS, ROOT, chromiumPath, startHarness, type Harness } from './harness'
 import { fetchAgain } from './tgcap-shared'
 
 const ACME_APP = 'portico-test-acmeid-00001'
@@ -50,7 +50,7 @@ beforeAll(async () => {
   // Our own Chromium: a page whose response Playwright fulfilled (to extend its CSP) counts as
   // 'public' for Local Network Access, which would block its calls to the loopback API server.
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     args: [...CHROMIUM_ARGS, '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessSendPreflights,BlockInsecurePrivateNetworkRequests'],
   })
 })

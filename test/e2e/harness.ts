@@ -7,7 +7,8 @@
  * - a PRODUCTION build of examples/app (vite build, cached in .tmp/e2e-app, rebuilt when a
  *   source file changes) served by a small static server that sends
  *   `Content-Security-Policy: default-src 'self'; connect-src 'self' http://127.0.0.1:<apiPort>`;
- * - Debian's Chromium through playwright-core (never a downloaded browser);
+ * - a Chromium or Chrome installed on the machine through playwright-core (never a downloaded
+ *   browser): `chromiumPath()`, found like `npm test`'s set-up step does (scripts/test-env.mjs);
  * - every page opens with `reducedMotion: 'reduce'` (styles.css then drops the dialog's
  *   transform animation) and the scripts of ./page-scripts.ts: an in-page modal-open timer
  *   and a `__name` no-op for functions serialised from tsx-transpiled code;
@@ -30,6 +31,7 @@ import { fileURLToPath } from 'node:url'
 import { createHash } from 'node:crypto'
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
 import { DIALOG_SETTLED, LANDING_TITLE, LAST_OPEN, PAGE_INIT_SCRIPT, until } from './page-scripts'
+import { browserPath } from '../../scripts/test-env.mjs'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const ARTIFACTS = join(ROOT, 'test', 'artifacts')
@@ -48,6 +50,12 @@ const EXAMPLES: Record<ExampleName, { sources: string[]; login: string; ready: s
     ready: `!!document.querySelector('#root button')`,
   },
 }
+
+/**
+ * The browser every spec launches: CHROMIUM_PATH, Debian's chromium, or a Chrome or Chromium on
+ * PATH or the usual places of Linux and macOS. Throws `npm test`'s set-up message when none.
+ */
+export const chromiumPath = (): string => browserPath()
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -353,7 +361,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   apiPort = api.port
   frameOrigin = api.frameOrigin
   const apiUrl = `http://127.0.0.1:${apiPort}`
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })
   const contexts = new Set<BrowserContext>()
   const errors = new WeakMap<Page, string[]>()
   mkdirSync(ARTIFACTS, { recursive: true })

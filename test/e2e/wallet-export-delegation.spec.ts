@@ -21,7 +21,7 @@ import { base58, base64 } from '@scure/base'
 import * as OTPAuth from 'otpauth'
 import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
 import { startSvm } from '../chains/svm'
-import { ARTIFACTS, CHROMIUM_ARGS } from './harness'
+import { ARTIFACTS, CHROMIUM_ARGS, chromiumPath } from './harness'
 import { XPD_APP, XPD_SECRET, startXpdServers, type XpdServers } from './wallet-export-delegation/servers'
 
 let s: XpdServers
@@ -30,7 +30,7 @@ const contexts: BrowserContext[] = []
 
 beforeAll(async () => {
   s = await startXpdServers()
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
+  browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })
 }, 120_000)
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => {})

@@ -12,7 +12,7 @@ import { recoverTransactionAddress, verifyMessage, verifyTypedData, type Transac
 import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58 } from '@scure/base'
-import { CHROMIUM_ARGS } from './harness'
+import { CHROMIUM_ARGS, chromiumPath } from './harness'
 import { WALLET_APP, emailLogin, startWalletServers, type WalletServers } from './wallet-frame/servers'
 
 let s: WalletServers
@@ -21,7 +21,7 @@ const contexts: BrowserContext[] = []
 
 beforeAll(async () => {
   s = await startWalletServers()
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
+  browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })
 })
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => {})

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { verifyMessage } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { ARTIFACTS, CHROMIUM_ARGS, clickThenClosed } from './harness'
+import { ARTIFACTS, CHROMIUM_ARGS, chromiumPath, clickThenClosed } from './harness'
 import { RECOVERY_CREATE_APP, outboxCode, startRecoveryServers, type RecoveryServers } from './wallet-recovery/servers'
 
 let s: RecoveryServers
@@ -25,7 +25,7 @@ const contexts: BrowserContext[] = []
 
 beforeAll(async () => {
   s = await startRecoveryServers()
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
+  browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })
   mkdirSync(ARTIFACTS, { recursive: true })
 })
 afterAll(async () => {
