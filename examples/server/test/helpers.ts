@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer as netServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,6 +9,7 @@ import { createServer, type ServerOptions } from '../src/app'
 import { deriveKeys } from '../src/keys'
 import { DEV_SECRET } from '../src/settings'
 import type { Store } from '../src/store'
+import { findPostgres, isCI, machineProbe } from '../../../scripts/test-env.mjs'
 
 /** The keys a development-mode server derives (no PORTICO_SECRET). */
 export const devKeys = deriveKeys(DEV_SECRET)
@@ -135,19 +136,6 @@ export function freePort(): Promise<number> {
 
 // ------------------------------------------------------------ real PostgreSQL for tests
 
-/** Finds Debian's postgres binaries: PATH, /usr/lib/postgresql/<newest>/bin. */
-export function findPgBin(): string | null {
-  const dirs = (process.env.PATH ?? '').split(':')
-  try {
-    const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a))
-    for (const v of versions) dirs.push(`/usr/lib/postgresql/${v}/bin`)
-  } catch {}
-  for (const d of dirs) {
-    if (d && existsSync(join(d, 'initdb')) && existsSync(join(d, 'postgres'))) return d
-  }
-  return null
-}
-
 export interface TempPostgres {
   url: string
   stop(): Promise<void>
@@ -156,14 +144,17 @@ export interface TempPostgres {
 /**
  * Starts a throw-away PostgreSQL (initdb + postgres on a free port in a temp dir). initdb and
  * postgres refuse to run as root: as root they run as the `postgres` user through runuser.
- * Returns null (after a loud warning) only when no postgres binary exists.
+ * Returns null (after a warning) only when no postgres binary exists; under CI=true that throws:
+ * there the PostgreSQL suites must run (`npm test`'s set-up step says so at the start).
  */
 export async function startPostgres(): Promise<TempPostgres | null> {
-  const bin = findPgBin()
-  if (!bin) {
-    console.warn('\n\n!!!!! [portico] NO POSTGRES BINARY FOUND: PostgreSQL storage tests SKIPPED (apt-get install postgresql) !!!!!\n\n')
+  const found = findPostgres(machineProbe())
+  if (found.bin === null) {
+    if (isCI(process.env)) throw new Error(`PostgreSQL suites: required in CI (CI=${process.env.CI}), but ${found.reason}. Install it: apt-get install postgresql`)
+    console.warn(`[portico] PostgreSQL suites: skipped: ${found.reason} (apt-get install postgresql)`)
     return null
   }
+  const bin = found.bin
   const isRoot = process.getuid?.() === 0
   const dir = mkdtempSync(join(tmpdir(), 'portico-pg-'))
   const data = join(dir, 'data')
