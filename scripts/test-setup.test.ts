@@ -4,16 +4,23 @@
  * machine's own Chromium and PostgreSQL stay where they are.
  */
 import { spawnSync } from 'node:child_process'
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
+import { machineProbe, planSetup } from './test-env.mjs'
 
-const SCRIPT = fileURLToPath(new URL('./test-setup.mjs', import.meta.url))
 const isRoot = process.getuid?.() === 0
-
 const roots: string[] = []
+
+// The two scripts (node built-ins only), copied where the ordinary user below can read them
+// whatever the clone's folder (/root/... in CI).
+const scripts = mkdtempSync(join(tmpdir(), 'portico-setup-'))
+chmodSync(scripts, 0o755)
+roots.push(scripts)
+for (const f of ['test-setup.mjs', 'test-env.mjs']) copyFileSync(fileURLToPath(new URL(`./${f}`, import.meta.url)), join(scripts, f))
+const SCRIPT = join(scripts, 'test-setup.mjs')
 /** A root folder holding only /etc/os-release (Debian's, when `debian`) and the given executables. */
 function fakeRoot({ debian = true, exe = [] as string[] } = {}) {
   const root = mkdtempSync(join(tmpdir(), 'portico-probe-'))
@@ -42,11 +49,19 @@ function setup(env: Record<string, string>, { args = [] as string[], asUser = fa
 }
 
 describe('npm test set-up step', () => {
-  it('this machine (a browser installed): says what the run uses, at once, and goes on', () => {
+  // (Not where it would install: that is the dry run below.)
+  const here = planSetup(machineProbe({ PATH: process.env.PATH }))
+  it.skipIf(here.install.length > 0)('this machine: says what the run uses (or why it stops) and nothing else', () => {
     const r = setup({})
-    expect(r.stderr).toBe('')
-    expect(r.stdout).toMatch(/^Browser tests: \/\S+\nPostgreSQL suites: (running \(\/\S+\)|skipped: .+)\n$/)
-    expect(r.status).toBe(0)
+    if (here.stop) {
+      expect(r.stderr).toBe(`\n${here.stop}\n\n`)
+      expect(r.status).toBe(1)
+    } else {
+      expect(r.stderr).toBe('')
+      expect(r.stdout).toBe(here.lines.map((l) => `${l}\n`).join(''))
+      expect(r.stdout).toMatch(/^Browser tests: \/\S+\nPostgreSQL suites: (running \(\/\S+\)|skipped: .+)\n$/)
+      expect(r.status).toBe(0)
+    }
   })
 
   it('an ordinary user on a Debian without them: stops at once with the command to run', () => {
