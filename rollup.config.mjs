@@ -25,6 +25,7 @@ if (existsSync('ui/core.ts')) input['ui/core'] = 'ui/core.ts'
 if (existsSync('ui/phone-input.ts')) input['ui/phone-input'] = 'ui/phone-input.ts'
 if (existsSync('ui/qr.tsx')) input['ui/qr'] = 'ui/qr.tsx'
 if (existsSync('wagmi/index.ts')) input['wagmi/index'] = 'wagmi/index.ts'
+if (existsSync('server/index.ts')) input['server/index'] = 'server/index.ts'
 if (existsSync('test/kit/index.ts')) input['testing/index'] = 'test/kit/testing.ts'
 for (const id of existsSync('plugins') ? readdirSync('plugins') : []) {
   if (existsSync(`plugins/${id}/index.ts`)) input[`plugins/${id}/index`] = `plugins/${id}/index.ts`

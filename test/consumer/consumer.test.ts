@@ -45,6 +45,7 @@ beforeAll(() => {
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
   cpSync(join(import.meta.dirname, 'host.tsx'), join(app, 'src', 'host.tsx'))
   cpSync(join(import.meta.dirname, 'main.tsx'), join(app, 'src', 'main.tsx'))
+  cpSync(join(import.meta.dirname, 'backend.ts'), join(app, 'src', 'backend.ts'))
   cpSync(join(ROOT, 'examples', 'custom-plugin', 'src'), join(app, 'plugin'), { recursive: true })
 }, 300_000)
 afterAll(() => {
@@ -82,8 +83,8 @@ describe('the packed package in a consumer app', () => {
   it('ships the built entries, their declarations and the docs; nothing of the sources or tests', () => {
     expect(files).toContain('package.json')
     // The docs a third party needs: the README, the CHANGELOG, the plugin guide and the worked example.
-    for (const doc of ['README.md', 'CHANGELOG.md', 'plugins/README.md', 'examples/custom-plugin/README.md', 'examples/custom-plugin/src/index.ts']) expect(files).toContain(doc)
-    for (const entry of ['kernel/index', 'ui/index', 'ui/core', 'plugins/email/index', 'testing/index', 'wagmi/index']) {
+    for (const doc of ['README.md', 'CHANGELOG.md', 'plugins/README.md', 'server/README.md', 'examples/custom-plugin/README.md', 'examples/custom-plugin/src/index.ts']) expect(files).toContain(doc)
+    for (const entry of ['kernel/index', 'ui/index', 'ui/core', 'plugins/email/index', 'testing/index', 'wagmi/index', 'server/index']) {
       expect(files).toContain(`dist/${entry}.js`)
       expect(files).toContain(`dist/${entry}.d.ts`)
     }
@@ -93,14 +94,14 @@ describe('the packed package in a consumer app', () => {
     expect(existsSync(join(app, 'node_modules', 'portico', 'dist', 'ui', 'styles.css'))).toBe(true)
   })
 
-  it('type-checks the README host code and a plugin written against portico/testing (examples/custom-plugin) with moduleResolution bundler', () => {
-    const r = typecheck('bundler', 'bundler', ['src/host.tsx', 'plugin'])
+  it('type-checks the README host and backend code and a plugin written against portico/testing (examples/custom-plugin) with moduleResolution bundler', () => {
+    const r = typecheck('bundler', 'bundler', ['src/host.tsx', 'src/backend.ts', 'plugin'])
     expect(r.errors).toEqual([])
     if (!r.out.includes('error TS')) expect(r.status).toBe(0)
   }, 180_000)
 
-  it('type-checks the README host code with moduleResolution node16', () => {
-    const r = typecheck('host-node16', 'node16', ['src/host.tsx'])
+  it('type-checks the README host and backend code with moduleResolution node16', () => {
+    const r = typecheck('host-node16', 'node16', ['src/host.tsx', 'src/backend.ts'])
     expect(r.errors).toEqual([])
     if (!r.out.includes('error TS')) expect(r.status).toBe(0)
   }, 180_000)
