@@ -25,11 +25,15 @@ if (existsSync('ui/core.ts')) input['ui/core'] = 'ui/core.ts'
 if (existsSync('ui/phone-input.ts')) input['ui/phone-input'] = 'ui/phone-input.ts'
 if (existsSync('ui/qr.tsx')) input['ui/qr'] = 'ui/qr.tsx'
 if (existsSync('wagmi/index.ts')) input['wagmi/index'] = 'wagmi/index.ts'
+if (existsSync('server/index.ts')) input['server/index'] = 'server/index.ts'
 if (existsSync('test/kit/index.ts')) input['testing/index'] = 'test/kit/testing.ts'
 for (const id of existsSync('plugins') ? readdirSync('plugins') : []) {
   if (existsSync(`plugins/${id}/index.ts`)) input[`plugins/${id}/index`] = `plugins/${id}/index.ts`
 }
 if (!existsSync('test/kit/testing.ts')) delete input['testing/index']
+
+/** Where `tsc -p tsconfig.dts.json` writes the per-file declarations the second config bundles. */
+export const DTS_DIR = '.tmp/dts'
 
 const copyCss = {
   name: 'copy-css',
@@ -64,9 +68,13 @@ export default [
     },
   },
   {
-    input,
+    // Declarations: `tsc -p tsconfig.dts.json` (one program, ~30 s, < 1 GB) writes one .d.ts per
+    // source file to .tmp/dts first (`npm run build` does both); this step only bundles those
+    // files per entry. Given the .ts sources instead, rollup-plugin-dts builds a program per
+    // entry and runs out of V8's default heap on 49 entries.
+    input: Object.fromEntries(Object.entries(input).map(([name, file]) => [name, `${DTS_DIR}/${file.replace(/\.tsx?$/, '.d.ts')}`])),
     external: (id) => external(id) || id.endsWith('.css'),
-    plugins: [dts({ tsconfig: 'tsconfig.json' })],
+    plugins: [dts({ compilerOptions: { baseUrl: '.', paths: {} } })],
     output: { dir: 'dist', format: 'es', entryFileNames: '[name].d.ts', chunkFileNames: 'chunks/[name]-[hash].d.ts' },
   },
 ]

@@ -15,6 +15,7 @@ export const sourceAliases = [
   { find: /^portico\/ui\/phone-input$/, replacement: r('./ui/phone-input.ts') },
   { find: /^portico\/ui\/qr$/, replacement: r('./ui/qr.tsx') },
   { find: /^portico\/wagmi$/, replacement: r('./wagmi/index.ts') },
+  { find: /^portico\/server$/, replacement: r('./server/index.ts') },
   { find: /^portico\/testing$/, replacement: r('./test/kit/testing.ts') },
   { find: /^portico\/plugins\/(.*)$/, replacement: r('./plugins/$1/index.ts') },
 ]

@@ -22,6 +22,7 @@ const entries: Record<string, string> = {
   'portico/ui/phone-input': 'ui/phone-input.ts',
   'portico/ui/qr': 'ui/qr.tsx',
   'portico/wagmi': 'wagmi/index.ts',
+  'portico/server': 'server/index.ts',
   'portico/testing': 'test/kit/testing.ts',
 }
 for (const id of readdirSync(join(ROOT, 'plugins')).sort()) {

@@ -179,7 +179,7 @@ function findWallet(wallets: WalletRow[], chain: ChainType, address: string): Wa
 // ------------------------------------------------------------------ backend authentication
 
 /** The host backend's credentials: Basic base64(appId:appSecret), for the app named by privy-app-id. */
-async function requireAppSecret(c: C, ctx: ServerCtx): Promise<AppSettings> {
+export async function requireAppSecret(c: C, ctx: ServerCtx): Promise<AppSettings> {
   const app = c.get('app')
   if (c.req.header('origin') !== undefined) throw new ApiError(403, 'forbidden', DELEGATION_MSG.fromBrowser)
   const secret = appSecret(app)

@@ -5,6 +5,7 @@ import { errors } from '../errors'
 import { loadUser, userResponse } from '../identity'
 import { now } from '../tokens'
 import { id } from '../validate'
+import { requireAppSecret } from './delegation'
 
 /** Analytics payloads above this many bytes (serialised) are refused with 413. */
 export const ANALYTICS_PAYLOAD_MAX = 4096
@@ -16,6 +17,17 @@ export function registerUsers(api: Api, ctx: ServerCtx) {
     const auth = await requireAuth(c, ctx)
     const user = await loadUser(ctx.store, auth.userId)
     if (!user) throw errors.invalidToken()
+    return c.json({ user })
+  })
+
+  // The host app's backend (portico/server getUser): Basic base64(appId:appSecret), never from a
+  // browser; only users of that app.
+  r.get(api, '/users/:userId', { summary: "A user of the app, for the app's backend (Basic app id and app secret)" }, async (c) => {
+    const app = await requireAppSecret(c, ctx)
+    const userId = c.req.param('userId') ?? ''
+    const [row] = userId.length <= 128 ? await ctx.store.query<{ id: string }>('SELECT id FROM users WHERE id = $1 AND app_id = $2', [userId, app.id]) : []
+    const user = row ? await loadUser(ctx.store, row.id) : null
+    if (!user) throw errors.notFound()
     return c.json({ user })
   })
 
