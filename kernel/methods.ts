@@ -46,7 +46,11 @@ export interface MethodRegistry {
   list(): MethodDescriptor[]
 }
 
-export function createMethodRegistry(onChange: () => void = () => {}): MethodRegistry {
+/**
+ * `warn` hears of a wire account type declared by two methods (the first one normalises it and
+ * fills its user field; the second is ignored for that type).
+ */
+export function createMethodRegistry(onChange: () => void = () => {}, warn: (message: string) => void = () => {}): MethodRegistry {
   const byId = new Map<string, MethodDescriptor>()
   const find = (pred: (d: MethodDescriptor) => boolean) => [...byId.values()].find(pred)
   return {
@@ -56,6 +60,10 @@ export function createMethodRegistry(onChange: () => void = () => {}): MethodReg
       }
       if (byId.has(d.id)) {
         throw new PorticoError('invalid_plugin', `Login method '${d.id}' is declared twice; each method is declared by one plugin.`)
+      }
+      for (const type of d.accountTypes ?? []) {
+        const owner = find((o) => (o.accountTypes ?? []).includes(type))
+        if (owner) warn(`Account type '${type}' is declared by methods '${owner.id}' and '${d.id}'; '${owner.id}' normalises it.`)
       }
       const frozen = Object.freeze({ ...d })
       byId.set(d.id, frozen)

@@ -189,7 +189,7 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     }
   }
 
-  const methods = createMethodRegistry()
+  const methods = createMethodRegistry(undefined, (m) => warn(m, 'plugin'))
 
   let session!: Session
   const api = createTransport({

@@ -6,4 +6,6 @@
  */
 export * from './index'
 export { pluginContract, type ContractOptions } from '../contract/index'
+/** The kernel's own error mapping, which applies when no plugin's errorView tap claims an error. */
+export { defaultErrorView } from 'portico/internal'
 export { renderScreen, type RenderScreenOptions, type RenderedScreen } from './render'
