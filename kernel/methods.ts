@@ -10,6 +10,15 @@ import type { Api } from './transport'
 import type { LinkedAccount, User } from './user'
 import type { WireAccountTransferData, WireAuthResponse, WireLinkedAccountBase, WireUser } from './wire'
 
+/** `process.env.NODE_ENV !== 'production'` where a bundler or Node defines it; false elsewhere. */
+export function isDevelopment(): boolean {
+  try {
+    return process.env.NODE_ENV !== 'production'
+  } catch {
+    return false
+  }
+}
+
 export interface MethodDescriptor {
   /** The login-method id as config lists it and as it is remembered: 'email', 'sms', 'siwe'. */
   id: string
@@ -44,6 +53,8 @@ export interface MethodRegistry {
   /** The method that answers this `link_method` of an account transfer. */
   forLinkMethod(linkMethod: string): MethodDescriptor | undefined
   list(): MethodDescriptor[]
+  /** A user has an account of a type no method declared: warned once per type, in development. */
+  undeclared(type: string): void
 }
 
 /**
@@ -53,6 +64,7 @@ export interface MethodRegistry {
 export function createMethodRegistry(onChange: () => void = () => {}, warn: (message: string) => void = () => {}): MethodRegistry {
   const byId = new Map<string, MethodDescriptor>()
   const find = (pred: (d: MethodDescriptor) => boolean) => [...byId.values()].find(pred)
+  const warnedTypes = new Set<string>()
   return {
     declare(d) {
       if (!d || typeof d.id !== 'string' || !d.id || typeof d.displayName !== 'string') {
@@ -63,7 +75,7 @@ export function createMethodRegistry(onChange: () => void = () => {}, warn: (mes
       }
       for (const type of d.accountTypes ?? []) {
         const owner = find((o) => (o.accountTypes ?? []).includes(type))
-        if (owner) warn(`Account type '${type}' is declared by methods '${owner.id}' and '${d.id}'; '${owner.id}' normalises it.`)
+        if (owner) warn(`Account type '${type}' is declared by '${owner.id}' and '${d.id}'; '${owner.id}' wins.`)
       }
       const frozen = Object.freeze({ ...d })
       byId.set(d.id, frozen)
@@ -79,5 +91,10 @@ export function createMethodRegistry(onChange: () => void = () => {}, warn: (mes
     forAccountType: (type) => find((d) => (d.accountTypes ?? []).includes(type)),
     forLinkMethod: (m) => find((d) => (d.linkMethods ?? [d.id]).includes(m)),
     list: () => [...byId.values()],
+    undeclared(type) {
+      if (warnedTypes.has(type) || !isDevelopment()) return
+      warnedTypes.add(type)
+      warn(`No method declares account type '${type}': it fills no user field (declare its accountTypes and userField).`)
+    },
   }
 }

@@ -188,6 +188,8 @@ export function normaliseFields<T extends LinkedAccount = LinkedAccount>(raw: Wi
 export interface AccountTypes {
   forAccountType(type: string): Pick<MethodDescriptor, 'normalise' | 'userField' | 'accountTypes'> | undefined
   list(): Pick<MethodDescriptor, 'userField' | 'accountTypes' | 'derive'>[]
+  /** Told of a linked account whose type no method declared (kept generic in `linkedAccounts`, fills no user field). */
+  undeclared?(type: string): void
 }
 
 /**
@@ -198,7 +200,11 @@ export interface AccountTypes {
 export function toUser(raw: WireUser, methods: AccountTypes = { forAccountType: () => undefined, list: () => [] }): User {
   const accounts = (Array.isArray(raw.linked_accounts) ? raw.linked_accounts : [])
     .filter((a): a is WireLinkedAccountBase => !!a && typeof a === 'object' && typeof a.type === 'string')
-    .map((a) => methods.forAccountType(a.type)?.normalise?.(a) ?? normaliseGeneric(a))
+    .map((a) => {
+      const m = methods.forAccountType(a.type)
+      if (!m) methods.undeclared?.(a.type)
+      return m?.normalise?.(a) ?? normaliseGeneric(a)
+    })
   const user: User = {
     id: String(raw.id),
     createdAt: secondsToDate(raw.created_at) ?? new Date(0),
