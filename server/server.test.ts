@@ -8,9 +8,8 @@ import { readFileSync } from 'node:fs'
 import { SignJWT, UnsecuredJWT, exportJWK, generateKeyPair, decodeProtectedHeader, type JWK } from 'jose'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { AppSettings } from '../examples/server/src/config'
-import { openPglite } from '../examples/server/src/store/pglite'
 import type { Store } from '../examples/server/src/store'
-import { APPS_FILE, DEMO, startTestServer, uniqueEmail, type TestServer } from '../examples/server/test/helpers'
+import { APPS_FILE, DEMO, startTestServer, uniqueEmail, type TestServer, openTestPglite } from '../examples/server/test/helpers'
 import { PorticoServerError, getUser, verifyAccessToken, verifyIdentityToken, type PorticoServerErrorCode } from './index'
 
 const XPD = 'portico-test-xpd-00000001'
@@ -30,7 +29,7 @@ const countingFetch: typeof fetch = (input, init) => {
 }
 
 beforeAll(async () => {
-  store = await openPglite()
+  store = await openTestPglite()
   s = await startTestServer(store, { apps: JSON.parse(readFileSync(APPS_FILE, 'utf8')).apps as AppSettings[] })
   email = uniqueEmail()
   const login = await s.emailLogin(email, { appId: XPD })

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SignJWT, createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose'
 import type { WireAppConfig, WireAuthResponse, WireForkResponse } from '../../../kernel/wire'
-import { openPglite } from '../src/store/pglite'
 import type { Store } from '../src/store'
 import { loadSigner } from '../src/tokens'
-import { devKeys } from './helpers'
+import { devKeys, openTestPglite } from './helpers'
 import {
   ALLOW,
   DEMO,
@@ -23,7 +22,7 @@ let store: Store
 let s: TestServer
 
 beforeAll(async () => {
-  store = await openPglite()
+  store = await openTestPglite()
   s = await startTestServer(store)
 })
 afterAll(async () => {

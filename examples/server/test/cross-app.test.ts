@@ -5,9 +5,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openPglite } from '../src/store/pglite'
 import type { Store } from '../src/store'
-import { ORIGIN, startTestServer, uniqueEmail, type TestServer } from './helpers'
+import { ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
 
 const PROVIDER = 'portico-test-xprovider-01'
 const REQUESTER = 'portico-test-xrequest-001'
@@ -17,7 +16,7 @@ let store: Store
 let s: TestServer
 
 beforeAll(async () => {
-  store = await openPglite()
+  store = await openTestPglite()
   s = await startTestServer(store)
 }, 60_000)
 afterAll(async () => {

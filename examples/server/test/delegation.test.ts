@@ -16,9 +16,8 @@ import { startSvm, type Svm } from '../../../test/chains/svm'
 import { sealWalletKey } from '../frame/delegation-seal'
 import type { AppSettings } from '../src/config'
 import { DELEGATION_MSG, SECRET_FAILURES_PER_WINDOW } from '../src/routes/delegation'
-import { openPglite } from '../src/store/pglite'
 import type { Store } from '../src/store'
-import { APPS_FILE, DEMO, startTestServer, uniqueEmail, type TestServer } from './helpers'
+import { APPS_FILE, DEMO, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
 
 const XPD = 'portico-test-xpd-00000001'
 const XPD_SECRET = 'xpd-test-app-secret-not-for-production-000000'
@@ -31,7 +30,7 @@ let s: TestServer
 let jwk: JWK
 
 beforeAll(async () => {
-  store = await openPglite()
+  store = await openTestPglite()
   const base = JSON.parse(readFileSync(APPS_FILE, 'utf8')).apps as AppSettings[]
   const xpd = base.find((a) => a.id === XPD)!
   s = await startTestServer(store, { apps: [...base, { ...xpd, id: OTHER, name: 'Other', appSecret: OTHER_SECRET } as AppSettings] })

@@ -6,14 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSiweMessage } from 'viem/siwe'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { openPglite } from '../src/store/pglite'
 import type { Store } from '../src/store'
-import { DEMO, ORIGIN, startTestServer, uniqueEmail, type TestServer } from './helpers'
+import { DEMO, ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
 
 let store: Store
 let s: TestServer
 beforeAll(async () => {
-  store = await openPglite()
+  store = await openTestPglite()
   s = await startTestServer(store)
 }, 60_000)
 afterAll(async () => {

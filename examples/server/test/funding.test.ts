@@ -9,12 +9,11 @@ import { serve } from '@hono/node-server'
 import { pino } from 'pino'
 import { Writable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openPglite } from '../src/store/pglite'
 import type { Store } from '../src/store'
 import { DEV_COINBASE_PUBLIC_JWK, DEV_FUNDING, fundingWire } from '../src/funding-config'
 import { createCoinbaseStandIn } from '../../stand-ins/coinbase/server'
 import { createMoonPayStandIn, verifyMoonPaySignature } from '../../stand-ins/moonpay/server'
-import { APPS_FILE, startTestServer, uniqueEmail, type TestServer } from './helpers'
+import { APPS_FILE, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
 
 const FND = 'portico-test-fnd-00000001'
 const OFF = 'portico-test-fnd-nofund01'
@@ -54,7 +53,7 @@ beforeAll(async () => {
   const cb = await listen(coinbase.app.fetch)
   const dead = await closedPortUrl()
   const base = JSON.parse(readFileSync(APPS_FILE, 'utf8')).apps[0]
-  store = await openPglite()
+  store = await openTestPglite()
   const sink = new Writable({ write: (chunk, _e, cb2) => void ((logs += chunk.toString()), cb2()) })
   s = await startTestServer(store, {
     logger: pino({ level: 'debug' }, sink),

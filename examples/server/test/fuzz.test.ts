@@ -7,9 +7,8 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { openPglite } from '../src/store/pglite'
 import type { Store } from '../src/store'
-import { DEMO, startTestServer, uniqueEmail, type TestServer } from './helpers'
+import { DEMO, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30)
 
@@ -19,7 +18,7 @@ let token = ''
 let refresh = ''
 
 beforeAll(async () => {
-  store = await openPglite()
+  store = await openTestPglite()
   s = await startTestServer(store, { limits: { refreshReuseIntervalS: 10 } })
   const login = await s.emailLogin(uniqueEmail('fuzz'))
   token = login.body.token!

@@ -28,8 +28,7 @@ import {
   prodOptions,
   startTestServer,
   uniqueEmail,
-  type TestServer,
-} from './helpers'
+  type TestServer, openTestPglite } from './helpers'
 
 let store: Store
 let s: TestServer
@@ -37,7 +36,7 @@ const logLines: string[] = []
 const logger = pino({ level: 'debug' }, { write: (l: string) => void logLines.push(l) })
 
 beforeAll(async () => {
-  store = await openPglite()
+  store = await openTestPglite()
   s = await startTestServer(store, { logger, trustProxy: 1 })
 })
 afterAll(async () => {

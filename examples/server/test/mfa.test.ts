@@ -6,12 +6,11 @@
 import { decodeJwt } from 'jose'
 import * as OTPAuth from 'otpauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openPglite } from '../src/store/pglite'
 import type { Store } from '../src/store'
 import type { ServerCtx } from '../src/context'
 import { requireFreshMfa } from '../src/mfa-gate'
 import { MFA_MAX_ATTEMPTS, MFA_MSG } from '../src/routes/mfa'
-import { ORIGIN, startTestServer, uniqueEmail, type TestServer } from './helpers'
+import { ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
 import { SoftAuthenticator } from './soft-authenticator'
 import { HdRoot, generateEntropy } from '../frame/keys'
 import { shareToString, splitEntropy } from '../frame/shares'
@@ -24,7 +23,7 @@ let store: Store
 let s: TestServer
 
 beforeAll(async () => {
-  store = await openPglite()
+  store = await openTestPglite()
   s = await startTestServer(store, { wallets: { frameOrigin: FRAME, recoveryKey: 'test-recovery-key-kept-outside-the-database-0001' } })
 })
 afterAll(async () => {

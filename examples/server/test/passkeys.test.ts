@@ -1,10 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { WireAuthResponse } from '../../../kernel/wire'
-import { openPglite } from '../src/store/pglite'
 import type { Store } from '../src/store'
 import { browserAndOs } from '../src/routes/passkeys'
-import { DEMO, ORIGIN, startTestServer, uniqueEmail, type TestServer } from './helpers'
+import { DEMO, ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
 import { SoftAuthenticator } from './soft-authenticator'
 
 const PK = 'portico-test-passkey-0001'
@@ -16,7 +15,7 @@ let store: Store
 let s: TestServer
 
 beforeAll(async () => {
-  store = await openPglite()
+  store = await openTestPglite()
   s = await startTestServer(store)
 })
 afterAll(async () => {

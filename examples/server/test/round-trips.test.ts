@@ -6,9 +6,8 @@
  * a returning one, so a change that adds a round trip shows up here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openPglite } from '../src/store/pglite'
 import type { Queryable, Store } from '../src/store'
-import { startTestServer, uniqueEmail, type TestServer } from './helpers'
+import { startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
 
 interface Counts {
   statements: number
@@ -70,7 +69,7 @@ let counted: ReturnType<typeof counting>
 let server: TestServer
 
 beforeAll(async () => {
-  inner = await openPglite()
+  inner = await openTestPglite()
   counted = counting(inner)
   server = await startTestServer(counted.store)
 })

@@ -6,16 +6,15 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58 } from '@scure/base'
 import { SignJWT, generateKeyPair } from 'jose'
 import type { WireAuthResponse } from '../../../kernel/wire'
-import { openPglite } from '../src/store/pglite'
 import type { Store } from '../src/store'
 import { createSiwsMessage } from '../src/siws-message'
-import { ALLOW, DEMO, ORIGIN, TERMS, prodOptions, startTestServer, uniqueEmail, type TestServer } from './helpers'
+import { ALLOW, DEMO, ORIGIN, TERMS, prodOptions, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
 
 let store: Store
 let s: TestServer
 
 beforeAll(async () => {
-  store = await openPglite()
+  store = await openTestPglite()
   s = await startTestServer(store)
 })
 afterAll(async () => {
