@@ -83,4 +83,30 @@ describe('transaction flow (shared by the Ethereum and Solana screens)', () => {
     expect(await screen.findByText(T.success)).toBeTruthy()
     await expect(result).resolves.toMatchObject({ value: 'signed-tx' })
   })
+  it("a failed send shows the failure's code, or no 'Error code' row when it has none; Retry prepares again (issue 25)", async () => {
+    let prepared = 0
+    let sent = 0
+    const session: SolanaSession = {
+      kind: 'solana',
+      method: 'solana_signAndSendTransaction',
+      address: A,
+      uiOptions: {},
+      ready: async () => {},
+      prepare: async () => (prepared++, review(1)),
+      submit: async () => {
+        if (++sent === 1) throw { code: 'AlreadyProcessed', message: T.solanaAlreadyProcessed, hash: null }
+        throw { code: null, message: T.solanaNotSent, hash: null }
+      },
+    }
+    void open(session)
+    await click(T.approve)
+    expect((await screen.findByTestId('approvals-error-code')).textContent).toBe('AlreadyProcessed')
+    expect(screen.getByTestId('approvals-error-message').textContent).toBe(T.solanaAlreadyProcessed)
+    await click(T.retryTransaction)
+    expect(prepared).toBe(2)
+    await click(T.approve)
+    expect((await screen.findByTestId('approvals-error-message')).textContent).toBe(T.solanaNotSent)
+    expect(screen.queryByTestId('approvals-error-code')).toBeNull()
+    expect(screen.queryByText(T.errorCode)).toBeNull()
+  })
 })

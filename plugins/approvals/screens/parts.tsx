@@ -60,7 +60,8 @@ export function FailurePanel({ failure, T, hashLabel }: { failure: Failure; T: A
     <>
       <Details
         rows={[
-          [T.errorCode, <span data-testid="approvals-error-code">{failure.code ?? T.somethingWentWrongDot}</span>],
+          // The row only when there is a code to show (issue 25: it said 'Something went wrong.' in place of one).
+          failure.code ? [T.errorCode, <span data-testid="approvals-error-code">{failure.code}</span>] : null,
           failure.hash ? [hashLabel, <Address value={failure.hash} />] : null,
         ]}
       />

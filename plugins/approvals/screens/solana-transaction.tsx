@@ -75,7 +75,7 @@ export default function SolanaTransactionScreen({ params }: ScreenProps<{ sessio
   if (phase === 'error' && failure) {
     return (
       <ScreenLayout title={T.somethingWentWrongDot} icon={<StatusIcon status="error" label={T.somethingWentWrong} />}>
-        <FailurePanel failure={{ ...failure, code: null }} T={T} hashLabel={T.signature} />
+        <FailurePanel failure={failure} T={T} hashLabel={T.signature} />
         <div className="portico-actions">
           <Button onClick={() => void prepare()}>{T.retryTransaction}</Button>
         </div>
