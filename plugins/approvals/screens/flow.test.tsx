@@ -7,7 +7,7 @@
  * test/approvals/approvals-chains.test.tsx.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { PorticoProvider } from 'portico/ui/core'
 import { createTestKernel } from 'portico/testing'
 import { approvals } from '../index'
@@ -108,5 +108,27 @@ describe('transaction flow (shared by the Ethereum and Solana screens)', () => {
     expect((await screen.findByTestId('approvals-error-message')).textContent).toBe(T.solanaNotSent)
     expect(screen.queryByTestId('approvals-error-code')).toBeNull()
     expect(screen.queryByText(T.errorCode)).toBeNull()
+  })
+  it('focus stays in the dialog when the screen swaps its content (Approve → the error panel), and Escape still closes (issue 25)', async () => {
+    const session: SolanaSession = {
+      kind: 'solana',
+      method: 'solana_signAndSendTransaction',
+      address: A,
+      uiOptions: {},
+      ready: async () => {},
+      prepare: async () => review(1),
+      submit: async () => {
+        throw { code: 'AlreadyProcessed', message: T.solanaAlreadyProcessed, hash: null }
+      },
+    }
+    const result = open(session)
+    const approve = (await screen.findAllByRole('button', { name: T.approve })).find((b) => !b.hasAttribute('data-portico-close'))!
+    approve.focus()
+    fireEvent.click(approve)
+    await screen.findByTestId('approvals-error-message')
+    const dialog = screen.getByRole('dialog')
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true))
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' })
+    await expect(result).resolves.toMatchObject({ ok: false })
   })
 })
