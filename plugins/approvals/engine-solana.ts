@@ -116,8 +116,11 @@ export function createSolanaTxSession(env: EngineEnv, req: ApprovalRequest, sign
       const insufficient =
         (balance !== null && balance < lamportsOut + (fee ?? 0n)) ||
         (!!sim?.err && sim.logs.some((l) => /insufficient (lamports|funds)/i.test(l)))
+      const needed = lamportsOut + (fee ?? 0n)
       const review: SolanaReview = {
         cluster: cluster.name,
+        rpcUrl: cluster.rpc,
+        missing: balance !== null && balance < needed ? needed - balance : 0n,
         instructions,
         fee,
         feeText: fee === null ? '—' : `${formatSol(fee)} SOL`,

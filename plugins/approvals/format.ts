@@ -81,3 +81,12 @@ export function parseDecimal(text: string, decimals: number): bigint {
 
 /** Shortens an address or hash for display: 0x1234…abcd. */
 export const shorten = (s: string, head = 6, tail = 4) => (s.length <= head + tail + 1 ? s : `${s.slice(0, head)}…${s.slice(-tail)}`)
+
+/** `value` base units as a plain decimal string, exact, without grouping ('0.890005'): amounts handed to other plugins. */
+export function plainUnits(value: bigint, decimals: number): string {
+  const negative = value < 0n
+  const v = negative ? -value : value
+  const base = 10n ** BigInt(decimals)
+  const frac = (v % base).toString().padStart(decimals, '0').replace(/0+$/, '')
+  return `${negative ? '-' : ''}${v / base}${frac ? `.${frac}` : ''}`
+}

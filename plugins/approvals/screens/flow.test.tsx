@@ -19,6 +19,8 @@ afterEach(cleanup)
 const A = '11111111111111111111111111111111'
 const review = (n: number): SolanaReview => ({
   cluster: 'localnet',
+  rpcUrl: 'http://svm.test',
+  missing: 0n,
   instructions: Array.from({ length: n }, () => ({ type: 'unknown', programId: A }) as never),
   fee: 5000n,
   feeText: '0.000005 SOL',
