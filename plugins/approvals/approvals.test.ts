@@ -3,7 +3,7 @@ import { pluginContract } from 'portico/testing'
 import { approvals } from './index'
 import { encodeFunctionData, maxUint256, parseAbi } from 'viem'
 import { Keypair, SystemProgram, TransactionInstruction, PublicKey, TransactionMessage, VersionedTransaction } from '@solana/web3.js'
-import { NOT_DECIMAL, formatNative, formatSol, formatTokenAmount, formatUsd, formatUsdc, parseDecimal, toUsd } from './format'
+import { NOT_DECIMAL, formatNative, formatSol, formatTokenAmount, formatUsd, formatUsdc, parseDecimal, plainUnits, toUsd } from './format'
 import { APPROVALS_TEXTS } from './strings'
 import { ERC1155_ABI, ERC20_ABI, ERC721_ABI, decodeCalldata } from './decode'
 import { computeFees, feeRule } from './fees'
@@ -32,6 +32,12 @@ describe('amount formatting (part 2 section 9)', () => {
     expect(formatTokenAmount(1n, 18)).toBe('<0.001')
     expect(formatTokenAmount(0n, 18)).toBe('0')
     expect(formatNative(2n * 10n ** 16n)).toBe('0.02')
+  })
+  it("an amount to add (Add funds): plain, rounded up to 6 decimals so that it covers what is missing", () => {
+    expect(plainUnits(10_045_813_557_300_086n, 18)).toBe('0.010046')
+    expect(plainUnits(890_005_000n, 9)).toBe('0.890005')
+    expect(plainUnits(10n ** 18n, 18)).toBe('1')
+    expect(plainUnits(1n, 18)).toBe('0.000001')
   })
   it('USDC: 6 on-chain decimals', () => {
     expect(formatUsdc(1_234_560n)).toBe('1.235')

@@ -18,7 +18,8 @@
  * Test helpers (in-process, and over HTTP as the non-standard `standIn_*` methods):
  * `airdrop(address, lamports)`, `createMint(decimals, seed?)` (a real SPL mint initialised
  * by a real transaction), `mintTo(mint, owner, amount)` (creates the owner's associated
- * token account), `tokenBalance(mint, owner)`.
+ * token account), `tokenBalance(mint, owner)`; over HTTP also `standIn_advanceSlots(n)` (n slots pass:
+ * 151 expire every blockhash handed out before).
  *
  * Known limit: litesvm 0.8's native module aborts the process (std::bad_alloc) at a garbage
  * collection after the Associated Token Account program has run, so `mintTo` writes the
@@ -585,6 +586,12 @@ export function createSvmStandIn(options: { log?: boolean } = {}): SvmStandIn {
           return ok(null)
         case 'standIn_createMint':
           return ok(await standIn.createMint(Number(params[0]), params[1] as string | undefined))
+        case 'standIn_advanceSlots': {
+          // Time passing on the cluster: n slots, each with its blockhash (151 expire every blockhash handed out before).
+          const n = Math.min(Math.max(Number(params[0] ?? 1), 1), 1000)
+          for (let i = 0; i < n; i++) advance()
+          return ok(slot)
+        }
         case 'standIn_mintTo':
           return ok(await standIn.mintTo(params[0] as string, params[1] as string, BigInt(params[2] as string | number)))
         default:

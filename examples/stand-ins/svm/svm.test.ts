@@ -114,6 +114,10 @@ describe('SVM JSON-RPC stand-in (litesvm) through @solana/web3.js', () => {
     )
     stale.sign([alice])
     expect(String((await conn.sendRawTransaction(stale.serialize()).catch((e) => e)).message)).toMatch(/BlockhashNotFound/)
+    // 151 slots later, a blockhash handed out before has expired.
+    const { blockhash } = await conn.getLatestBlockhash()
+    await standIn.call('standIn_advanceSlots', [151])
+    expect((await conn.isBlockhashValid(blockhash)).value).toBe(false)
   })
 
   it('creates the demo token at start', async () => {
