@@ -49,7 +49,9 @@ export async function fund(
   state.set({ request, funding: null })
   ctx.analytics('funding_flow_opened', { chain_type: request.chainType, network: request.network })
   // The method selection forwards to the default method when it needs no popup (popups need the user's click).
-  const r = await ctx.screens.open(FUNDING_METHODS_SCREEN, { forward: true }, { intent: 'update' })
+  // Opened from another flow's screen (a transaction's 'Add funds'), funding is a flow of its own inside it:
+  // when it completes, the user is back on that screen, and that flow's result stays its own.
+  const r = await ctx.screens.open(FUNDING_METHODS_SCREEN, { forward: true }, { intent: 'update', nested: true })
   if (r.ok) return { status: 'completed', method: (r.value as { method?: string } | undefined)?.method }
   if (r.error.code === 'exited_update_flow') return { status: 'exited' }
   throw r.error

@@ -244,8 +244,19 @@ describe('Ethereum transactions on hardhat', () => {
     expect(Number(request.amount)).toBeGreaterThan(0.009)
     expect(Number(request.amount)).toBeLessThan(0.0095)
     await waitFor(() => expect(document.querySelector('[data-method=funding-manual]')).not.toBeNull())
-    closeDialog()
-    await expect(p).rejects.toMatchObject({ code: 4001 })
+    // Funding done, the user is back on the transaction (checked again, now with the funds) and sends it:
+    // the request resolves with the transaction's hash, not with funding's result.
+    fireEvent.click(document.querySelector('[data-method=funding-manual]')!)
+    await screen.findByText('Waiting for funds…', {}, { timeout: 20_000 })
+    await waitFor(() => expect(document.querySelector('[data-funding-watching]')).not.toBeNull(), { timeout: 20_000 })
+    await evm.fund(wallet.address, parseEther('0.02'))
+    await click('Continue')
+    await waitFor(() => expect(document.querySelector('[role=dialog]')?.getAttribute('data-screen')).toBe('approvals-transaction'), { timeout: 20_000 })
+    await click(T.approve)
+    await click(T.allDone)
+    const hash = await p
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
+    expect((await pub().getTransactionReceipt({ hash: hash as Hex })).status).toBe('success')
   })
 
   it('eth_signTransaction resolves with the signed transaction from the wallet address', async () => {

@@ -154,7 +154,7 @@ describe('journey: fund own wallet, Solana send twice', { timeout: 240_000 }, ()
   const fundingRequest = (page: Page) =>
     page.evaluate(() => (window as unknown as { portico: { plugin(id: string): { state: { get(): { request: Record<string, unknown> | null } } } } }).portico.plugin('funding').state.get().request)
 
-  it('e-mail login → embedded wallets → Add funds from an insufficient-funds confirm → fund own wallet by transfer, MoonPay and Coinbase → Solana Receive → the same SOL transfer twice', async () => {
+  it('e-mail login → embedded wallets → Add funds from an insufficient-funds confirm, then send → fund own wallet by transfer, MoonPay and Coinbase → Solana Receive → the same SOL transfer twice', async () => {
     const { evm, svm } = s
     const page = await h.openPage({ app: FUNDING_JOURNEY_APP, frame: h.frameUrl!, rpc: evm.rpc, evmRpc: evm.rpc, svm: svm.rpc, approvals: '1', createOnLogin: 'users-without-wallets' })
     await h.enterEmailCode(page, `journey-fund-${Date.now().toString(36)}@example.com`)
@@ -170,6 +170,7 @@ describe('journey: fund own wallet, Solana send twice', { timeout: 240_000 }, ()
     await shot(page, 'panel')
 
     // 1. Sending with an empty wallet: 'Add funds' opens funding for this wallet on this chain (it threw a TypeError).
+    await clearResult(page)
     await page.click('[data-testid=apv-send-eth]')
     await page.waitForSelector(`${dialog('approvals-transaction')} [data-testid=approvals-insufficient]:text-is("Add funds on Hardhat to complete transaction.")`)
     await expectDialogContained(page)
@@ -179,7 +180,23 @@ describe('journey: fund own wallet, Solana send twice', { timeout: 240_000 }, ()
     expect(await fundingRequest(page)).toMatchObject({ address: eth, chainType: 'ethereum', network: 'Hardhat', symbol: 'ETH', chain: { id: 31337, rpcUrls: { default: { http: [evm.rpc] } } } })
     await expectDialogContained(page)
     await shot(page, 'add-funds')
-    await page.keyboard.press('Escape')
+    // Funding runs inside the transaction: Receive (the user's own address), a dev account sends what is
+    // missing, Continue leads back to the transaction, which now has the funds and is sent.
+    const missing = String((await fundingRequest(page))!.amount)
+    await page.click('[data-method=funding-manual]')
+    await page.waitForSelector(`${dialog('funding-manual')} [role=status][data-funding-watching]`)
+    expect(await page.textContent('[data-funding-address]')).toBe(eth)
+    await evm.fund(eth, parseEther(missing))
+    await page.click(`${dialog('funding-manual')} button:has-text("Continue")`, { timeout: 30_000 })
+    await page.waitForSelector(own('approvals-transaction', 'Approve'), { timeout: 30_000 })
+    await expectDialogContained(page)
+    await shot(page, 'funded-confirm')
+    await page.click(own('approvals-transaction', 'Approve'))
+    await page.waitForSelector(title('Transaction complete!'), { timeout: 60_000 })
+    await page.click(own('approvals-transaction', 'All Done'))
+    const sent = await result(page, 'apv sent:')
+    expect(sent).toMatch(/^0x[0-9a-f]{64}$/)
+    expect((await evm.public.getTransactionReceipt({ hash: sent as `0x${string}` })).status).toBe('success')
     await closed(page)
 
     // The same for Solana: the Solana wallet on the local cluster.
@@ -194,6 +211,7 @@ describe('journey: fund own wallet, Solana send twice', { timeout: 240_000 }, ()
 
     // 2. Receive on the local chain: the user's own address; a dev account sends; Continue.
     const ethBalance = () => evm.public.getBalance({ address: eth })
+    const start = await ethBalance()
     await clearResult(page)
     await page.click('[data-testid=fund-local]')
     await page.waitForSelector(`${dialog('funding-methods')} [data-method=funding-manual]`)
@@ -210,7 +228,7 @@ describe('journey: fund own wallet, Solana send twice', { timeout: 240_000 }, ()
     await evm.fund(eth, parseEther('0.05'))
     await page.click(`${dialog('funding-manual')} button:has-text("Continue")`, { timeout: 30_000 })
     expect(await result(page, 'funding:')).toBe('completed (manual)')
-    expect(await ethBalance()).toBe(parseEther('0.05'))
+    expect((await ethBalance()) - start).toBe(parseEther('0.05'))
 
     // 3. MoonPay (its stand-in delivers on the local chain): the user's wallet receives it.
     await clearResult(page)
@@ -227,7 +245,7 @@ describe('journey: fund own wallet, Solana send twice', { timeout: 240_000 }, ()
     await shot(page, 'moonpay-funded')
     await page.click(`${dialog('moonpay-status')} button:has-text("Continue")`)
     expect(await result(page, 'funding:')).toMatch(/^completed/)
-    expect(await ethBalance()).toBe(parseEther('0.1'))
+    expect((await ethBalance()) - start).toBe(parseEther('0.1'))
 
     // 4. Solana: Receive shows the Solana address (not 0x…) and watches the local cluster.
     const solBalance = () => svm.balance(sol)

@@ -116,7 +116,11 @@ export default function SolanaTransactionScreen({ params }: ScreenProps<{ sessio
         onFund={
           fund &&
           // The cluster with its RPC (the one this transaction goes to; a name alone meant mainnet) and the lamports missing.
-          (() => fund({ address: s.address, chainType: 'solana', cluster: { name: review.cluster, rpcUrl: review.rpcUrl }, ...(review.missing > 0n ? { amount: plainUnits(review.missing, 9) } : {}) }))
+          (() =>
+            fund(
+              { address: s.address, chainType: 'solana', cluster: { name: review.cluster, rpcUrl: review.rpcUrl }, ...(review.missing > 0n ? { amount: plainUnits(review.missing, 9) } : {}) },
+              () => void prepare(),
+            ))
         }
         sending={phase === 'sending'}
         onApprove={approve}

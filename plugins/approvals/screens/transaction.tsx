@@ -113,7 +113,11 @@ export default function TransactionScreen({ params }: ScreenProps<{ session: Evm
         onFund={
           fund &&
           // The whole chain (its RPC and currency: funding reads the balance there) and what is missing, exactly.
-          (() => fund({ address: s.address, chainType: 'ethereum', chain: review.chain, ...(review.missing > 0n ? { amount: plainUnits(review.missing, review.chain.nativeCurrency.decimals) } : {}) }))
+          (() =>
+            fund(
+              { address: s.address, chainType: 'ethereum', chain: review.chain, ...(review.missing > 0n ? { amount: plainUnits(review.missing, review.chain.nativeCurrency.decimals) } : {}) },
+              () => void prepare(),
+            ))
         }
         sending={phase === 'sending'}
         onApprove={approve}
