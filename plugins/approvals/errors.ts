@@ -82,13 +82,14 @@ export function classifySolanaFailure(raw: string, logs: readonly string[] = [])
           : /not confirmed in time|timed? ?out/i.test(raw)
             ? 'TIMEOUT'
             : null
-  const text = {
+  const texts: Record<string, string> = {
     AlreadyProcessed: T.solanaAlreadyProcessed,
     BlockhashNotFound: T.solanaExpired,
     InsufficientFundsForFee: T.solanaInsufficientFunds,
     InstructionError: T.solanaRejected,
     TIMEOUT: T.solanaNotConfirmed,
-  }[code ?? ''] as string | undefined
+  }
+  const text = code ? texts[code] : undefined
   return { code, message: solanaFailureMessage(text ?? T.solanaNotSent, logs) }
 }
 

@@ -392,7 +392,7 @@ describe('transfer from an external Solana wallet', () => {
     ]
     expect(sendingConnectors(list, 'solana').map((c) => c.id)).toEqual(['a'])
     expect(sendingConnectors(list, 'ethereum').map((c) => c.id)).toEqual(['c'])
-    expect([standardChain('mainnet-beta'), standardChain('devnet'), standardChain('testnet')]).toEqual(['solana:mainnet', 'solana:devnet', 'solana:testnet'])
+    expect([standardChain('mainnet-beta'), standardChain('devnet'), standardChain('testnet'), standardChain('localnet')]).toEqual(['solana:mainnet', 'solana:devnet', 'solana:testnet', 'solana:localnet'])
   })
 })
 
