@@ -157,6 +157,10 @@ describe('journey: fund own wallet, Solana send twice', { timeout: 240_000 }, ()
   it('e-mail login → embedded wallets → Add funds from an insufficient-funds confirm, then send → fund own wallet by transfer, MoonPay and Coinbase → Solana Receive → the same SOL transfer twice', async () => {
     const { evm, svm } = s
     const page = await h.openPage({ app: FUNDING_JOURNEY_APP, frame: h.frameUrl!, rpc: evm.rpc, evmRpc: evm.rpc, svm: svm.rpc, approvals: '1', createOnLogin: 'users-without-wallets' })
+    // Before login there is no wallet to fund: the panel says so, and funds nobody's address by default.
+    expect(await page.textContent('[data-testid=fund-no-wallet]')).toBe('Log in to fund your wallet, or type an address.')
+    expect(await page.isDisabled('[data-testid=fund-local]')).toBe(true)
+    expect(await page.inputValue('[data-testid=fund-address]')).toBe('')
     await h.enterEmailCode(page, `journey-fund-${Date.now().toString(36)}@example.com`)
     await closed(page)
     await page.waitForSelector('[data-testid=wallet-ethereum]')
@@ -167,6 +171,8 @@ describe('journey: fund own wallet, Solana send twice', { timeout: 240_000 }, ()
     // The funding panel pays the user's own wallets, one per chain (it defaulted to a hardhat dev account).
     expect(await page.inputValue('[data-testid=fund-address]')).toBe(eth)
     expect(await page.inputValue('[data-testid=fund-solana-address]')).toBe(sol)
+    expect(await page.$('[data-testid=fund-no-wallet]')).toBeNull()
+    await page.locator('[data-testid=funding-demo]').scrollIntoViewIfNeeded()
     await shot(page, 'panel')
 
     // 1. Sending with an empty wallet: 'Add funds' opens funding for this wallet on this chain (it threw a TypeError).

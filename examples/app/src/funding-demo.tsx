@@ -69,15 +69,15 @@ function Controls({ onResult, rpc, wallets }: { onResult: (text: string) => void
   const missing = !eth && !sol
   return (
     <section className="demo-actions" aria-label="Funding" data-testid="funding-demo">
-      <label>
+      <label className="demo-fund-row">
         Ethereum address to fund{' '}
         <input value={eth} onChange={(e) => setTyped({ ...typed, ethereum: e.target.value })} data-testid="fund-address" />
       </label>
-      <label>
+      <label className="demo-fund-row">
         Solana address to fund <input value={sol} onChange={(e) => setTyped({ ...typed, solana: e.target.value })} data-testid="fund-solana-address" />
       </label>
       {missing ? (
-        <p data-testid="fund-no-wallet">{authenticated ? 'Create a wallet above to fund it, or type an address.' : 'Log in to fund your wallet, or type an address.'}</p>
+        <p className="demo-fund-row" data-testid="fund-no-wallet">{authenticated ? 'Create a wallet above to fund it, or type an address.' : 'Log in to fund your wallet, or type an address.'}</p>
       ) : null}
       <button disabled={!ready || !eth} onClick={() => run({ address: eth, chain: localChain(rpc), amount: '0.05', crossChainBridgingEnabled: true })} data-testid="fund-local">
         Fund on local chain
