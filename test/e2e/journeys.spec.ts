@@ -13,6 +13,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseEther } from 'viem'
+import { generatePrivateKey } from 'viem/accounts'
+import { installEthereumWallet } from './wallets/ethereum'
 import type { Page } from 'playwright-core'
 import { serve } from '@hono/node-server'
 import { startEvm, type Evm } from '../chains/evm'
@@ -156,7 +158,17 @@ describe('journey: fund own wallet, Solana send twice', { timeout: 240_000 }, ()
 
   it('e-mail login → embedded wallets → Add funds from an insufficient-funds confirm, then send → fund own wallet by transfer, MoonPay and Coinbase → Solana Receive → the same SOL transfer twice', async () => {
     const { evm, svm } = s
-    const page = await h.openPage({ app: FUNDING_JOURNEY_APP, frame: h.frameUrl!, rpc: evm.rpc, evmRpc: evm.rpc, svm: svm.rpc, approvals: '1', createOnLogin: 'users-without-wallets' })
+    // The user also has a browser wallet (MetaMask-like, EIP-6963) with ETH: installed before the page's scripts run.
+    const context = await h.newContext()
+    const page = await context.newPage()
+    const errors: string[] = []
+    page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())))
+    page.on('pageerror', (e) => void errors.push(`pageerror: ${e.message}`))
+    const browserWallet = await installEthereumWallet(page, { rpc: evm.rpc, privateKey: generatePrivateKey() })
+    await evm.fund(browserWallet.address, parseEther('1'))
+    const q = new URLSearchParams({ app: FUNDING_JOURNEY_APP, api: h.apiUrl, frame: h.frameUrl!, rpc: evm.rpc, evmRpc: evm.rpc, svm: svm.rpc, approvals: '1', createOnLogin: 'users-without-wallets' })
+    await page.goto(`${h.appUrl}/?${q}`)
+    await h.waitReady(page)
     // Before login there is no wallet to fund: the panel says so, and funds nobody's address by default.
     expect(await page.textContent('[data-testid=fund-no-wallet]')).toBe('Log in to fund your wallet, or type an address.')
     expect(await page.isDisabled('[data-testid=fund-local]')).toBe(true)
@@ -253,6 +265,20 @@ describe('journey: fund own wallet, Solana send twice', { timeout: 240_000 }, ()
     expect(await result(page, 'funding:')).toMatch(/^completed/)
     expect((await ethBalance()) - start).toBe(parseEther('0.1'))
 
+    // 3b. From the browser wallet: it sends to the user's embedded wallet.
+    await clearResult(page)
+    await page.click('[data-testid=fund-local]')
+    await page.waitForSelector(`${dialog('funding-methods')} [data-method=funding-wallet]`)
+    await page.click('[data-method=funding-wallet]')
+    await page.waitForSelector(`${dialog('funding-wallets')} [data-method="eip6963:io.metamask"]`)
+    await expectDialogContained(page)
+    await shot(page, 'from-wallet')
+    await page.click('[data-method="eip6963:io.metamask"]')
+    await page.waitForSelector(title('Transfer complete'), { timeout: 30_000 })
+    expect(await result(page, 'funding:')).toBe('completed (wallet)')
+    expect((await ethBalance()) - start).toBe(parseEther('0.15'))
+    await closed(page)
+
     // 4. Solana: Receive shows the Solana address (not 0x…) and watches the local cluster.
     const solBalance = () => svm.balance(sol)
     await clearResult(page)
@@ -337,7 +363,7 @@ describe('journey: fund own wallet, Solana send twice', { timeout: 240_000 }, ()
     await page.waitForFunction(() => !!document.querySelector('[role=dialog]')?.contains(document.activeElement))
     await page.keyboard.press('Escape')
     await closed(page)
-    expect(h.consoleErrors(page).filter((e) => !/4001|User rejected|data:image/.test(e))).toEqual([])
+    expect(errors.filter((e) => !/4001|User rejected|data:image/.test(e))).toEqual([])
   })
 })
 // endregion
