@@ -38,6 +38,37 @@ describe('navigator', () => {
     }
   })
 
+  it('a nested flow (opened with nested: true over an open one) returns to the screen it was opened from, with its own result (issue 25)', async () => {
+    const n = nav()
+    const outer = n.open('landing', {}, { intent: 'update' })
+    let outerDone = false
+    void outer.then(() => (outerDone = true))
+    const inner = n.open('code', { step: 1 }, { nested: true })
+    n.open('error', {})
+    n.close({ method: 'manual' })
+    await expect(inner).resolves.toEqual({ ok: true, value: { method: 'manual' } })
+    expect(n.getState()).toMatchObject({ open: true, current: { id: 'landing' } })
+    await Promise.resolve()
+    expect(outerDone).toBe(false)
+    // Back from its first screen leaves the nested flow only (exited); the outer one goes on.
+    const again = n.open('code', {}, { nested: true })
+    n.back()
+    const r = await again
+    expect(!r.ok && r.error.code).toBe('exited_update_flow')
+    expect(n.getState().current?.id).toBe('landing')
+    // Dismissing (× / Escape) closes the dialog: both flows end as exited.
+    const third = n.open('code', {}, { nested: true })
+    n.dismiss()
+    expect((await third).ok).toBe(false)
+    const o = await outer
+    expect(!o.ok && o.error.code).toBe('exited_update_flow')
+    expect(n.getState().open).toBe(false)
+    // With no flow open, nested: true opens a flow as usual.
+    const alone = n.open('landing', {}, { nested: true, intent: 'update' })
+    n.close('x')
+    await expect(alone).resolves.toEqual({ ok: true, value: 'x' })
+  })
+
   it('back() from the first screen dismisses', async () => {
     const n = nav()
     const flow = n.open('landing')

@@ -50,9 +50,13 @@ export interface Navigator {
   subscribe(listener: (state: NavigatorState) => void): () => void
   /**
    * Open a screen. When the modal is closed this starts a flow with the given intent and
-   * returns its result; when open, it pushes the screen (the same flow goes on).
+   * returns its result; when open, it pushes the screen (the same flow goes on). With
+   * `nested: true` over an open flow, the screen starts a flow of its own inside it (funding
+   * from a transaction's 'Add funds'): its `close(value)` resolves this call and returns to the
+   * screen it was opened from, `back()` from its first screen returns there as exited, and
+   * `dismiss()` (× / Escape) ends both.
    */
-  open(id: string, params?: Record<string, unknown>, options?: { intent?: Intent; replace?: boolean }): Promise<FlowResult>
+  open(id: string, params?: Record<string, unknown>, options?: { intent?: Intent; replace?: boolean; nested?: boolean }): Promise<FlowResult>
   /** Replace the current screen. */
   replace(id: string, params?: Record<string, unknown>): void
   /** One step back; closing the flow when there is nothing behind. */
@@ -92,6 +96,18 @@ export function createNavigator(deps: NavigatorDeps): Navigator {
   let state: NavigatorState = { open: false, stack: [], intent: null, current: null }
   let settle: ((r: FlowResult) => void) | null = null
   let pending: Promise<FlowResult> | null = null
+  /** Nested flows, innermost last: the stack depth they started at, the intent to restore, their settle. */
+  const frames: { depth: number; intent: Intent | null; settle: (r: FlowResult) => void }[] = []
+  const exited = (intent: Intent | null): FlowResult => {
+    const exit = EXIT_CODES[intent ?? 'login']
+    return { ok: false, error: new PorticoError(exit.code, exit.message) }
+  }
+  /** Ends the innermost nested flow: back to the screen it was opened from. */
+  const endFrame = (result: FlowResult) => {
+    const f = frames.pop()!
+    set({ ...state, stack: state.stack.slice(0, f.depth), intent: f.intent })
+    f.settle(result)
+  }
 
   const set = (next: Omit<NavigatorState, 'current'>) => {
     const wasOpen = state.open
@@ -104,7 +120,9 @@ export function createNavigator(deps: NavigatorDeps): Navigator {
     const done = settle
     settle = null
     pending = null
+    const inner = frames.splice(0).reverse()
     set({ open: false, stack: [], intent: null })
+    for (const f of inner) f.settle(result.ok ? exited(state.intent ?? f.intent) : result)
     done?.(result)
   }
 
@@ -145,6 +163,13 @@ export function createNavigator(deps: NavigatorDeps): Navigator {
         return Promise.reject(new PorticoError('not_found', `No screen named '${id}' is registered.`))
       }
       const entry = { id, params }
+      if (state.open && pending && options.nested) {
+        const intent = options.intent ?? state.intent
+        return new Promise<FlowResult>((resolve) => {
+          frames.push({ depth: state.stack.length, intent: state.intent, settle: resolve })
+          set({ ...state, stack: [...state.stack, entry], intent })
+        })
+      }
       if (state.open && pending) {
         const stack = options.replace ? [...state.stack.slice(0, -1), entry] : [...state.stack, entry]
         set({ ...state, stack, intent: options.intent ?? state.intent })
@@ -161,6 +186,8 @@ export function createNavigator(deps: NavigatorDeps): Navigator {
     },
     back() {
       if (!state.open) return
+      const frame = frames[frames.length - 1]
+      if (frame && state.stack.length - 1 <= frame.depth) return endFrame(exited(state.intent))
       if (state.stack.length <= 1) return nav.dismiss()
       set({ ...state, stack: state.stack.slice(0, -1) })
     },
@@ -177,12 +204,12 @@ export function createNavigator(deps: NavigatorDeps): Navigator {
     },
     close(value) {
       if (!state.open && !settle) return
+      if (frames.length) return endFrame({ ok: true, value })
       end({ ok: true, value })
     },
     dismiss() {
       if (!state.open && !settle) return
-      const exit = EXIT_CODES[state.intent ?? 'login']
-      end({ ok: false, error: new PorticoError(exit.code, exit.message) })
+      end(exited(state.intent))
     },
     get canClose() {
       const cur = state.current

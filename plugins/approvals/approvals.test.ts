@@ -3,15 +3,15 @@ import { pluginContract } from 'portico/testing'
 import { approvals } from './index'
 import { encodeFunctionData, maxUint256, parseAbi } from 'viem'
 import { Keypair, SystemProgram, TransactionInstruction, PublicKey, TransactionMessage, VersionedTransaction } from '@solana/web3.js'
-import { NOT_DECIMAL, formatNative, formatSol, formatTokenAmount, formatUsd, formatUsdc, parseDecimal, toUsd } from './format'
+import { NOT_DECIMAL, formatNative, formatSol, formatTokenAmount, formatUsd, formatUsdc, parseDecimal, plainUnits, toUsd } from './format'
 import { APPROVALS_TEXTS } from './strings'
 import { ERC1155_ABI, ERC20_ABI, ERC721_ABI, decodeCalldata } from './decode'
 import { computeFees, feeRule } from './fees'
 import { validateMessage, validateTransactionRequest, assertSameAddress } from './validate'
-import { classifyEvmError, resetsNonce, solanaFailureMessage, NONCE_RESET_CODES } from './errors'
+import { classifyEvmError, classifySolanaFailure, resetsNonce, solanaFailureMessage, NONCE_RESET_CODES } from './errors'
 import { BUILT_IN_CHAINS } from './chains'
 import { evmExplorerUrl, solanaExplorerUrl } from './explorer'
-import { assertContainsKey, classifyInstruction, parseInstructions, TOKEN_PROGRAM } from './solana'
+import { assertContainsKey, classifyInstruction, parseInstructions, refreshBlockhash, TOKEN_PROGRAM } from './solana'
 
 pluginContract(() => approvals())
 
@@ -32,6 +32,12 @@ describe('amount formatting (part 2 section 9)', () => {
     expect(formatTokenAmount(1n, 18)).toBe('<0.001')
     expect(formatTokenAmount(0n, 18)).toBe('0')
     expect(formatNative(2n * 10n ** 16n)).toBe('0.02')
+  })
+  it("an amount to add (Add funds): plain, rounded up to 6 decimals so that it covers what is missing", () => {
+    expect(plainUnits(10_045_813_557_300_086n, 18)).toBe('0.010046')
+    expect(plainUnits(890_005_000n, 9)).toBe('0.890005')
+    expect(plainUnits(10n ** 18n, 18)).toBe('1')
+    expect(plainUnits(1n, 18)).toBe('0.000001')
   })
   it('USDC: 6 on-chain decimals', () => {
     expect(formatUsdc(1_234_560n)).toBe('1.235')
@@ -169,6 +175,44 @@ describe('retry rules', () => {
   it('a Solana log line about insufficient lamports replaces the message', () => {
     expect(solanaFailureMessage('failed', ['Program 111 invoke [1]', 'Transfer: insufficient lamports 10, need 50'])).toBe('Transfer: insufficient lamports 10, need 50')
     expect(solanaFailureMessage('failed', ['ok'])).toBe('failed')
+  })
+})
+
+describe('Solana failures (issue 25): a code and a clear text, never the library\'s developer text', () => {
+  // What @solana/web3.js 1.x throws when the RPC refuses at preflight (SendTransactionError).
+  const simulationFailed = (m: string) =>
+    `Simulation failed. \nMessage: Transaction simulation failed: ${m}. \nLogs: \n[]. \nCatch the \`SendTransactionError\` and call \`getLogs()\` on it for full details.`
+  it('already processed, blockhash not found, fee, instruction errors, time-out: their code, our text', () => {
+    const already = classifySolanaFailure(simulationFailed('AlreadyProcessed'))
+    expect(already).toEqual({ code: 'AlreadyProcessed', message: APPROVALS_TEXTS.solanaAlreadyProcessed })
+    expect(classifySolanaFailure(simulationFailed('This transaction has already been processed')).code).toBe('AlreadyProcessed')
+    expect(classifySolanaFailure(simulationFailed('Blockhash not found'))).toEqual({ code: 'BlockhashNotFound', message: APPROVALS_TEXTS.solanaExpired })
+    expect(classifySolanaFailure(simulationFailed('BlockhashNotFound')).code).toBe('BlockhashNotFound')
+    expect(classifySolanaFailure(simulationFailed('InsufficientFundsForFee'))).toEqual({ code: 'InsufficientFundsForFee', message: APPROVALS_TEXTS.solanaInsufficientFunds })
+    expect(classifySolanaFailure('{"InstructionError":[0,{"Custom":1}]}')).toEqual({ code: 'InstructionError', message: APPROVALS_TEXTS.solanaRejected })
+    expect(classifySolanaFailure('Transaction was not confirmed in time')).toEqual({ code: 'TIMEOUT', message: APPROVALS_TEXTS.solanaNotConfirmed })
+    expect(classifySolanaFailure('fetch failed')).toEqual({ code: null, message: APPROVALS_TEXTS.solanaNotSent })
+    for (const m of [simulationFailed('AlreadyProcessed'), 'fetch failed', '{"InstructionError":[0,"InvalidArgument"]}']) {
+      expect(classifySolanaFailure(m).message).not.toMatch(/SendTransactionError|getLogs|Simulation failed|InstructionError|fetch/)
+    }
+  })
+  it('a log line about insufficient lamports still replaces the message (spec)', () => {
+    expect(classifySolanaFailure(simulationFailed('{"InstructionError":[0,{"Custom":1}]}'), ['Transfer: insufficient lamports 10, need 50'])).toEqual({
+      code: 'InstructionError',
+      message: 'Transfer: insufficient lamports 10, need 50',
+    })
+  })
+  it("a retry's blockhash is a fresh one: it waits for the cluster's next one when the latest is the one that failed", async () => {
+    const payer = Keypair.generate()
+    const first = Keypair.generate().publicKey.toBase58()
+    const next = Keypair.generate().publicKey.toBase58()
+    const msg = new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: first, instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: payer.publicKey, lamports: 1 })] }).compileToV0Message()
+    const answers = [first, first, next]
+    let calls = 0
+    const connection = { getLatestBlockhash: async () => ({ blockhash: answers[Math.min(calls++, answers.length - 1)], lastValidBlockHeight: 1 }) }
+    const tx = await refreshBlockhash(connection as never, new VersionedTransaction(msg), { pollMs: 1 })
+    expect(tx.message.recentBlockhash).toBe(next)
+    expect(calls).toBe(3)
   })
 })
 

@@ -185,6 +185,13 @@ export function createEvmTxSession(env: EngineEnv, req: ApprovalRequest, signer:
       const review: EvmReview = {
         chainId: tx.chainId,
         chainName: chain.name,
+        chain: {
+          id: tx.chainId,
+          name: chain.name,
+          nativeCurrency: { name: (chain.nativeCurrency as { name?: string } | undefined)?.name ?? chain.symbol, symbol: chain.symbol, decimals: chain.decimals },
+          rpcUrls: { default: { http: chain.rpc ? [chain.rpc] : [] } },
+        },
+        missing: balance < total ? total - balance : 0n,
         from: address,
         to: tx.to ?? null,
         value: amount(tx.value, chain.decimals, chain.symbol, priceUsd),

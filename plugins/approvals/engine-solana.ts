@@ -21,7 +21,7 @@ import {
 } from './solana'
 import { formatSol } from './format'
 import { solanaExplorerUrl, SOLANA_RPC } from './explorer'
-import { solanaFailureMessage } from './errors'
+import { classifySolanaFailure } from './errors'
 import type { ApprovalRequest, ApprovalSigner, SignSession, SolanaReview, SolanaSession } from './session'
 import type { EngineEnv } from './engine'
 
@@ -116,15 +116,18 @@ export function createSolanaTxSession(env: EngineEnv, req: ApprovalRequest, sign
       const insufficient =
         (balance !== null && balance < lamportsOut + (fee ?? 0n)) ||
         (!!sim?.err && sim.logs.some((l) => /insufficient (lamports|funds)/i.test(l)))
+      const needed = lamportsOut + (fee ?? 0n)
       const review: SolanaReview = {
         cluster: cluster.name,
+        rpcUrl: cluster.rpc,
+        missing: balance !== null && balance < needed ? needed - balance : 0n,
         instructions,
         fee,
         feeText: fee === null ? '—' : `${formatSol(fee)} SOL`,
         balance,
         balanceText: balance === null ? '—' : `${formatSol(balance)} SOL`,
         insufficient,
-        simulationError: sim?.err ? solanaFailureMessage(JSON.stringify(sim.err), sim.logs) : null,
+        simulationError: sim?.err ? classifySolanaFailure(JSON.stringify(sim.err), sim.logs).message : null,
       }
       return review
     },
@@ -143,9 +146,12 @@ export function createSolanaTxSession(env: EngineEnv, req: ApprovalRequest, sign
       } catch (e) {
         failedOnce = true
         const err = e as SolanaSendError
+        // The RPC's (or web3.js's) text is for developers: the console gets it, the screen a clear text and the code.
+        const { code, message } = classifySolanaFailure(err.message ?? String(e), err.logs ?? [])
+        console.warn(`[portico] approvals: Solana transaction failed: ${err.message ?? String(e)}`)
         throw {
-          code: null,
-          message: solanaFailureMessage(err.message ?? String(e), err.logs ?? []),
+          code,
+          message,
           hash: err.txSignature ?? null,
           explorerUrl: err.txSignature ? solanaExplorerUrl('tx', err.txSignature, cluster.name, cluster.rpc) : null,
         }

@@ -63,6 +63,36 @@ export function solanaFailureMessage(message: string, logs: readonly string[] = 
   return line ?? message
 }
 
+/**
+ * A Solana send failure as the error screen shows it: the runtime's code (AlreadyProcessed,
+ * BlockhashNotFound, InsufficientFundsForFee, InstructionError; TIMEOUT; null when unknown) and
+ * a clear text for it, from what the RPC or @solana/web3.js said (e.g. SendTransactionError's
+ * 'Simulation failed … call `getLogs()`', which is for developers). A log line about
+ * insufficient lamports or funds replaces the text (spec part 2 section 8).
+ */
+export function classifySolanaFailure(raw: string, logs: readonly string[] = []): { code: string | null; message: string } {
+  const code = /AlreadyProcessed|already been processed/i.test(raw)
+    ? 'AlreadyProcessed'
+    : /BlockhashNotFound|Blockhash not found|block height exceeded|has expired/i.test(raw)
+      ? 'BlockhashNotFound'
+      : /InsufficientFundsForFee|insufficient funds for fee/i.test(raw)
+        ? 'InsufficientFundsForFee'
+        : /InstructionError/.test(raw)
+          ? 'InstructionError'
+          : /not confirmed in time|timed? ?out/i.test(raw)
+            ? 'TIMEOUT'
+            : null
+  const texts: Record<string, string> = {
+    AlreadyProcessed: T.solanaAlreadyProcessed,
+    BlockhashNotFound: T.solanaExpired,
+    InsufficientFundsForFee: T.solanaInsufficientFunds,
+    InstructionError: T.solanaRejected,
+    TIMEOUT: T.solanaNotConfirmed,
+  }
+  const text = code ? texts[code] : undefined
+  return { code, message: solanaFailureMessage(text ?? T.solanaNotSent, logs) }
+}
+
 const T = APPROVALS_TEXTS
 
 /** Error screen mapping (part 2 section 8). */

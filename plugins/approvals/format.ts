@@ -81,3 +81,20 @@ export function parseDecimal(text: string, decimals: number): bigint {
 
 /** Shortens an address or hash for display: 0x1234…abcd. */
 export const shorten = (s: string, head = 6, tail = 4) => (s.length <= head + tail + 1 ? s : `${s.slice(0, head)}…${s.slice(-tail)}`)
+
+/**
+ * `value` base units as a plain decimal string without grouping ('0.890005'), rounded UP to at
+ * most `shown` fraction digits (default 6): an amount to add that covers what is missing
+ * (amounts handed to other plugins, e.g. funding's).
+ */
+export function plainUnits(value: bigint, decimals: number, shown = 6): string {
+  const negative = value < 0n
+  let v = negative ? -value : value
+  if (shown < decimals) {
+    const step = 10n ** BigInt(decimals - shown)
+    v = ((v + step - 1n) / step) * step
+  }
+  const base = 10n ** BigInt(decimals)
+  const frac = (v % base).toString().padStart(decimals, '0').replace(/0+$/, '')
+  return `${negative ? '-' : ''}${v / base}${frac ? `.${frac}` : ''}`
+}

@@ -63,7 +63,7 @@ export { ProviderRpcError, USER_REJECTED }
 /** The approval screens' texts (./strings.ts, `APPROVALS_TEXTS`): the screens load them; apps override them under `texts: { approvals: {...} }`. */
 export type { ApprovalsTexts }
 export type { ApprovalRequest, ApprovalSigner, ApprovalWallet, UiOptions, SignUiOptions, TransactionUiOptions } from './session'
-export { formatTokenAmount, formatUsd, formatSol, formatUsdc, parseDecimal } from './format'
+export { formatTokenAmount, formatUsd, formatSol, formatUsdc, parseDecimal, plainUnits } from './format'
 export { evmExplorerUrl, solanaExplorerUrl } from './explorer'
 export {
   useSignMessage,

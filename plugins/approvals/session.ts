@@ -84,9 +84,21 @@ export interface Amount {
   usd: string | null
 }
 
+/** The chain as funding needs it (a viem `Chain` shape): 'Add funds' funds this wallet on it. */
+export interface ReviewChain {
+  id: number
+  name: string
+  nativeCurrency: { name: string; symbol: string; decimals: number }
+  rpcUrls: { default: { http: string[] } }
+}
+
 export interface EvmReview {
   chainId: number
   chainName: string
+  /** The chain with its RPC and currency ('Add funds'). */
+  chain: ReviewChain
+  /** What the balance lacks for the total, in base units (0 when nothing is missing). */
+  missing: bigint
   from: string
   to: string | null
   /** Native value sent. */
@@ -119,6 +131,10 @@ export interface EvmSession {
 
 export interface SolanaReview {
   cluster: string
+  /** The cluster's JSON-RPC URL ('Add funds' watches this cluster, not mainnet). */
+  rpcUrl: string
+  /** Lamports the balance lacks for the SOL sent and the fee (0 when nothing is missing or unknown). */
+  missing: bigint
   instructions: SolanaInstruction[]
   fee: bigint | null
   feeText: string

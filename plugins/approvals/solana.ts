@@ -160,9 +160,25 @@ export async function simulate(connection: Connection, tx: VersionedTransaction)
   }
 }
 
-/** Sets a fresh blockhash (retry): the message must be signed again afterwards. */
-export async function refreshBlockhash(connection: Connection, tx: VersionedTransaction): Promise<VersionedTransaction> {
-  const { blockhash } = await connection.getLatestBlockhash()
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * Sets a fresh blockhash (retry): the message must be signed again afterwards. Fresh means
+ * another than the one the failed attempt carried: the same blockhash would sign the same bytes
+ * again (the same signature, refused as already processed), so while the cluster's latest is
+ * still that one, it waits for the next slot (a few tries, `pollMs` apart).
+ */
+export async function refreshBlockhash(
+  connection: Pick<Connection, 'getLatestBlockhash'>,
+  tx: VersionedTransaction,
+  options: { pollMs?: number; tries?: number } = {},
+): Promise<VersionedTransaction> {
+  const previous = tx.message.recentBlockhash
+  let { blockhash } = await connection.getLatestBlockhash()
+  for (let i = 1; blockhash === previous && i < (options.tries ?? 10); i++) {
+    await sleep(options.pollMs ?? 400)
+    ;({ blockhash } = await connection.getLatestBlockhash())
+  }
   tx.message.recentBlockhash = blockhash
   return new VersionedTransaction(tx.message)
 }
@@ -177,8 +193,6 @@ export class SolanaSendError extends Error {
     this.name = 'SolanaSendError'
   }
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** Sends the signed transaction raw, confirms (signature statuses) and fetches the parsed transaction. */
 export async function sendAndConfirm(

@@ -42,6 +42,12 @@ export const APPROVALS_TEXTS = {
   notDecimal: 'Number is not a valid decimal number',
   // (ours) numeric field refusal, naming the property
   notNumeric: 'Invalid transaction request: {property} must be a number, bigint or hex string',
+  // (ours) Solana send failures, by the runtime's code (issue 25: never the library's developer text)
+  solanaAlreadyProcessed: 'This transaction was already sent.',
+  solanaExpired: 'The transaction expired before it reached the network.',
+  solanaRejected: 'The network rejected this transaction.',
+  solanaNotConfirmed: 'The transaction was not confirmed in time.',
+  solanaNotSent: 'The transaction could not be sent.',
   // (ours) screen wording the spec does not give
   signTitle: 'Sign message',
   signDescription: 'Sign to continue.',

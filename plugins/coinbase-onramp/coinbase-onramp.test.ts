@@ -30,13 +30,16 @@ describe('supported chains', () => {
     expect(coinbaseTarget(req(31337))).toEqual({ unsupported: 31337 })
     expect(coinbaseTarget(resolveRequest({ address: 'So1', chainType: 'solana' }, null))).toEqual({ network: 'solana', asset: 'SOL' })
   })
-  it("others show 'Unsupported chainId: {id} for Coinbase Onramp' on the method", async () => {
+  it("others show a clear text on the method ('Coinbase is not available on {network}.'); the spec's 'Unsupported chainId: {id} for Coinbase Onramp' goes to the console (issue 25)", async () => {
     const cfg = { methods: ['card', 'exchange'], coinbase: { pay_url: 'https://pay.test' } }
     const t = await createTestKernel({ plugins: [funding(), coinbaseOnramp()], app: { funding_config: cfg } as never })
+    const warnings: string[] = []
+    t.kernel.events.on('warning', (w: { message: string }) => warnings.push(w.message))
     expect(listFundingMethods(t.kernel, req(31337), cfg as never).map((m) => [m.method.id, m.unsupported])).toEqual([
-      ['coinbase-onramp', 'Unsupported chainId: 31337 for Coinbase Onramp'],
-      ['coinbase-onramp-exchange', 'Unsupported chainId: 31337 for Coinbase Onramp'],
+      ['coinbase-onramp', 'Coinbase is not available on Chain 31337.'],
+      ['coinbase-onramp-exchange', 'Coinbase is not available on Chain 31337.'],
     ])
+    expect(warnings.filter((m) => m.includes('Unsupported chainId: 31337 for Coinbase Onramp'))).toHaveLength(1)
     expect(listFundingMethods(t.kernel, req(8453), cfg as never).map((m) => [m.method.kind, m.method.params, m.unsupported])).toEqual([
       ['card', { experience: 'buy' }, undefined],
       ['exchange', { experience: 'send' }, undefined],

@@ -10,7 +10,8 @@
  * partner_user_id); the popup goes to the pay URL that `@coinbase/cbpay-js` builds (appId,
  * sessionToken, defaultExperience, presetCryptoAmount, defaultNetwork, defaultPaymentMethod,
  * defaultAsset, partnerUserId; loaded lazily); the status is polled every 1.5 s through the
- * server. Chains outside Coinbase's list show 'Unsupported chainId: {id} for Coinbase Onramp'.
+ * server. Chains outside Coinbase's list show 'Coinbase is not available on {network}.' on its
+ * methods; the spec's 'Unsupported chainId: {id} for Coinbase Onramp' goes to the console.
  */
 import { definePlugin, formatText, type PorticoPlugin } from 'portico'
 import type { FundingMethod, ResolvedFundingRequest, WireFundingConfig } from 'portico/plugins/funding'
@@ -49,9 +50,16 @@ export function coinbaseOnramp(options: CoinbaseOnrampOptions = {}): PorticoPlug
         }),
       )
       ctx.screens.register({ id: COINBASE_ONRAMP_STATUS_SCREEN, load: () => import('./screens/status') })
+      // The user reads a clear text on the method; the spec's technical one goes to the console, once per chain.
+      const warned = new Set<number>()
       const unsupported = (r: ResolvedFundingRequest) => {
         const t = coinbaseTarget(r)
-        return 'unsupported' in t ? formatText(label('unsupportedChain'), { id: t.unsupported }) : undefined
+        if (!('unsupported' in t)) return undefined
+        if (!warned.has(t.unsupported)) {
+          warned.add(t.unsupported)
+          ctx.warn(formatText(label('unsupportedChainDetail'), { id: t.unsupported }))
+        }
+        return formatText(label('unsupportedChain'), { network: r.network, id: t.unsupported })
       }
       const available = (_r: ResolvedFundingRequest, config: WireFundingConfig | null) => !!config?.coinbase
       ctx.hooks.fundingMethods.tap(ctx.id, (list) => {

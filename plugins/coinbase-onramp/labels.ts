@@ -9,7 +9,10 @@ export const COINBASE_ONRAMP_METHOD_LABELS = {
   cardDescription: 'Pay with a card through Coinbase',
   exchangeLabel: 'Transfer from Coinbase',
   exchangeDescription: 'Send from your Coinbase account',
-  unsupportedChain: 'Unsupported chainId: {id} for Coinbase Onramp',
+  /** (ours) What the user sees on a method that cannot fund this chain; the spec's text below goes to the console. */
+  unsupportedChain: 'Coinbase is not available on {network}.',
+  /** Spec part 2 section 5 / 8, for developers: the console and the error's message. */
+  unsupportedChainDetail: 'Unsupported chainId: {id} for Coinbase Onramp',
 }
 
 /** A label with the app's override (`config.texts[namespace][key]`), without loading the other texts. */

@@ -12,7 +12,10 @@ export const COINBASE_ONRAMP_TEXTS = {
   inFlowDescription: 'Go back to Coinbase to finish funding your account.',
   afterFlowDescription: 'Retrieving the status of your purchase from Coinbase…',
   failure: 'Something went wrong adding funds. Please try again or use another method.',
-  unsupportedChain: 'Unsupported chainId: {id} for Coinbase Onramp',
+  /** (ours) What the user sees on a method that cannot fund this chain; the spec's text below goes to the console. */
+  unsupportedChain: 'Coinbase is not available on {network}.',
+  /** Spec part 2 section 5 / 8, for developers: the console and the error's message. */
+  unsupportedChainDetail: 'Unsupported chainId: {id} for Coinbase Onramp',
   popupBlocked: 'Unable to initialize flow',
   continue: 'Continue',
   chooseAnotherMethod: 'Choose another method',

@@ -4,7 +4,7 @@
  * (./flow.ts: the request's defaults, the refusal texts, the price call) on first use.
  */
 import type { PluginContext, Store } from 'portico'
-import type { FundingChain, FundingRequest, ResolvedFundingRequest, WireFundingConfig } from './request'
+import type { FundingChain, FundingRequest, ResolvedFundingRequest, SolanaCluster, WireFundingConfig } from './request'
 
 export interface FundingData {
   provider: string
@@ -63,6 +63,8 @@ export interface FundingOptions {
   enabled?: boolean
   /** The chain `fund()` uses when the request names none (default Ethereum mainnet). */
   defaultChain?: FundingChain
+  /** The Solana cluster `fund()` uses when a Solana request names none (default mainnet-beta), e.g. `{ name: 'localnet', rpcUrl }`. */
+  solanaCluster?: SolanaCluster
   /** Overrides of the app's funding config (tests, apps without a server config). */
   config?: WireFundingConfig
 }

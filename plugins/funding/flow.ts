@@ -9,7 +9,7 @@ import type { FundingApi, FundingOptions, FundingResult, FundingState } from './
 import { getTokenPrice } from './calls'
 import { notEnabledError } from './index'
 import { FUNDING_METHODS_SCREEN } from './index'
-import { resolveRequest, type FundingRequest, type WireFundingConfig } from './index'
+import { MAINNET, resolveRequest, type FundingChain, type FundingRequest, type WireFundingConfig } from './index'
 import { FUNDING_TEXTS } from './strings'
 
 export type { FundingApi, FundingData, FundingOptions, FundingResult, FundingState } from './api'
@@ -24,19 +24,34 @@ export async function solUsdValue(ctx: Pick<PluginContext, 'api'>, amount: strin
 }
 
 /** Open the funding flow for a wallet (`FundingApi.fund`). */
+/**
+ * The request's chain made whole: a chain given by id (and name) only, as another plugin may
+ * know it, gets its RPC and currency from the app's `supportedChains` entry of that id (the
+ * balance is read there); a chain that has them is kept as it is.
+ */
+export function completeChain(chain: FundingChain | undefined, configured: readonly { id: number; name?: string; rpcUrl?: string; [k: string]: unknown }[] = []): FundingChain | undefined {
+  if (!chain || (chain.nativeCurrency && chain.rpcUrls?.default?.http?.length)) return chain
+  const known = configured.find((c) => c.id === chain.id) as (Partial<FundingChain> & { rpcUrl?: string }) | undefined
+  const http = chain.rpcUrls?.default?.http?.length ? chain.rpcUrls.default.http : (known?.rpcUrls?.default?.http ?? (known?.rpcUrl ? [known.rpcUrl] : []))
+  return { ...known, ...chain, name: chain.name ?? known?.name, nativeCurrency: chain.nativeCurrency ?? known?.nativeCurrency ?? MAINNET.nativeCurrency, rpcUrls: { default: { http } } } as FundingChain
+}
+
 export async function fund(
-  ctx: Pick<PluginContext, 'texts' | 'analytics' | 'screens'>,
+  ctx: Pick<PluginContext, 'texts' | 'analytics' | 'screens'> & Partial<Pick<PluginContext, 'config'>>,
   state: Store<FundingState>,
   cfg: WireFundingConfig | null,
   options: FundingOptions,
   input: FundingRequest,
 ): Promise<FundingResult> {
   if (!cfg) throw notEnabledError(ctx.texts(FUNDING_TEXTS))
-  const request = resolveRequest(input, cfg, options.defaultChain)
+  const chain = completeChain(input.chain, ctx.config?.supportedChains)
+  const request = resolveRequest(chain ? { ...input, chain } : input, cfg, options.defaultChain, options.solanaCluster)
   state.set({ request, funding: null })
   ctx.analytics('funding_flow_opened', { chain_type: request.chainType, network: request.network })
   // The method selection forwards to the default method when it needs no popup (popups need the user's click).
-  const r = await ctx.screens.open(FUNDING_METHODS_SCREEN, { forward: true }, { intent: 'update' })
+  // Opened from another flow's screen (a transaction's 'Add funds'), funding is a flow of its own inside it:
+  // when it completes, the user is back on that screen, and that flow's result stays its own.
+  const r = await ctx.screens.open(FUNDING_METHODS_SCREEN, { forward: true }, { intent: 'update', nested: true })
   if (r.ok) return { status: 'completed', method: (r.value as { method?: string } | undefined)?.method }
   if (r.error.code === 'exited_update_flow') return { status: 'exited' }
   throw r.error

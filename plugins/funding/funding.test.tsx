@@ -75,6 +75,10 @@ describe('funding request', () => {
     expect(resolveRequest({ address: ADDRESS }, null).chain?.id).toBe(1)
     expect(resolveRequest({ address: ADDRESS, erc20Address: '0xabc', erc20ContractInfo: { symbol: 'TKN', decimals: 8 } }, null)).toMatchObject({ symbol: 'TKN', decimals: 8 })
   })
+  it('a chain named by id and name only gets a currency, never a TypeError (issue 25); a cluster of its own is labelled by its name', () => {
+    expect(resolveRequest({ address: ADDRESS, chain: { id: 31337, name: 'Hardhat' } as FundingChain }, null)).toMatchObject({ symbol: 'ETH', decimals: 18, network: 'Hardhat' })
+    expect(resolveRequest({ address: 'So1', chainType: 'solana', cluster: { name: 'localnet', rpcUrl: 'http://svm.test' } }, null)).toMatchObject({ network: 'Localnet', symbol: 'SOL' })
+  })
   it('supportedOptions limits the methods', () => {
     expect(optionAllowed({ address: ADDRESS }, 'card', 'moonpay')).toBe(true)
     const r = { address: ADDRESS, supportedOptions: [{ method: 'card', provider: 'coinbase' as const }, { method: 'wallets' }] }
@@ -133,6 +137,22 @@ describe('the plugin', () => {
     const t = await createTestKernel({ plugins: [funding()] })
     await expect(t.kernel.plugin('funding').fund({ address: ADDRESS })).rejects.toMatchObject({ code: 'funding_not_enabled', message: 'Wallet funding is not enabled' })
     expect(t.kernel.plugin('funding').enabled()).toBe(false)
+  })
+  it("fund(): a chain given by id is completed from the app's supportedChains (its RPC); a Solana request uses the plugin's cluster", async () => {
+    const local = { id: 31337, name: 'Hardhat', rpcUrl: 'http://hardhat.test' }
+    const t = await createTestKernel({
+      plugins: [funding({ enabled: true, config: FUNDING_CONFIG as never, solanaCluster: { name: 'localnet', rpcUrl: 'http://svm.test' } })],
+      config: { supportedChains: [local], defaultChain: local },
+    })
+    const api = t.kernel.plugin('funding')
+    void api.fund({ address: ADDRESS, chain: { id: 31337, name: 'Hardhat' } as FundingChain })
+    await waitFor(() => expect(api.state.get().request).not.toBeNull())
+    expect(api.state.get().request!.chain).toMatchObject({ id: 31337, nativeCurrency: { symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['http://hardhat.test'] } } })
+    t.kernel.screens.dismiss()
+    void api.fund({ address: 'So1', chainType: 'solana' })
+    await waitFor(() => expect(api.state.get().request?.chainType).toBe('solana'))
+    expect(api.state.get().request).toMatchObject({ cluster: { name: 'localnet', rpcUrl: 'http://svm.test' }, network: 'Localnet' })
+    t.kernel.screens.dismiss()
   })
   it('lists methods from the fundingMethods hook: the app config, each method rule, the order', async () => {
     const extra = definePlugin({
@@ -372,7 +392,7 @@ describe('transfer from an external Solana wallet', () => {
     ]
     expect(sendingConnectors(list, 'solana').map((c) => c.id)).toEqual(['a'])
     expect(sendingConnectors(list, 'ethereum').map((c) => c.id)).toEqual(['c'])
-    expect([standardChain('mainnet-beta'), standardChain('devnet'), standardChain('testnet')]).toEqual(['solana:mainnet', 'solana:devnet', 'solana:testnet'])
+    expect([standardChain('mainnet-beta'), standardChain('devnet'), standardChain('testnet'), standardChain('localnet')]).toEqual(['solana:mainnet', 'solana:devnet', 'solana:testnet', 'solana:localnet'])
   })
 })
 

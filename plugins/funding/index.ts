@@ -63,7 +63,7 @@ export { openFundingPopup, ONRAMP_POPUP } from './popup'
 export type { FundingPopup } from './popup'
 export { poll } from './poll'
 export type { Poll, PollOptions } from './poll'
-export { resolveRequest, clusterRpc, optionAllowed, MAINNET, CLUSTER_LABELS, DEFAULT_AMOUNT } from './request'
+export { resolveRequest, clusterRpc, clusterLabel, optionAllowed, MAINNET, CLUSTER_LABELS, DEFAULT_AMOUNT } from './request'
 export type {
   FundingRequest,
   ResolvedFundingRequest,

@@ -22,7 +22,7 @@ export interface FundingMethod extends FundingMethodEntry {
   order?: number
   /** Hidden when false (the method makes no sense for this request). */
   available?(request: ResolvedFundingRequest, config: WireFundingConfig | null): boolean
-  /** Shown but disabled with this reason (e.g. 'Unsupported chainId: 1337 for Coinbase Onramp'). */
+  /** Shown but disabled with this reason (e.g. 'Coinbase is not available on Hardhat.'). */
   unsupported?(request: ResolvedFundingRequest): string | undefined
   /** Opens a popup inside the click (on-ramps): the method selection opens it before `start`. */
   popup?: boolean

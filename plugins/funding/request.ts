@@ -15,7 +15,8 @@ export interface FundingChain {
 export type SolanaClusterName = 'mainnet-beta' | 'devnet' | 'testnet'
 
 export interface SolanaCluster {
-  name: SolanaClusterName
+  /** 'mainnet-beta', 'devnet', 'testnet', or a cluster of the app's own (e.g. 'localnet', with its `rpcUrl`). */
+  name: SolanaClusterName | (string & {})
   /** JSON-RPC URL (default: the public endpoint of the cluster). */
   rpcUrl?: string
 }
@@ -102,25 +103,32 @@ export interface WireFundingConfig {
 
 export const DEFAULT_AMOUNT = '0.01'
 
-export function resolveRequest(input: FundingRequest, config: WireFundingConfig | null, defaultChain?: FundingChain): ResolvedFundingRequest {
+/** A cluster's label: the spec's (Devnet, Solana, Testnet), else its own name capitalised ('Localnet'). */
+export function clusterLabel(name: string): string {
+  return (CLUSTER_LABELS as Record<string, string>)[name] ?? name.charAt(0).toUpperCase() + name.slice(1)
+}
+
+export function resolveRequest(input: FundingRequest, config: WireFundingConfig | null, defaultChain?: FundingChain, defaultCluster?: SolanaCluster): ResolvedFundingRequest {
   const chainType = input.chainType ?? (input.cluster ? 'solana' : 'ethereum')
   const amount = input.amount ?? config?.default_recommended_amount ?? DEFAULT_AMOUNT
   const isUSDC = !!input.isUSDC || input.asset === 'USDC'
   const bridging = input.crossChainBridgingEnabled ?? !!config?.cross_chain_bridging_enabled
   if (chainType === 'solana') {
-    const cluster = input.cluster ?? { name: 'mainnet-beta' as const }
-    return { ...input, chainType, cluster, amount, isUSDC, symbol: isUSDC ? 'USDC' : 'SOL', decimals: isUSDC ? 6 : 9, network: CLUSTER_LABELS[cluster.name], crossChainBridgingEnabled: bridging }
+    const cluster = input.cluster ?? defaultCluster ?? { name: 'mainnet-beta' as const }
+    return { ...input, chainType, cluster, amount, isUSDC, symbol: isUSDC ? 'USDC' : 'SOL', decimals: isUSDC ? 6 : 9, network: clusterLabel(cluster.name), crossChainBridgingEnabled: bridging }
   }
   const chain = input.chain ?? defaultChain ?? MAINNET
   const erc20 = input.erc20Address ?? (typeof input.asset === 'object' ? input.asset.erc20 : undefined)
-  const symbol = isUSDC ? 'USDC' : erc20 ? (input.erc20ContractInfo?.symbol ?? 'tokens') : chain.nativeCurrency.symbol
-  const decimals = isUSDC ? 6 : erc20 ? (input.erc20ContractInfo?.decimals ?? 18) : chain.nativeCurrency.decimals
+  // A chain without its currency (a caller that named only id and name) is taken as an Ether chain, as viem's are by default.
+  const native = chain.nativeCurrency ?? MAINNET.nativeCurrency
+  const symbol = isUSDC ? 'USDC' : erc20 ? (input.erc20ContractInfo?.symbol ?? 'tokens') : native.symbol
+  const decimals = isUSDC ? 6 : erc20 ? (input.erc20ContractInfo?.decimals ?? 18) : native.decimals
   return { ...input, chainType, chain, erc20Address: erc20, amount, isUSDC, symbol, decimals, network: chain.name, crossChainBridgingEnabled: bridging }
 }
 
 /** The Solana JSON-RPC URL of a request. */
 export function clusterRpc(cluster: SolanaCluster | undefined): string {
-  return cluster?.rpcUrl ?? CLUSTER_RPC[cluster?.name ?? 'mainnet-beta']
+  return cluster?.rpcUrl ?? (CLUSTER_RPC as Record<string, string>)[cluster?.name ?? 'mainnet-beta'] ?? CLUSTER_RPC['mainnet-beta']
 }
 
 /** Is a method allowed by the request's supportedOptions (absent: every method)? */

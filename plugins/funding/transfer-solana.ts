@@ -26,8 +26,8 @@ export interface SolanaSender {
 export const SOLANA_SIGNATURE_FEE = 5000n
 
 /** The wallet-standard chain of a cluster. */
-export function standardChain(cluster: SolanaClusterName | undefined): string {
-  return cluster === 'devnet' ? 'solana:devnet' : cluster === 'testnet' ? 'solana:testnet' : 'solana:mainnet'
+export function standardChain(cluster: SolanaClusterName | (string & {}) | undefined): string {
+  return cluster === 'devnet' ? 'solana:devnet' : cluster === 'testnet' ? 'solana:testnet' : cluster === 'localnet' ? 'solana:localnet' : 'solana:mainnet'
 }
 
 /** Sends signed bytes through the cluster's RPC; resolves with the signature bytes. */

@@ -27,6 +27,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { ComputeBudgetProgram, Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction } from '@solana/web3.js'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { approvals, type ApprovalSigner } from 'portico/plugins/approvals'
+import { funding } from 'portico/plugins/funding'
 import { APPROVALS_TEXTS } from '../../plugins/approvals/strings'
 import { startEvm, type Evm } from '../chains/evm'
 import { deployTestContracts, type TestContracts } from '../chains/contracts'
@@ -50,10 +51,11 @@ afterEach(cleanup)
 
 const realFetch = globalThis.fetch.bind(globalThis)
 
-async function setup(extra: { funding?: boolean } = {}) {
+async function setup(extra: { funding?: boolean; realFunding?: boolean } = {}) {
   const funded: unknown[] = []
   const plugins = [approvals({ solanaClusters: { localnet: svm.rpc }, defaultCluster: 'localnet' })]
-  if (extra.funding) {
+  if (extra.realFunding) plugins.push(funding({ enabled: true, config: { methods: ['wallet', 'manual'] } }) as never)
+  else if (extra.funding) {
     plugins.push({ id: 'funding', kind: 'funding', setup: (ctx: { provide(a: unknown): void }) => ctx.provide({ fund: (r: unknown) => funded.push(r) }) } as never)
   }
   // RPC hosts go out for real; the Portico API is the kit's double.
@@ -227,6 +229,36 @@ describe('Ethereum transactions on hardhat', () => {
     await expect(p).rejects.toMatchObject({ code: 4001 })
   })
 
+  it("'Add funds' opens the funding flow for this wallet, chain (its RPC) and the missing amount (issue 25: a TypeError did nothing)", async () => {
+    const { t, api } = await setup({ realFunding: true })
+    const { signer, wallet } = evmSigner()
+    await evm.fund(wallet.address, parseEther('0.001'))
+    const p = api.handle({ wallet, method: 'eth_sendTransaction', params: [{ to: wallet.address, value: parseEther('0.01') }] }, signer)
+    await screen.findByTestId('approvals-insufficient', {}, { timeout: 20_000 })
+    await click(T.addFunds)
+    await waitFor(() => expect(document.querySelector('[role=dialog]')?.getAttribute('data-screen')).toBe('funding-methods'))
+    const request = t.kernel.plugin('funding').state.get().request!
+    expect(request).toMatchObject({ address: wallet.address, chainType: 'ethereum', symbol: 'ETH', decimals: 18, network: 'Hardhat' })
+    expect(request.chain).toMatchObject({ id: 31337, rpcUrls: { default: { http: [evm.rpc] } } })
+    // What is missing: the total (0.01 ETH and the fee) less the 0.001 ETH there.
+    expect(Number(request.amount)).toBeGreaterThan(0.009)
+    expect(Number(request.amount)).toBeLessThan(0.0095)
+    await waitFor(() => expect(document.querySelector('[data-method=funding-manual]')).not.toBeNull())
+    // Funding done, the user is back on the transaction (checked again, now with the funds) and sends it:
+    // the request resolves with the transaction's hash, not with funding's result.
+    fireEvent.click(document.querySelector('[data-method=funding-manual]')!)
+    await screen.findByText('Waiting for funds…', {}, { timeout: 20_000 })
+    await waitFor(() => expect(document.querySelector('[data-funding-watching]')).not.toBeNull(), { timeout: 20_000 })
+    await evm.fund(wallet.address, parseEther('0.02'))
+    await click('Continue')
+    await waitFor(() => expect(document.querySelector('[role=dialog]')?.getAttribute('data-screen')).toBe('approvals-transaction'), { timeout: 20_000 })
+    await click(T.approve)
+    await click(T.allDone)
+    const hash = await p
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
+    expect((await pub().getTransactionReceipt({ hash: hash as Hex })).status).toBe('success')
+  })
+
   it('eth_signTransaction resolves with the signed transaction from the wallet address', async () => {
     const { api } = await setup()
     const { signer, wallet } = evmSigner()
@@ -317,6 +349,24 @@ describe('Solana transactions on the SVM stand-in', () => {
     await expect(api.handle({ wallet: { address: other, chainType: 'solana' }, method: 'solana_signTransaction', params: { transaction } }, solSigner(kp))).rejects.toThrow(
       `Transaction does not contain public key ${other}`,
     )
+  })
+
+  it("'Add funds' opens the funding flow for this Solana wallet on its cluster (the local SVM, not mainnet)", async () => {
+    const { t, api } = await setup({ realFunding: true })
+    const kp = Keypair.generate()
+    await svm.airdrop(kp.publicKey.toBase58(), 10_000_000n)
+    const transaction = await build(kp.publicKey, [SystemProgram.transfer({ fromPubkey: kp.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 900_000_000 })])
+    const p = api.handle({ wallet: { address: kp.publicKey.toBase58(), chainType: 'solana' }, method: 'solana_signAndSendTransaction', params: { transaction } }, solSigner(kp))
+    await screen.findByTestId('approvals-insufficient', {}, { timeout: 20_000 })
+    await click(T.addFunds)
+    await waitFor(() => expect(document.querySelector('[role=dialog]')?.getAttribute('data-screen')).toBe('funding-methods'))
+    const request = t.kernel.plugin('funding').state.get().request!
+    expect(request).toMatchObject({ address: kp.publicKey.toBase58(), chainType: 'solana', symbol: 'SOL', cluster: { name: 'localnet', rpcUrl: svm.rpc }, network: 'Localnet' })
+    // 0.9 SOL and the fee, less the 0.01 SOL there.
+    expect(request.amount).toBe('0.890005')
+    await waitFor(() => expect(document.querySelector('[data-method=funding-manual]')).not.toBeNull())
+    closeDialog()
+    await expect(p).rejects.toMatchObject({ code: 4001 })
   })
 
   it('solana_signMessage through the sign screen', async () => {

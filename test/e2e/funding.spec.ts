@@ -251,13 +251,14 @@ describe('funding', { timeout: 90_000 }, () => {
     expect(await screenId(page)).toBe('funding-methods')
   })
 
-  it("unsupported chains: Coinbase's text on its methods; a blocked popup is 'Unable to initialize flow'", async () => {
+  it("unsupported chains: a clear text on Coinbase's methods; a blocked popup is 'Unable to initialize flow'", async () => {
     // This page skips the CSP so that axe can be injected (the CSP is on for every other test here).
     const page = await open({ theme: 'dark', axe: true })
     await fund(page, { address: fresh(), chain: LOCAL() })
     await waitScreen(page, 'funding-methods')
     expect(await h.axe(page)).toEqual([])
-    expect(await page.textContent('[data-unsupported=coinbase-onramp]')).toBe('Unsupported chainId: 31337 for Coinbase Onramp')
+    // A clear text for the user (issue 25); the spec's 'Unsupported chainId: 31337 for Coinbase Onramp' is for the console.
+    expect(await page.textContent('[data-unsupported=coinbase-onramp]')).toBe('Coinbase is not available on Hardhat.')
     expect(await page.isDisabled('[data-method=coinbase-onramp]')).toBe(true)
     await h.screenshot(page, 'funding-methods-unsupported-dark')
     await page.evaluate(() => {

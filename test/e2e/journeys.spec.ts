@@ -12,6 +12,9 @@
  * apps it needs to `JOURNEY_APPS` at module level (the set-up passes them to the harness).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseEther } from 'viem'
+import { generatePrivateKey } from 'viem/accounts'
+import { installEthereumWallet } from './wallets/ethereum'
 import type { Page } from 'playwright-core'
 import { serve } from '@hono/node-server'
 import { startEvm, type Evm } from '../chains/evm'
@@ -23,6 +26,7 @@ import { createMoonPayStandIn } from '../../examples/stand-ins/moonpay/server'
 import { createCoinbaseStandIn } from '../../examples/stand-ins/coinbase/server'
 import { createBridgeStandIn } from '../../examples/stand-ins/bridge/server'
 import { createPriceStandIn } from '../../examples/stand-ins/price/handler'
+import { localDelivery } from '../../examples/stand-ins/local-delivery'
 
 // ---------------------------------------------------------------------------------------------
 // Shared set-up
@@ -57,10 +61,13 @@ async function listen(fetch: (r: Request) => Response | Promise<Response>): Prom
 beforeAll(async () => {
   const [evm, svm] = await Promise.all([startEvm(), startSvm()])
   const contracts = await deployTestContracts(evm)
+  // A completed purchase is delivered on the local chains (ETH on hardhat, SOL on the SVM), as npm start's stand-ins do.
+  const deliver = localDelivery({ evmRpc: evm.rpc, svmRpc: svm.rpc, log: () => {} })
   const moonpayStandIn = createMoonPayStandIn({
     keys: { [DEV_FUNDING.moonpay.apiKey]: DEV_FUNDING.moonpay.secretKey, [DEV_FUNDING.moonpay.sandboxApiKey]: DEV_FUNDING.moonpay.sandboxSecretKey },
+    deliver,
   })
-  const coinbaseStandIn = createCoinbaseStandIn({ keys: { [DEV_FUNDING.coinbase.apiKeyName]: { ...DEV_COINBASE_PUBLIC_JWK } }, projectId: DEV_FUNDING.coinbase.projectId })
+  const coinbaseStandIn = createCoinbaseStandIn({ keys: { [DEV_FUNDING.coinbase.apiKeyName]: { ...DEV_COINBASE_PUBLIC_JWK } }, projectId: DEV_FUNDING.coinbase.projectId, deliver })
   const [moonpay, coinbase, bridge, price] = await Promise.all([
     listen(moonpayStandIn.app.fetch),
     listen(coinbaseStandIn.app.fetch),
@@ -116,6 +123,249 @@ export async function expectDialogContained(page: Page): Promise<void> {
 // endregion
 
 // region: funding (fund own wallet from each method; Solana send twice)
+const FUNDING_JOURNEY_APP = 'i25-journey-funding-00001'
+JOURNEY_APPS.push((origin, sv) => ({
+  id: FUNDING_JOURNEY_APP,
+  name: 'Journey: funding',
+  loginMethods: ['email'],
+  allowedOrigins: [origin],
+  embeddedWallets: { createOnLogin: 'users-without-wallets' },
+  funding: {
+    methods: ['card', 'exchange', 'wallet', 'manual'],
+    crossChainBridgingEnabled: false,
+    moonpay: { useSandbox: true, widgetUrl: sv.moonpay, sandboxWidgetUrl: sv.moonpay, apiUrl: sv.moonpay, sandboxApiUrl: sv.moonpay },
+    coinbase: { apiUrl: sv.coinbase, payUrl: sv.coinbase },
+    bridge: { apiUrl: sv.bridge, testnetApiUrl: sv.bridge },
+  },
+}))
+
+describe('journey: fund own wallet, Solana send twice', { timeout: 240_000 }, () => {
+  const SOL_RECIPIENT = 'HN7cABqLq46Es1jh92dQQisAq662SmxELLLsHHe4YWrH'
+  const dialog = (screen: string) => `[role=dialog][data-screen=${screen}]`
+  const title = (text: string) => `[role=dialog] .portico-title:text-is(${JSON.stringify(text)})`
+  const own = (screen: string, name: string) => `${dialog(screen)} .portico-actions button:has(.portico-button-label:text-is("${name}"))`
+  const shot = (page: Page, name: string) => h.screenshot(page, `journey-funding-${name}`)
+  const result = async (page: Page, prefix: string) => {
+    await page.waitForFunction((p) => (document.querySelector('[data-testid=result]')?.textContent ?? '').startsWith(p), prefix, { timeout: 60_000 }).catch(async (e) => {
+      throw new Error(`result: ${await page.textContent('[data-testid=result]')} (wanted ${prefix}): ${e}`)
+    })
+    return (await page.textContent('[data-testid=result]'))!.slice(prefix.length).trim()
+  }
+  const clearResult = (page: Page) => page.evaluate(() => void (document.querySelector('[data-testid=result]')!.textContent = ''))
+  const closed = (page: Page) => page.waitForSelector('[role=dialog]', { state: 'detached' })
+  const fundingRequest = (page: Page) =>
+    page.evaluate(() => (window as unknown as { portico: { plugin(id: string): { state: { get(): { request: Record<string, unknown> | null } } } } }).portico.plugin('funding').state.get().request)
+
+  it('e-mail login → embedded wallets → Add funds from an insufficient-funds confirm, then send → fund own wallet by transfer, MoonPay and Coinbase → Solana Receive → the same SOL transfer twice', async () => {
+    const { evm, svm } = s
+    // The user also has a browser wallet (MetaMask-like, EIP-6963) with ETH: installed before the page's scripts run.
+    const context = await h.newContext()
+    const page = await context.newPage()
+    const errors: string[] = []
+    page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())))
+    page.on('pageerror', (e) => void errors.push(`pageerror: ${e.message}`))
+    const browserWallet = await installEthereumWallet(page, { rpc: evm.rpc, privateKey: generatePrivateKey() })
+    await evm.fund(browserWallet.address, parseEther('1'))
+    const q = new URLSearchParams({ app: FUNDING_JOURNEY_APP, api: h.apiUrl, frame: h.frameUrl!, rpc: evm.rpc, evmRpc: evm.rpc, svm: svm.rpc, approvals: '1', createOnLogin: 'users-without-wallets' })
+    await page.goto(`${h.appUrl}/?${q}`)
+    await h.waitReady(page)
+    // Before login there is no wallet to fund: the panel says so, and funds nobody's address by default.
+    expect(await page.textContent('[data-testid=fund-no-wallet]')).toBe('Log in to fund your wallet, or type an address.')
+    expect(await page.isDisabled('[data-testid=fund-local]')).toBe(true)
+    expect(await page.inputValue('[data-testid=fund-address]')).toBe('')
+    await h.enterEmailCode(page, `journey-fund-${Date.now().toString(36)}@example.com`)
+    await closed(page)
+    await page.waitForSelector('[data-testid=wallet-ethereum]')
+    await page.waitForSelector('[data-testid=wallet-solana]')
+    await page.waitForFunction(() => document.querySelector('[data-testid=wallet-status]')?.textContent === 'connected')
+    const eth = (await page.textContent('[data-testid=wallet-ethereum]')) as `0x${string}`
+    const sol = (await page.textContent('[data-testid=wallet-solana]'))!
+    // The funding panel pays the user's own wallets, one per chain (it defaulted to a hardhat dev account).
+    expect(await page.inputValue('[data-testid=fund-address]')).toBe(eth)
+    expect(await page.inputValue('[data-testid=fund-solana-address]')).toBe(sol)
+    expect(await page.$('[data-testid=fund-no-wallet]')).toBeNull()
+    await page.locator('[data-testid=funding-demo]').scrollIntoViewIfNeeded()
+    await shot(page, 'panel')
+
+    // 1. Sending with an empty wallet: 'Add funds' opens funding for this wallet on this chain (it threw a TypeError).
+    await clearResult(page)
+    await page.click('[data-testid=apv-send-eth]')
+    await page.waitForSelector(`${dialog('approvals-transaction')} [data-testid=approvals-insufficient]:text-is("Add funds on Hardhat to complete transaction.")`)
+    await expectDialogContained(page)
+    await shot(page, 'insufficient')
+    await page.click(own('approvals-transaction', 'Add funds'))
+    await page.waitForSelector(`${dialog('funding-methods')} [data-method=funding-manual]`)
+    expect(await fundingRequest(page)).toMatchObject({ address: eth, chainType: 'ethereum', network: 'Hardhat', symbol: 'ETH', chain: { id: 31337, rpcUrls: { default: { http: [evm.rpc] } } } })
+    await expectDialogContained(page)
+    await shot(page, 'add-funds')
+    // Funding runs inside the transaction: Receive (the user's own address), a dev account sends what is
+    // missing, Continue leads back to the transaction, which now has the funds and is sent.
+    const missing = String((await fundingRequest(page))!.amount)
+    await page.click('[data-method=funding-manual]')
+    await page.waitForSelector(`${dialog('funding-manual')} [role=status][data-funding-watching]`)
+    expect(await page.textContent('[data-funding-address]')).toBe(eth)
+    await evm.fund(eth, parseEther(missing))
+    await page.click(`${dialog('funding-manual')} button:has-text("Continue")`, { timeout: 30_000 })
+    await page.waitForSelector(own('approvals-transaction', 'Approve'), { timeout: 30_000 })
+    await expectDialogContained(page)
+    await shot(page, 'funded-confirm')
+    await page.click(own('approvals-transaction', 'Approve'))
+    await page.waitForSelector(title('Transaction complete!'), { timeout: 60_000 })
+    await page.click(own('approvals-transaction', 'All Done'))
+    const sent = await result(page, 'apv sent:')
+    expect(sent).toMatch(/^0x[0-9a-f]{64}$/)
+    expect((await evm.public.getTransactionReceipt({ hash: sent as `0x${string}` })).status).toBe('success')
+    await closed(page)
+
+    // The same for Solana: the Solana wallet on the local cluster.
+    await clearResult(page)
+    await page.click('[data-testid=apv-send-sol]')
+    await page.waitForSelector(`${dialog('approvals-solana-transaction')} [data-testid=approvals-insufficient]`)
+    await page.click(own('approvals-solana-transaction', 'Add funds'))
+    await page.waitForSelector(`${dialog('funding-methods')} [data-method=funding-manual]`)
+    expect(await fundingRequest(page)).toMatchObject({ address: sol, chainType: 'solana', symbol: 'SOL', network: 'Localnet', cluster: { name: 'localnet', rpcUrl: svm.rpc } })
+    await page.click('[role=dialog] [data-portico-close]')
+    await closed(page)
+
+    // 2. Receive on the local chain: the user's own address; a dev account sends; Continue.
+    const ethBalance = () => evm.public.getBalance({ address: eth })
+    const start = await ethBalance()
+    await clearResult(page)
+    await page.click('[data-testid=fund-local]')
+    await page.waitForSelector(`${dialog('funding-methods')} [data-method=funding-manual]`)
+    // Coinbase cannot fund the local chain: a clear text, not 'Unsupported chainId: 31337 for Coinbase Onramp'.
+    expect(await page.textContent('[data-unsupported=coinbase-onramp]')).toBe('Coinbase is not available on Hardhat.')
+    await expectDialogContained(page)
+    await shot(page, 'methods')
+    await page.click('[data-method=funding-manual]')
+    await page.waitForSelector(title('Receive 0.05 ETH'))
+    expect(await page.textContent('[data-funding-address]')).toBe(eth)
+    await page.waitForSelector('[role=dialog] [role=status][data-funding-watching]')
+    await expectDialogContained(page)
+    await shot(page, 'receive-eth')
+    await evm.fund(eth, parseEther('0.05'))
+    await page.click(`${dialog('funding-manual')} button:has-text("Continue")`, { timeout: 30_000 })
+    expect(await result(page, 'funding:')).toBe('completed (manual)')
+    expect((await ethBalance()) - start).toBe(parseEther('0.05'))
+
+    // 3. MoonPay (its stand-in delivers on the local chain): the user's wallet receives it.
+    await clearResult(page)
+    await page.click('[data-testid=fund-local]')
+    await page.waitForSelector(`${dialog('funding-methods')} [data-method=moonpay]`)
+    const [moonpay] = await Promise.all([page.waitForEvent('popup'), page.click('[data-method=moonpay]')])
+    await moonpay.waitForSelector('button:text-is("Complete purchase")')
+    expect(new URL(moonpay.url()).searchParams.get('walletAddress')).toBe(eth)
+    await moonpay.click('button:text-is("Complete purchase")')
+    await moonpay.waitForSelector('h1:text-matches("Transaction")')
+    await moonpay.close()
+    await page.waitForSelector(title("You've funded your account!"), { timeout: 30_000 })
+    await expectDialogContained(page)
+    await shot(page, 'moonpay-funded')
+    await page.click(`${dialog('moonpay-status')} button:has-text("Continue")`)
+    expect(await result(page, 'funding:')).toMatch(/^completed/)
+    expect((await ethBalance()) - start).toBe(parseEther('0.1'))
+
+    // 3b. From the browser wallet: it sends to the user's embedded wallet.
+    await clearResult(page)
+    await page.click('[data-testid=fund-local]')
+    await page.waitForSelector(`${dialog('funding-methods')} [data-method=funding-wallet]`)
+    await page.click('[data-method=funding-wallet]')
+    await page.waitForSelector(`${dialog('funding-wallets')} [data-method="eip6963:io.metamask"]`)
+    await expectDialogContained(page)
+    await shot(page, 'from-wallet')
+    await page.click('[data-method="eip6963:io.metamask"]')
+    await page.waitForSelector(title('Transfer complete'), { timeout: 30_000 })
+    expect(await result(page, 'funding:')).toBe('completed (wallet)')
+    expect((await ethBalance()) - start).toBe(parseEther('0.15'))
+    await closed(page)
+
+    // 4. Solana: Receive shows the Solana address (not 0x…) and watches the local cluster.
+    const solBalance = () => svm.balance(sol)
+    await clearResult(page)
+    await page.click('[data-testid=fund-solana]')
+    await page.waitForSelector(`${dialog('funding-methods')} [data-method=funding-manual]`)
+    await page.click('[data-method=funding-manual]')
+    await page.waitForSelector(title('Receive 0.1 SOL'))
+    expect(await page.textContent('[data-funding-address]')).toBe(sol)
+    expect(await page.textContent('[role=dialog] .portico-description')).toBe('Scan the code or copy the address to send SOL on Localnet.')
+    await page.waitForSelector('[role=dialog] [role=status][data-funding-watching]')
+    await expectDialogContained(page)
+    await shot(page, 'receive-sol')
+    await svm.airdrop(sol, 100_000_000n)
+    await page.click(`${dialog('funding-manual')} button:has-text("Continue")`, { timeout: 30_000 })
+    expect(await result(page, 'funding:')).toBe('completed (manual)')
+    expect(await solBalance()).toBe(100_000_000)
+
+    // 5. Coinbase on Solana (its stand-in airdrops on the local SVM): the user's Solana wallet receives it.
+    await clearResult(page)
+    await page.click('[data-testid=fund-solana]')
+    await page.waitForSelector(`${dialog('funding-methods')} [data-method=coinbase-onramp]`)
+    const [coinbase] = await Promise.all([page.waitForEvent('popup'), page.click('[data-method=coinbase-onramp]')])
+    await coinbase.waitForSelector('button:text-is("Complete purchase")')
+    expect(await coinbase.textContent('p code')).toBe(sol)
+    await page.waitForSelector(dialog('coinbase-onramp-status'))
+    await coinbase.click('button:text-is("Complete purchase")')
+    await coinbase.waitForSelector('h1:text-is("Purchase complete")')
+    await coinbase.close()
+    await page.waitForSelector(title("You've funded your account!"), { timeout: 30_000 })
+    await expectDialogContained(page)
+    await shot(page, 'coinbase-funded')
+    await page.click(`${dialog('coinbase-onramp-status')} button:has-text("Continue")`)
+    expect(await result(page, 'funding:')).toMatch(/^completed/)
+    expect(await solBalance()).toBe(200_000_000)
+
+    // 6. The same SOL transfer twice: both land, with two signatures (the local cluster's blockhash advances).
+    // The second waits on its confirm screen until its blockhash expired: a clear error with the code, focus
+    // kept in the dialog, and Retry sends it with a fresh blockhash.
+    const before = await svm.balance(SOL_RECIPIENT)
+    const signatures: string[] = []
+    for (let i = 0; i < 2; i++) {
+      await clearResult(page)
+      await page.click('[data-testid=apv-send-sol]')
+      await page.waitForSelector(`${dialog('approvals-solana-transaction')} [data-testid=approvals-sol-amount]:text-is("0.01 SOL")`)
+      await expectDialogContained(page)
+      if (i === 0) await shot(page, 'send-sol')
+      if (i === 1) {
+        await svm.call('standIn_advanceSlots', [151])
+        await page.focus(own('approvals-solana-transaction', 'Approve'))
+        await page.keyboard.press('Enter')
+        await page.waitForSelector(`${dialog('approvals-solana-transaction')} [data-testid=approvals-error-code]:text-is("BlockhashNotFound")`, { timeout: 60_000 })
+        const message = await page.textContent('[data-testid=approvals-error-message]')
+        expect(message).toBe('The transaction expired before it reached the network.')
+        expect(await page.textContent('[role=dialog]')).not.toMatch(/getLogs|SendTransactionError|Simulation failed/)
+        // Focus stayed in the dialog (it fell to <body>, and Escape stopped working).
+        await expectDialogContained(page)
+        await shot(page, 'send-sol-expired')
+        await page.click(own('approvals-solana-transaction', 'Retry transaction'))
+        await page.waitForSelector(own('approvals-solana-transaction', 'Approve'))
+      }
+      await page.click(own('approvals-solana-transaction', 'Approve'))
+      await page.waitForSelector(title('Transaction completed successfully.'), { timeout: 60_000 }).catch(async (e) => {
+        await shot(page, `send-sol-failed-${i}`)
+        throw new Error(`send ${i + 1}: ${await page.textContent('[role=dialog]')} ${e}`)
+      })
+      await expectDialogContained(page)
+      if (i === 1) await shot(page, 'send-sol-receipt')
+      await page.click(own('approvals-solana-transaction', 'Close'))
+      signatures.push(await result(page, 'apv solana sent:'))
+      await closed(page)
+    }
+    expect(new Set(signatures).size).toBe(2)
+    expect((await svm.balance(SOL_RECIPIENT)) - before).toBe(20_000_000)
+
+    // The error screen answers Escape (focus inside): an expired confirm, then Escape closes it.
+    await clearResult(page)
+    await page.click('[data-testid=apv-send-sol]')
+    await page.waitForSelector(own('approvals-solana-transaction', 'Approve'))
+    await svm.call('standIn_advanceSlots', [151])
+    await page.click(own('approvals-solana-transaction', 'Approve'))
+    await page.waitForSelector('[data-testid=approvals-error-code]:text-is("BlockhashNotFound")', { timeout: 60_000 })
+    await page.waitForFunction(() => !!document.querySelector('[role=dialog]')?.contains(document.activeElement))
+    await page.keyboard.press('Escape')
+    await closed(page)
+    expect(errors.filter((e) => !/4001|User rejected|data:image/.test(e))).toEqual([])
+  })
+})
 // endregion
 
 describe('journeys set-up', () => {

@@ -16,6 +16,14 @@ export { warmStyles } from './warm'
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
 
+/** Focus the screen's autofocus element, else its first focusable, else the dialog itself (when focus is not inside yet). */
+function focusInto(dialog: HTMLElement): void {
+  if (dialog.contains(document.activeElement)) return
+  const auto = dialog.querySelector<HTMLElement>('[autofocus], [data-autofocus]')
+  const first = auto ?? dialog.querySelector<HTMLElement>('.portico-body ' + FOCUSABLE.split(', ').join(', .portico-body '))
+  ;(first ?? dialog).focus()
+}
+
 /** A relative luminance check to pick white or dark text on the accent colour. */
 function accentForeground(color: string, el: HTMLElement): string | null {
   const probe = el.ownerDocument.createElement('span')
@@ -108,14 +116,23 @@ export function Dialog({ kernel }: { kernel: Portico }) {
   useEffect(() => {
     const dialog = dialogRef.current
     if (!dialog) return
-    const t = setTimeout(() => {
-      if (dialog.contains(document.activeElement)) return
-      const auto = dialog.querySelector<HTMLElement>('[autofocus], [data-autofocus]')
-      const first = auto ?? dialog.querySelector<HTMLElement>('.portico-body ' + FOCUSABLE.split(', ').join(', .portico-body '))
-      ;(first ?? dialog).focus()
-    }, 0)
+    const t = setTimeout(() => focusInto(dialog), 0)
     return () => clearTimeout(t)
   }, [current])
+
+  // A screen that swaps its own content (a button that became a result panel) removes the
+  // focused element, and the browser drops focus to <body> without a focus event: Tab and
+  // Escape then no longer reach the dialog. Put it back inside whenever that happens.
+  useEffect(() => {
+    const dialog = dialogRef.current
+    if (!dialog || typeof MutationObserver === 'undefined') return
+    const observer = new MutationObserver(() => {
+      const active = document.activeElement
+      if (!active || active === document.body) focusInto(dialog)
+    })
+    observer.observe(dialog, { childList: true, subtree: true })
+    return () => observer.disconnect()
+  }, [])
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key === 'Escape') {

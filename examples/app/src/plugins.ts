@@ -64,7 +64,7 @@ import { funding } from 'portico/plugins/funding'
 import { moonpay } from 'portico/plugins/moonpay'
 import { coinbaseOnramp } from 'portico/plugins/coinbase-onramp'
 import { bridge } from 'portico/plugins/bridge'
-import { LOCAL_EVM_RPC, localChain as fundingChain } from './funding-demo'
+import { LOCAL_EVM_RPC, localChain as fundingChain, localCluster } from './funding-demo'
 import { walletconnect } from 'portico/plugins/walletconnect'
 import { walletExport } from 'portico/plugins/wallet-export'
 import { delegatedActions } from 'portico/plugins/delegated-actions'
@@ -108,7 +108,8 @@ export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSetting
       createdScreenMs: wallet?.createdScreenMs,
       chains: [localChain(wallet?.rpc ?? 'http://127.0.0.1:8545')],
     }),
-    funding(),
+    // Requests without a chain or cluster fund on the local ones (hardhat, the SVM stand-in), not on mainnet.
+    funding({ defaultChain: fundingChain(demoQuery('evmRpc') ?? LOCAL_EVM_RPC), solanaCluster: localCluster(demoQuery('svm') ?? 'http://127.0.0.1:8899') }),
     moonpay(),
     coinbaseOnramp(),
     // Solana as a bridge source reads the local SVM (`?svm=`, default the stand-in of npm start).

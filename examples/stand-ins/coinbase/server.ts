@@ -11,15 +11,19 @@
  * - GET /onramp/v1/buy/user/{partnerUserId}/transactions (JWT) → { transactions [{status,
  *   partner_user_ref, …}], next_page_key, total_count }; statuses
  *   ONRAMP_TRANSACTION_STATUS_IN_PROGRESS | _SUCCESS | _FAILED.
+ * - With `deliver`, a successful purchase sends the bought amount to the address (../local-delivery.ts).
  */
 import { randomBytes } from 'node:crypto'
 import { Hono, type Context } from 'hono'
 import { importJWK, jwtVerify, type JWK } from 'jose'
+import type { Deliver } from '../local-delivery'
 
 export interface CoinbaseStandInOptions {
   /** API key name → its public JWK (ES256). */
   keys: Record<string, JWK>
   projectId: string
+  /** Delivers a successful purchase (e.g. `localDelivery(...)` of ../local-delivery: on the local chains). Default: nothing moves. */
+  deliver?: Deliver
 }
 
 interface Session {
@@ -34,6 +38,8 @@ export function createCoinbaseStandIn(o: CoinbaseStandInOptions) {
   const sessions = new Map<string, Session>()
   const transactions = new Map<string, { status: string; partner_user_ref: string; created_at: string; wallet_address: string; purchase_network: string }[]>()
   const jwtCalls: { uri: string; ok: boolean }[] = []
+  /** What each partner user is buying (address, network, asset, amount), for the delivery. */
+  const purchases = new Map<string, { address: string; network: string; asset: string; amount: string }>()
   const app = new Hono()
 
   const verify = async (c: Context): Promise<boolean> => {
@@ -84,6 +90,7 @@ export function createCoinbaseStandIn(o: CoinbaseStandInOptions) {
     s.used = true
     const partner = q.get('partnerUserId') ?? ''
     if (partner) record(partner, 'ONRAMP_TRANSACTION_STATUS_IN_PROGRESS', s, q.get('defaultNetwork') ?? '')
+    if (partner) purchases.set(partner, { address: s.addresses[0]?.address ?? '', network: q.get('defaultNetwork') ?? '', asset: q.get('defaultAsset') ?? '', amount: q.get('presetCryptoAmount') ?? '' })
     const form = (status: string, label: string) =>
       `<form method="post" action="/__stand-in/finish"><input type="hidden" name="partnerUserId" value="${esc(partner)}"><input type="hidden" name="network" value="${esc(q.get('defaultNetwork') ?? '')}"><input type="hidden" name="status" value="${status}"><button type="submit">${esc(label)}</button></form>`
     const rows = ['defaultExperience', 'defaultPaymentMethod', 'defaultAsset', 'defaultNetwork', 'presetCryptoAmount']
@@ -104,6 +111,12 @@ export function createCoinbaseStandIn(o: CoinbaseStandInOptions) {
     const status = String(f.status ?? '')
     if (!transactions.has(partner) || !/^ONRAMP_TRANSACTION_STATUS_(SUCCESS|FAILED)$/.test(status)) return c.html('<!doctype html><title>Invalid</title><h1>Invalid</h1>', 400)
     record(partner, status, undefined, String(f.network ?? ''))
+    // A successful purchase reaches the wallet (once) before the page says so.
+    const purchase = purchases.get(partner)
+    if (status.endsWith('SUCCESS') && purchase && o.deliver) {
+      purchases.delete(partner)
+      await o.deliver(purchase).catch((e) => console.error(`[coinbase] delivery failed: ${(e as Error).message}`))
+    }
     return c.html(`<!doctype html><title>Done</title><h1>${status.endsWith('SUCCESS') ? 'Purchase complete' : 'Purchase failed'}</h1><p>You can close this window.</p>`)
   })
 

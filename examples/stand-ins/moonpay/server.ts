@@ -11,14 +11,18 @@
  *   (an array, newest first), 404 `{ message: 'Transaction not found' }` before there is one,
  *   401 for an unknown publishable key.
  * - Test controls: `setStatus(id, status)`, `failStatusCalls(n)` (the next n status calls answer 500).
+ * - With `deliver`, a completed purchase sends the bought amount to the wallet (../local-delivery.ts).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { Hono } from 'hono'
 import { cors } from 'hono/cors'
+import { moonpayAsset, type Deliver } from '../local-delivery'
 
 export interface MoonPayStandInOptions {
   /** Publishable key → secret key. */
   keys: Record<string, string>
+  /** Delivers a completed purchase (e.g. `localDelivery(...)` of ../local-delivery: on the local chains). Default: nothing moves. */
+  deliver?: Deliver
 }
 
 export interface MoonPayTransaction {
@@ -100,7 +104,14 @@ export function createMoonPayStandIn(o: MoonPayStandInOptions) {
     const { ok, params } = verifyMoonPaySignature(raw, o.keys)
     const status = String(form.status ?? '')
     if (!ok || !['completed', 'waitingAuthorization', 'failed', 'pending'].includes(status)) return c.html(page('Invalid request', ''), 400)
-    setStatus(params.get('externalTransactionId') ?? '', status, params)
+    const ext = params.get('externalTransactionId') ?? ''
+    const wasCompleted = transactions.get(ext)?.status === 'completed'
+    setStatus(ext, status, params)
+    // A completed purchase reaches the wallet (once) before the page says so.
+    if (status === 'completed' && !wasCompleted && o.deliver) {
+      const { network, asset } = moonpayAsset(params.get('currencyCode') ?? 'eth')
+      await o.deliver({ address: params.get('walletAddress') ?? '', network, asset, amount: params.get('quoteCurrencyAmount') ?? '' }).catch((e) => console.error(`[moonpay] delivery failed: ${(e as Error).message}`))
+    }
     return c.html(page(`Transaction ${status}`, '<p>You can close this window.</p>'))
   })
 

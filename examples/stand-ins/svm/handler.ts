@@ -11,11 +11,15 @@
  * sendRawTransaction calls), getSignatureStatuses, getTransaction (json / jsonParsed,
  * maxSupportedTransactionVersion 0), getSlot, getBlockHeight, getVersion, getGenesisHash,
  * getHealth, requestAirdrop. Not a websocket: confirm by polling getSignatureStatuses.
+ * Blockhashes advance as on a cluster (a slot per landed transaction, or per request 400 ms
+ * after the last slot; each valid for 150 slots): an unknown one is refused (BlockhashNotFound),
+ * and so is a signature already processed (AlreadyProcessed).
  *
  * Test helpers (in-process, and over HTTP as the non-standard `standIn_*` methods):
  * `airdrop(address, lamports)`, `createMint(decimals, seed?)` (a real SPL mint initialised
  * by a real transaction), `mintTo(mint, owner, amount)` (creates the owner's associated
- * token account), `tokenBalance(mint, owner)`.
+ * token account), `tokenBalance(mint, owner)`; over HTTP also `standIn_advanceSlots(n)` (n slots pass:
+ * 151 expire every blockhash handed out before).
  *
  * Known limit: litesvm 0.8's native module aborts the process (std::bad_alloc) at a garbage
  * collection after the Associated Token Account program has run, so `mintTo` writes the
@@ -45,6 +49,11 @@ import {
 } from '@solana/spl-token'
 import { createHash } from 'node:crypto'
 import { base58 as bs58 } from '@scure/base'
+
+/** How many slots a blockhash stays valid (as on a cluster: 150). */
+export const MAX_BLOCKHASH_AGE = 150
+/** A slot's length (as on mainnet: 400 ms). */
+export const SLOT_MS = 400
 
 /** Fee per signature on this stand-in (as on mainnet without priority fees). */
 export const LAMPORTS_PER_SIGNATURE = 5000
@@ -131,6 +140,36 @@ export function createSvmStandIn(options: { log?: boolean } = {}): SvmStandIn {
   const tokenAccounts = new Set<string>()
   let slot = 1
   /**
+   * Blockhashes as a cluster hands them out: a new one per slot (a slot passes with each landed
+   * transaction, and when a request comes 400 ms or more after the last slot), each valid for
+   * 150 slots. litesvm alone keeps one blockhash until told to expire it, so the same transfer
+   * sent twice was the same signed bytes (refused as AlreadyProcessed), and a retry that fetched
+   * a "fresh" blockhash got the same one again (issue 25). litesvm's own check accepts only its
+   * latest blockhash: it is off, and this queue checks instead.
+   */
+  const recent = new Map<string, number>()
+  let slotAt = Date.now()
+  svm.withBlockhashCheck(false)
+  recent.set(svm.latestBlockhash(), slot)
+  const advance = () => {
+    slot += 1
+    slotAt = Date.now()
+    svm.warpToSlot(BigInt(slot))
+    svm.expireBlockhash()
+    recent.set(svm.latestBlockhash(), slot)
+    for (const [hash, at] of recent) if (at < slot - MAX_BLOCKHASH_AGE) recent.delete(hash)
+  }
+  /** A slot passes between requests that are 400 ms apart (none pass while nobody asks). */
+  const tick = () => {
+    if (Date.now() - slotAt >= SLOT_MS) advance()
+  }
+  /** Why the runtime would refuse this transaction before executing it, as the RPC names it. */
+  const refusal = (tx: VersionedTransaction): string | null => {
+    if (!recent.has(tx.message.recentBlockhash)) return 'BlockhashNotFound'
+    if (history.has(bs58.encode(tx.signatures[0]))) return 'AlreadyProcessed'
+    return null
+  }
+  /**
    * Every metadata object litesvm hands back stays referenced: litesvm 0.8's native module
    * aborts the process (std::bad_alloc) when the garbage collector finalises the metadata of a
    * transaction that made cross-program invocations (e.g. creating an associated token account).
@@ -149,6 +188,8 @@ export function createSvmStandIn(options: { log?: boolean } = {}): SvmStandIn {
 
   /** Runs a transaction on the SVM and records it; returns the signature or the failure. */
   const execute = (tx: VersionedTransaction): { signature: string; err: unknown; logs: string[] } => {
+    const refused = refusal(tx)
+    if (refused) return { signature: bs58.encode(tx.signatures[0]), err: refused, logs: [] }
     const keys = accountKeys(tx)
     const pre = keys.map((k) => Number(svm.getBalance(k) ?? 0n))
     const result = svm.sendTransaction(tx)
@@ -163,8 +204,7 @@ export function createSvmStandIn(options: { log?: boolean } = {}): SvmStandIn {
     // and failed still lands (and pays its fee), as on a real cluster.
     if (failed && logs.length === 0) return { signature, err, logs }
     const post = keys.map((k) => Number(svm.getBalance(k) ?? 0n))
-    slot += 1
-    svm.warpToSlot(BigInt(slot))
+    advance()
     history.set(signature, {
       slot,
       blockTime: Math.floor(Date.now() / 1000),
@@ -343,8 +383,7 @@ export function createSvmStandIn(options: { log?: boolean } = {}): SvmStandIn {
       const r = svm.airdrop(new PublicKey(address), BigInt(lamports))
       keepAlive.push(r)
       if (r instanceof FailedTransactionMetadata) throw new Error(`airdrop failed: ${errorText(r.err())}`)
-      slot += 1
-      svm.warpToSlot(BigInt(slot))
+      advance()
     },
     async createMint(decimals, seed) {
       const mint = seed ? seededKeypair(`mint:${seed}`) : Keypair.generate()
@@ -426,6 +465,7 @@ export function createSvmStandIn(options: { log?: boolean } = {}): SvmStandIn {
   async function call(req: unknown): Promise<unknown> {
     const { id = null, method, params = [] } = (req ?? {}) as { id?: unknown; method?: unknown; params?: unknown[] }
     if (typeof method !== 'string' || !Array.isArray(params)) return rpcError(id, -32600, 'Invalid request')
+    tick()
     const ok = (result: unknown) => ({ jsonrpc: '2.0', id, result })
     try {
       const cfg = (i: number) => ((params[i] ?? {}) as Record<string, unknown>)
@@ -442,9 +482,9 @@ export function createSvmStandIn(options: { log?: boolean } = {}): SvmStandIn {
         case 'getBalance':
           return ok({ context: context(), value: Number(svm.getBalance(new PublicKey(params[0] as string)) ?? 0n) })
         case 'getLatestBlockhash':
-          return ok({ context: context(), value: { blockhash: svm.latestBlockhash(), lastValidBlockHeight: slot + 150 } })
+          return ok({ context: context(), value: { blockhash: svm.latestBlockhash(), lastValidBlockHeight: slot + MAX_BLOCKHASH_AGE } })
         case 'isBlockhashValid':
-          return ok({ context: context(), value: params[0] === svm.latestBlockhash() })
+          return ok({ context: context(), value: recent.has(String(params[0])) })
         case 'getMinimumBalanceForRentExemption':
           return ok(Number(svm.minimumBalanceForRentExemption(BigInt(Number(params[0] ?? 0)))))
         case 'getAccountInfo':
@@ -478,6 +518,9 @@ export function createSvmStandIn(options: { log?: boolean } = {}): SvmStandIn {
           const c = cfg(1)
           const tx = decodeTx(params[0] as string, String(c.encoding ?? 'base58'))
           if (c.replaceRecentBlockhash) tx.message.recentBlockhash = svm.latestBlockhash()
+          else if (!recent.has(tx.message.recentBlockhash)) {
+            return ok({ context: context(), value: { err: 'BlockhashNotFound', logs: [], accounts: null, unitsConsumed: 0, returnData: null } })
+          }
           // sigVerify false (what wallets ask before signing): simulate without signature checks.
           if (c.sigVerify === false) svm.withSigverify(false)
           let sim
@@ -543,6 +586,12 @@ export function createSvmStandIn(options: { log?: boolean } = {}): SvmStandIn {
           return ok(null)
         case 'standIn_createMint':
           return ok(await standIn.createMint(Number(params[0]), params[1] as string | undefined))
+        case 'standIn_advanceSlots': {
+          // Time passing on the cluster: n slots, each with its blockhash (151 expire every blockhash handed out before).
+          const n = Math.min(Math.max(Number(params[0] ?? 1), 1), 1000)
+          for (let i = 0; i < n; i++) advance()
+          return ok(slot)
+        }
         case 'standIn_mintTo':
           return ok(await standIn.mintTo(params[0] as string, params[1] as string, BigInt(params[2] as string | number)))
         default:

@@ -85,6 +85,41 @@ describe('SVM JSON-RPC stand-in (litesvm) through @solana/web3.js', () => {
     expect(destAccounts.value[0].account.data.parsed.info.tokenAmount.uiAmount).toBe(1.5)
   })
 
+  it('advances its blockhash as a cluster does: the same transfer sent twice lands twice, with two signatures (issue 25)', async () => {
+    const alice = Keypair.generate()
+    const bob = Keypair.generate()
+    await standIn.airdrop(alice.publicKey.toBase58(), BigInt(LAMPORTS_PER_SOL))
+    const ix = () => SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob.publicKey, lamports: 1_000_000 })
+    const first = await send(alice, [ix()])
+    const second = await send(alice, [ix()])
+    expect(second.sig).not.toBe(first.sig)
+    expect(second.msg.recentBlockhash).not.toBe(first.msg.recentBlockhash)
+    expect(await conn.getBalance(bob.publicKey)).toBe(2_000_000)
+    // A blockhash handed out a moment ago stays valid for later sends (a cluster keeps ~150).
+    expect((await conn.isBlockhashValid(first.msg.recentBlockhash)).value).toBe(true)
+    const old = new VersionedTransaction(
+      new TransactionMessage({ payerKey: alice.publicKey, recentBlockhash: first.msg.recentBlockhash, instructions: [SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob.publicKey, lamports: 7 })] }).compileToV0Message(),
+    )
+    old.sign([alice])
+    await conn.sendRawTransaction(old.serialize())
+    expect(await conn.getBalance(bob.publicKey)).toBe(2_000_007)
+    // The very same signed transaction again: refused, as a cluster refuses a processed one.
+    const again = new VersionedTransaction(first.msg)
+    again.sign([alice])
+    const err = await conn.sendRawTransaction(again.serialize()).catch((e) => e)
+    expect(String(err.message)).toMatch(/AlreadyProcessed/)
+    // An unknown blockhash is refused.
+    const stale = new VersionedTransaction(
+      new TransactionMessage({ payerKey: alice.publicKey, recentBlockhash: Keypair.generate().publicKey.toBase58(), instructions: [ix()] }).compileToV0Message(),
+    )
+    stale.sign([alice])
+    expect(String((await conn.sendRawTransaction(stale.serialize()).catch((e) => e)).message)).toMatch(/BlockhashNotFound/)
+    // 151 slots later, a blockhash handed out before has expired.
+    const { blockhash } = await conn.getLatestBlockhash()
+    await standIn.call('standIn_advanceSlots', [151])
+    expect((await conn.isBlockhashValid(blockhash)).value).toBe(false)
+  })
+
   it('creates the demo token at start', async () => {
     const info = await conn.getParsedAccountInfo(new PublicKey(standIn.demoMint))
     expect((info.value?.data as { parsed: { type: string } }).parsed.type).toBe('mint')

@@ -7,7 +7,7 @@
  * test/approvals/approvals-chains.test.tsx.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { PorticoProvider } from 'portico/ui/core'
 import { createTestKernel } from 'portico/testing'
 import { approvals } from '../index'
@@ -19,6 +19,8 @@ afterEach(cleanup)
 const A = '11111111111111111111111111111111'
 const review = (n: number): SolanaReview => ({
   cluster: 'localnet',
+  rpcUrl: 'http://svm.test',
+  missing: 0n,
   instructions: Array.from({ length: n }, () => ({ type: 'unknown', programId: A }) as never),
   fee: 5000n,
   feeText: '0.000005 SOL',
@@ -82,5 +84,53 @@ describe('transaction flow (shared by the Ethereum and Solana screens)', () => {
     await click(T.approve)
     expect(await screen.findByText(T.success)).toBeTruthy()
     await expect(result).resolves.toMatchObject({ value: 'signed-tx' })
+  })
+  it("a failed send shows the failure's code, or no 'Error code' row when it has none; Retry prepares again (issue 25)", async () => {
+    let prepared = 0
+    let sent = 0
+    const session: SolanaSession = {
+      kind: 'solana',
+      method: 'solana_signAndSendTransaction',
+      address: A,
+      uiOptions: {},
+      ready: async () => {},
+      prepare: async () => (prepared++, review(1)),
+      submit: async () => {
+        if (++sent === 1) throw { code: 'AlreadyProcessed', message: T.solanaAlreadyProcessed, hash: null }
+        throw { code: null, message: T.solanaNotSent, hash: null }
+      },
+    }
+    void open(session)
+    await click(T.approve)
+    expect((await screen.findByTestId('approvals-error-code')).textContent).toBe('AlreadyProcessed')
+    expect(screen.getByTestId('approvals-error-message').textContent).toBe(T.solanaAlreadyProcessed)
+    await click(T.retryTransaction)
+    expect(prepared).toBe(2)
+    await click(T.approve)
+    expect((await screen.findByTestId('approvals-error-message')).textContent).toBe(T.solanaNotSent)
+    expect(screen.queryByTestId('approvals-error-code')).toBeNull()
+    expect(screen.queryByText(T.errorCode)).toBeNull()
+  })
+  it('focus stays in the dialog when the screen swaps its content (Approve → the error panel), and Escape still closes (issue 25)', async () => {
+    const session: SolanaSession = {
+      kind: 'solana',
+      method: 'solana_signAndSendTransaction',
+      address: A,
+      uiOptions: {},
+      ready: async () => {},
+      prepare: async () => review(1),
+      submit: async () => {
+        throw { code: 'AlreadyProcessed', message: T.solanaAlreadyProcessed, hash: null }
+      },
+    }
+    const result = open(session)
+    const approve = (await screen.findAllByRole('button', { name: T.approve })).find((b) => !b.hasAttribute('data-portico-close'))!
+    approve.focus()
+    fireEvent.click(approve)
+    await screen.findByTestId('approvals-error-message')
+    const dialog = screen.getByRole('dialog')
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true))
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' })
+    await expect(result).resolves.toMatchObject({ ok: false })
   })
 })

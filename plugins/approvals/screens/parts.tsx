@@ -60,7 +60,8 @@ export function FailurePanel({ failure, T, hashLabel }: { failure: Failure; T: A
     <>
       <Details
         rows={[
-          [T.errorCode, <span data-testid="approvals-error-code">{failure.code ?? T.somethingWentWrongDot}</span>],
+          // The row only when there is a code to show (issue 25: it said 'Something went wrong.' in place of one).
+          failure.code ? [T.errorCode, <span data-testid="approvals-error-code">{failure.code}</span>] : null,
           failure.hash ? [hashLabel, <Address value={failure.hash} />] : null,
         ]}
       />
@@ -86,11 +87,19 @@ interface FundingPlugin {
   fund(request: Record<string, unknown>): unknown
 }
 
-/** 'Add funds' (wave 3 seam 6): the funding plugin's `fund`, or null when the app has none. */
-export function useFunding(): ((request: Record<string, unknown>) => void) | null {
+/**
+ * 'Add funds' (wave 3 seam 6): the funding plugin's `fund`, or null when the app has none. The
+ * funding flow runs inside this one and comes back here; `then` runs once it completed (the
+ * screen checks the balance again).
+ */
+export function useFunding(): ((request: Record<string, unknown>, then?: () => void) => void) | null {
   const kernel = useKernel()
   if (!kernel.hasPlugin('funding')) return null
-  return (request) => void (kernel.plugin as unknown as (id: string) => FundingPlugin)('funding').fund(request)
+  return (request, then) =>
+    void Promise.resolve((kernel.plugin as unknown as (id: string) => FundingPlugin)('funding').fund(request)).then(
+      (r) => (r as { status?: string } | undefined)?.status === 'completed' && then?.(),
+      () => {},
+    )
 }
 
 export function AppIcon({ url }: { url?: string }) {

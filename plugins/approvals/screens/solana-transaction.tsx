@@ -10,7 +10,7 @@ import { Button, ScreenLayout, StatusIcon, useTexts, type ScreenProps } from 'po
 import { APPROVALS_TEXTS, type ApprovalsTexts } from '../strings'
 import type { SolanaReview, SolanaSession } from '../session'
 import type { SolanaInstruction } from '../solana'
-import { formatSol, formatTokenAmount } from '../index'
+import { formatSol, formatTokenAmount, plainUnits } from '../index'
 import { Address, AppIcon, Details, FailurePanel, fill, useFunding } from './parts'
 import { ExplorerLink, PrepareFailedScreen, PreparingScreen, ReviewActions, SignedScreen, StepCounter, useTransactionFlow } from './flow'
 
@@ -75,7 +75,7 @@ export default function SolanaTransactionScreen({ params }: ScreenProps<{ sessio
   if (phase === 'error' && failure) {
     return (
       <ScreenLayout title={T.somethingWentWrongDot} icon={<StatusIcon status="error" label={T.somethingWentWrong} />}>
-        <FailurePanel failure={{ ...failure, code: null }} T={T} hashLabel={T.signature} />
+        <FailurePanel failure={failure} T={T} hashLabel={T.signature} />
         <div className="portico-actions">
           <Button onClick={() => void prepare()}>{T.retryTransaction}</Button>
         </div>
@@ -113,7 +113,15 @@ export default function SolanaTransactionScreen({ params }: ScreenProps<{ sessio
         last={last}
         onContinue={() => setStep(step + 1)}
         insufficient={review.insufficient}
-        onFund={fund && (() => fund({ address: s.address, chainType: 'solana', cluster: review.cluster }))}
+        onFund={
+          fund &&
+          // The cluster with its RPC (the one this transaction goes to; a name alone meant mainnet) and the lamports missing.
+          (() =>
+            fund(
+              { address: s.address, chainType: 'solana', cluster: { name: review.cluster, rpcUrl: review.rpcUrl }, ...(review.missing > 0n ? { amount: plainUnits(review.missing, 9) } : {}) },
+              () => void prepare(),
+            ))
+        }
         sending={phase === 'sending'}
         onApprove={approve}
         T={T}

@@ -12,6 +12,7 @@ import { APPROVALS_TEXTS, type ApprovalsTexts } from '../strings'
 import type { EvmReview, EvmSession } from '../session'
 import type { DecodedTransaction } from '../decode'
 import { Address, AmountValue, AppIcon, Details, FailurePanel, fill, useFunding } from './parts'
+import { plainUnits } from '../index'
 import { ExplorerLink, PrepareFailedScreen, PreparingScreen, ReviewActions, SignedScreen, StepCounter, useTransactionFlow } from './flow'
 
 const ACTION_LABEL = (T: ApprovalsTexts, a: DecodedTransaction['action']) =>
@@ -111,7 +112,12 @@ export default function TransactionScreen({ params }: ScreenProps<{ session: Evm
         insufficient={review.insufficient}
         onFund={
           fund &&
-          (() => fund({ address: s.address, chainType: 'ethereum', chain: { id: review.chainId, name: review.chainName }, amount: review.total.text }))
+          // The whole chain (its RPC and currency: funding reads the balance there) and what is missing, exactly.
+          (() =>
+            fund(
+              { address: s.address, chainType: 'ethereum', chain: review.chain, ...(review.missing > 0n ? { amount: plainUnits(review.missing, review.chain.nativeCurrency.decimals) } : {}) },
+              () => void prepare(),
+            ))
         }
         sending={phase === 'sending'}
         onApprove={approve}

@@ -33,7 +33,8 @@ export default function CoinbaseOnrampStatusScreen(_: ScreenProps) {
     const target = coinbaseTarget(request)
     if ('unsupported' in target) {
       popup.close()
-      return setPhase({ kind: 'failed', message: T.unsupportedChain.replace('{id}', String(target.unsupported)) })
+      console.warn(`[portico] ${T.unsupportedChainDetail.replace('{id}', String(target.unsupported))}`)
+      return setPhase({ kind: 'failed', message: T.unsupportedChain.replace('{network}', request.network).replace('{id}', String(target.unsupported)) })
     }
     const experience = screen.params.experience ?? 'buy'
     let stopped = false

@@ -1,8 +1,7 @@
 /**
  * 'funding-methods': the amount (with 'Edit' → 'Confirm or edit amount') and the methods the
  * app and the request allow, from the kernel's `fundingMethods` hook. A method unsupported for
- * this request is shown disabled with its reason ('Unsupported chainId: {id} for Coinbase
- * Onramp'). On-ramps open their popup inside the click ('Unable to initialize flow' when the
+ * this request is shown disabled with its reason ('Coinbase is not available on {network}.'). On-ramps open their popup inside the click ('Unable to initialize flow' when the
  * browser blocks it). Opened with `forward`, it goes straight to the request's default method
  * (or the only one) when that needs no popup.
  */
