@@ -9,7 +9,6 @@ import { NEEDS_RECOVERY, walletError } from './codes'
 import { FrameClient, isSecureEnough, type FrameTarget } from './frame-client'
 import {
   FRAME_READY_TIMEOUT_MODAL_MS,
-  RECOVERY_FRAME_TIMEOUT_MS,
   WALLET_CREATE_TIMEOUT_MS,
   type ChainType,
   type EntropyRef,
@@ -20,6 +19,7 @@ import {
   type RpcPayload,
 } from './protocol'
 import { EMBEDDED_WALLET_TEXTS, type EmbeddedWalletTexts } from './strings'
+import { RECOVERY_FRAME_TIMEOUT_MS } from './recovery/ids'
 import type { ApprovalsLike, EIP1193Provider } from './provider'
 import type {
   ConnectOptions,

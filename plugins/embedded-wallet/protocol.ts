@@ -245,11 +245,6 @@ export function framePath(appId: string, query: { caid?: string; clientId?: stri
 export const FRAME_READY_TIMEOUT_MODAL_MS = 30_000
 export const FRAME_READY_TIMEOUT_SDK_MS = 15_000
 export const WALLET_CREATE_TIMEOUT_MS = 20_000
-/**
- * Setting or opening a recovery share in the frame (scrypt for a password, the drive for a
- * cloud method) ends within this time or fails with a clear error: a screen never waits forever.
- */
-export const RECOVERY_FRAME_TIMEOUT_MS = 60_000
 /** Ready pings while the frame loads. */
 export const FRAME_READY_PING_MS = 100
 

@@ -8,7 +8,7 @@ import { PorticoError, type PluginContext } from 'portico'
 import type { OAuthHost, OAuthPopup } from 'portico/plugins/oauth'
 import { chooseRecoveryScreen, screenForMethod, type CloudMethod, type RecoveryConfig, type RecoveryMethod, type UserOwnedMethod } from './flow'
 import { RECOVERY_TEXTS, type RecoveryTexts } from './strings'
-import { RECOVERY_FRAME_TIMEOUT_MS } from '../protocol'
+import { RECOVERY_FRAME_TIMEOUT_MS } from './ids'
 
 /** What the embedded-wallet plugin gives recovery (its frame client and the user's wallets). */
 export interface RecoveryFrame {

@@ -11,7 +11,7 @@ import { definePlugin, type PorticoError } from 'portico'
 import { createTestKernel, renderScreen, wireUser } from 'portico/testing'
 import { RECOVERY_SCREENS, registerRecovery, type RecoveryApi, type RecoveryHost } from './index'
 import { RECOVERY_TEXTS as T } from './strings'
-import { RECOVERY_FRAME_TIMEOUT_MS } from '../protocol'
+import { RECOVERY_FRAME_TIMEOUT_MS } from './ids'
 
 afterEach(cleanup)
 
