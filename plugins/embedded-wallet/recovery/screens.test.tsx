@@ -168,6 +168,33 @@ describe('password create flow screen', () => {
     expect(await flow).toEqual({ ok: true, value: { recoveryMethod: 'user-passcode' } })
   })
 
+  it('each step and the busy Set Password keep focus inside the dialog (Escape and Tab keep working)', async () => {
+    let answer!: () => void
+    const { kernel, api } = await setup({ answer: () => new Promise<void>((r) => (answer = r)) })
+    const view = await renderScreen(kernel, RECOVERY_SCREENS.password, { controller: await api.controller(), purpose: 'set', initiatedBy: 'user' }, { intent: 'update' })
+    const inside = () => view.dialog.contains(document.activeElement)
+    await dom.findByText(T.createTitle)
+    fireEvent.change(input(T.passwordLabel), { target: { value: 'Abcdef12' } })
+    button(T.continue).focus()
+    fireEvent.click(button(T.continue))
+    await dom.findByText(T.saveTitle)
+    await waitFor(() => expect(inside()).toBe(true))
+    const cont = await dom.findByRole('button', { name: T.continue })
+    cont.focus()
+    fireEvent.click(cont)
+    fireEvent.change(await dom.findByLabelText(T.confirmLabel), { target: { value: 'Abcdef12' } })
+    button(T.continue).focus()
+    fireEvent.click(button(T.continue))
+    fireEvent.click(await dom.findByRole('checkbox'))
+    button(T.setPassword).focus()
+    fireEvent.click(button(T.setPassword))
+    await waitFor(() => expect(button(T.setPassword).disabled).toBe(true))
+    await waitFor(() => expect(inside() && !(document.activeElement as HTMLButtonElement).disabled).toBe(true))
+    act(() => answer())
+    await dom.findByText(T.success)
+    await waitFor(() => expect(inside()).toBe(true))
+  })
+
   it('while Set Password works, × stays; × on Success reports the password as set', async () => {
     let answer!: () => void
     const { kernel, api } = await setup({ answer: () => new Promise<void>((r) => (answer = r)) })
