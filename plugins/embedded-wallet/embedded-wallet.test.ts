@@ -210,6 +210,41 @@ describe('signer', () => {
     expect(await verifyMessage({ address: eth.address, message: 'after verifying', signature: sig })).toBe(true)
   })
 
+  it('connect on login: a device without its share waits for the login modal to end before MFA and the recovery screen', async () => {
+    let onDevice = false
+    const frame = fakeFrame({
+      'wallets:connect': () => (onDevice ? { data: { connected: true } } : { error: { type: 'wallet_not_on_device', message: 'needs recovery' } }),
+      'wallets:recover': () => {
+        onDevice = true
+        return { data: { entropyId: eth.address, entropyIdVerifier: 'ethereum-address-verifier', recovered: true } }
+      },
+    })
+    // Logged in without a wallet at start (nothing connects on ready); the wallet arrives as at a login.
+    const t = await setup({ frame })
+    t.kernel.session.setUser(wireUser({ accounts: [emailAccount('ana@example.com'), { ...walletAccount(eth.address, 'ethereum'), recovery_method: 'user-passcode' } as WireLinkedAccount] }))
+    const asked: string[] = []
+    t.api.registerRecovery('user-passcode', async ({ recover }) => {
+      asked.push('password screen')
+      await recover({ recoveryMethod: 'user-passcode', recoveryPassword: 'Correct-horse-42' })
+    })
+    let endLogin!: () => void
+    const loginEnded = new Promise<void>((r) => (endLogin = r))
+    const connected = t.api.connect({ beforeScreens: () => loginEnded })
+    await expect.poll(() => t.api.state.get().status).toBe('recovering')
+    // A recovery asked meanwhile (a signature, the app) joins this one: one prompt, not two.
+    const again = t.api.recover()
+    // The login's modal still shows: no MFA prompt, no recovery screen yet.
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0))
+    expect(t.sensitive).toEqual([])
+    expect(asked).toEqual([])
+    endLogin()
+    await Promise.all([connected, again])
+    expect(t.sensitive).toEqual(['recover_wallet'])
+    expect(asked).toEqual(['password screen'])
+    expect(t.api.state.get().status).toBe('connected')
+    expect(frame.of('wallets:recover')).toHaveLength(1)
+  })
+
   it("fails with 'Unable to recover wallet' when recovery fails, and a user-owned method needs its handler", async () => {
     const frame = fakeFrame({
       'wallets:rpc': () => ({ error: { type: 'wallet_not_on_device', message: 'needs recovery' } }),

@@ -19,8 +19,10 @@ import {
   type RpcPayload,
 } from './protocol'
 import { EMBEDDED_WALLET_TEXTS, type EmbeddedWalletTexts } from './strings'
+import { RECOVERY_FRAME_TIMEOUT_MS } from './recovery/ids'
 import type { ApprovalsLike, EIP1193Provider } from './provider'
 import type {
+  ConnectOptions,
   CreateOptions,
   ImportOptions,
   EmbeddedSigner,
@@ -121,14 +123,17 @@ export function createEngine(
 
   // ---------------------------------------------------------------- recovery
 
-  async function recoverRoot(w: EmbeddedWallet, input: Partial<RecoveryInput> = {}): Promise<void> {
+  async function recoverRoot(w: EmbeddedWallet, input: Partial<RecoveryInput> = {}, beforeScreens?: () => Promise<void>): Promise<void> {
     const method = (input.recoveryMethod ?? w.recoveryMethod ?? 'privy') as RecoveryMethod
     const run = async (i: RecoveryInput) => {
       const f = await frame()
-      await f.request('wallets:recover', { accessToken: await token(), ...ref(w), ...i, recoveryMethod: method })
+      await f.request('wallets:recover', { accessToken: await token(), ...ref(w), ...i, recoveryMethod: method }, { timeoutMs: RECOVERY_FRAME_TIMEOUT_MS, timeoutMessage: T().tryAgain })
     }
     state.set({ status: 'recovering', error: null })
     try {
+      // The MFA prompt and the recovery screens open only once the caller's flow has ended (the
+      // login's modal): pushed into a flow that closes by itself, they would vanish unanswered.
+      if (beforeScreens) await beforeScreens()
       await sensitive('recover_wallet', { address: w.address, recoveryMethod: method })
       if (method === 'privy') {
         ctx.analytics('embedded_wallet_pinless_recovery_started', { wallet_address: w.address })
@@ -153,30 +158,36 @@ export function createEngine(
     }
   }
 
+  /** One recovery at a time: whoever needs it meanwhile (connect, a signature) waits for the same one. */
+  function recoverOnce(w: EmbeddedWallet, input: Partial<RecoveryInput> = {}, beforeScreens?: () => Promise<void>): Promise<void> {
+    if (recovering) return recovering
+    const p = recoverRoot(w, input, beforeScreens).finally(() => {
+      if (recovering === p) recovering = null
+    })
+    recovering = p
+    return p
+  }
+
   async function recover(input: Partial<RecoveryInput> = {}): Promise<void> {
     const root = roots().find((w) => !w.imported) ?? roots()[0]
     if (!root) throw fail('EMBEDDED_WALLET_NOT_FOUND', T().notFound)
-    if (recovering) return recovering
-    recovering = recoverRoot(root, input).finally(() => {
-      recovering = null
-    })
-    return recovering
+    return recoverOnce(root, input)
   }
 
   /** Runs `fn`; when this device has no share, recovers once and runs it again. */
-  async function withRecovery<R>(w: EmbeddedWallet, fn: () => Promise<R>): Promise<R> {
+  async function withRecovery<R>(w: EmbeddedWallet, fn: () => Promise<R>, beforeScreens?: () => Promise<void>): Promise<R> {
     try {
       return await fn()
     } catch (e) {
       if (!(e instanceof PorticoError) || e.code !== NEEDS_RECOVERY) throw e
-      await (recovering ?? recoverRoot(w))
+      await recoverOnce(w, {}, beforeScreens)
       return fn()
     }
   }
 
   // ---------------------------------------------------------------- connect
 
-  async function connect(): Promise<void> {
+  async function connect(options: ConnectOptions = {}): Promise<void> {
     if (connecting) return connecting
     const list = roots()
     if (!list.length) return
@@ -185,9 +196,13 @@ export function createEngine(
       try {
         const f = await frame()
         for (const w of list) {
-          await withRecovery(w, async () => {
-            await f.request('wallets:connect', { accessToken: await token(), ...ref(w) })
-          }).catch((e) => {
+          await withRecovery(
+            w,
+            async () => {
+              await f.request('wallets:connect', { accessToken: await token(), ...ref(w) })
+            },
+            options.beforeScreens,
+          ).catch((e) => {
             // A user with MFA has no fresh verification at page load: the wallet stays locked in
             // the frame and unlocks on its first sensitive action, after 'Verify your identity'.
             if (e instanceof PorticoError && e.code === 'MISSING_MFA_CREDENTIALS') return

@@ -28,6 +28,7 @@ export type {
   CreateOnLogin,
   CreateOptions,
   ConnectionStatus,
+  ConnectOptions,
   EmbeddedSigner,
   EmbeddedWallet,
   EmbeddedWalletAccount,
@@ -111,7 +112,9 @@ export function embeddedWallet(options: EmbeddedWalletOptions = {}): PorticoPlug
         const missing = wanted.filter((t) => !embedded.some((w) => w.chainType === t && (w.walletIndex ?? 0) === 0 && !w.imported))
         const create = mode === 'all-users' ? missing.length > 0 : mode === 'users-without-wallets' ? !anyWallet && missing.length > 0 : false
         if (!create) {
-          if (embedded.length) void api.connect().catch(() => {})
+          // Connect at once; should this device need recovery, its MFA prompt and recovery
+          // screens wait until the login's modal has closed, then open in a flow of their own.
+          if (embedded.length) void api.connect({ beforeScreens: () => flowEnded(auth.screens) }).catch(() => {})
           return
         }
         // The screen first, as before; the creation's code (./login.ts) and the engine load meanwhile.
@@ -155,5 +158,17 @@ export function embeddedWallet(options: EmbeddedWalletOptions = {}): PorticoPlug
         api.destroy()
       }
     },
+  })
+}
+
+/** Resolves once no modal flow is open (at once when none is). */
+function flowEnded(nav: Pick<AuthContext['screens'], 'getState' | 'subscribe'>): Promise<void> {
+  if (!nav.getState().open) return Promise.resolve()
+  return new Promise<void>((resolve) => {
+    const stop = nav.subscribe((s) => {
+      if (s.open) return
+      stop()
+      resolve()
+    })
   })
 }

@@ -114,6 +114,14 @@ export type RecoveryHandler = (request: {
   recover(input: RecoveryInput): Promise<void>
 }) => Promise<void>
 
+export interface ConnectOptions {
+  /**
+   * When this device needs recovery, wait for this before the MFA prompt and the recovery
+   * screens open (the plugin passes the end of the login's modal flow on login).
+   */
+  beforeScreens?: () => Promise<void>
+}
+
 export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'recovering' | 'needs-recovery' | 'error'
 
 export interface EmbeddedWalletState {
@@ -141,7 +149,7 @@ export interface EmbeddedWalletApi {
    */
   importWallet(options: ImportOptions): Promise<EmbeddedWallet>
   /** Loads the frame and connects the user's wallets (device share + auth share); recovers silently for privy. */
-  connect(): Promise<void>
+  connect(options?: ConnectOptions): Promise<void>
   /** Recovers the wallet on this device with its recovery method. */
   recover(input?: Partial<RecoveryInput>): Promise<void>
   /** The connected frame client (`request(type, payload)`). */
@@ -265,7 +273,7 @@ export function createEmbeddedWallets(
     create: async (o) => (await load()).create(o),
     createWallets: async (c, o) => (await load()).createWallets(c, o),
     importWallet: async (o) => (await load()).importWallet(o),
-    connect: async () => (await load()).connect(),
+    connect: async (o) => (await load()).connect(o),
     recover: async (i) => (await load()).recover(i),
     frame: async () => (await load()).frame(),
     signer(address) {

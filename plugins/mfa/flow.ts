@@ -168,16 +168,19 @@ export function createMfa(ctx: Ctx, store: Store<MfaState>, settings: MfaSetting
         l.onMfaRequired(list)
       } else if (ctx.screens.has(MFA_SCREENS.verify)) {
         const flow = ctx.screens.open(MFA_SCREENS.verify, {})
-        let seen = false
+        const shown = (nav: ReturnType<typeof ctx.screens.getState>) => nav.open && nav.stack.some((s) => s.id === MFA_SCREENS.verify)
+        // Pushed into an open flow, the screen shows already: its leaving counts from now.
+        let seen = shown(ctx.screens.getState())
         // The user left the screen (closed the modal, went back): the verification is canceled.
         const stop = ctx.screens.subscribe((nav) => {
-          const here = nav.open && nav.stack.some((s) => s.id === MFA_SCREENS.verify)
-          if (here) seen = true
+          if (shown(nav)) seen = true
           else if (seen && pending?.promise === promise) api.cancel()
         })
         watching = stop
-        void flow.then((r) => {
-          if (!r.ok && pending?.promise === promise) api.cancel()
+        // The flow ended (whoever closed it, with whatever result) while this still waits: no
+        // screen is left to answer it, so it is canceled rather than left pending forever.
+        void flow.then(() => {
+          if (pending?.promise === promise) api.cancel()
         })
       } else {
         settle(mfaError(MFA_ERRORS.unsupported, T().unsupportedMethod))

@@ -259,6 +259,31 @@ describe("'Verify your identity' screen", () => {
     expect(document.activeElement).toBe(boxes()[2])
   })
 
+  it("asked while another flow shows (a login's): when that flow closes, the verification is canceled, never left pending", async () => {
+    const t = await setup()
+    render(<PorticoProvider kernel={t.kernel} ui={{ sleep: async () => {} }} />)
+    // Another flow is open (the login's modal, about to close by itself).
+    let login!: Promise<unknown>
+    act(() => {
+      login = t.kernel.screens.open('mfa-intro', {}, { intent: 'login' })
+    })
+    let p!: Promise<void>
+    act(() => {
+      p = action(t.kernel)
+    })
+    const caught = p.then(
+      () => 'ok',
+      (e) => e,
+    )
+    // The prompt is pushed into that flow...
+    await screen.findByText(T.verifyTitle)
+    // ... which then closes (its owner's close): nobody can answer the prompt any more.
+    act(() => t.kernel.screens.close({ done: true }))
+    await login
+    expect(await caught).toMatchObject({ code: 'mfa_canceled' })
+    expect(t.api.store.get().pending).toBe(false)
+  })
+
   it("'Not now' cancels: the action is rejected with 'MFA canceled'", async () => {
     const { caught, kernel } = await open()
     fireEvent.click(await screen.findByRole('button', { name: T.notNow }))

@@ -27,6 +27,10 @@ import { createCoinbaseStandIn } from '../../examples/stand-ins/coinbase/server'
 import { createBridgeStandIn } from '../../examples/stand-ins/bridge/server'
 import { createPriceStandIn } from '../../examples/stand-ins/price/handler'
 import { localDelivery } from '../../examples/stand-ins/local-delivery'
+// journey: recovery-new-device
+import * as OTPAuth from 'otpauth'
+import { verifyMessage } from 'viem'
+import { totpStepWithMargin } from './totp'
 
 // ---------------------------------------------------------------------------------------------
 // Shared set-up
@@ -117,6 +121,166 @@ export async function expectDialogContained(page: Page): Promise<void> {
 // endregion
 
 // region: recovery-new-device (password backup → second browser → MFA → recover → sign)
+describe('journey: password backup, second browser, MFA, recover, sign', { timeout: 300_000 }, () => {
+  const APP = 'portico-demo-app-00000001'
+  const password = 'Journey-horse-42'
+  const dialog = (page: Page) => page.locator('[role=dialog]')
+  const action = (page: Page, name: string) => dialog(page).locator('.portico-button', { hasText: name })
+  const closeX = (page: Page) => dialog(page).getByRole('button', { name: 'Close', exact: true }).first()
+  const open = (more: Record<string, string> = {}) => h.openPage({ app: APP, frame: h.frameUrl!, rpc: s.evm.rpc, createOnLogin: 'all-users', ...more })
+  const result = (page: Page) => page.textContent('[data-testid=result]')
+  /** The next result line different from `before`. */
+  const nextResult = async (page: Page, before: string | null) => {
+    await page.waitForFunction((old) => {
+      const t = document.querySelector('[data-testid=result]')?.textContent ?? ''
+      return !!t && t !== old
+    }, before)
+    return (await result(page))!
+  }
+  async function typeCode(page: Page, code: string) {
+    await page.waitForSelector('[role=dialog] .portico-code-box:not([disabled])')
+    await page.click('[role=dialog] .portico-code-box >> nth=0')
+    await page.keyboard.type(code, { delay: 15 })
+  }
+
+  it('backs up with a password, enrols TOTP, and on a second browser verifies, recovers and signs', async () => {
+    const email = `journey-rcv-${Date.now().toString(36)}@example.com`
+
+    // 1. E-mail login on the first browser: the embedded wallet is created and connected.
+    const page = await open()
+    await h.enterEmailCode(page, email)
+    await page.waitForSelector('[role=dialog]', { state: 'detached', timeout: 60_000 })
+    await page.waitForFunction(() => document.querySelector('[data-testid=wallet-status]')?.textContent === 'connected')
+    const address = (await page.textContent('[data-testid=wallet-ethereum]')) as `0x${string}`
+
+    // 2. Back up wallet: the selection closes with Escape, then with ×.
+    let before = await result(page)
+    await page.click('[data-testid=wallet-recovery]')
+    await dialog(page).getByText('Secure your account').waitFor()
+    await expectDialogContained(page)
+    await page.keyboard.press('Escape')
+    await dialog(page).waitFor({ state: 'detached' })
+    expect(await nextResult(page, before)).toBe('recovery: User exited the update flow.')
+    await page.click('[data-testid=wallet-recovery]')
+    await dialog(page).getByText('Secure your account').waitFor()
+    await closeX(page).click()
+    await dialog(page).waitFor({ state: 'detached' })
+
+    // ... then Password and its four steps; Set Password completes (the spinner ends in 'Success').
+    before = await result(page)
+    await page.click('[data-testid=wallet-recovery]')
+    await dialog(page).locator('[data-method=user-passcode]').click()
+    await dialog(page).getByText('Create a password').waitFor()
+    await expectDialogContained(page)
+    await dialog(page).getByLabel('Password', { exact: true }).fill(password)
+    await action(page, 'Continue').click()
+    await dialog(page).getByText('Save your password').waitFor()
+    await expectDialogContained(page)
+    await action(page, 'Continue').click()
+    await dialog(page).getByLabel('Confirm password').fill(password)
+    await expectDialogContained(page)
+    await action(page, 'Continue').click()
+    await dialog(page).getByRole('checkbox').check()
+    await expectDialogContained(page)
+    await h.screenshot(page, 'journey-recovery-set-password')
+    await action(page, 'Set Password').click()
+    await dialog(page).getByText('Success', { exact: true }).waitFor({ timeout: 30_000 })
+    await expectDialogContained(page)
+    await h.screenshot(page, 'journey-recovery-password-success')
+    await closeX(page).click()
+    await dialog(page).waitFor({ state: 'detached' })
+    expect(await nextResult(page, before)).toBe('recovery: set')
+    const user = JSON.parse((await page.textContent('[data-testid=user]'))!) as { linkedAccounts: { type: string; walletClientType?: string; recoveryMethod?: string }[] }
+    expect(user.linkedAccounts.filter((a) => a.type === 'wallet' && a.walletClientType === 'privy').map((a) => a.recoveryMethod)).toEqual(['user-passcode', 'user-passcode'])
+
+    // 3. Enrol an authenticator app (the intro closes with Escape first).
+    await page.getByRole('button', { name: 'MFA', exact: true }).click()
+    await dialog(page).waitFor()
+    await expectDialogContained(page)
+    await page.keyboard.press('Escape')
+    await dialog(page).waitFor({ state: 'detached' })
+    await page.getByRole('button', { name: 'MFA', exact: true }).click()
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await page.click('[data-mfa-method=totp] button')
+    await page.waitForSelector('[data-mfa-totp-enrol] svg.portico-qr-code')
+    await expectDialogContained(page)
+    const gen = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(await page.inputValue('[data-mfa-totp-secret]')), digits: 6, period: 30, algorithm: 'SHA1' })
+    /** A code of a 30 s step after the last one used (the server refuses a step used already). */
+    let lastStep = 0
+    const nextCode = async () => {
+      while (Math.floor(Date.now() / 30_000) <= lastStep) await new Promise((r) => setTimeout(r, 200))
+      await totpStepWithMargin()
+      lastStep = Math.floor(Date.now() / 30_000)
+      return gen.generate()
+    }
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await totpStepWithMargin()
+    lastStep = Math.floor(Date.now() / 30_000) - 1
+    await typeCode(page, gen.generate({ timestamp: Date.now() - 30_000 }))
+    await page.getByRole('heading', { name: 'Authenticator app verification added' }).waitFor()
+    await expectDialogContained(page)
+    await page.getByRole('button', { name: 'Done' }).click()
+    await dialog(page).waitFor({ state: 'detached' })
+
+    // 4. A second browser (fresh storage: no device share), the same address.
+    const page2 = await open({ approvals: '0' })
+    // The page loads the wallet frame ahead (as an app that warms it does): at login the frame
+    // answers at once that this device has no share, so the MFA prompt comes while the login's
+    // modal still shows, the case that used to close the prompt with that modal.
+    await page2.evaluate(() => (window as unknown as { portico: { plugin(id: string): { frame(): Promise<unknown> } } }).portico.plugin('embedded-wallet').frame().then(() => true))
+    await h.enterEmailCode(page2, email)
+    // MFA first: the prompt stays until the user acts.
+    await page2.waitForSelector('[data-mfa-verify][data-mfa-method=totp][data-mfa-status=awaiting-code]', { timeout: 60_000 })
+    await expectDialogContained(page2)
+    await h.screenshot(page2, 'journey-recovery-new-device-mfa')
+    // The login has completed (its modal closed) and the prompt is still there (it used to vanish with it).
+    await page2.waitForFunction(() => document.querySelector('[data-testid=result]')?.textContent === 'complete: email')
+    expect(await page2.locator('[role=dialog][data-screen=mfa-verify] [data-mfa-verify]').count()).toBe(1)
+    expect(await page2.textContent('[data-testid=wallet-status]')).toBe('recovering')
+    // Escape closes it: the wallet waits for recovery. A reload asks again.
+    await page2.keyboard.press('Escape')
+    await dialog(page2).waitFor({ state: 'detached' })
+    await page2.waitForFunction(() => document.querySelector('[data-testid=wallet-status]')?.textContent === 'needs-recovery')
+    await page2.reload()
+    await page2.waitForSelector('[role=dialog][data-screen=mfa-verify] [data-mfa-verify][data-mfa-status=awaiting-code]', { timeout: 60_000 })
+    await expectDialogContained(page2)
+    await typeCode(page2, await nextCode())
+
+    // 5. Then the password recovery.
+    await dialog(page2).getByText('Enter your password').waitFor({ timeout: 30_000 })
+    await expectDialogContained(page2)
+    await closeX(page2).waitFor()
+    await h.screenshot(page2, 'journey-recovery-new-device-password')
+    await dialog(page2).getByLabel('Password', { exact: true }).fill(password)
+    await action(page2, 'Recover your account').click()
+    await dialog(page2).waitFor({ state: 'detached', timeout: 30_000 })
+    await page2.waitForFunction(() => document.querySelector('[data-testid=wallet-status]')?.textContent === 'connected')
+    expect(await page2.textContent('[data-testid=wallet-ethereum]')).toBe(address)
+
+    // 6. Sign: MFA when the server asks again, then the signature verifies against the same address.
+    // (The second browser runs without the approval screens: their sign-after-MFA is the
+    // evm-wallet-totp journey's; here the wallet's own path is what recovery must unblock.)
+    before = await result(page2)
+    await page2.click('[data-testid=wallet-sign]')
+    const mfaAgain = page2.locator('[data-mfa-verify][data-mfa-status=awaiting-code]')
+    const next = await Promise.race([
+      page2.waitForFunction((old) => (document.querySelector('[data-testid=result]')?.textContent ?? old) !== old, before, { timeout: 60_000 }).then(() => 'result' as const),
+      mfaAgain.waitFor({ timeout: 60_000 }).then(() => 'mfa' as const),
+    ])
+    if (next === 'mfa') {
+      await expectDialogContained(page2)
+      await h.screenshot(page2, 'journey-recovery-new-device-sign-mfa')
+      await totpStepWithMargin()
+      await typeCode(page2, await nextCode())
+    }
+    const line = await nextResult(page2, before)
+    expect(line).toMatch(/^signature: 0x/)
+    const signature = line.slice('signature: '.length) as `0x${string}`
+    expect(await verifyMessage({ address, message: 'Hello from Portico', signature })).toBe(true)
+    await page2.locator('[data-testid=result]').scrollIntoViewIfNeeded()
+    await h.screenshot(page2, 'journey-recovery-new-device-signed')
+  })
+})
 // endregion
 
 // region: passkey-wallet-export (passkey sign-up → wallet → export)

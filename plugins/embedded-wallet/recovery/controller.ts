@@ -8,10 +8,11 @@ import { PorticoError, type PluginContext } from 'portico'
 import type { OAuthHost, OAuthPopup } from 'portico/plugins/oauth'
 import { chooseRecoveryScreen, screenForMethod, type CloudMethod, type RecoveryConfig, type RecoveryMethod, type UserOwnedMethod } from './flow'
 import { RECOVERY_TEXTS, type RecoveryTexts } from './strings'
+import { RECOVERY_FRAME_TIMEOUT_MS } from './ids'
 
 /** What the embedded-wallet plugin gives recovery (its frame client and the user's wallets). */
 export interface RecoveryFrame {
-  request<T = any>(type: string, payload: Record<string, unknown>): Promise<T>
+  request<T = any>(type: string, payload: Record<string, unknown>, options?: { timeoutMs?: number; timeoutMessage?: string }): Promise<T>
 }
 export interface RecoveryWallet {
   address: string
@@ -79,6 +80,11 @@ export interface RecoveryController {
   openPopup(): OAuthPopup | null
   /** Move the wallet to automatic recovery (`privy`): the frame splits the root afresh and the server seals the recovery share. */
   secureAutomatically(): Promise<void>
+  /**
+   * How many recovery operations succeeded so far and the last one's result: a flow closed
+   * with × or Escape after its operation went through still reports success.
+   */
+  succeeded(): { count: number; value: unknown }
   /** Which recovery screen to show for the user's wallet now (section 2 'Choosing the recovery screen'); `options` narrows the app's methods. */
   chooseScreen(o: { creating: boolean; resetting?: boolean; options?: readonly UserOwnedMethod[] }): ReturnType<typeof chooseRecoveryScreen>
 }
@@ -98,11 +104,14 @@ export function createRecoveryController(ctx: PluginContext, host: () => Recover
   }
   const frameCall = async <T>(type: string, payload: Record<string, unknown>) => {
     try {
-      return await (await host().frame()).request<T>(type, payload)
+      // Bounded: a frame that never answers ends in 'An error has occurred, please try again.'
+      return await (await host().frame()).request<T>(type, payload, { timeoutMs: RECOVERY_FRAME_TIMEOUT_MS, timeoutMessage: texts().tryAgainError })
     } catch (e) {
       throw fromFrame(e, texts())
     }
   }
+  let success = { count: 0, value: undefined as unknown }
+  const won = (value: unknown) => void (success = { count: success.count + 1, value })
   const after = async () => {
     const h = host()
     if (h.refresh) await h.refresh()
@@ -111,14 +120,17 @@ export function createRecoveryController(ctx: PluginContext, host: () => Recover
   /** wallets:recover through the connect-time request, the wallet plugin, or the frame. */
   const recoverWith = async (input: RecoverInput, run?: (input: RecoverInput) => Promise<void>) => {
     try {
-      if (run) return await run(input)
       const h = host()
-      if (h.recover) return await h.recover(input)
+      if (run) await run(input)
+      else if (h.recover) await h.recover(input)
+      else {
+        await frameCall('wallets:recover', { accessToken: await token(), ...ref(), ...input })
+        await after()
+      }
     } catch (e) {
       throw fromFrame(e, texts())
     }
-    await frameCall('wallets:recover', { accessToken: await token(), ...ref(), ...input })
-    await after()
+    won({ recovered: true })
   }
 
   const controller: RecoveryController = {
@@ -135,10 +147,11 @@ export function createRecoveryController(ctx: PluginContext, host: () => Recover
         const create = host().create
         if (!create) throw fail('method_not_supported', texts().methodNotSupported)
         await create({ recoveryMethod: 'user-passcode', recoveryPassword: password })
-        return
+      } else {
+        await frameCall('wallets:set-recovery', { accessToken: await token(), ...ref(), recoveryMethod: 'user-passcode', recoveryPassword: password })
+        await after()
       }
-      await frameCall('wallets:set-recovery', { accessToken: await token(), ...ref(), recoveryMethod: 'user-passcode', recoveryPassword: password })
-      await after()
+      won({ recoveryMethod: 'user-passcode' })
     },
     async recoverWithPassword(password, run) {
       await recoverWith({ recoveryMethod: 'user-passcode', recoveryPassword: password }, run)
@@ -159,15 +172,18 @@ export function createRecoveryController(ctx: PluginContext, host: () => Recover
         const create = host().create
         if (!create) throw fail('method_not_supported', texts().methodNotSupported)
         await create({ recoveryMethod: method, recoveryAccessToken: accessToken })
-        return
+      } else {
+        await frameCall('wallets:set-recovery', { accessToken: await token(), ...ref(), recoveryMethod: method, recoveryAccessToken: accessToken })
+        await after()
       }
-      await frameCall('wallets:set-recovery', { accessToken: await token(), ...ref(), recoveryMethod: method, recoveryAccessToken: accessToken })
-      await after()
+      won({ recoveryMethod: method })
     },
     async secureAutomatically() {
       await frameCall('wallets:set-recovery', { accessToken: await token(), ...ref(), recoveryMethod: 'privy' })
       await after()
+      won({ recoveryMethod: 'privy' })
     },
+    succeeded: () => success,
     chooseScreen({ options, ...o }) {
       const config = { ...host().recoveryConfig?.() }
       if (options?.length) config.userOwnedRecoveryOptions = options

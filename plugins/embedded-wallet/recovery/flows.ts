@@ -3,7 +3,7 @@
  * which screen to open for what, inside an open flow or as a flow of their own. Loaded with
  * the controller, on first use (./index.ts keeps the synchronous parts).
  */
-import type { FlowResult, Navigator } from 'portico'
+import { PorticoError, type FlowResult, type Navigator } from 'portico'
 import type { RecoverInput, RecoveryController } from './controller'
 import { screenForMethod, type UserOwnedMethod } from './flow'
 import { RECOVERY_SCREENS } from './ids'
@@ -15,10 +15,29 @@ export interface RecoveryFlows {
 }
 
 export function createRecoveryFlows(s: Navigator, c: RecoveryController): RecoveryFlows {
-  /** Its own flow when the modal is closed; inside an open flow (the login's chain) it replaces the screen and resolves when done. */
+  /**
+   * Its own flow when the modal is closed; inside an open flow (the login's chain) it replaces
+   * the screen and resolves when done, or when that flow ends first (never waits forever).
+   * A flow closed with × or Escape after its operation went through reports that success.
+   */
   const open = async (id: string, params: Record<string, unknown>): Promise<FlowResult> => {
-    if (!s.getState().open) return s.open(id, { controller: c, ...params }, { intent: 'update' })
-    return new Promise<FlowResult>((resolve) => s.replace(id, { controller: c, ...params, onDone: resolve }))
+    const before = c.succeeded().count
+    const settled = (r: FlowResult): FlowResult => (!r.ok && c.succeeded().count > before ? { ok: true, value: c.succeeded().value } : r)
+    if (!s.getState().open) return settled(await s.open(id, { controller: c, ...params }, { intent: 'update' }))
+    return new Promise<FlowResult>((resolve) => {
+      let stop = () => {}
+      let finished = false
+      const done = (r: FlowResult) => {
+        if (finished) return
+        finished = true
+        stop()
+        resolve(settled(r))
+      }
+      stop = s.subscribe((nav) => {
+        if (!nav.open) done({ ok: false, error: new PorticoError('exited_update_flow', 'User exited the update flow.') })
+      })
+      s.replace(id, { controller: c, ...params, onDone: done })
+    })
   }
   return {
     async setWalletRecovery(o = {}) {

@@ -16,3 +16,9 @@ export const RECOVERY_SCREENS = {
 
 /** Success auto-close (spec part 2 section 9). */
 export const SUCCESS_CLOSE_MS = 1400
+
+/**
+ * Setting or opening a recovery share in the frame (scrypt for a password, the drive for a
+ * cloud method) ends within this time or fails with a clear error: a screen never waits forever.
+ */
+export const RECOVERY_FRAME_TIMEOUT_MS = 60_000

@@ -3,26 +3,30 @@
  * The recovery screens with the test kit: a small plugin registers them with a fake wallet
  * host (its frame records the requests), so every rule and step is driven through the DOM.
  */
+import { StrictMode } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { cleanup, fireEvent, screen as dom, waitFor } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen as dom, waitFor } from '@testing-library/react'
+import { PorticoProvider } from 'portico/ui/core'
 import { definePlugin, type PorticoError } from 'portico'
 import { createTestKernel, renderScreen, wireUser } from 'portico/testing'
 import { RECOVERY_SCREENS, registerRecovery, type RecoveryApi, type RecoveryHost } from './index'
 import { RECOVERY_TEXTS as T } from './strings'
+import { RECOVERY_FRAME_TIMEOUT_MS } from './ids'
 
 afterEach(cleanup)
 
 const ETH = '0x1111111111111111111111111111111111111111'
 
-function fakeHost(o: { method?: string; fail?: (type: string, payload: any) => unknown } = {}) {
-  const requests: { type: string; payload: any }[] = []
+function fakeHost(o: { method?: string; fail?: (type: string, payload: any) => unknown; answer?: (type: string) => Promise<unknown> | undefined } = {}) {
+  const requests: { type: string; payload: any; options?: unknown }[] = []
   const created: unknown[] = []
   const host: RecoveryHost = {
     frame: () => ({
-      async request(type: string, payload: Record<string, unknown>) {
-        requests.push({ type, payload })
+      async request(type: string, payload: Record<string, unknown>, options?: unknown) {
+        requests.push({ type, payload, ...(options ? { options } : {}) })
         const err = o.fail?.(type, payload)
         if (err) throw err
+        await o.answer?.(type)
         return { ok: true } as never
       },
     }),
@@ -106,7 +110,12 @@ describe('password create flow screen', () => {
     fireEvent.click(button(T.setPassword))
     await dom.findByText(T.success)
     expect(requests).toEqual([
-      { type: 'wallets:set-recovery', payload: expect.objectContaining({ recoveryMethod: 'user-passcode', recoveryPassword: pw, entropyId: ETH, entropyIdVerifier: 'ethereum-address-verifier' }) },
+      {
+        type: 'wallets:set-recovery',
+        payload: expect.objectContaining({ recoveryMethod: 'user-passcode', recoveryPassword: pw, entropyId: ETH, entropyIdVerifier: 'ethereum-address-verifier' }),
+        // A frame that never answers ends in a clear error after this time, not in an endless spinner.
+        options: { timeoutMs: RECOVERY_FRAME_TIMEOUT_MS, timeoutMessage: T.tryAgainError },
+      },
     ])
     fireEvent.click(action(T.close))
     expect(await view.flow).toEqual({ ok: true, value: { recoveryMethod: 'user-passcode' } })
@@ -126,6 +135,86 @@ describe('password create flow screen', () => {
     fireEvent.click(button(T.setPassword))
     expect(await dom.findByText(T.failed)).toBeTruthy()
     expect(action(T.close)).toBeTruthy()
+  })
+
+  /** Through the four steps to a ticked box, then Set Password. */
+  async function toSetPassword(pw = 'Abcdef12') {
+    await dom.findByText(T.createTitle)
+    fireEvent.change(input(T.passwordLabel), { target: { value: pw } })
+    fireEvent.click(button(T.continue))
+    fireEvent.click(await dom.findByRole('button', { name: T.continue }))
+    fireEvent.change(await dom.findByLabelText(T.confirmLabel), { target: { value: pw } })
+    fireEvent.click(button(T.continue))
+    fireEvent.click(await dom.findByRole('checkbox'))
+    fireEvent.click(button(T.setPassword))
+  }
+
+  it("under React's StrictMode (the demo's dev server) Set Password ends in 'Success', not an endless spinner", async () => {
+    const { kernel, api, requests } = await setup()
+    const controller = await api.controller()
+    render(
+      <StrictMode>
+        <PorticoProvider kernel={kernel} ui={{ sleep: async () => {} }} />
+      </StrictMode>,
+    )
+    let flow!: Promise<unknown>
+    act(() => {
+      flow = kernel.screens.open(RECOVERY_SCREENS.password, { controller, purpose: 'set', initiatedBy: 'user' }, { intent: 'update' })
+    })
+    await toSetPassword()
+    expect(await dom.findByText(T.success)).toBeTruthy()
+    expect(requests.map((r) => r.type)).toEqual(['wallets:set-recovery'])
+    fireEvent.click(action(T.close))
+    expect(await flow).toEqual({ ok: true, value: { recoveryMethod: 'user-passcode' } })
+  })
+
+  it('each step and the busy Set Password keep focus inside the dialog (Escape and Tab keep working)', async () => {
+    let answer!: () => void
+    const { kernel, api } = await setup({ answer: () => new Promise<void>((r) => (answer = r)) })
+    const view = await renderScreen(kernel, RECOVERY_SCREENS.password, { controller: await api.controller(), purpose: 'set', initiatedBy: 'user' }, { intent: 'update' })
+    const inside = () => view.dialog.contains(document.activeElement)
+    await dom.findByText(T.createTitle)
+    fireEvent.change(input(T.passwordLabel), { target: { value: 'Abcdef12' } })
+    button(T.continue).focus()
+    fireEvent.click(button(T.continue))
+    await dom.findByText(T.saveTitle)
+    await waitFor(() => expect(inside()).toBe(true))
+    const cont = await dom.findByRole('button', { name: T.continue })
+    cont.focus()
+    fireEvent.click(cont)
+    fireEvent.change(await dom.findByLabelText(T.confirmLabel), { target: { value: 'Abcdef12' } })
+    button(T.continue).focus()
+    fireEvent.click(button(T.continue))
+    fireEvent.click(await dom.findByRole('checkbox'))
+    button(T.setPassword).focus()
+    fireEvent.click(button(T.setPassword))
+    await waitFor(() => expect(button(T.setPassword).disabled).toBe(true))
+    await waitFor(() => expect(inside() && !(document.activeElement as HTMLButtonElement).disabled).toBe(true))
+    act(() => answer())
+    await dom.findByText(T.success)
+    await waitFor(() => expect(inside()).toBe(true))
+  })
+
+  it('while Set Password works, × stays; × on Success reports the password as set', async () => {
+    let answer!: () => void
+    const { kernel, api } = await setup({ answer: () => new Promise<void>((r) => (answer = r)) })
+    render(<PorticoProvider kernel={kernel} ui={{ sleep: async () => {} }} />)
+    let flow!: Promise<unknown>
+    act(() => {
+      // Password is the app's only method: the create flow opens at once (useSetWalletRecovery).
+      flow = api.setWalletRecovery({ options: ['user-passcode'] })
+    })
+    await toSetPassword()
+    await waitFor(() => expect(button(T.setPassword).getAttribute('aria-busy')).toBe('true'))
+    // Busy: the header's × is still there (and Escape, since the screen can close).
+    const headerClose = () => dom.getAllByRole('button', { name: 'Close' }).find((b) => b.hasAttribute('data-portico-close'))
+    expect(headerClose()).toBeTruthy()
+    expect(kernel.screens.canClose).toBe(true)
+    act(() => answer())
+    await dom.findByText(T.success)
+    // The header's × (not the body's Close button): the backup went through, so the flow says so.
+    fireEvent.click(headerClose()!)
+    expect(await flow).toEqual({ ok: true, value: { recoveryMethod: 'user-passcode' } })
   })
 
   it('automatic: cannot be closed or cancelled, closes 1.4 s after done', async () => {
@@ -192,7 +281,7 @@ describe('password update, the update splash and automatic recovery (setWalletRe
     expect(dom.queryByRole('button', { name: 'Back' })).toBeNull()
     await throughSteps('New-pass-42')
     await dom.findByText(T.success)
-    expect(requests).toEqual([{ type: 'wallets:set-recovery', payload: expect.objectContaining({ recoveryMethod: 'user-passcode', recoveryPassword: 'New-pass-42' }) }])
+    expect(requests).toEqual([{ type: 'wallets:set-recovery', payload: expect.objectContaining({ recoveryMethod: 'user-passcode', recoveryPassword: 'New-pass-42' }), options: expect.any(Object) }])
     fireEvent.click(action(T.close))
     expect(await flow).toEqual({ ok: true, value: { recoveryMethod: 'user-passcode' } })
   })
@@ -226,7 +315,7 @@ describe('password update, the update splash and automatic recovery (setWalletRe
     expect(dom.getByText(T.automaticDescription)).toBeTruthy()
     fireEvent.click(button(T.automaticConfirm))
     await dom.findByText(T.automaticDone)
-    expect(requests).toEqual([{ type: 'wallets:set-recovery', payload: expect.objectContaining({ recoveryMethod: 'privy', entropyId: ETH }) }])
+    expect(requests).toEqual([{ type: 'wallets:set-recovery', payload: expect.objectContaining({ recoveryMethod: 'privy', entropyId: ETH }), options: expect.any(Object) }])
     // Closes by itself 1.4 s after success.
     expect(await flow).toEqual({ ok: true, value: { recoveryMethod: 'privy' } })
   })
@@ -309,6 +398,39 @@ describe('recovery selection', () => {
     await dom.findByText(T.recoveryFailedTitle)
     fireEvent.click(action(T.close))
     expect((await failed)?.ok).toBe(false)
+  })
+
+  it("under StrictMode 'Recover your account' ends in 'Wallet recovered' and resolves", async () => {
+    const { kernel, api } = await setup({ method: 'user-passcode' })
+    render(
+      <StrictMode>
+        <PorticoProvider kernel={kernel} ui={{ sleep: async () => {} }} />
+      </StrictMode>,
+    )
+    const got: unknown[] = []
+    let r!: Promise<unknown>
+    act(() => {
+      r = api.recoverOnConnect('user-passcode', async (i) => void got.push(i))
+    })
+    fireEvent.change(await dom.findByLabelText(T.passwordLabel), { target: { value: 'Correct-horse-42' } })
+    fireEvent.click(button(T.recoverTitle))
+    expect(await dom.findByText(T.cloudRecovered)).toBeTruthy()
+    expect(await r).toMatchObject({ ok: true })
+    expect(got).toEqual([{ recoveryMethod: 'user-passcode', recoveryPassword: 'Correct-horse-42' }])
+  })
+
+  it('connect-time inside a flow that closes first (the login modal): resolves as exited, never waits forever', async () => {
+    const { kernel, api } = await setup({ method: 'user-passcode' })
+    render(<PorticoProvider kernel={kernel} ui={{ sleep: async () => {} }} />)
+    act(() => void kernel.screens.open('landing', {}, { intent: 'login' }))
+    let r!: Promise<unknown>
+    act(() => {
+      r = api.recoverOnConnect('user-passcode')
+    })
+    await dom.findByText(T.enterPassword)
+    // The flow's owner closes it (a login completing) before the user answered.
+    act(() => kernel.screens.close())
+    expect(await r).toMatchObject({ ok: false, error: { code: 'exited_update_flow' } })
   })
 
   it("the cloud screen's failure title: 'Recovery with {provider} unsuccessful', and without a popup 'An error has occurred'", async () => {

@@ -10,6 +10,7 @@ import type { RecoveryController } from '../controller'
 import { finisher, type OnDone } from '../finish'
 import { SUCCESS_CLOSE_MS } from '../ids'
 import { RECOVERY_TEXTS } from '../strings'
+import { useFocusInside, useMounted } from './mounted'
 
 export default function AutomaticRecoveryScreen({ params }: ScreenProps<{ controller: RecoveryController; onDone?: OnDone }>) {
   const T = useTexts('embedded-wallet', RECOVERY_TEXTS)
@@ -17,8 +18,9 @@ export default function AutomaticRecoveryScreen({ params }: ScreenProps<{ contro
   const c = params.controller
   const [status, setStatus] = useState<'idle' | 'securing' | 'done' | 'failed'>(() => (c.currentMethod() === 'privy' ? 'done' : 'idle'))
   const already = useRef(status === 'done').current
-  const alive = useRef(true)
-  useEffect(() => () => void (alive.current = false), [])
+  const alive = useMounted()
+  const actionsRef = useRef<HTMLDivElement>(null)
+  useFocusInside(actionsRef, status)
   // Success closes after 1.4 s (spec part 2 section 9), unless nothing changed.
   useEffect(() => {
     if (status !== 'done' || already) return
@@ -46,9 +48,8 @@ export default function AutomaticRecoveryScreen({ params }: ScreenProps<{ contro
           <icons.KeyIcon width={28} height={28} />
         </StatusIcon>
       }
-      close={status !== 'securing'}
     >
-      <div className="portico-actions" data-step={status}>
+      <div ref={actionsRef} className="portico-actions" data-step={status}>
         {done ? (
           <Button onClick={() => finisher(screen, params.onDone).ok({ recoveryMethod: 'privy' })}>{T.close}</Button>
         ) : (

@@ -13,6 +13,7 @@ import type { CloudMethod } from '../flow'
 import { finisher, type OnDone } from '../finish'
 import { SUCCESS_CLOSE_MS } from '../ids'
 import { RECOVERY_TEXTS } from '../strings'
+import { useFocusInside, useMounted } from './mounted'
 
 export interface CloudParams extends Record<string, unknown> {
   controller: RecoveryController
@@ -31,8 +32,9 @@ export default function CloudRecoveryScreen({ params }: ScreenProps<CloudParams>
   const provider = params.method === 'icloud' ? T.icloud : T.googleDrive
   const [status, setStatus] = useState<'idle' | 'running' | 'done' | 'failed'>(params.run ? 'running' : 'idle')
   const [error, setError] = useState<string | null>(null)
-  const alive = useRef(true)
-  useEffect(() => () => void (alive.current = false), [])
+  const alive = useMounted()
+  const actionsRef = useRef<HTMLDivElement>(null)
+  useFocusInside(actionsRef, status)
 
   const follow = (p: Promise<void>) => {
     setStatus('running')
@@ -81,7 +83,7 @@ export default function CloudRecoveryScreen({ params }: ScreenProps<CloudParams>
         </StatusIcon>
       }
     >
-      <div className="portico-actions">
+      <div ref={actionsRef} className="portico-actions">
         {status === 'idle' || status === 'failed' ? <Button onClick={start}>{status === 'failed' ? T.tryAgain : T.cloudContinue.replace('{provider}', provider)}</Button> : null}
         {status === 'failed' ? (
           <Button variant="secondary" onClick={() => finisher(screen, params.onDone).cancel(error ? new PorticoError('recovery_failed', error) : undefined)}>

@@ -25,6 +25,7 @@ import {
 } from '../password'
 import { generatePassphrase } from '../passphrase'
 import { RECOVERY_TEXTS } from '../strings'
+import { useFocusInside, useMounted } from './mounted'
 
 export interface PasswordFlowParams extends Record<string, unknown> {
   controller: RecoveryController
@@ -48,8 +49,10 @@ export default function PasswordFlowScreen({ params }: ScreenProps<PasswordFlowP
   const [confirm, setConfirm] = useState('')
   const [confirmTouched, setConfirmTouched] = useState(false)
   const [ack, setAck] = useState(false)
-  const alive = useRef(true)
-  useEffect(() => () => void (alive.current = false), [])
+  const alive = useMounted()
+  // Each step, and the busy Set Password, keeps focus inside the dialog (Escape and Tab work).
+  const stepRef = useRef<HTMLFormElement & HTMLDivElement>(null)
+  useFocusInside(stepRef, `${flow.step}:${flow.submitting}`)
 
   const error = passwordError(password, touched, T)
   const valid = isValidPassword(password)
@@ -100,7 +103,7 @@ export default function PasswordFlowScreen({ params }: ScreenProps<PasswordFlowP
         back={params.fromSelection ? () => screen.back() : false}
         close={!automatic}
       >
-        <form onSubmit={submit} noValidate data-step="creating">
+        <form ref={stepRef} onSubmit={submit} noValidate data-step="creating">
           <TextInput
             label={T.passwordLabel}
             type={shown ? 'text' : 'password'}
@@ -151,7 +154,7 @@ export default function PasswordFlowScreen({ params }: ScreenProps<PasswordFlowP
   if (flow.step === 'saving') {
     return (
       <ScreenLayout title={T.saveTitle} description={T.saveDescription} back={back} close={!automatic}>
-        <div data-step="saving">
+        <div ref={stepRef} data-step="saving">
           <TextInput label={T.passwordLabel} hideLabel readOnly value={password} data-testid="recovery-password-value" onFocus={(e) => e.currentTarget.select()} />
           <div className="portico-actions portico-actions-row">
             <CopyButton value={password} label={T.copy} copiedLabel={T.copied} resetAfterMs={COPIED_MS} />
@@ -174,7 +177,7 @@ export default function PasswordFlowScreen({ params }: ScreenProps<PasswordFlowP
     }
     return (
       <ScreenLayout title={T.confirmTitle} description={T.confirmDescription} back={back} close={!automatic}>
-        <form onSubmit={submit} noValidate data-step="confirming">
+        <form ref={stepRef} onSubmit={submit} noValidate data-step="confirming">
           <TextInput
             label={T.confirmLabel}
             type="password"
@@ -201,8 +204,8 @@ export default function PasswordFlowScreen({ params }: ScreenProps<PasswordFlowP
 
   if (flow.step === 'finalizing') {
     return (
-      <ScreenLayout title={T.finalTitle} description={T.finalDescription} back={flow.submitting ? false : back} close={!automatic && !flow.submitting}>
-        <div data-step="finalizing">
+      <ScreenLayout title={T.finalTitle} description={T.finalDescription} back={flow.submitting ? false : back} close={!automatic}>
+        <div ref={stepRef} data-step="finalizing">
           <p className="portico-description">
             <label>
               <input type="checkbox" checked={ack} onChange={(e) => setAck(e.target.checked)} disabled={flow.submitting} /> {T.acknowledgement}
@@ -227,7 +230,7 @@ export default function PasswordFlowScreen({ params }: ScreenProps<PasswordFlowP
       back={false}
       close={!automatic}
     >
-      <div className="portico-actions" data-step="done">
+      <div ref={stepRef} className="portico-actions" data-step="done">
         {automatic ? null : (
           <Button onClick={() => (ok ? end.ok({ recoveryMethod: 'user-passcode' }) : end.cancel())}>{T.close}</Button>
         )}

@@ -11,6 +11,7 @@ import type { RecoverInput, RecoveryController } from '../controller'
 import { finisher, type OnDone } from '../finish'
 import { SUCCESS_CLOSE_MS } from '../ids'
 import { RECOVERY_TEXTS } from '../strings'
+import { useFocusInside, useMounted } from './mounted'
 
 export default function PasswordRecoverScreen({ params }: ScreenProps<{ controller: RecoveryController; recover?: (input: RecoverInput) => Promise<void>; onDone?: OnDone }>) {
   const T = useTexts('embedded-wallet', RECOVERY_TEXTS)
@@ -19,8 +20,10 @@ export default function PasswordRecoverScreen({ params }: ScreenProps<{ controll
   const [shown, setShown] = useState(false)
   const [status, setStatus] = useState<'idle' | 'recovering' | 'done'>('idle')
   const [error, setError] = useState<string | null>(null)
-  const alive = useRef(true)
-  useEffect(() => () => void (alive.current = false), [])
+  const alive = useMounted()
+  // The busy field and button disable themselves: focus stays inside the dialog (Escape and × work).
+  const formRef = useRef<HTMLFormElement>(null)
+  useFocusInside(formRef, status)
   useEffect(() => {
     if (status !== 'done') return
     const t = setTimeout(() => finisher(screen, params.onDone).ok({ recovered: true }), SUCCESS_CLOSE_MS)
@@ -55,7 +58,7 @@ export default function PasswordRecoverScreen({ params }: ScreenProps<{ controll
         </StatusIcon>
       }
     >
-      <form onSubmit={submit} noValidate>
+      <form ref={formRef} onSubmit={submit} noValidate>
         <TextInput
           label={T.passwordLabel}
           type={shown ? 'text' : 'password'}
