@@ -33,6 +33,7 @@ const INPUTS = [
   'tsconfig.json',
   'tsconfig.dts.json',
   'package.json',
+  'package-lock.json',
   'README.md',
   'CHANGELOG.md',
 ]
