@@ -13,6 +13,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlin
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { packPortico } from './pack'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name)
@@ -26,13 +27,12 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
   return { status: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}` }
 }
 
-beforeAll(() => {
-  const build = run(process.execPath, ['scripts/build.mjs'], ROOT)
-  expect(build.status, build.out).toBe(0)
+beforeAll(async () => {
+  // Built and packed once per source state (./pack.ts; test/e2e/nextjs.spec.ts uses the same tarball).
+  const packed = await packPortico()
   app = mkdtempSync(join(tmpdir(), 'portico-consumer-'))
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', app], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))
-  tarball = join(app, packed[0].filename)
-  files = packed[0].files.map((f: { path: string }) => f.path)
+  tarball = packed.tarball
+  files = packed.files
   // node_modules: the repository's packages by symlink, portico from the tarball.
   const modules = join(app, 'node_modules')
   mkdirSync(modules)
@@ -47,7 +47,7 @@ beforeAll(() => {
   cpSync(join(import.meta.dirname, 'main.tsx'), join(app, 'src', 'main.tsx'))
   cpSync(join(import.meta.dirname, 'backend.ts'), join(app, 'src', 'backend.ts'))
   cpSync(join(ROOT, 'examples', 'custom-plugin', 'src'), join(app, 'plugin'), { recursive: true })
-}, 300_000)
+}, 420_000)
 afterAll(() => {
   if (app) rmSync(app, { recursive: true, force: true })
 })

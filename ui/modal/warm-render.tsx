@@ -47,7 +47,10 @@ function standIn(kernel: Portico, screenId: string): Portico {
  * when it cannot (no `Activity`, no document, the screen not registered).
  */
 export function warmRender(value: PorticoContextValue, screenId = 'landing'): boolean {
-  const Activity = (React as unknown as { Activity?: ActivityType }).Activity
+  // Read off the namespace at run time: a bundler that checks named exports statically
+  // (webpack in Next.js 15, whose bundled React 19.2 canary has no `Activity`) refuses
+  // `React.Activity` when the React it bundles lacks it.
+  const Activity = Reflect.get(React, 'Activity') as ActivityType | undefined
   if (!Activity || typeof document === 'undefined' || !value.kernel.screens.get(screenId)) return false
   const kernel = standIn(value.kernel, screenId)
   const ctx: PorticoContextValue = { ...value, kernel }
