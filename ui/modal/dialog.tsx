@@ -35,6 +35,13 @@ function accentForeground(color: string, el: HTMLElement): string | null {
 const DARK_QUERY = '(prefers-color-scheme: dark)'
 
 /** 'light' | 'dark' | 'system' to the theme in force; 'system' follows the OS and its changes. */
+
+/** Focus the screen's autofocus element, else its first focusable element, else the dialog. */
+function focusInto(dialog: HTMLElement) {
+  const auto = dialog.querySelector<HTMLElement>('[autofocus], [data-autofocus]')
+  const first = auto ?? dialog.querySelector<HTMLElement>('.portico-body ' + FOCUSABLE.split(', ').join(', .portico-body '))
+  ;(first ?? dialog).focus()
+}
 export function useColorScheme(theme: 'light' | 'dark' | 'system'): 'light' | 'dark' {
   const system = useSyncExternalStore(
     (l) => {
@@ -110,12 +117,25 @@ export function Dialog({ kernel }: { kernel: Portico }) {
     if (!dialog) return
     const t = setTimeout(() => {
       if (dialog.contains(document.activeElement)) return
-      const auto = dialog.querySelector<HTMLElement>('[autofocus], [data-autofocus]')
-      const first = auto ?? dialog.querySelector<HTMLElement>('.portico-body ' + FOCUSABLE.split(', ').join(', .portico-body '))
-      ;(first ?? dialog).focus()
+      focusInto(dialog)
     }, 0)
     return () => clearTimeout(t)
   }, [current])
+
+  // A screen that swaps its own content (a phase: review → receipt, sending → error) can remove
+  // the focused element; focus then falls to <body>, where Tab and Escape no longer reach the
+  // dialog. Put it back inside.
+  useEffect(() => {
+    const dialog = dialogRef.current
+    if (!dialog || typeof MutationObserver === 'undefined') return
+    const observer = new MutationObserver(() => {
+      const active = document.activeElement
+      if (active && active !== document.body && active.isConnected) return
+      focusInto(dialog)
+    })
+    observer.observe(dialog, { childList: true, subtree: true })
+    return () => observer.disconnect()
+  }, [])
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key === 'Escape') {
