@@ -69,7 +69,7 @@ export function useTransactionFlow<Review, Result extends { result: unknown }>(s
   }, [s, prepare])
 
   const approve = async () => {
-    if (peek(s, 'phase', 'preparing') === 'sending') return
+    if (peek<Phase>(s, 'phase', 'preparing') === 'sending') return
     setPhase('sending')
     try {
       const r = await s.submit()

@@ -36,7 +36,7 @@ export default function SignScreen({ params }: ScreenProps<{ session: SignSessio
   useEffect(() => {
     if (!once(s, 'ready')) return
     s.ready().then(
-      () => peek(s, 'phase', 'connecting') === 'connecting' && setPhase('ready'),
+      () => peek<Phase>(s, 'phase', 'connecting') === 'connecting' && setPhase('ready'),
       (e) => {
         setError((e as Error)?.message ?? String(e))
         setPhase('error')
@@ -45,7 +45,7 @@ export default function SignScreen({ params }: ScreenProps<{ session: SignSessio
   }, [s, setPhase, setError])
 
   const sign = async () => {
-    if (peek(s, 'phase', 'connecting') === 'signing') return
+    if (peek<Phase>(s, 'phase', 'connecting') === 'signing') return
     setPhase('signing')
     setError(null)
     try {
