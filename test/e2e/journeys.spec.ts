@@ -18,9 +18,6 @@ import { startEvm, type Evm } from '../chains/evm'
 import { startSvm, type Svm } from '../chains/svm'
 import { deployTestContracts, type TestContracts } from '../chains/contracts'
 import { startHarness, type Harness } from './harness'
-import * as OTPAuth from 'otpauth'
-import { parseEther, verifyMessage, type Hex } from 'viem'
-import { totpStepWithMargin } from './totp'
 import { DEV_COINBASE_PUBLIC_JWK, DEV_FUNDING } from '../../examples/server/src/funding-config'
 import { createMoonPayStandIn } from '../../examples/stand-ins/moonpay/server'
 import { createCoinbaseStandIn } from '../../examples/stand-ins/coinbase/server'
@@ -167,6 +164,11 @@ describe('journey: e-mail login, wallet, TOTP, sign, send, receipt', { timeout: 
   }
 
   it('adds Solana beside Ethereum, enrols TOTP, signs with one code, sends 0.01 ETH, closes the receipt with × and gets the hash, signs again with no code', async () => {
+    // Imported here, not at the top: the other journeys' regions stay free of merge conflicts.
+    const OTPAuth = await import('otpauth')
+    const { parseEther, verifyMessage } = await import('viem')
+    const { totpStepWithMargin } = await import('./totp')
+    type Hex = `0x${string}`
     const email = `journey-a-${Date.now().toString(36)}@example.com`
     const page = await h.openPage({ app: EVM_JOURNEY_APP, frame: h.frameUrl!, rpc: s.evm.rpc, svm: s.svm.rpc, erc20: s.contracts.erc20, splMint: s.svm.demoMint })
 
