@@ -154,7 +154,7 @@ export function WalletPanel({ onResult }: { onResult: (s: string) => void }) {
           Create Solana wallet
         </button>
         {/* The outcome beside the buttons (the page's result line is far below them). */}
-        <span role="status" data-testid="wallet-create-status">
+        <span className="demo-status" role="status" data-testid="wallet-create-status">
           {created}
         </span>
       </div>
