@@ -201,6 +201,7 @@ describe('journey: e-mail login, wallet, TOTP, sign, send, receipt', { timeout: 
 
     // Enrol an authenticator app: every MFA screen is a contained dialog; × closes the intro.
     await page.getByRole('button', { name: 'MFA', exact: true }).click()
+    await page.getByRole('heading', { name: 'Add extra security' }).waitFor()
     await expectDialogContained(page)
     await h.screenshot(page, 'journey-a-mfa-intro')
     await closeWithX(page)
