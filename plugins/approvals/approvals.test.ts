@@ -225,6 +225,15 @@ describe('chains and explorers', () => {
     const base = BUILT_IN_CHAINS.find((c) => c.id === 8453)
     expect(evmExplorerUrl(base, 'tx', '0xh')).toBe('https://basescan.org/tx/0xh')
     expect(evmExplorerUrl({}, 'address', '0xa')).toBe('https://etherscan.io/address/0xa')
+    // A local development chain without an explorer of its own: no link (mainnet Etherscan knows nothing of it).
+    const hardhat = BUILT_IN_CHAINS.find((c) => c.id === 31337)
+    expect(evmExplorerUrl(hardhat, 'tx', '0xh')).toBeNull()
+    expect(evmExplorerUrl({ id: 1337 }, 'tx', '0xh')).toBeNull()
+    expect(evmExplorerUrl({ id: 4242, rpc: 'http://127.0.0.1:8545' }, 'tx', '0xh')).toBeNull()
+    expect(evmExplorerUrl({ id: 4242, rpcUrls: { default: { http: ['http://localhost:8545'] } } }, 'tx', '0xh')).toBeNull()
+    // … unless the chain names one (a local Blockscout), and a remote chain without one keeps the spec's fallback.
+    expect(evmExplorerUrl({ id: 31337, blockExplorers: { default: { url: 'http://localhost:4000/' } } }, 'tx', '0xh')).toBe('http://localhost:4000/tx/0xh')
+    expect(evmExplorerUrl({ id: 4242, rpc: 'https://rpc.example.com' }, 'tx', '0xh')).toBe('https://etherscan.io/tx/0xh')
     expect(solanaExplorerUrl('tx', 'sig')).toBe('https://explorer.solana.com/tx/sig')
     expect(solanaExplorerUrl('tx', 'sig', 'devnet')).toBe('https://explorer.solana.com/tx/sig?cluster=devnet')
     expect(solanaExplorerUrl('address', 'a', 'localnet', 'http://127.0.0.1:8899')).toBe(

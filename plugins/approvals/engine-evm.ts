@@ -23,6 +23,7 @@ import { assertSameAddress, validateMessage, validateTransactionRequest } from '
 import { classifyEvmError, resetsNonce, type TransactionFailure } from './errors'
 import { evmExplorerUrl } from './explorer'
 import { builtInChain } from './chains'
+import { broadcastTracker } from './broadcast'
 import type { Amount, ApprovalRequest, ApprovalSigner, EvmReview, EvmSession, SignSession } from './session'
 import type { EngineEnv } from './engine'
 
@@ -139,6 +140,7 @@ export function createEvmTxSession(env: EngineEnv, req: ApprovalRequest, signer:
   let prepared: PreparedTx | null = null
   let lastFailure: TransactionFailure | null = null
   let priceUsd: number | null | undefined
+  const broadcast = broadcastTracker()
 
   const amount = (value: bigint, decimals: number, symbol: string, usdPrice: number | null): Amount => ({
     value,
@@ -208,35 +210,41 @@ export function createEvmTxSession(env: EngineEnv, req: ApprovalRequest, signer:
       }
       return review
     },
-    async submit() {
-      if (!prepared) await session.prepare()
-      const tx = prepared!
-      let signed: Hex
-      try {
-        signed = (await signer.signTransaction!(toRpcTx(tx))) as Hex
-      } catch (e) {
-        throw failure(classifyEvmError(e))
-      }
-      if (req.method === 'eth_signTransaction') return { result: signed, hash: null, explorerUrl: null }
-      const hash = keccak256(signed)
-      const explorerUrl = evmExplorerUrl(chain, 'tx', hash)
-      try {
-        await client.sendRawTransaction({ serializedTransaction: signed })
-      } catch (e) {
-        // The node may have mined it anyway (hardhat reports a revert as an error): look.
-        const receipt = await client.getTransactionReceipt({ hash }).catch(() => null)
-        throw failure(classifyEvmError(e, receipt ? hash : undefined), explorerUrl)
-      }
-      let receipt
-      try {
-        receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 250, timeout: 120_000 })
-      } catch (e) {
-        throw failure(classifyEvmError(e, hash), explorerUrl)
-      }
-      if (receipt.status !== 'success') throw failure({ code: 'CALL_EXCEPTION', message: 'transaction execution reverted', hash }, explorerUrl)
-      lastFailure = null
-      return { result: hash, hash, explorerUrl }
-    },
+    closed: () => broadcast.closed(),
+    submit: () =>
+      broadcast.run(async (turn) => {
+        if (!prepared) await session.prepare()
+        const tx = prepared!
+        let signed: Hex
+        try {
+          signed = (await signer.signTransaction!(toRpcTx(tx))) as Hex
+        } catch (e) {
+          throw failure(classifyEvmError(e))
+        }
+        if (req.method === 'eth_signTransaction') return { result: signed, hash: null, explorerUrl: null }
+        // Closed while it was signing: the user rejected it, nothing is sent.
+        if (turn.left()) throw failure({ code: 'ACTION_REJECTED', message: env.texts.userRejected })
+        const hash = keccak256(signed)
+        const explorerUrl = evmExplorerUrl(chain, 'tx', hash)
+        try {
+          await client.sendRawTransaction({ serializedTransaction: signed })
+        } catch (e) {
+          // The node may have mined it anyway (hardhat reports a revert as an error): look.
+          const receipt = await client.getTransactionReceipt({ hash }).catch(() => null)
+          if (receipt) turn.sent(hash)
+          throw failure(classifyEvmError(e, receipt ? hash : undefined), explorerUrl)
+        }
+        turn.sent(hash)
+        let receipt
+        try {
+          receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 250, timeout: 120_000 })
+        } catch (e) {
+          throw failure(classifyEvmError(e, hash), explorerUrl)
+        }
+        if (receipt.status !== 'success') throw failure({ code: 'CALL_EXCEPTION', message: 'transaction execution reverted', hash }, explorerUrl)
+        lastFailure = null
+        return { result: hash, hash, explorerUrl }
+      }),
   }
   const failure = (f: TransactionFailure, explorerUrl: string | null = null) => {
     lastFailure = f

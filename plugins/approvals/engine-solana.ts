@@ -22,6 +22,7 @@ import {
 import { formatSol } from './format'
 import { solanaExplorerUrl, SOLANA_RPC } from './explorer'
 import { classifySolanaFailure } from './errors'
+import { broadcastTracker } from './broadcast'
 import type { ApprovalRequest, ApprovalSigner, SignSession, SolanaReview, SolanaSession } from './session'
 import type { EngineEnv } from './engine'
 
@@ -94,6 +95,7 @@ export function createSolanaTxSession(env: EngineEnv, req: ApprovalRequest, sign
   const cluster = clusterOf(env, req)
   const connection = new Connection(cluster.rpc, { commitment: 'confirmed', fetch: env.fetch as never, disableRetryOnRateLimit: true })
   let failedOnce = false
+  const broadcast = broadcastTracker()
   const session: SolanaSession = {
     kind: 'solana',
     method: req.method as SolanaSession['method'],
@@ -131,32 +133,37 @@ export function createSolanaTxSession(env: EngineEnv, req: ApprovalRequest, sign
       }
       return review
     },
-    async submit() {
-      let signed: Uint8Array
-      try {
-        signed = await signer.solanaSignTransaction!(tx.serialize())
-      } catch (e) {
-        throw { code: null, message: (e as Error)?.message ?? String(e), hash: null }
-      }
-      if (req.method === 'solana_signTransaction') return { result: signed, signature: null, explorerUrl: null }
-      try {
-        const { signature, receipt } = await sendAndConfirm(connection, signed)
-        failedOnce = false
-        return { result: { signature, receipt }, signature, explorerUrl: solanaExplorerUrl('tx', signature, cluster.name, cluster.rpc) }
-      } catch (e) {
-        failedOnce = true
-        const err = e as SolanaSendError
-        // The RPC's (or web3.js's) text is for developers: the console gets it, the screen a clear text and the code.
-        const { code, message } = classifySolanaFailure(err.message ?? String(e), err.logs ?? [])
-        console.warn(`[portico] approvals: Solana transaction failed: ${err.message ?? String(e)}`)
-        throw {
-          code,
-          message,
-          hash: err.txSignature ?? null,
-          explorerUrl: err.txSignature ? solanaExplorerUrl('tx', err.txSignature, cluster.name, cluster.rpc) : null,
+    closed: () => broadcast.closed(),
+    submit: () =>
+      broadcast.run(async (turn) => {
+        let signed: Uint8Array
+        try {
+          signed = await signer.solanaSignTransaction!(tx.serialize())
+        } catch (e) {
+          throw { code: null, message: (e as Error)?.message ?? String(e), hash: null }
         }
-      }
-    },
+        if (req.method === 'solana_signTransaction') return { result: signed, signature: null, explorerUrl: null }
+        // Closed while it was signing: the user rejected it, nothing is sent.
+        if (turn.left()) throw { code: null, message: env.texts.userRejected, hash: null }
+        try {
+          // Once sent, the request resolves with the signature whatever the user closes.
+          const { signature, receipt } = await sendAndConfirm(connection, signed, { onSent: (sig) => turn.sent({ signature: sig, receipt: null }) })
+          failedOnce = false
+          return { result: { signature, receipt }, signature, explorerUrl: solanaExplorerUrl('tx', signature, cluster.name, cluster.rpc) }
+        } catch (e) {
+          failedOnce = true
+          const err = e as SolanaSendError
+          // The RPC's (or web3.js's) text is for developers: the console gets it, the screen a clear text and the code.
+          const { code, message } = classifySolanaFailure(err.message ?? String(e), err.logs ?? [])
+          console.warn(`[portico] approvals: Solana transaction failed: ${err.message ?? String(e)}`)
+          throw {
+            code,
+            message,
+            hash: err.txSignature ?? null,
+            explorerUrl: err.txSignature ? solanaExplorerUrl('tx', err.txSignature, cluster.name, cluster.rpc) : null,
+          }
+        }
+      }),
   }
   return session
 }

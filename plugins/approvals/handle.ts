@@ -2,7 +2,7 @@
  * `handle()` behind the entry (./index.ts), loaded on the first wallet request with the engine:
  * the engine's environment (texts, chains, prices, the signer's readiness), the headless path
  * (`uiOptions.showWalletUIs === false`) and the approval screen, with the 4001 rejection when
- * the user closes it.
+ * the user closes it before the transaction reached the network (after, its hash).
  */
 import { PorticoError, type PluginContext } from 'portico'
 import { getSplTokenInfo, getTokenPrice } from './calls'
@@ -81,5 +81,11 @@ export async function handleRequest(ctx: Ctx, options: ApprovalsOptions, request
   const screen = session.kind === 'sign' ? SIGN_SCREEN : session.kind === 'evm' ? TRANSACTION_SCREEN : SOLANA_TRANSACTION_SCREEN
   const result = await ctx.screens.open(screen, { session }, { intent: 'update' })
   if (result.ok) return result.value
+  // Closed (×, Escape, 'Not now'): once the transaction reached the network the request
+  // resolves with it whatever screen was closed; before that, the user rejected it.
+  if (session.kind !== 'sign') {
+    const sent = await session.closed()
+    if (sent) return sent.result
+  }
   throw userRejected()
 }

@@ -127,6 +127,8 @@ export interface EvmSession {
   /** Signs (and for sends submits and waits for the receipt); rejects with a TransactionFailure. */
   submit(): Promise<{ result: string; hash: string | null; explorerUrl: string | null }>
   ready(): Promise<void>
+  /** The user left the screens: see {@link Broadcast}. */
+  closed(): Promise<Broadcast>
 }
 
 export interface SolanaReview {
@@ -153,7 +155,19 @@ export interface SolanaSession {
   submit(): Promise<{ result: unknown; signature: string | null; explorerUrl: string | null }>
   fund?: () => void
   ready(): Promise<void>
+  /** The user left the screens: see {@link Broadcast}. */
+  closed(): Promise<Broadcast>
 }
+
+/**
+ * What `closed()` resolves with once a submit running when the user left has reached the
+ * network or stopped before it (a submit that has not broadcast yet does not broadcast any
+ * more): the RPC result of the transaction that reached the network (its hash; Solana:
+ * `{ signature, receipt }`), or null when none did. A broadcast transaction resolves the
+ * request with it whatever screen the user closes (receipt, waiting, error): a host told
+ * 'rejected' would send it again and the user would pay twice.
+ */
+export type Broadcast = { result: unknown } | null
 
 export type ApprovalSession = SignSession | EvmSession | SolanaSession
 

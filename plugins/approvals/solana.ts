@@ -198,7 +198,7 @@ export class SolanaSendError extends Error {
 export async function sendAndConfirm(
   connection: Connection,
   signed: Uint8Array,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; onSent?: (signature: string) => void } = {},
 ): Promise<{ signature: string; receipt: ParsedTransactionWithMeta | null }> {
   let signature: string
   try {
@@ -207,6 +207,7 @@ export async function sendAndConfirm(
     const err = e as { message?: string; logs?: string[]; transactionLogs?: string[] }
     throw new SolanaSendError(err.message ?? String(e), undefined, err.logs ?? err.transactionLogs ?? [])
   }
+  options.onSent?.(signature)
   const deadline = Date.now() + (options.timeoutMs ?? 60_000)
   for (let delay = 200; ; delay = Math.min(delay * 2, 2000)) {
     const st = (await connection.getSignatureStatuses([signature])).value[0]

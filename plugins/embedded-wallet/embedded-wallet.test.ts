@@ -245,6 +245,25 @@ describe('signer', () => {
     expect(frame.of('wallets:recover')).toHaveLength(1)
   })
 
+  it('the server refuses the wallet for want of a fresh verification the client thought it had: verifies (mfaRequired) and signs once more (issue 25)', async () => {
+    let verified = false
+    const h = signing()
+    const frame = fakeFrame({
+      'wallets:rpc': (m) => (verified ? h['wallets:rpc'](m) : { error: { type: 'missing_or_invalid_mfa', message: 'Missing or invalid MFA' } }),
+    })
+    const t = await setup({ frame, accounts: [walletAccount(eth.address, 'ethereum')] })
+    const asked: unknown[] = []
+    // An MFA plugin that believes the session fresh: it verifies only when told the server wants it.
+    t.kernel.hooks.sensitiveAction.tapPromise('test-fresh', async (c) => {
+      asked.push(c.details?.mfaRequired ?? false)
+      if (c.details?.mfaRequired) verified = true
+    })
+    const sig = await t.api.signer(eth.address).signMessage('verified on the way')
+    expect(await verifyMessage({ address: eth.address, message: 'verified on the way', signature: sig })).toBe(true)
+    expect(asked).toEqual([false, true])
+    expect(frame.of('wallets:rpc')).toHaveLength(2)
+  })
+
   it("fails with 'Unable to recover wallet' when recovery fails, and a user-owned method needs its handler", async () => {
     const frame = fakeFrame({
       'wallets:rpc': () => ({ error: { type: 'wallet_not_on_device', message: 'needs recovery' } }),

@@ -302,12 +302,24 @@ export function createEngine(
     const w0 = find(address)
     const rpc = async (action: ActionContext['action'], request: RpcPayload['request'], details?: Record<string, unknown>): Promise<RpcData['data']> => {
       const w = find(address)
-      await sensitive(action, { address: w.address, chainType: w.chainType, ...details })
-      const f = await frame()
-      const res = await withRecovery(w, async () =>
-        f.request('wallets:rpc', { accessToken: await token(), ...ref(w), hdWalletIndex: w.walletIndex, chainType: w.chainType, requesterAppId: ctx.config.appId, request } as RpcPayload),
-      )
-      return res.data
+      const about = { address: w.address, chainType: w.chainType, ...details }
+      const call = async () => {
+        const f = await frame()
+        const res = await withRecovery(w, async () =>
+          f.request('wallets:rpc', { accessToken: await token(), ...ref(w), hdWalletIndex: w.walletIndex, chainType: w.chainType, requesterAppId: ctx.config.appId, request } as RpcPayload),
+        )
+        return res.data
+      }
+      await sensitive(action, about)
+      try {
+        return await call()
+      } catch (e) {
+        // The server wants a verification the MFA plugin thought fresh (its window passed on
+        // the server first, another tab, a clock): verify now, then once more.
+        if (!(e instanceof PorticoError) || e.code !== 'MISSING_MFA_CREDENTIALS') throw e
+        await sensitive(action, { ...about, mfaRequired: true })
+        return call()
+      }
     }
     const eth = () => {
       if (w0.chainType !== 'ethereum') throw fail('UNABLE_TO_SIGN', T().wrongAddress)

@@ -83,7 +83,8 @@ export function createMfa(ctx: Ctx, store: Store<MfaState>, settings: MfaSetting
   }
 
   const succeed = () => {
-    store.set({ status: 'success', error: null, blocking: null, lastVerifiedAt: now() })
+    const t = now()
+    store.set({ status: 'success', error: null, blocking: null, lastVerifiedAt: t, lastActionVerifiedAt: t })
     settle()
     leaveScreen()
   }
@@ -97,8 +98,10 @@ export function createMfa(ctx: Ctx, store: Store<MfaState>, settings: MfaSetting
     } else if (hasCode(err, MFA_ERRORS.invalid, 'invalid_credentials')) {
       const attempts = store.get().attempts + 1
       store.set({ attempts })
+      // A right code of a time step already used (typed again, or the enrolment's): say so.
+      const used = [...PorticoError.walk(err)].some((x) => x instanceof PorticoError && x.data?.reason === 'code_already_used')
       if (attempts >= MFA_MAX_ATTEMPTS) block('max_attempts')
-      else store.set({ status: type === 'passkey' ? 'error' : 'awaiting-code', error: type === 'passkey' ? t.passkeyError : t.invalidCodeInline })
+      else store.set({ status: type === 'passkey' ? 'error' : 'awaiting-code', error: type === 'passkey' ? t.passkeyError : used ? t.codeAlreadyUsed : t.invalidCodeInline })
     } else {
       store.set({ status: 'error', error: type === 'passkey' ? t.passkeyError : t.verificationError })
     }

@@ -12,7 +12,7 @@ import { definePlugin, lazyOnce, type PorticoPlugin, type ScreenDefinition } fro
 import { lazyComponent } from 'portico/ui/core'
 import { mfaErrors } from './errors'
 import type { MfaEngine } from './flow'
-import { INITIAL_MFA_STATE, MFA_METHOD_TYPES, MFA_SCREENS, type MfaApi, type MfaListener, type MfaSettings, type MfaState } from './state'
+import { INITIAL_MFA_STATE, MFA_FRESH_MS, MFA_METHOD_TYPES, MFA_SCREENS, type MfaApi, type MfaListener, type MfaSettings, type MfaState } from './state'
 import type { MFA_TEXTS } from './strings'
 
 // The entry holds the state, the `sensitiveAction` tap and the API; the verification engine
@@ -122,9 +122,17 @@ export function mfa(options: MfaOptions = {}): PorticoPlugin<'mfa'> {
         [MFA_SCREENS.success, () => import('./screens/success')],
       ]
       for (const [id, load] of screens) ctx.screens.register({ id, load })
-      // Seam 3: before sign / send / export / recovery / delegation.
-      ctx.hooks.sensitiveAction.tapPromise('mfa', async ({ user }) => {
-        if ((user ?? ctx.session.user)?.mfaMethods?.length) await api.verify({ reason: 'action' })
+      // Seam 3: before sign / send / export / recovery / delegation. A verification of this
+      // session within MFA_FRESH_MS covers the next actions (the server releases the wallet for
+      // 300 s after one): asking again at every signature looped the user through codes, the
+      // one just used being refused. Export always asks (part 2 section 9), and so does an
+      // action the server refused for want of a fresh verification (`details.mfaRequired`).
+      ctx.hooks.sensitiveAction.tapPromise('mfa', async ({ action, user, details }) => {
+        if (!(user ?? ctx.session.user)?.mfaMethods?.length) return
+        const forced = action === 'export_wallet' || details?.mfaRequired === true
+        const last = store.get().lastActionVerifiedAt
+        if (!forced && last !== null && now() - last < MFA_FRESH_MS) return
+        await api.verify({ reason: 'action' })
       })
       ctx.hooks.logout.tapPromise('mfa', async () => {
         api.cancel()

@@ -4,7 +4,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import type { WireLinkedAccount, WireUser } from 'portico'
 import { PorticoProvider } from 'portico/ui/core'
 import { createTestKernel, emailAccount, pluginContract, renderScreen, wireUser } from 'portico/testing'
-import { MFA_CODE_WAIT_MS, MFA_MAX_ATTEMPTS, mfa, validateMfaCode, type MfaSettings } from './index'
+import { MFA_CODE_WAIT_MS, MFA_FRESH_MS, MFA_MAX_ATTEMPTS, mfa, validateMfaCode, type MfaSettings } from './index'
 import { MFA_TEXTS } from './strings'
 import { MFA_CODE_RULE_DEFAULTS } from './code'
 import { mfaTotp } from 'portico/plugins/mfa-totp'
@@ -145,6 +145,67 @@ describe('verification (headless listener)', () => {
     await api.submit('totp', '123456')
     await Promise.all([a, b])
     expect(count).toBe(1)
+  })
+
+  it('a verification covers the wallet actions that follow within MFA_FRESH_MS; export always asks; so does an action the server refused (issue 25)', async () => {
+    let clock = 1_000_000
+    const { kernel, api, net } = await setup({ settings: { now: () => clock } })
+    net.on('POST', '/mfa/totp/verify', { success: true })
+    let asks = 0
+    api.registerListener({ onMfaRequired: () => asks++ })
+    const { p } = await asked(kernel)
+    await api.submit('totp', '123456')
+    await p
+    expect(asks).toBe(1)
+    // The next signature and a send right after: no new code (the loop of issue 25).
+    await action(kernel)
+    await kernel.hooks.sensitiveAction.promise({ action: 'send_transaction', user: kernel.session.user })
+    clock += MFA_FRESH_MS - 1
+    await action(kernel)
+    expect(asks).toBe(1)
+    // Export always asks; so does an action the frame was refused for (details.mfaRequired).
+    const exp = kernel.hooks.sensitiveAction.promise({ action: 'export_wallet', user: kernel.session.user })
+    await vi.waitFor(() => expect(api.store.get().pending).toBe(true))
+    await api.submit('totp', '123456')
+    await exp
+    expect(asks).toBe(2)
+    const refused = kernel.hooks.sensitiveAction.promise({ action: 'sign_message', user: kernel.session.user, details: { mfaRequired: true } })
+    await vi.waitFor(() => expect(api.store.get().pending).toBe(true))
+    await api.submit('totp', '123456')
+    await refused
+    expect(asks).toBe(3)
+    // Past the window: asked again.
+    clock += MFA_FRESH_MS
+    const later = action(kernel)
+    await vi.waitFor(() => expect(api.store.get().pending).toBe(true))
+    await api.submit('totp', '123456')
+    await later
+    expect(asks).toBe(4)
+  })
+
+  it("an enrolment does not cover wallet actions: the first one asks for a code (then none within the window)", async () => {
+    const { kernel, api } = await setup()
+    api.enrolled('totp', { user: withMfa(['totp']) })
+    expect(api.store.get().lastVerifiedAt).not.toBeNull()
+    api.registerListener({ onMfaRequired: () => {} })
+    const { p } = await asked(kernel)
+    api.cancel()
+    await expect(p).rejects.toMatchObject({ code: 'mfa_canceled' })
+  })
+
+  it("a right code of a step already used: 'This code has already been used. Wait for a new code.' (counts as an attempt)", async () => {
+    const { kernel, api, net } = await setup()
+    net.on('POST', '/mfa/totp/verify', {
+      status: 403,
+      body: { code: 'missing_or_invalid_mfa', error: 'This code has already been used. Wait for a new code.', data: { reason: 'code_already_used' } },
+    })
+    api.registerListener({ onMfaRequired: () => {} })
+    const { p } = await asked(kernel)
+    p.catch(() => {})
+    await expect(api.submit('totp', '123456')).rejects.toMatchObject({ code: 'missing_or_invalid_mfa' })
+    expect(api.store.get()).toMatchObject({ attempts: 1, status: 'awaiting-code', error: T.codeAlreadyUsed })
+    expect(T.codeAlreadyUsed).toBe('This code has already been used. Wait for a new code.')
+    api.cancel()
   })
 
   it('SMS: init sends the code to the enrolled number', async () => {

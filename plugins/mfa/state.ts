@@ -12,8 +12,9 @@ export const MFA_CODE_WAIT_MS = 300_000
 /** The MFA methods of part 2 section 9, in the order the method list shows them. */
 export const MFA_METHOD_TYPES: readonly MfaType[] = ['totp', 'sms', 'passkey']
 /**
- * A verification this recent lets the user add or remove methods without verifying again
- * (the server accepts one for 300 s; the client asks again a minute earlier).
+ * A verification this recent lets the user add or remove methods, and sign or send with the
+ * embedded wallet, without verifying again (the server accepts one for 300 s; the client asks
+ * again a minute earlier).
  */
 export const MFA_FRESH_MS = 240_000
 
@@ -47,6 +48,12 @@ export interface MfaState {
   blocking: 'max_attempts' | 'timeout' | null
   /** When this browser last verified (ms), for method changes. */
   lastVerifiedAt: number | null
+  /**
+   * When this browser last passed 'Verify your identity' (ms; an enrolment does not count):
+   * wallet actions within MFA_FRESH_MS of it go on without a new code, as the server releases
+   * the wallet for 300 s after a verification. Export always asks again.
+   */
+  lastActionVerifiedAt: number | null
 }
 
 export const INITIAL_MFA_STATE: MfaState = Object.freeze({
@@ -59,6 +66,7 @@ export const INITIAL_MFA_STATE: MfaState = Object.freeze({
   error: null,
   blocking: null,
   lastVerifiedAt: null,
+  lastActionVerifiedAt: null,
 }) as MfaState
 
 /** A headless app's listener: called when a verification is needed (then `init` / `submit`). */

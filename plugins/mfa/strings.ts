@@ -23,6 +23,8 @@ export const MFA_TEXTS = {
   codeNumeric: 'Passcode can only be numbers',
   codeLength: 'Passcode must be exactly 6 numbers',
   verificationRequired: 'To add or delete verification methods, verification is required.',
+  // --- ours (the spec has no text): a right authenticator code of a time step already used
+  codeAlreadyUsed: 'This code has already been used. Wait for a new code.',
   // --- part 2 section 2, 'MFA screens' (word for word)
   chooseTitle: 'Choose a verification method',
   recommended: 'Recommended',

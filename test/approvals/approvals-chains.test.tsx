@@ -99,6 +99,25 @@ function evmSigner() {
   return { account, signer, wallet: { address: account.address, chainType: 'ethereum' as const, chainId: 31337 } }
 }
 
+/**
+ * What MFA does while the wallet signs: 'Verify your identity' pushed over the approval screen,
+ * then back to it (the approval screen unmounts and mounts again). Wraps one signer method.
+ */
+function verifiedOnTheWay<K extends keyof ApprovalSigner>(t: Awaited<ReturnType<typeof setup>>['t'], signer: ApprovalSigner, method: K): { calls: () => number } {
+  let calls = 0
+  if (!t.kernel.screens.has('test-verify')) t.kernel.screens.register({ id: 'test-verify', component: () => <p>Verify your identity</p> })
+  const inner = signer[method] as (...a: unknown[]) => Promise<unknown>
+  ;(signer as Record<string, unknown>)[method] = async (...a: unknown[]) => {
+    calls++
+    void t.kernel.screens.open('test-verify', {})
+    await screen.findByText('Verify your identity')
+    t.kernel.screens.back()
+    await waitFor(() => expect(screen.queryByText('Verify your identity')).toBeNull())
+    return inner(...a)
+  }
+  return { calls: () => calls }
+}
+
 /** Clicks the screen's own button named `name` (not the dialog's close icon, also named 'Close'). */
 const click = async (name: string | RegExp) => {
   const buttons = await screen.findAllByRole('button', { name }, { timeout: 20_000 })
@@ -149,6 +168,18 @@ describe('sign requests', () => {
     await expect(api.handle({ wallet, method: 'eth_sendTransaction', params: [{ to: account.address, chainId: 5 }] }, signer)).rejects.toThrow(/^Chain ID 5 is not supported/)
   })
 
+  it('a screen over the sign screen while the wallet signs (MFA) and back: the signature is not lost nor asked again (issue 25)', async () => {
+    const { api, t } = await setup()
+    const { signer, wallet, account } = evmSigner()
+    const mfa = verifiedOnTheWay(t, signer, 'signMessage')
+    const p = api.handle({ wallet, method: 'personal_sign', params: ['after MFA', account.address] }, signer)
+    await click(T.signButton)
+    expect(await screen.findByText(T.success, {}, { timeout: 20_000 })).toBeTruthy()
+    const sig = (await p) as Hex
+    expect(await verifyMessage({ address: account.address, message: 'after MFA', signature: sig })).toBe(true)
+    expect(mfa.calls()).toBe(1)
+  })
+
   it('headless (showWalletUIs false): no screen', async () => {
     const { api } = await setup()
     const { signer, wallet, account } = evmSigner()
@@ -174,6 +205,79 @@ describe('Ethereum transactions on hardhat', () => {
     const hash = (await p) as Hex
     expect((await pub().getTransactionReceipt({ hash })).status).toBe('success')
     expect(await pub().getBalance({ address: to })).toBe(parseEther('0.02'))
+  })
+
+  it('closing the receipt with × resolves with the hash (the transaction was mined), not 4001 (issue 25)', async () => {
+    const { api } = await setup()
+    const { signer, wallet } = evmSigner()
+    await evm.fund(wallet.address, parseEther('1'))
+    const to = privateKeyToAccount(generatePrivateKey()).address
+    const p = api.handle({ wallet, method: 'eth_sendTransaction', params: [{ to, value: '0x' + parseEther('0.01').toString(16) }] }, signer)
+    await screen.findByTestId('approvals-total', {}, { timeout: 20_000 })
+    await click(T.approve)
+    expect(await screen.findByText(T.receiptTitle, {}, { timeout: 20_000 })).toBeTruthy()
+    // A local chain without an explorer: no link to mainnet Etherscan.
+    expect(screen.queryByText(T.viewOnExplorer)).toBeNull()
+    closeDialog()
+    const hash = (await p) as Hex
+    expect((await pub().getTransactionReceipt({ hash })).status).toBe('success')
+    expect(await pub().getBalance({ address: to })).toBe(parseEther('0.01'))
+  })
+
+  it('closed while waiting for the receipt: resolves with the hash once sent; closed while signing: 4001 and nothing is sent', async () => {
+    const { api } = await setup()
+    const { signer, wallet } = evmSigner()
+    await evm.fund(wallet.address, parseEther('1'))
+    const to = privateKeyToAccount(generatePrivateKey()).address
+    // Closed while the wallet signs: rejected, and the signed transaction is not broadcast.
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    const sign = signer.signTransaction!
+    signer.signTransaction = async (tx) => {
+      await gate
+      return sign(tx)
+    }
+    const p1 = api.handle({ wallet, method: 'eth_sendTransaction', params: [{ to, value: '0x1' }] }, signer)
+    await screen.findByTestId('approvals-total', {}, { timeout: 20_000 })
+    await click(T.approve)
+    closeDialog()
+    release()
+    await expect(p1).rejects.toMatchObject({ code: 4001 })
+    expect(await pub().getTransactionCount({ address: wallet.address })).toBe(0)
+    signer.signTransaction = sign
+    // Closed on the waiting screen (sent, not mined yet: automine off): the hash.
+    const rpc = (method: string, params: unknown[] = []) => pub().request({ method, params } as never)
+    await rpc('evm_setAutomine', [false])
+    try {
+      const p2 = api.handle({ wallet, method: 'eth_sendTransaction', params: [{ to, value: '0x2' }] }, signer)
+      await screen.findByTestId('approvals-total', {}, { timeout: 20_000 })
+      await click(T.approve)
+      await waitFor(async () => expect(await pub().getTransactionCount({ address: wallet.address, blockTag: 'pending' })).toBe(1), { timeout: 20_000 })
+      expect(screen.queryByText(T.receiptTitle)).toBeNull()
+      closeDialog()
+      const hash = (await p2) as Hex
+      await rpc('evm_mine')
+      expect((await pub().waitForTransactionReceipt({ hash })).status).toBe('success')
+    } finally {
+      await rpc('evm_setAutomine', [true])
+    }
+  })
+
+  it('a screen over the transaction while the wallet signs (MFA) and back: one transaction, its receipt, not Approve again (issue 25)', async () => {
+    const { api, t } = await setup()
+    const { signer, wallet } = evmSigner()
+    await evm.fund(wallet.address, parseEther('1'))
+    const mfa = verifiedOnTheWay(t, signer, 'signTransaction')
+    const to = privateKeyToAccount(generatePrivateKey()).address
+    const p = api.handle({ wallet, method: 'eth_sendTransaction', params: [{ to, value: '0x3' }] }, signer)
+    await screen.findByTestId('approvals-total', {}, { timeout: 20_000 })
+    await click(T.approve)
+    expect(await screen.findByText(T.receiptTitle, {}, { timeout: 20_000 })).toBeTruthy()
+    await click(T.allDone)
+    const hash = (await p) as Hex
+    expect((await pub().getTransactionReceipt({ hash })).status).toBe('success')
+    expect(mfa.calls()).toBe(1)
+    expect(await pub().getTransactionCount({ address: wallet.address })).toBe(1)
   })
 
   it('ERC-20 transfer decoded with symbol and amount (Continue … Approve); unlimited approve shows Maximum', async () => {
@@ -298,6 +402,22 @@ describe('Solana transactions on the SVM stand-in', () => {
     const r = (await p) as { signature: string }
     expect(typeof r.signature).toBe('string')
     expect(await svm.balance(to.toBase58())).toBe(250_000_000)
+  })
+
+  it('closing the Solana receipt with × resolves with the signature, not 4001 (issue 25)', async () => {
+    const { api } = await setup()
+    const kp = Keypair.generate()
+    await svm.airdrop(kp.publicKey.toBase58(), 2_000_000_000n)
+    const to = Keypair.generate().publicKey
+    const transaction = await build(kp.publicKey, [SystemProgram.transfer({ fromPubkey: kp.publicKey, toPubkey: to, lamports: 10_000_000 })])
+    const p = api.handle({ wallet: { address: kp.publicKey.toBase58(), chainType: 'solana' }, method: 'solana_signAndSendTransaction', params: { transaction } }, solSigner(kp))
+    await screen.findByTestId('approvals-sol-amount', {}, { timeout: 20_000 })
+    await click(T.approve)
+    expect(await screen.findByText(T.solanaReceiptDescription, {}, { timeout: 20_000 })).toBeTruthy()
+    closeDialog()
+    const r = (await p) as { signature: string }
+    expect(typeof r.signature).toBe('string')
+    expect(await svm.balance(to.toBase58())).toBe(10_000_000)
   })
 
   it('SPL transfer (TransferChecked) shows the token symbol and amount; steps through instructions', async () => {

@@ -116,19 +116,23 @@ export function Dialog({ kernel }: { kernel: Portico }) {
   useEffect(() => {
     const dialog = dialogRef.current
     if (!dialog) return
-    const t = setTimeout(() => focusInto(dialog), 0)
+    const t = setTimeout(() => {
+      if (dialog.contains(document.activeElement)) return
+      focusInto(dialog)
+    }, 0)
     return () => clearTimeout(t)
   }, [current])
 
-  // A screen that swaps its own content (a button that became a result panel) removes the
-  // focused element, and the browser drops focus to <body> without a focus event: Tab and
-  // Escape then no longer reach the dialog. Put it back inside whenever that happens.
+  // A screen that swaps its own content (a phase: review → receipt, sending → error) can remove
+  // the focused element; focus then falls to <body>, where Tab and Escape no longer reach the
+  // dialog. Put it back inside.
   useEffect(() => {
     const dialog = dialogRef.current
     if (!dialog || typeof MutationObserver === 'undefined') return
     const observer = new MutationObserver(() => {
       const active = document.activeElement
-      if (!active || active === document.body) focusInto(dialog)
+      if (active && active !== document.body && active.isConnected) return
+      focusInto(dialog)
     })
     observer.observe(dialog, { childList: true, subtree: true })
     return () => observer.disconnect()

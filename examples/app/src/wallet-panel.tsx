@@ -104,7 +104,29 @@ export function WalletPanel({ onResult }: { onResult: (s: string) => void }) {
   const { createWallet, creating } = useCreateWallet()
   const api = usePlugin('embedded-wallet')
   const signSolana = useCallback((w: EmbeddedWallet) => api.signer(w.address).solanaSignMessage(new TextEncoder().encode('Hello from Portico')), [api])
+  const [created, setCreated] = useState('')
   if (!user || user.isGuest) return null
+  /**
+   * Adds a wallet of `chainType` on the user's one HD wallet: index 0 when the user has none of
+   * this chain type (an Ethereum user gets their Solana wallet), else the next index (spec part
+   * 2 section 5: `createAdditional`). A plain `createWallet()` refuses a second index 0 with
+   * 'User already has an embedded wallet.'.
+   */
+  const add = (chainType: 'ethereum' | 'solana') => {
+    const createAdditional = wallets.some((w) => w.chainType === chainType && !w.imported)
+    setCreated('')
+    void createWallet({ chainType, createAdditional }).then(
+      (w) => {
+        const text = `${chainType === 'ethereum' ? 'Ethereum' : 'Solana'} wallet #${w.walletIndex} created`
+        setCreated(text)
+        onResult(`complete: ${text}`)
+      },
+      (e: PorticoError) => {
+        setCreated(e.message)
+        onResult(`error: ${e.message}`)
+      },
+    )
+  }
   return (
     <section aria-label="Embedded wallets" className="demo-wallets">
       <h2>Embedded wallets</h2>
@@ -125,12 +147,16 @@ export function WalletPanel({ onResult }: { onResult: (s: string) => void }) {
         <p>No embedded wallet yet.</p>
       )}
       <div className="demo-actions demo-wallet-actions">
-        <button disabled={creating} onClick={() => void createWallet({ chainType: 'ethereum' }).then(() => onResult('complete: wallet created'), (e: PorticoError) => onResult(`error: ${e.message}`))}>
+        <button disabled={creating} onClick={() => add('ethereum')}>
           Create Ethereum wallet
         </button>
-        <button disabled={creating} onClick={() => void createWallet({ chainType: 'solana' }).then(() => onResult('complete: wallet created'), (e: PorticoError) => onResult(`error: ${e.message}`))}>
+        <button disabled={creating} onClick={() => add('solana')}>
           Create Solana wallet
         </button>
+        {/* The outcome beside the buttons (the page's result line is far below them). */}
+        <span className="demo-status" role="status" data-testid="wallet-create-status">
+          {created}
+        </span>
       </div>
     </section>
   )

@@ -83,6 +83,9 @@ describe('TOTP', () => {
     const replay = await call('/mfa/totp/verify', { code }, u.token)
     expect(replay.status).toBe(403)
     expect(replay.body.code).toBe('missing_or_invalid_mfa')
+    // … and says so: the code was right, it was used (issue 25), not 'not valid'.
+    expect(replay.body).toMatchObject({ error: MFA_MSG.codeUsed, data: { reason: 'code_already_used' } })
+    expect(MFA_MSG.codeUsed).toBe('This code has already been used. Wait for a new code.')
     // The next step (within the ±1 drift window) is accepted once …
     const next = gen.generate({ timestamp: Date.now() + 30_000 })
     expect((await call('/mfa/totp/verify', { code: next }, u.token)).status).toBe(200)

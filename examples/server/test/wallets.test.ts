@@ -86,6 +86,17 @@ describe('create', () => {
     expect(again.body).toMatchObject({ code: 'embedded_wallet_already_exists', error: WALLET_MSG.alreadyExists })
   })
 
+  it("an address another user's wallet holds: 'already linked to another user', not 'already has an embedded wallet' (issue 25)", async () => {
+    const r = await newRoot()
+    expect((await create(await login(), r)).status).toBe(200)
+    const other = await login()
+    const taken = await create(other, r)
+    expect(taken.status).toBe(400)
+    expect(taken.body).toMatchObject({ code: 'linked_to_another_user', error: WALLET_MSG.addressTaken })
+    // Nothing was written for the second user: a wallet of their own is still created.
+    expect((await create(other, await newRoot())).status).toBe(200)
+  })
+
   it('only from the frame origin, only with a valid token', async () => {
     const token = await login()
     const r = await newRoot()

@@ -57,6 +57,7 @@ describe('transaction flow (shared by the Ethereum and Solana screens)', () => {
         return review(1)
       },
       submit: async () => ({ result: 'sig', signature: null, explorerUrl: null }),
+      closed: async () => null,
     }
     void open(session)
     expect(await screen.findByText('blockhash not found')).toBeTruthy()
@@ -75,6 +76,7 @@ describe('transaction flow (shared by the Ethereum and Solana screens)', () => {
       ready: async () => {},
       prepare: async () => review(2),
       submit: async () => ({ result: 'signed-tx', signature: null, explorerUrl: null }),
+      closed: async () => null,
     }
     const result = open(session)
     expect(await screen.findByText('Step 1 of 2')).toBeTruthy()

@@ -3,10 +3,11 @@
  * 'Preparing' screen and the preparation-error screen), the review steps, submit, and the
  * receipt's explorer link and the review's action row (Continue, Add funds or Approve).
  */
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
-import { Button, ScreenLayout, Spinner, StatusIcon, useScreen } from 'portico/ui'
+import { useCallback, useEffect, type ReactNode } from 'react'
+import { Button, ScreenLayout, Spinner, StatusIcon, useKernel, useScreen } from 'portico/ui'
 import type { ApprovalsTexts } from '../strings'
 import { AppIcon, fill, type Failure } from './parts'
+import { once, peek, useSessionState } from './persist'
 
 const SUCCESS_CLOSE_MS = 1400
 
@@ -18,19 +19,37 @@ interface FlowSession<Review, Result extends { result: unknown }> {
   submit(): Promise<Result>
 }
 
-/** Phase, review, step, failure and result of one transaction screen; `signOnly` closes with the result after 'Success'. */
+/**
+ * Closes the flow with `value` after `ms`, when the screen on top is still this request's
+ * (the user may have closed it meanwhile, or another request opened the modal since).
+ */
+export function useCloseLater(session: object) {
+  const kernel = useKernel()
+  return useCallback(
+    (value: unknown, ms: number) => {
+      setTimeout(() => {
+        const cur = kernel.screens.getState().current
+        if (cur && (cur.params as { session?: unknown }).session === session) kernel.screens.close(value)
+      }, ms)
+    },
+    [kernel, session],
+  )
+}
+
+/**
+ * Phase, review, step, failure and result of one transaction screen; `signOnly` closes with the
+ * result after 'Success'. The state is kept on the session (./persist.ts): a screen pushed over
+ * this one (MFA while the wallet signs) and back leaves the flow where it was, so a transaction
+ * is neither prepared nor approved twice.
+ */
 export function useTransactionFlow<Review, Result extends { result: unknown }>(s: FlowSession<Review, Result>, signOnly: boolean) {
   const screen = useScreen()
-  const [phase, setPhase] = useState<Phase>('preparing')
-  const [review, setReview] = useState<Review | null>(null)
-  const [step, setStep] = useState(0)
-  const [failure, setFailure] = useState<Failure | null>(null)
-  const [result, setResult] = useState<Result | null>(null)
-  const alive = useRef(true)
-  useEffect(() => {
-    alive.current = true
-    return () => void (alive.current = false)
-  }, [])
+  const closeLater = useCloseLater(s)
+  const [phase, setPhase] = useSessionState<Phase>(s, 'phase', 'preparing')
+  const [review, setReview] = useSessionState<Review | null>(s, 'review', null)
+  const [step, setStep] = useSessionState(s, 'step', 0)
+  const [failure, setFailure] = useSessionState<Failure | null>(s, 'failure', null)
+  const [result, setResult] = useSessionState<Result | null>(s, 'result', null)
 
   const prepare = useCallback(async () => {
     setPhase('preparing')
@@ -38,29 +57,28 @@ export function useTransactionFlow<Review, Result extends { result: unknown }>(s
     try {
       await s.ready()
       const r = await s.prepare()
-      if (!alive.current) return
       setReview(r)
       setPhase('review')
     } catch (e) {
-      if (!alive.current) return
       setFailure({ code: null, message: (e as Error)?.message ?? String(e), hash: null })
       setPhase('failed-prepare')
     }
-  }, [s])
-  useEffect(() => void prepare(), [prepare])
+  }, [s, setPhase, setStep, setReview, setFailure])
+  useEffect(() => {
+    if (once(s, 'prepare')) void prepare()
+  }, [s, prepare])
 
   const approve = async () => {
+    if (peek<Phase>(s, 'phase', 'preparing') === 'sending') return
     setPhase('sending')
     try {
       const r = await s.submit()
-      if (!alive.current) return
       setResult(r)
       if (signOnly) {
         setPhase('signed')
-        setTimeout(() => screen.close(r.result), SUCCESS_CLOSE_MS)
+        closeLater(r.result, SUCCESS_CLOSE_MS)
       } else setPhase('receipt')
     } catch (e) {
-      if (!alive.current) return
       setFailure(e as Failure)
       setPhase('error')
     }

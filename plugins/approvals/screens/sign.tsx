@@ -4,11 +4,13 @@
  * waits up to 30 s for the wallet service, then signing → Success → closes after 1.4 s.
  * Closing without signing rejects the request (4001).
  */
-import { useEffect, useRef, useState, type ReactNode } from 'react'
-import { Button, CopyButton, ScreenLayout, StatusIcon, useScreen, useTexts, type ScreenProps } from 'portico/ui'
+import { useEffect, type ReactNode } from 'react'
+import { Button, CopyButton, ScreenLayout, StatusIcon, useTexts, type ScreenProps } from 'portico/ui'
 import { APPROVALS_TEXTS } from '../strings'
 import type { SignSession } from '../session'
 import { AppIcon, Details } from './parts'
+import { once, peek, useSessionState } from './persist'
+import { useCloseLater } from './flow'
 
 const SUCCESS_CLOSE_MS = 1400
 
@@ -25,36 +27,32 @@ function Value({ value, depth = 0 }: { value: unknown; depth?: number }): ReactN
 export default function SignScreen({ params }: ScreenProps<{ session: SignSession }>) {
   const s = params.session
   const T = useTexts('approvals', APPROVALS_TEXTS)
-  const screen = useScreen()
-  const [phase, setPhase] = useState<Phase>('connecting')
-  const [error, setError] = useState<string | null>(null)
-  const alive = useRef(true)
+  // Kept on the session: MFA's screen over this one (the wallet asks for a verification while
+  // it signs) unmounts it, and back here the signing goes on instead of starting over.
+  const [phase, setPhase] = useSessionState<Phase>(s, 'phase', 'connecting')
+  const [error, setError] = useSessionState<string | null>(s, 'error', null)
+  const closeLater = useCloseLater(s)
 
   useEffect(() => {
-    alive.current = true
+    if (!once(s, 'ready')) return
     s.ready().then(
-      () => alive.current && setPhase('ready'),
+      () => peek<Phase>(s, 'phase', 'connecting') === 'connecting' && setPhase('ready'),
       (e) => {
-        if (!alive.current) return
         setError((e as Error)?.message ?? String(e))
         setPhase('error')
       },
     )
-    return () => {
-      alive.current = false
-    }
-  }, [s])
+  }, [s, setPhase, setError])
 
   const sign = async () => {
+    if (peek<Phase>(s, 'phase', 'connecting') === 'signing') return
     setPhase('signing')
     setError(null)
     try {
       const result = await s.sign()
-      if (!alive.current) return
       setPhase('success')
-      setTimeout(() => screen.close(result), SUCCESS_CLOSE_MS)
+      closeLater(result, SUCCESS_CLOSE_MS)
     } catch (e) {
-      if (!alive.current) return
       setError((e as Error)?.message ?? String(e))
       setPhase('error')
     }

@@ -56,6 +56,8 @@ export const TOTP_WINDOW = 1
 
 export const MFA_MSG = {
   invalidCode: 'Invalid MFA code',
+  /** A TOTP code of a time step already accepted (replayed, or typed again within its 30 s). */
+  codeUsed: 'This code has already been used. Wait for a new code.',
   missing: 'Missing or invalid MFA',
   maxAttempts: 'Max MFA verification attempts reached',
   verificationRequired: 'To add or delete verification methods, verification is required.',
@@ -69,6 +71,8 @@ export const MFA_MSG = {
 export const mfaErrors = {
   missing: (msg: string = MFA_MSG.missing) => new ApiError(403, 'missing_or_invalid_mfa', msg),
   invalidCode: () => new ApiError(403, 'missing_or_invalid_mfa', MFA_MSG.invalidCode),
+  /** Same code as an invalid one (clients count it as an attempt), with the reason the client shows. */
+  codeUsed: () => new ApiError(403, 'missing_or_invalid_mfa', MFA_MSG.codeUsed, { reason: 'code_already_used' }),
   maxAttempts: () => new ApiError(429, 'mfa_verification_max_attempts_reached', MFA_MSG.maxAttempts),
   unsupported: () => new ApiError(400, 'unsupported_mfa_method', MFA_MSG.unsupported),
   notEnrolled: () => errors.invalidData(MFA_MSG.notEnrolled),
@@ -233,7 +237,7 @@ export function registerMfa(api: Api, ctx: ServerCtx) {
         `UPDATE mfa_methods SET last_step = $2 WHERE user_id = $1 AND type = 'totp' AND (last_step IS NULL OR last_step < $2) RETURNING type`,
         [auth.userId, step],
       )
-      if (!ok.length) throw mfaErrors.invalidCode()
+      if (!ok.length) throw mfaErrors.codeUsed()
       await markVerified(q, auth, 'totp')
     })
     return c.json({ success: true })

@@ -277,8 +277,12 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
         )
         await q.query('RELEASE SAVEPOINT root_insert')
       } catch (e) {
-        if (isUniqueViolation(e)) throw alreadyExists()
-        throw e
+        if (!isUniqueViolation(e)) throw e
+        // The root's address is taken: by this user (a racing create) or by another user.
+        await q.query('ROLLBACK TO SAVEPOINT root_insert')
+        const owner = await q.query<{ user_id: string }>('SELECT user_id FROM embedded_wallet_roots WHERE app_id = $1 AND lower(entropy_id) = lower($2)', [app.id, root.entropy_id])
+        if (owner.length && owner[0].user_id !== auth.userId) throw new ApiError(400, 'linked_to_another_user', WALLET_MSG.addressTaken)
+        throw alreadyExists()
       }
       for (const w of wallets) await insertWallet(q, app.id, auth.userId, walletAccount(w, root))
     })
