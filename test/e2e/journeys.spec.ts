@@ -400,7 +400,7 @@ describe('journey: password backup, second browser, MFA, recover, sign', { timeo
     await dialog(page).waitFor({ state: 'detached' })
 
     // 4. A second browser (fresh storage: no device share), the same address.
-    const page2 = await open({ approvals: '0' })
+    const page2 = await open()
     // The page loads the wallet frame ahead (as an app that warms it does): at login the frame
     // answers at once that this device has no share, so the MFA prompt comes while the login's
     // modal still shows, the case that used to close the prompt with that modal.
@@ -434,14 +434,18 @@ describe('journey: password backup, second browser, MFA, recover, sign', { timeo
     await page2.waitForFunction(() => document.querySelector('[data-testid=wallet-status]')?.textContent === 'connected')
     expect(await page2.textContent('[data-testid=wallet-ethereum]')).toBe(address)
 
-    // 6. Sign: MFA when the server asks again, then the signature verifies against the same address.
-    // (The second browser runs without the approval screens: their sign-after-MFA is the
-    // evm-wallet-totp journey's; here the wallet's own path is what recovery must unblock.)
+    // 6. Sign through the approval screen: 'Sign and continue', a code if the server asks again
+    // (the recovery's verification usually still covers it), then the signature verifies against
+    // the same address and the approval closes by itself.
     before = await result(page2)
     await page2.click('[data-testid=wallet-sign]')
+    const approval = page2.locator('[role=dialog][data-screen=approvals-sign]')
+    await approval.locator('[data-testid=approvals-message]').getByText('Hello from Portico', { exact: true }).waitFor({ timeout: 60_000 })
+    await expectDialogContained(page2)
+    await approval.getByRole('button', { name: 'Sign and continue' }).click()
     const mfaAgain = page2.locator('[data-mfa-verify][data-mfa-status=awaiting-code]')
     const next = await Promise.race([
-      page2.waitForFunction((old) => (document.querySelector('[data-testid=result]')?.textContent ?? old) !== old, before, { timeout: 60_000 }).then(() => 'result' as const),
+      approval.locator('.portico-title').getByText('Success!', { exact: true }).waitFor({ timeout: 60_000 }).then(() => 'signed' as const),
       mfaAgain.waitFor({ timeout: 60_000 }).then(() => 'mfa' as const),
     ])
     if (next === 'mfa') {
