@@ -15,9 +15,9 @@ afterEach(async () => {
   }
 })
 
-async function start(limits: Partial<HttpLimits>): Promise<number> {
+async function start(limits: Partial<HttpLimits>, fetch: (r: Request) => Response | Promise<Response> = () => new Response('ok')): Promise<number> {
   const server = await new Promise<Server>((resolve) => {
-    const s = serveWithLimits({ fetch: () => new Response('ok'), port: 0, hostname: '127.0.0.1', limits: { ...DEFAULT_HTTP_LIMITS, ...limits } }, () => resolve(s))
+    const s = serveWithLimits({ fetch, port: 0, hostname: '127.0.0.1', limits: { ...DEFAULT_HTTP_LIMITS, ...limits } }, () => resolve(s))
   })
   servers.push(server)
   return (server.address() as AddressInfo).port
@@ -53,6 +53,23 @@ describe('slow clients', () => {
       expect(ms).toBeLessThan(1000 + 1000 + 3000)
       expect(ms).toBeGreaterThanOrEqual(900)
       expect(data).toMatch(/^HTTP\/1\.1 408/)
+    } finally {
+      clearInterval(drip)
+    }
+  })
+
+  it('closes a socket that trickles its body once the request time-out passes', async () => {
+    const port = await start({ headersTimeoutMs: 500, requestTimeoutMs: 1500 }, async (r) => new Response(`read ${(await r.text()).length}`))
+    const s = await open(port)
+    const end = closed(s)
+    s.write('POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n')
+    const drip = setInterval(() => !s.destroyed && s.write('x'), 100)
+    try {
+      const { ms, data } = await end
+      expect(ms).toBeGreaterThanOrEqual(1300)
+      expect(ms).toBeLessThan(1500 + 1000 + 3000)
+      // Never answered as if the body had arrived.
+      expect(data).not.toContain('read ')
     } finally {
       clearInterval(drip)
     }
