@@ -2,7 +2,8 @@
  * `npm start` as a user runs it (issue 25): scripts/start.mjs started for real, then every
  * service answers at the addresses the banner prints, on one site (http://localhost: app, API
  * and wallet frame), and in Chromium at the banner's URL a passkey sign-up works, the wallet is
- * created, and the demo's 'Passkeys' button opens the passkey screen (it said `not_supported`).
+ * created, and the demo's 'Passkeys' button opens the passkey screen (it said `not_supported`);
+ * Google through the OAuth stand-in returns to the demo's site (redirect URI on localhost).
  * Also the figures of the issue's 'Done when': first modal open and e-mail login to 'wallet
  * ready', medians, measured by the driver from the click to the visible result
  * (test/artifacts/demo-timings.json).
@@ -160,6 +161,23 @@ describe('npm start', { timeout: 300_000 }, () => {
     expect(await page.locator('[role=dialog] [data-credential-id]').count()).toBe(1)
     await page.screenshot({ path: join(ARTIFACTS, 'demo-passkeys.png') })
     expect(await page.textContent('[data-testid=result]')).not.toContain('not_supported')
+  })
+
+  it("Google from 'More options': the stand-in's consent, back on the demo's site, logged in", async () => {
+    const page = await newPage()
+    await page.click('[data-testid=login]')
+    await page.waitForSelector(LANDING_TITLE, { state: 'visible' })
+    await page.click('[role=dialog] [data-method=more-options]')
+    await page.click('[data-portico-overflow] [data-method=google]')
+    // The provider (the local stand-in), then its redirect to the API's callback on localhost, then the app.
+    await page.waitForURL((u) => u.origin === demo.urls.idp, { timeout: 30_000 })
+    await page.locator('select[name=user]').waitFor({ timeout: 20_000 })
+    await page.selectOption('select[name=user]', 'alice')
+    await page.getByRole('button', { name: 'Allow', exact: true }).click()
+    await page.waitForURL((u) => u.origin === demo.urls.app, { waitUntil: 'commit', timeout: 30_000 })
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'logged in', undefined, { timeout: 60_000 })
+    const user = JSON.parse((await page.textContent('[data-testid=user]')) ?? 'null')
+    expect(user.google).toMatchObject({ type: 'google_oauth', email: 'alice@example.com' })
   })
 
   it('figures: first modal open and e-mail login to wallet ready (medians, click to visible)', async () => {
