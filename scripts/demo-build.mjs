@@ -42,6 +42,7 @@ export async function buildDemoApp(env, log = (line) => console.log(line)) {
   const out = join(base, stamp)
   if (existsSync(join(out, '.done'))) return { dir: out, built: false }
   mkdirSync(base, { recursive: true })
+  log('building the demo app for production (a first start, or a source changed): about a minute')
   const vite = fileURLToPath(new URL('../node_modules/.bin/vite', import.meta.url))
   await new Promise((resolve, reject) => {
     const child = spawn(vite, ['build', '--config', 'examples/app/vite.config.ts', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], {
