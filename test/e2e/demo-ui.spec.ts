@@ -4,7 +4,8 @@
  *   the social providers behind 'More options', each with a drawn logo (an SVG, no letter
  *   placeholder), and focus moves into that view;
  * - the authenticator-app enrolment shows the whole secret (it was cut off), selectable and
- *   copyable.
+ *   copyable;
+ * - the demo's Unlink buttons ask 'Unlink … ?' first (Unlink / Cancel).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
@@ -91,5 +92,34 @@ describe('authenticator app enrolment', () => {
     expect(await page.getByLabel('Secret').count()).toBe(1)
     await page.getByRole('button', { name: 'Copy' }).waitFor()
     await h.screenshot(page, 'demo-totp-secret')
+  })
+})
+
+describe("the demo's unlink buttons", () => {
+  it("ask 'Unlink … ?' first: Cancel sends nothing, Unlink sends the request", async () => {
+    const page = await h.openPage({})
+    const email = `unlink-ask-${process.pid}@example.com`
+    await h.enterEmailCode(page, email)
+    await waitStatus(page, 'logged in')
+    await page.waitForSelector('[role=dialog]', { state: 'detached' })
+    const before = await page.textContent('[data-testid=result]')
+    const unlinks: string[] = []
+    page.on('request', (r) => r.url().includes('/passwordless/unlink') && unlinks.push(r.url()))
+    await page.getByRole('button', { name: 'Unlink email', exact: true }).click()
+    const question = page.locator('[data-demo-confirm]')
+    await question.waitFor()
+    expect(await question.locator('span').first().textContent()).toBe(`Unlink ${email}?`)
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Unlink')
+    await h.screenshot(page, 'demo-unlink-confirm')
+    await question.getByRole('button', { name: 'Cancel', exact: true }).click()
+    await question.waitFor({ state: 'detached' })
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Unlink email')
+    expect(unlinks).toEqual([])
+    expect(await page.textContent('[data-testid=result]')).toBe(before)
+    // Confirmed: the request goes (the server keeps a user's last account and refuses it).
+    await page.getByRole('button', { name: 'Unlink email', exact: true }).click()
+    await question.getByRole('button', { name: 'Unlink', exact: true }).click()
+    await page.waitForFunction((b) => document.querySelector('[data-testid=result]')?.textContent !== b, before)
+    expect(unlinks).toHaveLength(1)
   })
 })
