@@ -207,11 +207,15 @@ describe('journey: passkey sign-up, wallet, export', { timeout: 180_000 }, () =>
     const frame = page.frames().find((f) => f.url().startsWith(`${site.frameUrl}/apps/`))
     expect(frame, 'the wallet frame on http://localhost').toBeTruthy()
 
-    // Export: the dialog is contained and Escape closes it …
+    // Export: the dialog is contained and Escape closes it, also with focus inside the export
+    // page (another document: its key events never reach the host's dialog; it reports Escape) …
     await page.waitForSelector('[data-testid=export-wallet]')
     await page.click('[data-testid=export-wallet]')
-    await exportFrame(page)
+    const first = await exportFrame(page)
     await expectDialogContained(page)
+    await first.waitForSelector('[data-testid=export-copy]', { timeout: 30_000 })
+    await first.focus('[data-testid=export-copy]')
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('wallet-export-frame')
     await closeWith(page, 'Escape')
 
     // … and again: the key appears inside the export frame only, it is the wallet's, × closes.
