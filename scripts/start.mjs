@@ -1,18 +1,24 @@
 #!/usr/bin/env node
 /**
- * `npm start`: the reference server (port 8787, wallet frame 8788), the demo app (Vite, port
- * 5173), the local OAuth identity provider stand-in (port 8792: 'Continue with Google' etc. work
- * offline) and a local EVM chain (hardhat, 8545) together.
- * No extra dependencies: two child processes, their output prefixed, both stopped on Ctrl-C.
+ * `npm start`: the demo on one site, http://localhost (scripts/demo-config.mjs): the app (a
+ * production build, served on 5173), the reference server (8787) and its wallet frame (8788),
+ * with the local stand-ins of the outside services (OAuth identity provider 8792, chains, cloud
+ * drive, funding providers, WalletConnect relay). `npm start -- --cross-site` (or
+ * PORTICO_DEMO_CROSS_SITE=1) puts the API and the frame on http://127.0.0.1 instead: a
+ * third-party frame, as a wallet service on another domain is.
+ * No extra dependencies: child processes, their output prefixed, all stopped on Ctrl-C.
  */
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { crossSiteRequested, demoConfig } from './demo-config.mjs'
+import { buildDemoApp, serveBuiltApp } from './demo-build.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url))
-const API = 'http://127.0.0.1:8787'
-const APP = 'http://127.0.0.1:5173'
-const IDP = 'http://127.0.0.1:8792'
+const demo = demoConfig({ crossSite: crossSiteRequested() })
+const API = demo.urls.api
+const APP = demo.urls.app
+const IDP = demo.urls.idp
 
 const children = []
 function run(label, cmd, args, env = {}) {
@@ -40,6 +46,7 @@ function stop(code = 0) {
   if (stopping) return
   stopping = true
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM')
+  appServer?.close()
   setTimeout(() => process.exit(code), 500).unref()
 }
 process.on('SIGINT', () => stop(0))
@@ -59,15 +66,27 @@ const oauthBase = process.env.PORTICO_OAUTH_BASE_URL ?? IDP
 // same variable, so it is set here, before the server starts.
 process.env.PORTICO_CLOUD_DRIVE_BASE_URL ??= 'http://127.0.0.1:8793'
 if (process.env.PORTICO_CLOUD_DRIVE_BASE_URL === 'http://127.0.0.1:8793') {
-  run('cloud-drive', bin('tsx'), ['examples/stand-ins/cloud-drive/main.ts'], { PORTICO_CLOUD_DRIVE_PORT: '8793', PORTICO_CLOUDKIT_SIGNIN_CALLBACK: `${APP}/?portico_recovery_popup=icloud` })
+  run('cloud-drive', bin('tsx'), ['examples/stand-ins/cloud-drive/main.ts'], { PORTICO_CLOUD_DRIVE_PORT: '8793', PORTICO_CLOUDKIT_SIGNIN_CALLBACK: demo.cloudKitSignInCallback })
 }
-run('server', bin('tsx'), ['examples/server/src/main.ts', '--dev'], { PORT: '8787', PORTICO_OAUTH_BASE_URL: oauthBase })
+// The server's public URLs are the ones the browser uses (OAuth redirect URI, the frame's API).
+run('server', bin('tsx'), ['examples/server/src/main.ts', '--dev'], { ...demo.serverEnv, PORTICO_OAUTH_BASE_URL: oauthBase })
 if (oauthBase === IDP) run('oauth-idp', bin('tsx'), ['examples/server/idp/main.ts'], { PORTICO_IDP_PORT: '8792' })
 // The third-party plugin example's identity provider (Acme ID), for ?app=portico-test-acmeid-00001.
 run('acme-id', bin('tsx'), ['examples/custom-plugin/idp/main.ts'])
-run('app', bin('vite'), ['--config', 'examples/app/vite.config.ts', '--host', '127.0.0.1', '--port', '5173', '--strictPort'], {
-  // The demo creates embedded wallets on login (the frame is the server's second listener, 8788).
-  VITE_PORTICO_CREATE_ON_LOGIN: 'users-without-wallets',
+// The demo app: a production build (rebuilt when a source changed), so the first modal open is
+// as fast as in a deployed app; it creates embedded wallets on login (the frame is the server's
+// second listener, 8788).
+let appServer = null
+const appReady = (async () => {
+  const t0 = Date.now()
+  const { dir, built } = await buildDemoApp(demo.appEnv, (line) => console.log(`[app] ${line}`))
+  console.log(`[app] ${built ? `built in ${((Date.now() - t0) / 1000).toFixed(1)} s` : 'sources unchanged: the previous build'} (${dir})`)
+  appServer = await serveBuiltApp(dir, { port: demo.ports.app, host: demo.listenHost, canonical: APP })
+  if (stopping) appServer.close()
+})()
+appReady.catch((err) => {
+  console.error(`[app] ${err.message}`)
+  stop(1)
 })
 
 // Embedded wallets (issue 14): the local EVM chain (hardhat 2 on 8545) for balances and sends;
@@ -85,15 +104,28 @@ run('wc-relay', bin('tsx'), ['examples/stand-ins/walletconnect-relay/main.ts'], 
 run('svm', bin('tsx'), ['examples/stand-ins/svm/main.ts'], { PORTICO_SVM_PORT: '8899' })
 spawn(bin('tsx'), ['scripts/evm-demo-token.ts'], { cwd: root, stdio: 'inherit' })
 
-setTimeout(() => {
+// The banner once the app is served and the API and the frame answer (the others have had a moment to start).
+async function answering(url) {
+  for (;;) {
+    if (stopping) return
+    try {
+      if ((await fetch(url)).ok) return
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 250))
+  }
+}
+Promise.all([appReady, answering(demo.health.api), answering(demo.health.frame), new Promise((r) => setTimeout(r, 2500))]).then(() => {
+  if (stopping) return
   console.log(`
   Portico demo
-    open the app:        ${APP}
+    open the app:        ${APP}  (${demo.crossSite ? 'cross-site: the API and the wallet frame on 127.0.0.1, a third-party frame' : 'one site: app, API and wallet frame on localhost; passkeys work'})
     API server:          ${API}/api/v1
     login codes appear:  in the [server] lines above and at ${API}/dev/outbox
     other configs:       ${APP}/?layout=groups&theme=dark&accent=%23e4572e (see examples/app/src/settings.ts)
     third-party plugin:  ${APP}/?app=portico-test-acmeid-00001 (Acme ID on http://127.0.0.1:8791)
-    embedded wallets:    created on login; frame on http://127.0.0.1:8788, local chain http://127.0.0.1:8545
+    embedded wallets:    created on login; frame on ${demo.urls.frame}, local chain ${demo.urls.evm}
                          (fund one: npx tsx scripts/evm-fund.ts <address> 1)
     WalletConnect relay: ws://127.0.0.1:8798 (stand-in; pair a wallet client with the QR's wc: link)
     Solana (litesvm):    http://127.0.0.1:8899 (demo SPL token shown as USDC); prices: stand-in on 8797
@@ -101,4 +133,4 @@ setTimeout(() => {
     social logins:       ${oauthBase === IDP ? `local stand-in identity provider on ${IDP} (no real Google account)` : oauthBase || 'the real providers'}
   Ctrl-C stops them all.
 `)
-}, 2500)
+}, () => {})

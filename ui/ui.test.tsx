@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { useRef, useState } from 'react'
 import { definePlugin, type LoginMethod, type PorticoPlugin } from 'portico'
 import {
@@ -137,6 +137,23 @@ describe('PorticoProvider and hooks', () => {
     const dialog = screen.getByRole('dialog')
     await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true))
     expect(document.activeElement?.textContent).toBe('All Done')
+  })
+
+  it("'More options' and Back move focus to the new view's first row and back (focus never drops to the page)", async () => {
+    const t = await createTestKernel({
+      plugins: [fakeLogin('alpha'), fakeLogin('beta'), fakeLogin('gamma')],
+      app: { login_methods: ['alpha', 'beta', 'gamma'], login_methods_and_order: { primary: ['alpha'], overflow: ['beta', 'gamma'] } },
+    })
+    await setup(t)
+    fireEvent.click(screen.getByText('open'))
+    const more = await screen.findByText('More options')
+    fireEvent.click(more.closest('button')!)
+    const beta = (await screen.findByText('Label beta')).closest('button')!
+    await waitFor(() => expect(document.activeElement).toBe(beta))
+    const dialog = screen.getByRole('dialog')
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Back' }))
+    await screen.findByText('More options')
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByText('More options').closest('button')))
   })
 
   it('completes a login through a plugin screen and reports onComplete', async () => {

@@ -10,7 +10,8 @@
  *
  * The app's login methods must list 'apple'. Accounts: type 'apple_oauth', `user.apple`.
  */
-import { brandIcon, defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/plugins/oauth'
+import { defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/plugins/oauth'
+import { AppleLogo } from './logo'
 
 export type { OAuthApi as AppleApi, OAuthOptions as AppleOptions } from 'portico/plugins/oauth'
 
@@ -26,7 +27,7 @@ export const APPLE_PROVIDER = {
   provider: 'apple',
   displayName: 'Apple',
   transferLabel: 'Apple profile',
-  icon: brandIcon('A', '#000000', '#fff'),
+  icon: AppleLogo,
 } as const satisfies OAuthProviderDescriptor
 
 export const apple = defineOAuthProvider(APPLE_PROVIDER)

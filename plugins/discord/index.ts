@@ -10,7 +10,8 @@
  *
  * The app's login methods must list 'discord'. Accounts: type 'discord_oauth', `user.discord`.
  */
-import { brandIcon, defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/plugins/oauth'
+import { defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/plugins/oauth'
+import { DiscordLogo } from './logo'
 
 export type { OAuthApi as DiscordApi, OAuthOptions as DiscordOptions } from 'portico/plugins/oauth'
 
@@ -26,7 +27,7 @@ export const DISCORD_PROVIDER = {
   provider: 'discord',
   displayName: 'Discord',
   transferLabel: 'Discord profile',
-  icon: brandIcon('D', '#5865f2', '#fff'),
+  icon: DiscordLogo,
 } as const satisfies OAuthProviderDescriptor
 
 export const discord = defineOAuthProvider(DISCORD_PROVIDER)

@@ -10,7 +10,8 @@
  *
  * The app's login methods must list 'github'. Accounts: type 'github_oauth', `user.github`.
  */
-import { brandIcon, defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/plugins/oauth'
+import { defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/plugins/oauth'
+import { GitHubLogo } from './logo'
 
 export type { OAuthApi as GitHubApi, OAuthOptions as GitHubOptions } from 'portico/plugins/oauth'
 
@@ -26,7 +27,7 @@ export const GITHUB_PROVIDER = {
   provider: 'github',
   displayName: 'GitHub',
   transferLabel: 'GitHub profile',
-  icon: brandIcon('G', '#24292f', '#fff'),
+  icon: GitHubLogo,
 } as const satisfies OAuthProviderDescriptor
 
 export const github = defineOAuthProvider(GITHUB_PROVIDER)

@@ -10,7 +10,8 @@
  *
  * The app's login methods must list 'google'. Accounts: type 'google_oauth', `user.google`.
  */
-import { brandIcon, defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/plugins/oauth'
+import { defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/plugins/oauth'
+import { GoogleLogo } from './logo'
 
 export type { OAuthApi as GoogleApi, OAuthOptions as GoogleOptions } from 'portico/plugins/oauth'
 
@@ -26,7 +27,7 @@ export const GOOGLE_PROVIDER = {
   provider: 'google',
   displayName: 'Google',
   transferLabel: 'Google profile',
-  icon: brandIcon('G', '#ffffff', '#4285f4'),
+  icon: GoogleLogo,
   // Google refuses OAuth in embedded webviews (disallowed_useragent): the in-app-browser screen instead.
   refusesInAppBrowsers: true,
 } as const satisfies OAuthProviderDescriptor

@@ -10,7 +10,8 @@
  *
  * The app's login methods must list 'instagram'. Accounts: type 'instagram_oauth', `user.instagram`.
  */
-import { brandIcon, defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/plugins/oauth'
+import { defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/plugins/oauth'
+import { InstagramLogo } from './logo'
 
 export type { OAuthApi as InstagramApi, OAuthOptions as InstagramOptions } from 'portico/plugins/oauth'
 
@@ -26,7 +27,7 @@ export const INSTAGRAM_PROVIDER = {
   provider: 'instagram',
   displayName: 'Instagram',
   transferLabel: 'Instagram profile',
-  icon: brandIcon('I', '#e1306c', '#fff'),
+  icon: InstagramLogo,
 } as const satisfies OAuthProviderDescriptor
 
 export const instagram = defineOAuthProvider(INSTAGRAM_PROVIDER)

@@ -10,7 +10,8 @@
  *
  * The app's login methods must list 'linkedin'. Accounts: type 'linkedin_oauth', `user.linkedin`.
  */
-import { brandIcon, defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/plugins/oauth'
+import { defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/plugins/oauth'
+import { LinkedInLogo } from './logo'
 
 export type { OAuthApi as LinkedInApi, OAuthOptions as LinkedInOptions } from 'portico/plugins/oauth'
 
@@ -26,7 +27,7 @@ export const LINKEDIN_PROVIDER = {
   provider: 'linkedin',
   displayName: 'LinkedIn',
   transferLabel: 'LinkedIn profile',
-  icon: brandIcon('in', '#0a66c2', '#fff'),
+  icon: LinkedInLogo,
 } as const satisfies OAuthProviderDescriptor
 
 export const linkedin = defineOAuthProvider(LINKEDIN_PROVIDER)

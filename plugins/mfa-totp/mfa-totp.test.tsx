@@ -50,4 +50,20 @@ describe('mfa-totp', () => {
     await waitFor(() => expect((document.querySelector('[data-mfa-totp-secret]') as HTMLInputElement)?.value).toBe(SECRET))
     await waitFor(() => expect(document.querySelector('svg.portico-qr-code')).toBeTruthy())
   })
+
+  it('shows the whole secret over wrapped lines, labelled and copyable (a one-line field cut it off)', async () => {
+    const { kernel } = await setup()
+    await renderScreen(kernel, 'mfa-totp')
+    const field = (await waitFor(() => {
+      const el = document.querySelector('[data-mfa-totp-secret]') as HTMLTextAreaElement | null
+      expect(el?.value).toBe(SECRET)
+      return el!
+    }))
+    expect(field.tagName).toBe('TEXTAREA')
+    expect(field.readOnly).toBe(true)
+    expect(Number(field.getAttribute('rows'))).toBeGreaterThanOrEqual(Math.ceil(SECRET.length / 20))
+    expect(field.getAttribute('style')).toBeNull()
+    expect(screen.getByLabelText(MFA_TOTP_TEXTS.secretLabel)).toBe(field)
+    expect(screen.getByRole('button', { name: MFA_TOTP_TEXTS.copy })).toBeTruthy()
+  })
 })

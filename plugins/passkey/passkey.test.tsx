@@ -201,6 +201,33 @@ describe('passkey screens', () => {
   })
 })
 
+describe('removing a passkey asks first (issue 25)', () => {
+  it("'Remove' asks 'Unlink {title}?': Cancel keeps it and unlinks nothing, Unlink removes it", async () => {
+    const u = wireUser({ accounts: [emailAccount('a@example.com'), wirePasskey('k1'), wirePasskey('k2', { authenticator_name: '1Password' })] })
+    const { kernel, net } = await setup({ user: u })
+    kernel.session.apply(authResponse(u))
+    net.on('POST', '/passkeys/unlink', () => ({ user: wireUser({ id: u.id, accounts: [emailAccount('a@example.com'), wirePasskey('k1')] }) }))
+    const view = await renderScreen(kernel, 'passkey-link', {}, { intent: 'link' })
+    await view.findByText(T.linkTitle)
+    fireEvent.click(view.getByRole('button', { name: 'Remove passkey 1Password (Chrome)' }))
+    // The question, with the confirm button focused; nothing sent yet.
+    await view.findByText('Unlink 1Password (Chrome)?')
+    const confirm = view.getByRole('button', { name: T.unlinkConfirmButton })
+    await waitFor(() => expect(document.activeElement).toBe(confirm))
+    expect(net.callsTo('POST', '/passkeys/unlink')).toHaveLength(0)
+    // Cancel: the question goes, focus returns to the row's Remove button, still nothing sent.
+    fireEvent.click(view.getByRole('button', { name: T.cancel }))
+    await waitFor(() => expect(view.queryByText('Unlink 1Password (Chrome)?')).toBeNull())
+    await waitFor(() => expect(document.activeElement).toBe(view.getByRole('button', { name: 'Remove passkey 1Password (Chrome)' })))
+    expect(net.callsTo('POST', '/passkeys/unlink')).toHaveLength(0)
+    // Ask again and confirm: unlinked.
+    fireEvent.click(view.getByRole('button', { name: 'Remove passkey 1Password (Chrome)' }))
+    fireEvent.click(await view.findByRole('button', { name: T.unlinkConfirmButton }))
+    await view.findByText(T.updated)
+    expect(net.callsTo('POST', '/passkeys/unlink').map((c) => c.body)).toEqual([{ credential_id: 'k2' }])
+  })
+})
+
 describe('passkeyTitle', () => {
   it("name and browser, else browser and OS, else 'Unknown device'", () => {
     expect(passkeyTitle({ authenticatorName: '1Password', createdWithBrowser: 'Chrome', createdWithOs: 'macOS' })).toBe('1Password (Chrome)')

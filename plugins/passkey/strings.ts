@@ -36,6 +36,10 @@ export const PASSKEY_TEXTS = {
   yourPasskeys: 'Your passkeys',
   unlink: 'Remove',
   unlinkLabel: 'Remove passkey {title}',
+  // Asked before a passkey is removed (issue 25: removing took one click and no confirmation).
+  unlinkConfirm: 'Unlink {title}?',
+  unlinkConfirmButton: 'Unlink',
+  cancel: 'Cancel',
   enrolledInMfa: 'Used for MFA',
   tryAgain: 'Try again',
 } as const

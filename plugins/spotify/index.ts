@@ -10,7 +10,8 @@
  *
  * The app's login methods must list 'spotify'. Accounts: type 'spotify_oauth', `user.spotify`.
  */
-import { brandIcon, defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/plugins/oauth'
+import { defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/plugins/oauth'
+import { SpotifyLogo } from './logo'
 
 export type { OAuthApi as SpotifyApi, OAuthOptions as SpotifyOptions } from 'portico/plugins/oauth'
 
@@ -26,7 +27,7 @@ export const SPOTIFY_PROVIDER = {
   provider: 'spotify',
   displayName: 'Spotify',
   transferLabel: 'Spotify profile',
-  icon: brandIcon('S', '#1db954', '#fff'),
+  icon: SpotifyLogo,
 } as const satisfies OAuthProviderDescriptor
 
 export const spotify = defineOAuthProvider(SPOTIFY_PROVIDER)

@@ -10,7 +10,8 @@
  *
  * The app's login methods must list 'tiktok'. Accounts: type 'tiktok_oauth', `user.tiktok`.
  */
-import { brandIcon, defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/plugins/oauth'
+import { defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/plugins/oauth'
+import { TikTokLogo } from './logo'
 
 export type { OAuthApi as TikTokApi, OAuthOptions as TikTokOptions } from 'portico/plugins/oauth'
 
@@ -26,7 +27,7 @@ export const TIKTOK_PROVIDER = {
   provider: 'tiktok',
   displayName: 'TikTok',
   transferLabel: 'TikTok profile',
-  icon: brandIcon('T', '#000000', '#fff'),
+  icon: TikTokLogo,
 } as const satisfies OAuthProviderDescriptor
 
 export const tiktok = defineOAuthProvider(TIKTOK_PROVIDER)

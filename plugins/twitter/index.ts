@@ -10,7 +10,8 @@
  *
  * The app's login methods must list 'twitter'. Accounts: type 'twitter_oauth', `user.twitter`.
  */
-import { brandIcon, defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/plugins/oauth'
+import { defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/plugins/oauth'
+import { TwitterLogo } from './logo'
 
 export type { OAuthApi as TwitterApi, OAuthOptions as TwitterOptions } from 'portico/plugins/oauth'
 
@@ -26,7 +27,7 @@ export const TWITTER_PROVIDER = {
   provider: 'twitter',
   displayName: 'Twitter',
   transferLabel: 'Twitter profile',
-  icon: brandIcon('T', '#1d9bf0', '#fff'),
+  icon: TwitterLogo,
 } as const satisfies OAuthProviderDescriptor
 
 export const twitter = defineOAuthProvider(TWITTER_PROVIDER)

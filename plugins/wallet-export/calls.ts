@@ -5,7 +5,7 @@
  * `{ exported: true }` once it shows the key; the key itself never leaves the page.
  */
 import { PorticoError } from 'portico'
-import { EXPORT_REQUEST, type ExportReply, type ExportRequestPayload } from './protocol'
+import { EXPORT_ESCAPE, EXPORT_REQUEST, type ExportReply, type ExportRequestPayload } from './protocol'
 
 /** The wallet frame's protocol marker (plugins/embedded-wallet/protocol.ts). */
 export const FRAME_PROTOCOL = 'portico-wallet-frame/1'
@@ -69,4 +69,18 @@ export function requestExport(
     ping = setInterval(send, READY_PING_MS)
     send()
   })
+}
+
+/**
+ * Calls `onEscape` when the export page reports Escape pressed inside it (only from that frame's
+ * window and origin). Returns the unsubscribe function.
+ */
+export function onExportFrameEscape(frame: ExportFrameTarget, origin: string, onEscape: () => void, win: Pick<Window, 'addEventListener' | 'removeEventListener'> = window): () => void {
+  const onMessage = (event: MessageEvent) => {
+    if (event.origin !== origin || !frame.contentWindow || event.source !== (frame.contentWindow as unknown)) return
+    const m = event.data as { protocol?: string; type?: string } | null
+    if (m && m.protocol === FRAME_PROTOCOL && m.type === EXPORT_ESCAPE) onEscape()
+  }
+  win.addEventListener('message', onMessage as EventListener)
+  return () => win.removeEventListener('message', onMessage as EventListener)
 }

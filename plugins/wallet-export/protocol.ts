@@ -62,3 +62,10 @@ export function exportPath(appId: string, q: ExportQuery): string {
 export const EXPORT_QR_SIZE = 275
 /** Copied indicator (spec section 4). */
 export const COPIED_MS = 1500
+
+/**
+ * Sent by the export page to the host when the user presses Escape inside it (a key event in the
+ * frame's document never reaches the host's dialog): `{ protocol, type: EXPORT_ESCAPE }`, to the
+ * host origin that asked for the export only; it carries nothing else.
+ */
+export const EXPORT_ESCAPE = 'wallets:export:escape'

@@ -4,8 +4,8 @@ import { isPorticoError } from 'portico'
 import { EXPORT_SCREEN, walletExport } from './index'
 import { WALLET_EXPORT_TEXTS } from './strings'
 import { EXPORT_SCREEN as FLOW_SCREEN } from './flow'
-import { exportPath } from './protocol'
-import { requestExport } from './calls'
+import { EXPORT_ESCAPE, exportPath } from './protocol'
+import { onExportFrameEscape, requestExport } from './calls'
 import { embeddedWallet } from 'portico/plugins/embedded-wallet'
 
 pluginContract(() => walletExport())
@@ -120,6 +120,26 @@ describe('the export page address and handshake', () => {
     expect(exp).toMatchObject({ origin, m: { payload: { accessToken: 'tok' } } })
     deliver({ origin, source: contentWindow, data: { protocol: 'portico-wallet-frame/1', id: exp.m.id, data: { exported: true } } })
     await expect(done).resolves.toEqual({ exported: true })
+  })
+
+  it('Escape pressed inside the export page is reported to the host, from that frame and origin only', () => {
+    const contentWindow = {}
+    const listeners: ((e: any) => void)[] = []
+    const win = { addEventListener: (_: string, l: any) => listeners.push(l), removeEventListener: (_: string, l: any) => listeners.splice(listeners.indexOf(l), 1) } as any
+    const origin = 'http://127.0.0.1:8788'
+    let escapes = 0
+    const off = onExportFrameEscape({ contentWindow: contentWindow as any }, origin, () => escapes++, win)
+    const deliver = (e: any) => [...listeners].forEach((l) => l(e))
+    const escape = { protocol: 'portico-wallet-frame/1', type: EXPORT_ESCAPE }
+    deliver({ origin: 'http://evil.example', source: contentWindow, data: escape })
+    deliver({ origin, source: {}, data: escape })
+    deliver({ origin, source: contentWindow, data: { protocol: 'portico-wallet-frame/1', type: 'other' } })
+    expect(escapes).toBe(0)
+    deliver({ origin, source: contentWindow, data: escape })
+    expect(escapes).toBe(1)
+    off()
+    deliver({ origin, source: contentWindow, data: escape })
+    expect(escapes).toBe(1)
   })
 
   it('a frame error becomes a PorticoError (MFA refusal keeps its code)', async () => {

@@ -94,6 +94,7 @@ describe('account management', { timeout: 60_000 }, () => {
     expect(updated.id).toBe(me.id)
 
     await page.getByRole('button', { name: 'Unlink phone', exact: true }).click()
+    await page.locator('[data-demo-confirm]').getByRole('button', { name: 'Unlink', exact: true }).click() // the demo asks first
     await waitResult(page, 'complete: unlink phone')
     const unlinked = await userRecord(page)
     expect(unlinked.phone).toBeUndefined()

@@ -134,6 +134,7 @@ describe('Farcaster', { timeout: 90_000 }, () => {
 
     // Unlink it.
     await page.getByRole('button', { name: 'Unlink Farcaster', exact: true }).click()
+    await page.locator('[data-demo-confirm]').getByRole('button', { name: 'Unlink', exact: true }).click() // the demo asks first
     await waitResult(page, 'complete: unlink farcaster')
     expect((await userRecord(page)).farcaster).toBeFalsy()
 

@@ -89,6 +89,12 @@ export interface HarnessOptions {
   server?: Record<string, unknown>
   /** Start the wallet frame's own listener (embedded wallets; `harness.frameUrl`); the app page may frame it. */
   walletFrame?: boolean
+  /**
+   * The wallet frame's host name (default 127.0.0.1). 'localhost': the frame is served as
+   * http://localhost:<port> and calls the API as http://localhost:<port> too, so a page opened
+   * with `{ host: 'localhost' }` (and `api: harness.localApiUrl`) is on one site with both.
+   */
+  frameHost?: '127.0.0.1' | 'localhost'
   /** More sources for the app page's CSP (e.g. a local chain's RPC in `connectSrc`). */
   csp?: { connectSrc?: string[]; frameSrc?: string[] }
   /** Shorthand for `csp.connectSrc`. */
@@ -110,8 +116,10 @@ export interface OpenPageOptions {
 export interface Harness {
   /** http://127.0.0.1:<port> of the API server (append /api/v1, /dev/outbox). */
   apiUrl: string
-  /** http://127.0.0.1:<port> of the wallet frame listener (with `walletFrame: true`). */
+  /** http://127.0.0.1:<port> of the wallet frame listener (with `walletFrame: true`; http://localhost:<port> with `frameHost: 'localhost'`). */
   frameUrl?: string
+  /** The API as http://localhost:<port> (the same server as `apiUrl`). */
+  localApiUrl: string
   /** http://127.0.0.1:<port> of the static server with the built demo app. */
   appUrl: string
   browser: Browser
@@ -336,11 +344,12 @@ async function apiServer(appOrigins: string[], options: HarnessOptions) {
     // The wallet frame on its own origin (examples/server/src/frame-server.ts), for the same apps.
     const { createFrameServer } = await import('../../examples/server/src/frame-server')
     const { appsFrom } = await import('../../examples/server/src/config')
-    const frameApp = createFrameServer({ apps: appsFrom(apps as never), apiUrl: `http://127.0.0.1:${port}` })
+    const host = options.frameHost ?? '127.0.0.1'
+    const frameApp = createFrameServer({ apps: appsFrom(apps as never), apiUrl: `http://${host}:${port}` })
     frame = await new Promise<Server>((resolve) => {
       const s = serve({ fetch: frameApp.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as unknown as Server)) as unknown as Server
     })
-    frameOrigin = `http://127.0.0.1:${(frame.address() as AddressInfo).port}`
+    frameOrigin = `http://${host}:${(frame.address() as AddressInfo).port}`
   }
   return { server, port, store, frame, frameOrigin }
 }
@@ -354,7 +363,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   let frameOrigin: string | undefined
   const extra = (list: (string | undefined)[] = []) => list.filter(Boolean).map((x) => ` ${x}`).join('')
   const csp = () =>
-    `default-src 'self'; connect-src 'self' http://127.0.0.1:${apiPort}${extra([...(options.csp?.connectSrc ?? []), ...(options.connectSrc ?? [])])}` +
+    `default-src 'self'; connect-src 'self' http://127.0.0.1:${apiPort}${options.frameHost === 'localhost' ? ` http://localhost:${apiPort}` : ''}${extra([...(options.csp?.connectSrc ?? []), ...(options.connectSrc ?? [])])}` +
     (frameOrigin || options.csp?.frameSrc?.length ? `; frame-src${extra([frameOrigin, ...(options.csp?.frameSrc ?? [])])}` : '')
   const web = staticServer(dir, csp)
   const webPort = await listen(web)
@@ -370,6 +379,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
   const harness: Harness = {
     apiUrl,
+    localApiUrl: `http://localhost:${apiPort}`,
     frameUrl: frameOrigin,
     appUrl,
     browser,

@@ -20,7 +20,9 @@ import { serve } from '@hono/node-server'
 import { startEvm, type Evm } from '../chains/evm'
 import { startSvm, type Svm } from '../chains/svm'
 import { deployTestContracts, type TestContracts } from '../chains/contracts'
-import { startHarness, type Harness } from './harness'
+import { startHarness, APPS, type Harness } from './harness'
+import { privateKeyToAccount } from 'viem/accounts'
+import type { Hex } from 'viem'
 import { DEV_COINBASE_PUBLIC_JWK, DEV_FUNDING } from '../../examples/server/src/funding-config'
 import { createMoonPayStandIn } from '../../examples/stand-ins/moonpay/server'
 import { createCoinbaseStandIn } from '../../examples/stand-ins/coinbase/server'
@@ -465,6 +467,127 @@ describe('journey: password backup, second browser, MFA, recover, sign', { timeo
 // endregion
 
 // region: passkey-wallet-export (passkey sign-up → wallet → export)
+// One site, as `npm start` serves the demo: the page, the API and the wallet frame all on
+// http://localhost (WebAuthn needs a domain; a same-site frame keeps its storage). The shared
+// harness keeps its frame on 127.0.0.1 for the other journeys, so this one has its own.
+describe('journey: passkey sign-up, wallet, export', { timeout: 180_000 }, () => {
+  let site: Harness
+  beforeAll(async () => {
+    site = await startHarness({ walletFrame: true, frameHost: 'localhost', csp: { connectSrc: [s.evm.rpc] } })
+  }, 180_000)
+  afterAll(async () => {
+    await site?.close()
+  })
+
+  const dialog = (page: Page) => page.locator('[role=dialog]')
+  const screenId = (page: Page) => dialog(page).getAttribute('data-screen')
+  /** Close the dialog with × or Escape and wait until it is gone. */
+  async function closeWith(page: Page, how: 'x' | 'Escape') {
+    if (how === 'x') await dialog(page).getByRole('button', { name: 'Close', exact: true }).click()
+    else await page.keyboard.press('Escape')
+    await dialog(page).waitFor({ state: 'detached' })
+  }
+  /** The export page inside the export dialog (the key is shown there, never in the host page). */
+  async function exportFrame(page: Page) {
+    await page.waitForSelector('[role=dialog][data-screen=wallet-export] iframe[data-testid=wallet-export-frame]')
+    await page.waitForFunction(() => !!document.querySelector('iframe[data-testid=wallet-export-frame]'))
+    for (;;) {
+      const f = page.frames().find((x) => x.url().includes('/embedded-wallets/export'))
+      if (f) return f
+      await page.waitForEvent('framenavigated')
+    }
+  }
+
+  it('signs up with a passkey at localhost, gets a wallet, exports its key inside the export frame', async () => {
+    expect(new URL(site.frameUrl!).hostname).toBe('localhost')
+    const page = await site.openPage(
+      { app: APPS.demo, api: site.localApiUrl, frame: site.frameUrl!, rpc: s.evm.rpc, createOnLogin: 'users-without-wallets', createdMs: '4000' },
+      { host: 'localhost' },
+    )
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('WebAuthn.enable', { enableUI: false })
+    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    })
+
+    // The landing: contained, Escape closes it; 'More options' lists the passkey; × closes that view.
+    await site.openModal(page)
+    await expectDialogContained(page)
+    await site.screenshot(page, 'journey-passkey-landing')
+    await closeWith(page, 'Escape')
+    await site.openModal(page)
+    await page.click('[role=dialog] [data-method=more-options]')
+    await page.waitForSelector('[data-portico-overflow] [data-method=passkey]')
+    await expectDialogContained(page)
+    await closeWith(page, 'x')
+
+    // The passkey choice: contained, × and Escape close it (nothing created).
+    for (const how of ['x', 'Escape'] as const) {
+      await site.openModal(page)
+      await page.click('[role=dialog] [data-method=more-options]')
+      await page.click('[data-portico-overflow] [data-method=passkey]')
+      await page.getByRole('button', { name: 'Create new account' }).waitFor()
+      await expectDialogContained(page)
+      if (how === 'x') await site.screenshot(page, 'journey-passkey-choose')
+      await closeWith(page, how)
+    }
+    expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(0)
+    expect(await page.textContent('[data-testid=status]')).toBe('logged out')
+
+    // Sign up: the passkey is made for 'localhost'; the wallet is created on login.
+    await site.openModal(page)
+    await page.click('[role=dialog] [data-method=more-options]')
+    await page.click('[data-portico-overflow] [data-method=passkey]')
+    await page.getByRole('button', { name: 'Create new account' }).click()
+    await page.waitForFunction(() => document.querySelector('[role=dialog]')?.getAttribute('data-screen') === 'embedded-wallet-create', undefined, { timeout: 60_000 })
+    // The creation screen keeps focus inside; it closes by itself (it cannot be closed while creating).
+    await expectDialogContained(page)
+    await site.screenshot(page, 'journey-passkey-wallet-created')
+    await dialog(page).waitFor({ state: 'detached', timeout: 60_000 })
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'logged in')
+    await page.waitForFunction(() => document.querySelector('[data-testid=result]')?.textContent === 'complete: passkey (new user)')
+    const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId })
+    expect(credentials).toHaveLength(1)
+    expect(credentials[0].rpId).toBe('localhost')
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=wallet-status]')?.textContent === 'connected' && /^0x[0-9a-fA-F]{40}$/.test(document.querySelector('[data-testid=wallet-ethereum]')?.textContent ?? ''),
+      undefined,
+      { timeout: 60_000 },
+    )
+    const address = (await page.textContent('[data-testid=wallet-ethereum]'))!.trim()
+    // The frame is this site's own: a first-party frame keeps its storage.
+    const frame = page.frames().find((f) => f.url().startsWith(`${site.frameUrl}/apps/`))
+    expect(frame, 'the wallet frame on http://localhost').toBeTruthy()
+
+    // Export: the dialog is contained and Escape closes it, also with focus inside the export
+    // page (another document: its key events never reach the host's dialog; it reports Escape) …
+    await page.waitForSelector('[data-testid=export-wallet]')
+    await page.click('[data-testid=export-wallet]')
+    const first = await exportFrame(page)
+    await expectDialogContained(page)
+    await first.waitForSelector('[data-testid=export-copy]', { timeout: 30_000 })
+    await first.focus('[data-testid=export-copy]')
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('wallet-export-frame')
+    await closeWith(page, 'Escape')
+
+    // … and again: the key appears inside the export frame only, it is the wallet's, × closes.
+    await page.click('[data-testid=export-wallet]')
+    const ef = await exportFrame(page)
+    expect(new URL(ef.url()).origin).toBe(site.frameUrl)
+    expect(ef.url()).not.toMatch(/token|eyJ/i)
+    const secret = (await (await ef.waitForSelector('[data-testid=export-secret]', { timeout: 30_000 })).textContent())!
+    expect(secret).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(privateKeyToAccount(secret as Hex).address).toBe(address)
+    const hostText = await page.evaluate(() => document.documentElement.outerHTML + document.body.innerText)
+    expect(hostText.toLowerCase()).not.toContain(secret.slice(2).toLowerCase())
+    expect(await page.evaluate(() => (document.querySelector('iframe[data-testid=wallet-export-frame]') as HTMLIFrameElement).contentDocument)).toBeNull()
+    await expectDialogContained(page)
+    await site.screenshot(page, 'journey-passkey-export')
+    await closeWith(page, 'x')
+    expect(await screenId(page).catch(() => null)).toBeNull()
+    expect(site.consoleErrors(page).filter((e) => /Content Security Policy|pageerror/i.test(e))).toEqual([])
+  })
+})
 // endregion
 
 // region: funding (fund own wallet from each method; Solana send twice)

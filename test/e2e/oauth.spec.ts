@@ -186,6 +186,7 @@ describe('OAuth', { timeout: 90_000 }, () => {
     expect(linked.google).toMatchObject({ type: 'google_oauth', name: 'Carol Nomail', email: null })
     expect(linked.github).toBeTruthy()
     await page.getByRole('button', { name: 'Unlink Google', exact: true }).click()
+    await page.locator('[data-demo-confirm]').getByRole('button', { name: 'Unlink', exact: true }).click() // the demo asks first
     await page.getByText('complete: unlink google').waitFor()
     expect((await userRecord(page)).google).toBeFalsy()
   })

@@ -155,8 +155,18 @@ describe('passkeys in the browser', { timeout: 120_000 }, () => {
     })
     expect(sixth).toEqual({ code: 'cannot_link_more_of_type', message: 'Cannot link more passkeys to account.' })
 
-    // Unlink the first passkey.
+    // Unlink the first passkey: 'Remove' asks 'Unlink … ?' first (Cancel keeps it).
     await page.getByRole('button', { name: /^Remove passkey/ }).first().click()
+    const question = page.locator('[role=dialog] [data-passkey-confirm]')
+    await question.waitFor()
+    expect(await question.textContent()).toMatch(/^Unlink .+\?/)
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Unlink')
+    await h.screenshot(page, 'passkey-unlink-confirm')
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click()
+    await question.waitFor({ state: 'detached' })
+    expect(passkeysOf(await userRecord(page))).toHaveLength(5)
+    await page.getByRole('button', { name: /^Remove passkey/ }).first().click()
+    await page.locator('[role=dialog] [data-passkey-confirm]').getByRole('button', { name: 'Unlink', exact: true }).click()
     await page.getByRole('heading', { name: T.updated }).waitFor()
     await page.getByRole('button', { name: 'Done' }).click()
     await page.waitForSelector('[role=dialog]', { state: 'detached' })

@@ -122,6 +122,7 @@ describe('siwe in the browser', () => {
     await h.screenshot(page, 'siwe-linked')
 
     await page.getByRole('button', { name: 'Unlink wallet', exact: true }).click()
+    await page.locator('[data-demo-confirm]').getByRole('button', { name: 'Unlink', exact: true }).click() // the demo asks first
     await page.waitForFunction(() => document.querySelector('[data-testid=result]')?.textContent === 'complete: unlink wallet')
     expect((await userRecord(page)).linkedAccounts.filter((a: any) => a.type === 'wallet')).toEqual([])
     // The server agrees: a fresh read of the user has no wallet either.

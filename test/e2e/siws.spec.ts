@@ -98,6 +98,7 @@ describe('siws in the browser', () => {
     expect(await page.textContent('[data-testid=result]')).toBe('complete: link')
     expect((await userRecord(page)).wallet).toMatchObject({ address: sol.address, chainType: 'solana' })
     await page.getByRole('button', { name: 'Unlink wallet', exact: true }).click()
+    await page.locator('[data-demo-confirm]').getByRole('button', { name: 'Unlink', exact: true }).click() // the demo asks first
     await page.waitForFunction(() => document.querySelector('[data-testid=result]')?.textContent === 'complete: unlink wallet')
     expect((await userRecord(page)).wallet).toBeUndefined()
   })

@@ -89,6 +89,7 @@ describe('Telegram in the browser', { timeout: 90_000 }, () => {
 
     // Unlink.
     await page.getByRole('button', { name: 'Unlink Telegram', exact: true }).click()
+    await page.locator('[data-demo-confirm]').getByRole('button', { name: 'Unlink', exact: true }).click() // the demo asks first
     await waitResult(page, 'complete: unlink telegram')
     expect((await userRecord(page)).telegram).toBeUndefined()
 

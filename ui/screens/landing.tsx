@@ -73,7 +73,22 @@ export function LegalLine({ kernel }: { kernel: Portico }) {
 export function Landing() {
   const uiTexts = useTexts('ui', UI_TEXTS)
   const kernel = useKernel()
-  const [view, setView] = useState<LandingView>('default')
+  const [view, setViewState] = useState<LandingView>('default')
+  // Switching views removes the focused button ('More options', Back): focus moves to the first
+  // row of the overflow view, and back to 'More options' on return, never to the page's body.
+  const landingRef = useRef<HTMLDivElement>(null)
+  const switched = useRef(false)
+  const setView = (v: LandingView) => {
+    switched.current = true
+    setViewState(v)
+  }
+  useLayoutEffect(() => {
+    if (!switched.current) return
+    switched.current = false
+    const root = landingRef.current
+    const target = view === 'default' ? root?.querySelector<HTMLElement>('[data-method=more-options]') : root?.querySelector<HTMLElement>('[data-portico-overflow] button')
+    target?.focus()
+  }, [view])
   const recent = kernel.recentLogin()?.method ?? null
   const config = kernel.config
   const entries = useMemo(() => loginEntries(kernel), [kernel, config])
@@ -99,7 +114,7 @@ export function Landing() {
   if (view !== 'default') {
     return (
       <ScreenLayout title={config.appearance.landingHeader} back={() => setView('default')}>
-        <div className="portico-landing" data-view={view}>
+        <div className="portico-landing" data-view={view} ref={landingRef}>
           <ul className="portico-list portico-scroll" data-portico-overflow="">
             {plan.overflow.map(row)}
           </ul>
@@ -116,7 +131,7 @@ export function Landing() {
       description={config.appearance.loginMessage || undefined}
       footer={<LegalLine kernel={kernel} />}
     >
-      <div className="portico-landing" data-view="default" data-layout={plan.layout}>
+      <div className="portico-landing" data-view="default" data-layout={plan.layout} ref={landingRef}>
         <div className="portico-scroll">
           {plan.groups.map((g, i) => (
             <div key={g.group} className="portico-group" data-group={g.group} data-portico-slot={g.group === 'web3' ? 'web3' : undefined}>

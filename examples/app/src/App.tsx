@@ -6,6 +6,7 @@ import { usePlugin } from 'portico/ui/core'
 import { useUnlinkFarcaster } from 'portico/plugins/farcaster'
 import type { PorticoError } from 'portico'
 import { AccountExtras } from './account-extras'
+import { ConfirmButton } from './confirm-button'
 import { MfaExtras } from './mfa-extras'
 import { OAuthExtras } from './oauth-extras'
 // The wallet panel (and viem) load when a user is logged in.
@@ -60,37 +61,41 @@ export function App({ appId }: { appId: string }) {
             <button onClick={() => void link('wallet')}>Link wallet</button>
             <button onClick={() => void link('passkey')}>Passkeys</button>
             <button onClick={() => void link('telegram')}>Link Telegram</button>
-            <button
-              onClick={() =>
+            <ConfirmButton
+              question="Unlink Telegram?"
+              onConfirm={() =>
                 telegram.unlink(user!.telegram!.telegramUserId).then(() => setResult('complete: unlink telegram'), (e: PorticoError) => setResult(`error: ${e.code}`))
               }
               disabled={!user?.telegram}
             >
               Unlink Telegram
-            </button>
+            </ConfirmButton>
             <button onClick={() => void updateEmail()} disabled={!user?.email}>
               Update email
             </button>
-            <button
-              onClick={() => unlinkEmail().then(() => setResult('complete: unlink'), (e: PorticoError) => setResult(`error: ${e.code}`))}
+            <ConfirmButton
+              question={`Unlink ${user?.email?.address ?? 'email'}?`}
+              onConfirm={() => unlinkEmail().then(() => setResult('complete: unlink'), (e: PorticoError) => setResult(`error: ${e.code}`))}
               disabled={!user?.email}
             >
               Unlink email
-            </button>
-            <button
-              onClick={() => unlinkWallet().then(() => setResult('complete: unlink wallet'), (e: PorticoError) => setResult(`error: ${e.code}`))}
+            </ConfirmButton>
+            <ConfirmButton
+              question="Unlink wallet?"
+              onConfirm={() => unlinkWallet().then(() => setResult('complete: unlink wallet'), (e: PorticoError) => setResult(`error: ${e.code}`))}
               disabled={!user?.wallet}
             >
               Unlink wallet
-            </button>
+            </ConfirmButton>
             <button onClick={() => void link('farcaster')}>Link Farcaster</button>
             <button onClick={() => void link('cross_app')}>Link cross-app</button>
-            <button
-              onClick={() => unlinkFarcaster().then(() => setResult('complete: unlink farcaster'), (e: PorticoError) => setResult(`error: ${e.code}`))}
+            <ConfirmButton
+              question="Unlink Farcaster?"
+              onConfirm={() => unlinkFarcaster().then(() => setResult('complete: unlink farcaster'), (e: PorticoError) => setResult(`error: ${e.code}`))}
               disabled={!user?.farcaster}
             >
               Unlink Farcaster
-            </button>
+            </ConfirmButton>
             <button onClick={() => void logout()} data-testid="logout">
               Log out
             </button>

@@ -9,6 +9,7 @@ import { usePhoneAccount } from 'portico/plugins/sms'
 import { useGuestAccounts } from 'portico/plugins/guest'
 import { useCustomAuth } from 'portico/plugins/custom-auth'
 import { hostAuth } from './host-auth'
+import { ConfirmButton } from './confirm-button'
 
 export function AccountExtras({ onResult }: { onResult: (text: string) => void }) {
   const { ready, authenticated, user, kernel } = usePortico()
@@ -28,9 +29,9 @@ export function AccountExtras({ onResult }: { onResult: (text: string) => void }
           <button onClick={() => void phone.update().then((r) => (r.ok ? onResult('complete: update phone') : fail(r.error)))} disabled={!user?.phone}>
             Update phone
           </button>
-          <button onClick={() => phone.unlink().then(() => onResult('complete: unlink phone'), fail)} disabled={!user?.phone}>
+          <ConfirmButton question="Unlink phone?" onConfirm={() => phone.unlink().then(() => onResult('complete: unlink phone'), fail)} disabled={!user?.phone}>
             Unlink phone
-          </button>
+          </ConfirmButton>
         </>
       ) : (
         <button onClick={() => createGuestAccount().then(() => onResult('complete: guest'), fail)} disabled={!ready}>

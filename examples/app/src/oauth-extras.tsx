@@ -6,6 +6,7 @@ import { useState } from 'react'
 import { useLinkAccount, usePlugin, usePortico, useUser } from 'portico/ui/core'
 import { useOAuthTokens } from 'portico/plugins/oauth'
 import type { PorticoError } from 'portico'
+import { ConfirmButton } from './confirm-button'
 
 const PROVIDERS = [
   ['google', 'Google'],
@@ -16,12 +17,13 @@ function UnlinkButton({ id, name, onResult }: { id: (typeof PROVIDERS)[number][0
   const api = usePlugin(id)
   const { user } = useUser()
   return (
-    <button
-      onClick={() => api.unlink().then(() => onResult(`complete: unlink ${id}`), (e: PorticoError) => onResult(`error: ${e.code}`))}
+    <ConfirmButton
+      question={`Unlink ${name}?`}
+      onConfirm={() => api.unlink().then(() => onResult(`complete: unlink ${id}`), (e: PorticoError) => onResult(`error: ${e.code}`))}
       disabled={!user?.[id]}
     >
       Unlink {name}
-    </button>
+    </ConfirmButton>
   )
 }
 

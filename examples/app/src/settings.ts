@@ -18,9 +18,12 @@ import type { OAuthOptions } from 'portico/plugins/oauth'
 import type { EmbeddedWalletSettings } from 'portico/plugins/embedded-wallet'
 
 export const DEMO_APP_ID = 'portico-demo-app-00000001'
-export const DEFAULT_API = 'http://127.0.0.1:8787'
+// `npm start` builds the demo with the API's and the frame's public URLs (scripts/demo-config.mjs:
+// http://localhost, the app's own site; 127.0.0.1 with --cross-site); a build without them
+// (tests pass ?api= and ?frame=) falls back to the reference server's own addresses.
+export const DEFAULT_API = import.meta.env?.VITE_PORTICO_API_URL || 'http://127.0.0.1:8787'
 
-export const DEFAULT_FRAME = 'http://127.0.0.1:8788'
+export const DEFAULT_FRAME = import.meta.env?.VITE_PORTICO_FRAME_URL || 'http://127.0.0.1:8788'
 export const DEFAULT_RPC = 'http://127.0.0.1:8545'
 
 /** The demo's embedded wallet settings: frame origin, local chain RPC, creation on login. */

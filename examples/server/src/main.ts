@@ -7,8 +7,7 @@
  * Configuration: environment variables (README), validated at start-up. Development mode is
  * explicit: `--dev` or PORTICO_DEV=1. SIGTERM / SIGINT drain in-flight requests, then exit.
  */
-import type { Server } from 'node:http'
-import { serve } from '@hono/node-server'
+import { serveWithLimits, type HttpLimits } from './http-limits'
 import { pino } from 'pino'
 import { createServer, type ServerOptions } from './app'
 import { loadApps } from './config'
@@ -98,19 +97,26 @@ async function main() {
   }
   const app = await createServer(opts)
 
-  const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
+  // Explicit limits for slow clients and a connection cap on both listeners (src/http-limits.ts).
+  const limits: HttpLimits = {
+    headersTimeoutMs: env.PORTICO_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: env.PORTICO_REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: env.PORTICO_KEEP_ALIVE_TIMEOUT_MS,
+    maxConnections: env.PORTICO_MAX_CONNECTIONS,
+  }
+  const server = serveWithLimits({ fetch: app.fetch, port: env.PORT, hostname: env.HOST, limits }, (info) => {
     log.info(
       { url: `http://${env.HOST}:${info.port}`, store: store.kind, dev: env.dev, log_level: env.LOG_LEVEL },
       env.dev
         ? 'portico server listening in DEVELOPMENT MODE: codes on the console and at /dev/outbox, demo custom-auth key trusted'
         : 'portico server listening',
     )
-  }) as Server
+  })
 
   const frameServer = frameUrl
-    ? (serve({ fetch: createFrameServer({ apps: loadApps(appsFile), apiUrl }).fetch, port: env.PORTICO_FRAME_PORT, hostname: env.HOST }, (info) => {
+    ? serveWithLimits({ fetch: createFrameServer({ apps: loadApps(appsFile), apiUrl }).fetch, port: env.PORTICO_FRAME_PORT, hostname: env.HOST, limits }, (info) => {
         log.info({ url: `http://${env.HOST}:${info.port}`, recovery_key: `${recovery.source}:${recoveryKeyId(recovery.key)}` }, 'wallet frame listening')
-      }) as Server)
+      })
     : null
   // A busy frame port disables embedded wallets only, never the API (another server on this machine, a test).
   frameServer?.on('error', (err: NodeJS.ErrnoException) => {

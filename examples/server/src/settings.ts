@@ -55,6 +55,11 @@ export const envSchema = z.object({
     .optional()
     .transform((v) => v !== '0' && v !== 'false'),
   PORTICO_SHUTDOWN_TIMEOUT_S: int(10),
+  // Slow clients (src/http-limits.ts): headers, whole request, idle keep-alive, open connections.
+  PORTICO_HEADERS_TIMEOUT_MS: int(10_000, 100),
+  PORTICO_REQUEST_TIMEOUT_MS: int(30_000, 100),
+  PORTICO_KEEP_ALIVE_TIMEOUT_MS: int(5_000, 0),
+  PORTICO_MAX_CONNECTIONS: int(1000, 1),
   /** `chainId=url,chainId=url`: JSON-RPC endpoints for ERC-1271 / ERC-6492 SIWE signatures. */
   PORTICO_RPC_URLS: z
     .string()

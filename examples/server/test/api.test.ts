@@ -55,7 +55,7 @@ describe('basics', () => {
     const r = await s.call<WireAppConfig>(`/api/v1/apps/${DEMO}`)
     expect(r.status).toBe(200)
     expect(r.body.id).toBe(DEMO)
-    expect(r.body.login_methods).toEqual(['email', 'sms', 'wallet', 'guest', 'google', 'apple', 'discord', 'github', 'instagram', 'spotify', 'tiktok', 'twitter', 'linkedin'])
+    expect(r.body.login_methods).toEqual(['email', 'sms', 'wallet', 'guest', 'google', 'apple', 'discord', 'github', 'instagram', 'spotify', 'tiktok', 'twitter', 'linkedin', 'passkey'])
     expect(JSON.stringify(r.body)).not.toMatch(/clientSecret|client_secret|oauth/)
     expect(r.body.legal?.require_users_accept_terms).toBe(false)
     expect(r.body.development_mode).toBe(false)

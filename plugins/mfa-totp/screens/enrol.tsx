@@ -3,8 +3,8 @@
  * otpauth:// URI plus the copyable secret (read back from the URI with `otpauth`), Continue
  * to the code.
  */
-import { Suspense, lazy, useEffect, useState } from 'react'
-import { Button, CopyButton, QrSlot, ScreenLayout, Spinner, TextInput, icons, usePlugin, useScreen, useTexts } from 'portico/ui'
+import { Suspense, lazy, useEffect, useId, useState } from 'react'
+import { Button, CopyButton, QrSlot, ScreenLayout, Spinner, icons, usePlugin, useScreen, useTexts } from 'portico/ui'
 import type { TotpEnrollmentInfo } from '../calls'
 import { MFA_TOTP_TEXTS } from '../strings'
 
@@ -24,6 +24,7 @@ export default function MfaTotpEnrolScreen() {
   const T = useTexts('mfa-totp', MFA_TOTP_TEXTS)
   const [info, setInfo] = useState<(TotpEnrollmentInfo & { shown: string }) | null>(null)
   const [error, setError] = useState<string | null>(null)
+  const secretId = `portico-totp-secret-${useId()}`
 
   useEffect(() => {
     let live = true
@@ -47,7 +48,27 @@ export default function MfaTotpEnrolScreen() {
               <QrCode value={info.authUrl} label={T.qrLabel} size={200} />
             </Suspense>
           </QrSlot>
-          <TextInput label={T.secretLabel} value={info.shown} readOnly data-mfa-totp-secret="" trailing={<CopyButton value={info.shown} label={T.copy} copiedLabel={T.copied} />} />
+          {/* The whole secret, wrapped over lines (a one-line field cut it off), selectable and copyable. */}
+          <div className="portico-field">
+            <label htmlFor={secretId} className="portico-label">
+              {T.secretLabel}
+            </label>
+            <div className="portico-secret">
+              <textarea
+                id={secretId}
+                className="portico-secret-text"
+                value={info.shown}
+                readOnly
+                rows={Math.max(1, Math.ceil(info.shown.length / 20))}
+                spellCheck={false}
+                autoCapitalize="off"
+                autoComplete="off"
+                data-mfa-totp-secret=""
+                onFocus={(e) => e.currentTarget.select()}
+              />
+              <CopyButton value={info.shown} label={T.copy} copiedLabel={T.copied} />
+            </div>
+          </div>
           <div className="portico-actions">
             <Button onClick={() => screen.open('mfa-totp-code')}>{T.continue}</Button>
           </div>

@@ -6,7 +6,7 @@
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { Button, ScreenLayout, useKernel, useScreen, useTexts, type ScreenProps } from 'portico/ui'
-import { requestExport } from '../calls'
+import { onExportFrameEscape, requestExport } from '../calls'
 import { exportError, WALLET_EXPORT } from '../ids'
 import type { ExportScreenParams } from '../flow'
 import { exportPath } from '../protocol'
@@ -83,6 +83,16 @@ export default function ExportScreen({ params }: ScreenProps<ExportScreenParams>
     return () => ac.abort()
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [src])
+
+  // Escape pressed inside the export page (its own document: the key never reaches this dialog)
+  // closes the dialog as Escape anywhere else in it does.
+  useEffect(() => {
+    if (!origin) return
+    const target = { get contentWindow() { return frame.current?.contentWindow ?? null } }
+    return onExportFrameEscape(target, origin, () => {
+      frame.current?.closest('[role=dialog]')?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }))
+    })
+  }, [origin])
 
   return (
     <ScreenLayout title={T.title} description={params.phrase ? T.phraseDescription : T.description} className="wallet-export-screen">

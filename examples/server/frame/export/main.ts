@@ -10,7 +10,7 @@
  */
 import { encode } from 'uqr'
 import { FRAME_PROTOCOL, isFrameRequest, type ChainType, type EntropyIdVerifier, type FrameError, type FrameReplyMessage } from '../../../../plugins/embedded-wallet/protocol'
-import { COPIED_MS, EXPORT_QR_SIZE, type ExportRequestPayload } from '../../../../plugins/wallet-export/protocol'
+import { COPIED_MS, EXPORT_ESCAPE, EXPORT_QR_SIZE, type ExportRequestPayload } from '../../../../plugins/wallet-export/protocol'
 import '../messages'
 import { FRAME_TEXTS, FrameFailure, createApi, type FrameConfig, type FrameContext } from '../context'
 import { accepts } from '../guard'
@@ -156,12 +156,20 @@ async function reveal(p: ExportRequestPayload, ctx: FrameContext): Promise<void>
   })
 }
 
+// The host origin that talked to this page (checked by accepts): where Escape is reported.
+let hostOrigin: string | null = null
+// Escape inside this page: the host's dialog never sees the key, so tell the host (nothing else).
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && hostOrigin) window.parent.postMessage({ protocol: FRAME_PROTOCOL, type: EXPORT_ESCAPE }, hostOrigin)
+})
+
 window.addEventListener('message', (event: MessageEvent) => {
   const parent = window.parent
   if (!accepts(event, parent, window, config.allowedOrigins)) return
   if (!isFrameRequest(event.data)) return
   const { id, type, payload } = event.data
   const origin = event.origin
+  hostOrigin = origin
   const reply = (m: FrameReplyMessage) => parent.postMessage(m, origin)
   const fail = (error: FrameError) => reply({ protocol: FRAME_PROTOCOL, id, error })
   if (type === 'ready') return reply({ protocol: FRAME_PROTOCOL, id, data: { version: 1 } })

@@ -1,0 +1,96 @@
+/**
+ * The demo's addresses and environment, in one place: `npm start` (scripts/start.mjs) runs from
+ * it, and scripts/demo-config.test.ts checks it against the server's app settings.
+ *
+ * Default, one site: the app, the API and the wallet frame on http://localhost (ports differ;
+ * a site is scheme + registrable domain, so they are same-site). Passkeys work there (a WebAuthn
+ * relying party must be a domain; 127.0.0.1 cannot be one) and the wallet frame is not a
+ * third-party frame, so its storage is not partitioned.
+ *
+ * `crossSite: true` (`npm start -- --cross-site`, or PORTICO_DEMO_CROSS_SITE=1): the app on
+ * http://localhost, the API and the frame on http://127.0.0.1: the frame is then a third-party
+ * frame, as a wallet service on another domain is, to see how storage partitioning is handled.
+ *
+ * The outside services' stand-ins (chains, OAuth, cloud drive, funding, WalletConnect relay) keep
+ * 127.0.0.1: they are other parties anyway.
+ */
+
+export const DEMO_PORTS = Object.freeze({
+  app: 5173,
+  api: 8787,
+  frame: 8788,
+  acmeId: 8791,
+  idp: 8792,
+  cloudDrive: 8793,
+  moonpay: 8794,
+  coinbase: 8795,
+  bridge: 8796,
+  price: 8797,
+  wcRelay: 8798,
+  evm: 8545,
+  svm: 8899,
+})
+
+/** Every process of the demo listens on this address; `localhost` reaches it too. */
+export const LISTEN_HOST = '127.0.0.1'
+
+/**
+ * @param {{ crossSite?: boolean }} [options]
+ */
+export function demoConfig(options = {}) {
+  const crossSite = !!options.crossSite
+  const P = DEMO_PORTS
+  const site = 'localhost'
+  const serviceHost = crossSite ? '127.0.0.1' : site
+  const local = (port) => `http://${LISTEN_HOST}:${port}`
+  const urls = {
+    app: `http://${site}:${P.app}`,
+    api: `http://${serviceHost}:${P.api}`,
+    frame: `http://${serviceHost}:${P.frame}`,
+    idp: local(P.idp),
+    acmeId: local(P.acmeId),
+    cloudDrive: local(P.cloudDrive),
+    moonpay: local(P.moonpay),
+    coinbase: local(P.coinbase),
+    bridge: local(P.bridge),
+    price: local(P.price),
+    wcRelay: `ws://${LISTEN_HOST}:${P.wcRelay}`,
+    evm: local(P.evm),
+    svm: local(P.svm),
+  }
+  return {
+    crossSite,
+    site,
+    ports: P,
+    listenHost: LISTEN_HOST,
+    urls,
+    /** The reference server's environment (its public URLs are the ones the browser uses). */
+    serverEnv: {
+      PORT: String(P.api),
+      HOST: LISTEN_HOST,
+      PORTICO_PUBLIC_URL: urls.api,
+      PORTICO_FRAME_PORT: String(P.frame),
+      PORTICO_FRAME_URL: urls.frame,
+    },
+    /** Build-time variables of the demo app (examples/app/src/settings.ts reads them). */
+    appEnv: {
+      VITE_PORTICO_API_URL: urls.api,
+      VITE_PORTICO_FRAME_URL: urls.frame,
+      // The demo creates embedded wallets on login.
+      VITE_PORTICO_CREATE_ON_LOGIN: 'users-without-wallets',
+    },
+    /** Where iCloud's sign-in returns (the cloud-drive stand-in's CloudKit callback). */
+    cloudKitSignInCallback: `${urls.app}/?portico_recovery_popup=icloud`,
+    /** What answers once the demo is up: name → URL to GET (2xx expected). */
+    health: {
+      app: `${urls.app}/`,
+      api: `${urls.api}/health`,
+      frame: `${urls.frame}/health`,
+    },
+  }
+}
+
+/** `--cross-site` on the command line or PORTICO_DEMO_CROSS_SITE=1. */
+export function crossSiteRequested(argv = process.argv.slice(2), env = process.env) {
+  return argv.includes('--cross-site') || ['1', 'true', 'yes'].includes(String(env.PORTICO_DEMO_CROSS_SITE ?? '').toLowerCase())
+}

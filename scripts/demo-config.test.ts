@@ -1,0 +1,73 @@
+/**
+ * `npm start`'s addresses (scripts/demo-config.mjs) against the settings the server and the
+ * frame enforce: the app, the API and the frame on one site (localhost) by default, every one
+ * of them allowed where it must be (CORS, frame-ancestors, passkey relying party, OAuth
+ * redirect, CloudKit's callback); the cross-site option keeps the API and frame on 127.0.0.1.
+ * The demo started for real: test/e2e/demo-start.spec.ts.
+ */
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+// @ts-expect-error a plain ESM script without types
+import { DEMO_PORTS, crossSiteRequested, demoConfig } from './demo-config.mjs'
+import { appsFrom, type AppSettings } from '../examples/server/src/config'
+import { frameCsp } from '../examples/server/src/frame-server'
+import { relyingParty } from '../examples/server/src/routes/passkeys'
+import { loadEnv } from '../examples/server/src/settings'
+
+const apps = JSON.parse(readFileSync(new URL('../examples/server/apps.json', import.meta.url), 'utf8')).apps as AppSettings[]
+const demoApp = appsFrom(apps).get('portico-demo-app-00000001')!
+const host = (u: string) => new URL(u).hostname
+
+describe('npm start: one site', () => {
+  const c = demoConfig()
+
+  it('serves the app, the API and the wallet frame on localhost (the banner’s URL)', () => {
+    expect([host(c.urls.app), host(c.urls.api), host(c.urls.frame)]).toEqual(['localhost', 'localhost', 'localhost'])
+    expect(c.appEnv.VITE_PORTICO_API_URL).toBe(c.urls.api)
+    expect(c.appEnv.VITE_PORTICO_FRAME_URL).toBe(c.urls.frame)
+    // The server's public URLs are the browser's (the frame checks the API's origin, the API the frame's).
+    const env = loadEnv({ ...c.serverEnv }, true)
+    expect(env.PORTICO_PUBLIC_URL).toBe(c.urls.api)
+    expect(env.PORTICO_FRAME_URL).toBe(c.urls.frame)
+    expect(env.PORT).toBe(DEMO_PORTS.api)
+    expect(env.PORTICO_FRAME_PORT).toBe(DEMO_PORTS.frame)
+  })
+
+  it('uses one port per service', () => {
+    const ports = Object.values(DEMO_PORTS)
+    expect(new Set(ports).size).toBe(ports.length)
+  })
+
+  it('is allowed by the demo app: CORS origin, frame-ancestors, passkey relying party, CloudKit callback', () => {
+    expect(demoApp.allowedOrigins).toContain(c.urls.app)
+    const csp = frameCsp(c.urls.api, demoApp.allowedOrigins)
+    expect(csp).toMatch(new RegExp(`frame-ancestors [^;]*${c.urls.app.replace(/[.:/]/g, '\\$&')}`))
+    expect(csp).toContain(`connect-src ${c.urls.api}`)
+    // A passkey made on the app's page: relying party 'localhost', the app's origin accepted.
+    expect(relyingParty(demoApp, host(c.urls.app))).toEqual({ rpId: 'localhost', origins: expect.arrayContaining([c.urls.app]) })
+    expect(demoApp.loginMethods).toContain('passkey')
+    expect(demoApp.passkeysForSignupEnabled).toBe(true)
+    expect(c.cloudKitSignInCallback.startsWith(`${c.urls.app}/`)).toBe(true)
+  })
+
+  it('lists every enabled login method of the demo app on the default landing (primary or More options)', () => {
+    const order = demoApp.loginMethodsAndOrder!
+    const shown = [...order.primary, ...(order.overflow ?? [])]
+    for (const m of demoApp.loginMethods) expect(shown).toContain(m)
+  })
+})
+
+describe('npm start -- --cross-site', () => {
+  it('keeps the app on localhost and moves the API and the frame to 127.0.0.1 (a third-party frame)', () => {
+    const c = demoConfig({ crossSite: true })
+    expect([host(c.urls.app), host(c.urls.api), host(c.urls.frame)]).toEqual(['localhost', '127.0.0.1', '127.0.0.1'])
+    expect(c.serverEnv.PORTICO_FRAME_URL).toBe(c.urls.frame)
+    expect(frameCsp(c.urls.api, demoApp.allowedOrigins)).toContain(c.urls.app)
+  })
+
+  it('is asked for with --cross-site or PORTICO_DEMO_CROSS_SITE=1', () => {
+    expect(crossSiteRequested([], {})).toBe(false)
+    expect(crossSiteRequested(['--cross-site'], {})).toBe(true)
+    expect(crossSiteRequested([], { PORTICO_DEMO_CROSS_SITE: '1' })).toBe(true)
+  })
+})
