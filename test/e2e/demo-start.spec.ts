@@ -16,7 +16,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { ARTIFACTS, CHROMIUM_ARGS, ROOT } from './harness'
+import { ARTIFACTS, CHROMIUM_ARGS, ROOT, chromiumPath } from './harness'
 import { LANDING_TITLE } from './page-scripts'
 // @ts-expect-error a plain ESM script without types
 import { DEMO_PORTS, demoConfig } from '../../scripts/demo-config.mjs'
@@ -64,7 +64,7 @@ beforeAll(async () => {
   child.stderr!.on('data', (d) => (out += d))
   // The banner comes once the app's production build is served (a first build takes a minute or two).
   await waitFor('the banner', async () => out.includes('Portico demo') && out.includes(`open the app:        ${demo.urls.app}`), 480_000)
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
+  browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })
   mkdirSync(ARTIFACTS, { recursive: true })
 }, 600_000)
 
