@@ -97,6 +97,7 @@ describe('transaction flow (shared by the Ethereum and Solana screens)', () => {
       uiOptions: {},
       ready: async () => {},
       prepare: async () => (prepared++, review(1)),
+      closed: async () => null,
       submit: async () => {
         if (++sent === 1) throw { code: 'AlreadyProcessed', message: T.solanaAlreadyProcessed, hash: null }
         throw { code: null, message: T.solanaNotSent, hash: null }
@@ -121,6 +122,7 @@ describe('transaction flow (shared by the Ethereum and Solana screens)', () => {
       uiOptions: {},
       ready: async () => {},
       prepare: async () => review(1),
+      closed: async () => null,
       submit: async () => {
         throw { code: 'AlreadyProcessed', message: T.solanaAlreadyProcessed, hash: null }
       },
