@@ -10,15 +10,6 @@ import type { Api } from './transport'
 import type { LinkedAccount, User } from './user'
 import type { WireAccountTransferData, WireAuthResponse, WireLinkedAccountBase, WireUser } from './wire'
 
-/** `process.env.NODE_ENV !== 'production'` where a bundler or Node defines it; false elsewhere. */
-export function isDevelopment(): boolean {
-  try {
-    return process.env.NODE_ENV !== 'production'
-  } catch {
-    return false
-  }
-}
-
 export interface MethodDescriptor {
   /** The login-method id as config lists it and as it is remembered: 'email', 'sms', 'siwe'. */
   id: string
@@ -73,10 +64,16 @@ export function createMethodRegistry(onChange: () => void = () => {}, warn: (mes
       if (byId.has(d.id)) {
         throw new PorticoError('invalid_plugin', `Login method '${d.id}' is declared twice; each method is declared by one plugin.`)
       }
-      for (const type of d.accountTypes ?? []) {
-        const owner = find((o) => (o.accountTypes ?? []).includes(type))
-        if (owner) warn(`Account type '${type}' is declared by '${owner.id}' and '${d.id}'; '${owner.id}' wins.`)
-      }
+      // Development only: a bundler that defines process.env.NODE_ENV as 'production' drops
+      // this block; without `process` (no bundler) it is skipped.
+      try {
+        if (process.env.NODE_ENV !== 'production') {
+          for (const type of d.accountTypes ?? []) {
+            const owner = find((o) => (o.accountTypes ?? []).includes(type))
+            if (owner) warn(`Account type '${type}' is declared by '${owner.id}' and '${d.id}'; '${owner.id}' wins.`)
+          }
+        }
+      } catch {}
       const frozen = Object.freeze({ ...d })
       byId.set(d.id, frozen)
       onChange()
@@ -92,9 +89,13 @@ export function createMethodRegistry(onChange: () => void = () => {}, warn: (mes
     forLinkMethod: (m) => find((d) => (d.linkMethods ?? [d.id]).includes(m)),
     list: () => [...byId.values()],
     undeclared(type) {
-      if (warnedTypes.has(type) || !isDevelopment()) return
-      warnedTypes.add(type)
-      warn(`No method declares account type '${type}': it fills no user field (declare its accountTypes and userField).`)
+      // Development only, as above.
+      try {
+        if (process.env.NODE_ENV !== 'production' && !warnedTypes.has(type)) {
+          warnedTypes.add(type)
+          warn(`No method declares account type '${type}': it fills no user field (declare its accountTypes and userField).`)
+        }
+      } catch {}
     },
   }
 }

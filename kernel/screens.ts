@@ -163,17 +163,14 @@ export function createNavigator(deps: NavigatorDeps): Navigator {
         return Promise.reject(new PorticoError('not_found', `No screen named '${id}' is registered.`))
       }
       const entry = { id, params }
-      if (state.open && pending && options.nested) {
-        const intent = options.intent ?? state.intent
-        return new Promise<FlowResult>((resolve) => {
-          frames.push({ depth: state.stack.length, intent: state.intent, settle: resolve })
-          set({ ...state, stack: [...state.stack, entry], intent })
-        })
-      }
       if (state.open && pending) {
         const stack = options.replace ? [...state.stack.slice(0, -1), entry] : [...state.stack, entry]
-        set({ ...state, stack, intent: options.intent ?? state.intent })
-        return pending
+        const next = { ...state, stack, intent: options.intent ?? state.intent }
+        if (!options.nested) return set(next), pending
+        return new Promise<FlowResult>((resolve) => {
+          frames.push({ depth: state.stack.length, intent: state.intent, settle: resolve })
+          set(next)
+        })
       }
       pending = new Promise<FlowResult>((resolve) => (settle = resolve))
       set({ open: true, stack: [entry], intent: options.intent ?? 'login' })
