@@ -318,7 +318,7 @@ function staticServer(dir: string, csp: () => string): Server {
 
 async function apiServer(appOrigins: string[], options: HarnessOptions) {
   const { createServer } = await import('../../examples/server/src/app')
-  const { openMigratedPglite } = await import('../../examples/server/src/store/pglite-template')
+  const { openStore } = await import('../../examples/server/src/store')
   const { serve } = await import('@hono/node-server')
   const file = JSON.parse(readFileSync(join(ROOT, 'examples/server/apps.json'), 'utf8')) as { apps: Record<string, unknown>[] }
   // A spec's extra apps (or a function of the app's origin) replace the apps.json app with the
@@ -329,9 +329,7 @@ async function apiServer(appOrigins: string[], options: HarnessOptions) {
     ...a,
     allowedOrigins: [...((a.allowedOrigins as string[] | undefined) ?? []), ...appOrigins],
   }))
-  // In memory, from the migrated template in .tmp/ (made once per run): initdb is most of a
-  // new database's start-up.
-  const store = await openMigratedPglite(join(ROOT, '.tmp'))
+  const store = await openStore({})
   let frameOrigin: string | undefined
   const wallets = options.walletFrame ? { wallets: { frameOrigin: () => frameOrigin } } : {}
   const app = await createServer({ ...options.server, ...wallets, store, apps: apps as never, dev: true, logCodes: false, limits: options.limits as never })

@@ -9,15 +9,11 @@ import { createServer, type ServerOptions } from '../src/app'
 import { deriveKeys } from '../src/keys'
 import { DEV_SECRET } from '../src/settings'
 import type { Store } from '../src/store'
-import { openMigratedPglite } from '../src/store/pglite-template'
+import { openPglite } from '../src/store/pglite'
 
-/**
- * An in-memory PGlite database for a test server, started from the migrated template cached
- * in the repository's .tmp/ (made by the first caller of a run; see pglite-template.ts): about
- * a fifth of a new database's start-up.
- */
+/** An in-memory PGlite database for a test server (the server migrates it). */
 export function openTestPglite(): Promise<Store> {
-  return openMigratedPglite(new URL('../../../.tmp', import.meta.url).pathname)
+  return openPglite()
 }
 import { findPostgres, isCI, machineProbe } from '../../../scripts/test-env.mjs'
 

@@ -3,8 +3,7 @@
 // JavaScript, so that it loads in any runner (tsx, vitest) without a TypeScript loader.
 //
 // Messages: {id, steps: [{sql, params, inTx}]} runs the steps in order and answers
-// {id, rows} (the last step's rows) or {id, error}; {id, close: true} closes the database;
-// {id, dump: true} answers {id, rows: [], bytes} with the data folder as an uncompressed tar.
+// {id, rows} (the last step's rows) or {id, error}; {id, close: true} closes the database.
 // The main thread holds the engine for a whole transaction, so only that transaction's
 // messages arrive meanwhile (several may be in flight: a pipelined transaction sends its next
 // statement before the first answers); messages are handled strictly in order.
@@ -20,12 +19,7 @@ const START_PARAMS = [
   ...['-c', 'shared_buffers=32MB', '-c', 'work_mem=2MB', '-c', 'maintenance_work_mem=16MB', '-c', 'temp_buffers=2MB'],
 ]
 
-// `template`: the bytes of a data folder dumped by `dump` below (an already migrated database):
-// loading it skips initdb, most of a new database's start-up.
-const db = new PGlite(workerData.dataDir ?? undefined, {
-  startParams: START_PARAMS,
-  ...(workerData.template ? { loadDataDir: new Blob([workerData.template]) } : {}),
-})
+const db = new PGlite(workerData.dataDir ?? undefined, { startParams: START_PARAMS })
 const { serialize } = protocol
 /** sql → prepared statement name and parameter types. */
 const prepared = new Map()
@@ -93,11 +87,6 @@ parentPort.on('message', (m) => {
       if (m.close) {
         await db.close()
         parentPort.postMessage({ id: m.id, rows: [] })
-        return
-      }
-      if (m.dump) {
-        const bytes = new Uint8Array(await (await db.dumpDataDir('none')).arrayBuffer())
-        parentPort.postMessage({ id: m.id, rows: [], bytes }, [bytes.buffer])
         return
       }
       let rows = []

@@ -27,8 +27,7 @@ interface Step {
  * PGlite has one connection: a transaction holds the engine from BEGIN to COMMIT (BEGIN
  * travels with its first statement); other statements wait their turn.
  */
-export async function openPglite(dataDir?: string, opts: { template?: Uint8Array } = {}): Promise<Store & { dump(): Promise<Uint8Array> }> {
-  if (dataDir && opts.template) throw new Error('openPglite: a template is for an in-memory database only')
+export async function openPglite(dataDir?: string): Promise<Store> {
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true })
     // A new data folder is created in a child process (see pglite-init.mjs): idle RSS stays low.
@@ -36,8 +35,8 @@ export async function openPglite(dataDir?: string, opts: { template?: Uint8Array
       await promisify(execFile)(process.execPath, [fileURLToPath(new URL('./pglite-init.mjs', import.meta.url)), dataDir])
     }
   }
-  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir, template: opts.template } })
-  const pending = new Map<number, { resolve(rows: any[], bytes?: Uint8Array): void; reject(err: Error): void }>()
+  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir } })
+  const pending = new Map<number, { resolve(rows: any[]): void; reject(err: Error): void }>()
   let next = 0
   let dead: Error | null = null
   const toError = (e: Record<string, unknown>) => Object.assign(new Error(String(e.message)), e)
@@ -50,12 +49,12 @@ export async function openPglite(dataDir?: string, opts: { template?: Uint8Array
     worker.once('message', (m: { ready: boolean; error?: Record<string, unknown> }) => (m.ready ? resolve() : reject(toError(m.error!))))
     worker.once('error', reject)
   })
-  worker.on('message', (m: { id: number; rows?: any[]; bytes?: Uint8Array; error?: Record<string, unknown> }) => {
+  worker.on('message', (m: { id: number; rows?: any[]; error?: Record<string, unknown> }) => {
     const p = pending.get(m.id)
     if (!p) return
     pending.delete(m.id)
     if (m.error) p.reject(toError(m.error))
-    else p.resolve(m.rows!, m.bytes)
+    else p.resolve(m.rows!)
     idle()
   })
   const fail = (err: Error) => {
@@ -67,12 +66,12 @@ export async function openPglite(dataDir?: string, opts: { template?: Uint8Array
   worker.on('exit', (code) => fail(new Error(`the PGlite worker exited (${code})`)))
   idle()
 
-  const send = (m: { steps?: Step[]; close?: boolean; dump?: boolean }, onBytes?: (bytes: Uint8Array) => void): Promise<any[]> => {
+  const send = (m: { steps?: Step[]; close?: boolean }): Promise<any[]> => {
     if (dead) return Promise.reject(dead)
     const id = ++next
     worker.ref()
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve: (rows, bytes) => (bytes && onBytes?.(bytes), resolve(rows)), reject })
+      pending.set(id, { resolve, reject })
       worker.postMessage({ id, ...m })
     })
   }
@@ -85,7 +84,7 @@ export async function openPglite(dataDir?: string, opts: { template?: Uint8Array
     return r
   }
 
-  const store: Store & { dump(): Promise<Uint8Array> } = {
+  const store: Store = {
     kind: 'pglite',
     query: (sql, params) => exclusive(() => send({ steps: [{ sql, params, inTx: false }] })),
     transaction(fn) {
@@ -112,12 +111,6 @@ export async function openPglite(dataDir?: string, opts: { template?: Uint8Array
     },
     async migrate() {
       await runMigrations(store)
-    },
-    /** The data folder as an uncompressed tar: `openPglite(undefined, { template })` starts from it. */
-    async dump() {
-      let out: Uint8Array = new Uint8Array()
-      await exclusive(() => send({ dump: true }, (b) => (out = b)))
-      return out
     },
     async close() {
       await exclusive(() => send({ close: true })).catch(() => {})
