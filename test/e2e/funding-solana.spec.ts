@@ -10,9 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { randomBytes } from 'node:crypto'
 import { base58 } from '@scure/base'
-import { serve } from '@hono/node-server'
 import { startSvm, type Svm } from '../chains/svm'
-import { startHarness, type Harness } from './harness'
+import { startHarness, type Harness, listenLocal } from './harness'
 import { installSolanaWallet } from './wallets/solana'
 import { fund, fundResult } from './funding-page'
 import { createPriceStandIn } from '../../examples/stand-ins/price/handler'
@@ -31,12 +30,7 @@ let priceDown = false
 const closers: (() => void)[] = []
 const env = { ...process.env }
 
-async function listen(fetch: (r: Request) => Response | Promise<Response>): Promise<string> {
-  const server = serve({ fetch, port: 0, hostname: '127.0.0.1' })
-  await new Promise<void>((r) => (server.listening ? r() : server.once('listening', () => r())))
-  closers.push(() => server.close())
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}`
-}
+const listen = (fetch: (r: Request) => Response | Promise<Response>) => listenLocal(fetch, closers)
 
 beforeAll(async () => {
   ;[svm, evm] = await Promise.all([startSvm(), startEvm()])

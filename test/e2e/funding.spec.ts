@@ -8,14 +8,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { serve } from '@hono/node-server'
 import { formatEther, parseEther, type Address } from 'viem'
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
 import { randomBytes } from 'node:crypto'
 import { base58 } from '@scure/base'
 import { startEvm, type Evm } from '../chains/evm'
 import { startSvm, type Svm } from '../chains/svm'
-import { APPS, startHarness, type Harness } from './harness'
+import { APPS, startHarness, type Harness, listenLocal } from './harness'
 import { installEthereumWallet } from './wallets/ethereum'
 import { fund, fundResult } from './funding-page'
 import { DEV_COINBASE_PUBLIC_JWK, DEV_FUNDING } from '../../examples/server/src/funding-config'
@@ -36,12 +35,7 @@ const relay = createBridgeStandIn()
 const closers: (() => void)[] = []
 const env = { ...process.env }
 
-async function listen(fetch: (r: Request) => Response | Promise<Response>): Promise<string> {
-  const server = serve({ fetch, port: 0, hostname: '127.0.0.1' })
-  await new Promise<void>((r) => (server.listening ? r() : server.once('listening', () => r())))
-  closers.push(() => server.close())
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}`
-}
+const listen = (fetch: (r: Request) => Response | Promise<Response>) => listenLocal(fetch, closers)
 
 beforeAll(async () => {
   ;[evm, svm] = await Promise.all([startEvm(), startSvm()])

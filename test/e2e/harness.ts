@@ -57,6 +57,18 @@ const EXAMPLES: Record<ExampleName, { sources: string[]; login: string; ready: s
  */
 export const chromiumPath = (): string => browserPath()
 
+/**
+ * Serves a fetch handler (a local stand-in) on an ephemeral loopback port; its close is pushed
+ * on `closers`. Resolves with its http://127.0.0.1:<port> once it listens.
+ */
+export async function listenLocal(fetch: (r: Request) => Response | Promise<Response>, closers: (() => void)[]): Promise<string> {
+  const { serve } = await import('@hono/node-server')
+  const server = serve({ fetch, port: 0, hostname: '127.0.0.1' })
+  await new Promise<void>((r) => (server.listening ? r() : server.once('listening', () => r())))
+  closers.push(() => server.close())
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',

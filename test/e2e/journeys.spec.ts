@@ -16,11 +16,10 @@ import { parseEther } from 'viem'
 import { generatePrivateKey } from 'viem/accounts'
 import { installEthereumWallet } from './wallets/ethereum'
 import type { Page } from 'playwright-core'
-import { serve } from '@hono/node-server'
 import { startEvm, type Evm } from '../chains/evm'
 import { startSvm, type Svm } from '../chains/svm'
 import { deployTestContracts, type TestContracts } from '../chains/contracts'
-import { startHarness, APPS, type Harness } from './harness'
+import { startHarness, APPS, type Harness, listenLocal } from './harness'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { DEV_COINBASE_PUBLIC_JWK, DEV_FUNDING } from '../../examples/server/src/funding-config'
@@ -57,12 +56,7 @@ let s: JourneyServices
 const closers: (() => void)[] = []
 const env = { ...process.env }
 
-async function listen(fetch: (r: Request) => Response | Promise<Response>): Promise<string> {
-  const server = serve({ fetch, port: 0, hostname: '127.0.0.1' })
-  await new Promise<void>((r) => (server.listening ? r() : server.once('listening', () => r())))
-  closers.push(() => server.close())
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}`
-}
+const listen = (fetch: (r: Request) => Response | Promise<Response>) => listenLocal(fetch, closers)
 
 beforeAll(async () => {
   const [evm, svm] = await Promise.all([startEvm(), startSvm()])
