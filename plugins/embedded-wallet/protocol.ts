@@ -42,6 +42,12 @@ export const FRAME_ERROR_TYPES = [
   'mfa_verification_max_attempts_reached',
   'mfa_timeout',
   'twilio_verification_failed',
+  // Custody (issue 26; ours, the spec names none): this device must confirm it's the user first
+  // (a step-up), the user has no channel for one, the device was removed, storage is blocked.
+  'device_step_up_required',
+  'step_up_unavailable',
+  'device_revoked',
+  'storage_unavailable',
 ] as const
 export type FrameErrorType = (typeof FRAME_ERROR_TYPES)[number]
 

@@ -1,0 +1,40 @@
+/**
+ * The custody contract's Node-free half (issue 26): shared by the server and the wallet frame
+ * (which runs in a browser). Header names, error codes, and the message a root's index-0 key
+ * signs to authorise a change to its shares or devices.
+ */
+export const DEVICE_PROOF_HEADER = 'portico-device-proof'
+export const DEVICE_NONCE_HEADER = 'portico-device-nonce'
+export const DEVICE_PROOF_TYP = 'portico-device+jwt'
+
+/** Error codes (the `code` of the server's error body). */
+export const CUSTODY_CODES = {
+  /** No proof, a bad proof, or a proof from a key this user never registered. */
+  proofRequired: 'device_proof_required',
+  /** The nonce is missing, used or expired: retry with the nonce in `portico-device-nonce`. */
+  nonce: 'device_proof_nonce',
+  /** This device is not registered (or the session is bound to another): step up first. */
+  stepUpRequired: 'device_step_up_required',
+  /** The user has no channel for a step-up (no verified e-mail or phone, no MFA). */
+  stepUpUnavailable: 'step_up_unavailable',
+  /** The device was revoked by the user. */
+  deviceRevoked: 'device_revoked',
+  /** A change to the shares without a valid signature by the root's index-0 key. */
+  ownerSignature: 'wallet_owner_signature_invalid',
+} as const
+
+export type OwnerAction = 'set_recovery' | 'add' | 'register_device' | 'revoke_device' | 'password_recovered'
+
+/**
+ * The text the root's index-0 key signs (EIP-191 personal_sign for Ethereum roots; ed25519 over
+ * the UTF-8 bytes for Solana roots): one 'name: value' line per field, in a fixed order.
+ */
+export function ownerMessage(p: { action: OwnerAction; appId: string; entropyId: string; nonce: string; fields?: Record<string, string | number> }): string {
+  const lines = ['Portico wallet change', `action: ${p.action}`, `app: ${p.appId}`, `root: ${p.entropyId.toLowerCase()}`, `nonce: ${p.nonce}`]
+  for (const [k, v] of Object.entries(p.fields ?? {})) {
+    const value = String(v)
+    if (/[\r\n]/.test(k) || /[\r\n]/.test(value)) throw new Error('ownerMessage: a field must be one line')
+    lines.push(`${k}: ${value}`)
+  }
+  return lines.join('\n')
+}
