@@ -38,7 +38,7 @@ import { registerFunding } from './routes/funding'
 import { registerRecovery } from './routes/recovery'
 import { registerDelegation } from './routes/delegation'
 
-export const VERSION = '0.1.0'
+export const VERSION = '0.2.0'
 
 export const ALLOWED_HEADERS = [
   'content-type',
