@@ -8,6 +8,8 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/dist/**', '.data/**'],
     environment: 'node',
     setupFiles: ['test/setup.ts'],
+    // One PostgreSQL per run with a migrated template (where installed): suites copy it.
+    globalSetup: ['test/global-setup.ts'],
     // A deadline, not a wait: browser flows (a login, a link, a code from the outbox) wait for
     // the states they assert, and on a busy 2-core machine a whole flow can take 20 s.
     testTimeout: 60_000,

@@ -9,7 +9,7 @@ import { SignJWT, UnsecuredJWT, exportJWK, generateKeyPair, decodeProtectedHeade
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { AppSettings } from '../examples/server/src/config'
 import type { Store } from '../examples/server/src/store'
-import { APPS_FILE, DEMO, startTestServer, uniqueEmail, type TestServer, openTestPglite } from '../examples/server/test/helpers'
+import { APPS_FILE, DEMO, startTestServer, uniqueEmail, type TestServer, openTestStore } from '../examples/server/test/helpers'
 import { PorticoServerError, getUser, verifyAccessToken, verifyIdentityToken, type PorticoServerErrorCode } from './index'
 
 const XPD = 'portico-test-xpd-00000001'
@@ -29,7 +29,7 @@ const countingFetch: typeof fetch = (input, init) => {
 }
 
 beforeAll(async () => {
-  store = await openTestPglite()
+  store = await openTestStore()
   s = await startTestServer(store, { apps: JSON.parse(readFileSync(APPS_FILE, 'utf8')).apps as AppSettings[] })
   email = uniqueEmail()
   const login = await s.emailLogin(email, { appId: XPD })

@@ -330,7 +330,7 @@ function staticServer(dir: string, csp: () => string): Server {
 
 async function apiServer(appOrigins: string[], options: HarnessOptions) {
   const { createServer } = await import('../../examples/server/src/app')
-  const { openStore } = await import('../../examples/server/src/store')
+  const { openTestStore } = await import('../../examples/server/test/helpers')
   const { serve } = await import('@hono/node-server')
   const file = JSON.parse(readFileSync(join(ROOT, 'examples/server/apps.json'), 'utf8')) as { apps: Record<string, unknown>[] }
   // A spec's extra apps (or a function of the app's origin) replace the apps.json app with the
@@ -341,7 +341,7 @@ async function apiServer(appOrigins: string[], options: HarnessOptions) {
     ...a,
     allowedOrigins: [...((a.allowedOrigins as string[] | undefined) ?? []), ...appOrigins],
   }))
-  const store = await openStore({})
+  const store = await openTestStore()
   let frameOrigin: string | undefined
   const wallets = options.walletFrame ? { wallets: { frameOrigin: () => frameOrigin } } : {}
   const app = await createServer({ ...options.server, ...wallets, store, apps: apps as never, dev: true, logCodes: false, limits: options.limits as never })

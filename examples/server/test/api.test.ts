@@ -3,7 +3,7 @@ import { SignJWT, createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify
 import type { WireAppConfig, WireAuthResponse, WireForkResponse } from '../../../kernel/wire'
 import type { Store } from '../src/store'
 import { loadSigner } from '../src/tokens'
-import { devKeys, openTestPglite } from './helpers'
+import { devKeys, openTestStore } from './helpers'
 import {
   ALLOW,
   DEMO,
@@ -22,7 +22,7 @@ let store: Store
 let s: TestServer
 
 beforeAll(async () => {
-  store = await openTestPglite()
+  store = await openTestStore()
   s = await startTestServer(store)
 })
 afterAll(async () => {

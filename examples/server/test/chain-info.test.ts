@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { serve } from '@hono/node-server'
 import type { Store } from '../src/store'
-import { startTestServer, type TestServer, openTestPglite } from './helpers'
+import { startTestServer, type TestServer, openTestStore } from './helpers'
 import { createPriceStandIn } from '../../stand-ins/price/handler'
 import { startSvm, type Svm } from '../../../test/chains/svm'
 
@@ -20,7 +20,7 @@ beforeAll(async () => {
   process.env.PORTICO_PRICE_URL = `http://127.0.0.1:${(priceServer.address() as { port: number }).port}`
   process.env.PORTICO_SOLANA_RPC_URLS = JSON.stringify({ localnet: svm.rpc, 'down-cluster': 'http://127.0.0.1:9' })
   process.env.PORTICO_SPL_TOKENS = JSON.stringify({ [svm.demoMint]: 'USDC' })
-  store = await openTestPglite()
+  store = await openTestStore()
   s = await startTestServer(store)
 })
 afterAll(async () => {

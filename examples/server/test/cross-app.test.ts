@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Store } from '../src/store'
-import { ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
+import { ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 
 const PROVIDER = 'portico-test-xprovider-01'
 const REQUESTER = 'portico-test-xrequest-001'
@@ -16,7 +16,7 @@ let store: Store
 let s: TestServer
 
 beforeAll(async () => {
-  store = await openTestPglite()
+  store = await openTestStore()
   s = await startTestServer(store)
 }, 60_000)
 afterAll(async () => {

@@ -17,7 +17,7 @@ import { sealWalletKey } from '../frame/delegation-seal'
 import type { AppSettings } from '../src/config'
 import { DELEGATION_MSG, SECRET_FAILURES_PER_WINDOW } from '../src/routes/delegation'
 import type { Store } from '../src/store'
-import { APPS_FILE, DEMO, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
+import { APPS_FILE, DEMO, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 
 const XPD = 'portico-test-xpd-00000001'
 const XPD_SECRET = 'xpd-test-app-secret-not-for-production-000000'
@@ -30,7 +30,7 @@ let s: TestServer
 let jwk: JWK
 
 beforeAll(async () => {
-  store = await openTestPglite()
+  store = await openTestStore()
   const base = JSON.parse(readFileSync(APPS_FILE, 'utf8')).apps as AppSettings[]
   const xpd = base.find((a) => a.id === XPD)!
   s = await startTestServer(store, { apps: [...base, { ...xpd, id: OTHER, name: 'Other', appSecret: OTHER_SECRET } as AppSettings] })

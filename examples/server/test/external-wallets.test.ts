@@ -7,12 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSiweMessage } from 'viem/siwe'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { Store } from '../src/store'
-import { DEMO, ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
+import { DEMO, ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 
 let store: Store
 let s: TestServer
 beforeAll(async () => {
-  store = await openTestPglite()
+  store = await openTestStore()
   s = await startTestServer(store)
 }, 60_000)
 afterAll(async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { Store } from '../src/store'
 import { deployIdRegistry, farcasterApp, signIn, startChain, type Chain, type FarcasterUser, type IdRegistry } from './chain/farcaster'
-import { ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
+import { ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 
 const FC = 'portico-test-farcaster-01'
 let chain: Chain
@@ -48,7 +48,7 @@ async function channelSignIn(u: FarcasterUser) {
 beforeAll(async () => {
   chain = await startChain()
   reg = await deployIdRegistry(chain.rpc)
-  store = await openTestPglite()
+  store = await openTestStore()
   s = await startTestServer(store, { farcaster: { rpcUrl: chain.rpc, idRegistry: reg.address } })
   deadRpc = await startTestServer(store, { farcaster: { rpcUrl: 'http://127.0.0.1:9', idRegistry: reg.address } })
 }, 90_000)

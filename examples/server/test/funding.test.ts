@@ -13,7 +13,7 @@ import type { Store } from '../src/store'
 import { DEV_COINBASE_PUBLIC_JWK, DEV_FUNDING, fundingWire } from '../src/funding-config'
 import { createCoinbaseStandIn } from '../../stand-ins/coinbase/server'
 import { createMoonPayStandIn, verifyMoonPaySignature } from '../../stand-ins/moonpay/server'
-import { APPS_FILE, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
+import { APPS_FILE, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 
 const FND = 'portico-test-fnd-00000001'
 const OFF = 'portico-test-fnd-nofund01'
@@ -53,7 +53,7 @@ beforeAll(async () => {
   const cb = await listen(coinbase.app.fetch)
   const dead = await closedPortUrl()
   const base = JSON.parse(readFileSync(APPS_FILE, 'utf8')).apps[0]
-  store = await openTestPglite()
+  store = await openTestStore()
   const sink = new Writable({ write: (chunk, _e, cb2) => void ((logs += chunk.toString()), cb2()) })
   s = await startTestServer(store, {
     logger: pino({ level: 'debug' }, sink),

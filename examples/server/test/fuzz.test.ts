@@ -8,7 +8,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Store } from '../src/store'
-import { DEMO, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
+import { DEMO, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30)
 
@@ -18,7 +18,7 @@ let token = ''
 let refresh = ''
 
 beforeAll(async () => {
-  store = await openTestPglite()
+  store = await openTestStore()
   s = await startTestServer(store, { limits: { refreshReuseIntervalS: 10 } })
   const login = await s.emailLogin(uniqueEmail('fuzz'))
   token = login.body.token!

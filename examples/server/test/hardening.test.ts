@@ -28,7 +28,7 @@ import {
   prodOptions,
   startTestServer,
   uniqueEmail,
-  type TestServer, openTestPglite } from './helpers'
+  type TestServer, openTestStore } from './helpers'
 
 let store: Store
 let s: TestServer
@@ -36,7 +36,7 @@ const logLines: string[] = []
 const logger = pino({ level: 'debug' }, { write: (l: string) => void logLines.push(l) })
 
 beforeAll(async () => {
-  store = await openTestPglite()
+  store = await openTestStore()
   s = await startTestServer(store, { logger, trustProxy: 1 })
 })
 afterAll(async () => {
@@ -529,7 +529,7 @@ describe('self-hosting conventions', () => {
     expect((await s.call('/health/alive', { appId: null })).body.ok).toBe(true)
     const ready = await s.call('/health/ready', { appId: null })
     expect(ready.status).toBe(200)
-    expect(ready.body).toEqual({ ok: true, store: 'pglite' })
+    expect(ready.body).toEqual({ ok: true, store: store.kind })
     const doc = await s.call('/openapi.json', { appId: null })
     expect(doc.body.openapi).toBe('3.1.0')
     const init = doc.body.paths['/api/v1/passwordless/init'].post

@@ -10,10 +10,39 @@ import { deriveKeys } from '../src/keys'
 import { DEV_SECRET } from '../src/settings'
 import type { Store } from '../src/store'
 import { openPglite } from '../src/store/pglite'
+import { openStore } from '../src/store'
+import { randomBytes } from 'node:crypto'
+import { inject } from 'vitest'
 
 /** An in-memory PGlite database for a test server (the server migrates it). */
 export function openTestPglite(): Promise<Store> {
   return openPglite()
+}
+
+/** The migrated template database test/global-setup.ts creates in the run's PostgreSQL. */
+export const TEMPLATE_DB = 'portico_template'
+
+let copies = 0
+/**
+ * A fresh, migrated database for one suite: a copy of the run's migrated PostgreSQL template
+ * when test/global-setup.ts made one (PostgreSQL installed; always in CI), else a PGlite.
+ */
+export async function openTestStore(): Promise<Store> {
+  let adminUrl: string | null = null
+  try {
+    adminUrl = inject('pgTemplateAdminUrl') ?? null
+  } catch {}
+  if (!adminUrl) return openPglite()
+  const name = `t_${process.pid}_${copies++}_${randomBytes(3).toString('hex')}`
+  const pg = (await import('pg')).default
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`)
+  } finally {
+    await admin.end()
+  }
+  return openStore({ databaseUrl: adminUrl.replace(/\/postgres$/, `/${name}`), migrate: false })
 }
 import { findPostgres, isCI, machineProbe } from '../../../scripts/test-env.mjs'
 
@@ -176,7 +205,7 @@ export async function startPostgres(): Promise<TempPostgres | null> {
   const port = await freePort()
   const [c2, a2] = asPg(join(bin, 'postgres'), [
     '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=100',
+    '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=400',
   ])
   const proc: ChildProcess = spawn(c2, a2, { stdio: ['ignore', 'ignore', 'pipe'] })
   let log = ''

@@ -10,7 +10,7 @@ import type { Store } from '../src/store'
 import type { ServerCtx } from '../src/context'
 import { requireFreshMfa } from '../src/mfa-gate'
 import { MFA_MAX_ATTEMPTS, MFA_MSG } from '../src/routes/mfa'
-import { ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
+import { ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 import { SoftAuthenticator } from './soft-authenticator'
 import { HdRoot, generateEntropy } from '../frame/keys'
 import { shareToString, splitEntropy } from '../frame/shares'
@@ -23,7 +23,7 @@ let store: Store
 let s: TestServer
 
 beforeAll(async () => {
-  store = await openTestPglite()
+  store = await openTestStore()
   s = await startTestServer(store, { wallets: { frameOrigin: FRAME, recoveryKey: 'test-recovery-key-kept-outside-the-database-0001' } })
 })
 afterAll(async () => {

@@ -11,7 +11,7 @@ import type { WireAuthResponse } from '../../../kernel/wire'
 import { createOAuthIdp, type OAuthIdp } from '../idp/server'
 import { OAUTH_PROVIDERS, type OAuthProvider } from '../src/oauth-providers'
 import type { Store } from '../src/store'
-import { EMAILONLY, freePort, ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
+import { EMAILONLY, freePort, ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 
 const OAUTH = 'portico-test-oauth-000001'
 const UNCONFIGURED = 'portico-test-oauthoff-001'
@@ -25,7 +25,7 @@ let idpUrl: string
 let closeIdp: () => Promise<void>
 
 beforeAll(async () => {
-  store = await openTestPglite()
+  store = await openTestStore()
   const port = await freePort()
   idpUrl = `http://127.0.0.1:${port}`
   idp = await createOAuthIdp({ origin: idpUrl })

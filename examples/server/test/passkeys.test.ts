@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { WireAuthResponse } from '../../../kernel/wire'
 import type { Store } from '../src/store'
 import { browserAndOs } from '../src/routes/passkeys'
-import { ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
+import { ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 import { SoftAuthenticator } from './soft-authenticator'
 
 const PK = 'portico-test-passkey-0001'
@@ -15,7 +15,7 @@ let store: Store
 let s: TestServer
 
 beforeAll(async () => {
-  store = await openTestPglite()
+  store = await openTestStore()
   s = await startTestServer(store)
 })
 afterAll(async () => {

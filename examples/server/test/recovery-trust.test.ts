@@ -21,7 +21,7 @@ import { deriveKeys } from '../src/keys'
 import { AUTH_SHARE_PURPOSE, RECOVERY_SHARE_PURPOSE } from '../src/routes/wallets'
 import { DEV_SECRET } from '../src/settings'
 import type { Store } from '../src/store'
-import { DEMO, freePort, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
+import { DEMO, freePort, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 
 const FRAME = 'http://127.0.0.1:48790'
 const RECOVERY_KEY = 'test-recovery-key-kept-outside-the-database-0021'
@@ -32,7 +32,7 @@ let drive: ReturnType<typeof createCloudDrive>
 let closeDrive: () => Promise<void>
 
 beforeAll(async () => {
-  store = await openTestPglite()
+  store = await openTestStore()
   const port = await freePort()
   const driveUrl = `http://127.0.0.1:${port}`
   drive = createCloudDrive({ origin: driveUrl })

@@ -9,7 +9,7 @@ import { serve } from '@hono/node-server'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createCloudDrive } from '../../stand-ins/cloud-drive/server'
 import type { Store } from '../src/store'
-import { freePort, ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
+import { freePort, ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 
 let store: Store
 let s: TestServer
@@ -20,7 +20,7 @@ const APP_PAGE = `${ORIGIN}/?portico_recovery_popup=1`
 const FRAME = 'http://127.0.0.1:48791'
 
 beforeAll(async () => {
-  store = await openTestPglite()
+  store = await openTestStore()
   const port = await freePort()
   driveUrl = `http://127.0.0.1:${port}`
   drive = createCloudDrive({ origin: driveUrl, cloudkit: { container: 'iCloud.dev.portico.recovery', apiToken: 'local-stand-in-cloudkit-api-token', signInCallback: `${ORIGIN}/?portico_recovery_popup=icloud` } })

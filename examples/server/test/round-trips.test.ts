@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Queryable, Store } from '../src/store'
-import { startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
+import { startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 
 interface Counts {
   statements: number
@@ -69,7 +69,7 @@ let counted: ReturnType<typeof counting>
 let server: TestServer
 
 beforeAll(async () => {
-  inner = await openTestPglite()
+  inner = await openTestStore()
   counted = counting(inner)
   server = await startTestServer(counted.store)
 })

@@ -19,7 +19,7 @@ import { createSiweMessage } from 'viem/siwe'
 import { serializeErc6492Signature } from 'viem/utils'
 import { loadApps } from '../src/config'
 import type { Store } from '../src/store'
-import { APPS_FILE, DEMO, ORIGIN, freePort, startTestServer, type TestServer, openTestPglite } from './helpers'
+import { APPS_FILE, DEMO, ORIGIN, freePort, startTestServer, type TestServer, openTestStore } from './helpers'
 import { SMART_WALLET_SOURCE, compileSolidity } from '../../../test/chains/evm'
 
 const require = createRequire(import.meta.url)
@@ -58,7 +58,7 @@ beforeAll(async () => {
   })
   const demo = loadApps(APPS_FILE).get(DEMO)!
   const apps = [{ ...demo, supportedChains: [1, CHAIN] }]
-  store = await openTestPglite()
+  store = await openTestStore()
   s = await startTestServer(store, { apps, rpcUrls: { [CHAIN]: rpc } })
   noRpc = await startTestServer(store, { apps })
 }, 180_000)

@@ -10,7 +10,7 @@ import type { Store } from '../src/store'
 import type { AppSettings } from '../src/config'
 import { signWebApp, signWidget, TEST_BOT_NAME, TEST_BOT_TOKEN, type TgUser } from '../../../test/stand-ins/telegram'
 import { startSiteverify, type Siteverify } from '../../../test/stand-ins/captcha'
-import { startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
+import { startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 import { DEV_SECRET } from '../src/settings'
 
 const TG = 'portico-test-tg-srv-00001'
@@ -29,7 +29,7 @@ let uid = 5_000_000
 const user = (extra: Partial<TgUser> = {}): TgUser => ({ id: ++uid, first_name: 'Ana', last_name: 'Lima', username: `ana${uid}`, ...extra })
 
 beforeAll(async () => {
-  store = await openTestPglite()
+  store = await openTestStore()
   sv = await startSiteverify({ secret: SECRET })
   const base = { name: 'T', allowedOrigins: origins }
   const apps: AppSettings[] = [

@@ -8,13 +8,13 @@ import { SignJWT, generateKeyPair } from 'jose'
 import type { WireAuthResponse } from '../../../kernel/wire'
 import type { Store } from '../src/store'
 import { createSiwsMessage } from '../src/siws-message'
-import { ALLOW, DEMO, ORIGIN, TERMS, prodOptions, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
+import { ALLOW, DEMO, ORIGIN, TERMS, prodOptions, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 
 let store: Store
 let s: TestServer
 
 beforeAll(async () => {
-  store = await openTestPglite()
+  store = await openTestStore()
   s = await startTestServer(store)
 })
 afterAll(async () => {

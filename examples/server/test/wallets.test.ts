@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { combineShares, shareFromString, shareToString, splitEntropy } from '../frame/shares'
 import { HdRoot, ImportedRoot, generateEntropy } from '../frame/keys'
 import type { Store } from '../src/store'
-import { startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
+import { startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 import { WALLET_MSG } from '../src/routes/wallets'
 
 const FRAME = 'http://127.0.0.1:48788'
@@ -16,7 +16,7 @@ let store: Store
 let s: TestServer
 
 beforeAll(async () => {
-  store = await openTestPglite()
+  store = await openTestStore()
   s = await startTestServer(store, { wallets: { frameOrigin: FRAME, recoveryKey: RECOVERY_KEY } })
 })
 afterAll(async () => {

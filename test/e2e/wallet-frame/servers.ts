@@ -9,7 +9,7 @@ import { serve } from '@hono/node-server'
 import { createServer } from '../../../examples/server/src/app'
 import { createFrameServer } from '../../../examples/server/src/frame-server'
 import { appsFrom } from '../../../examples/server/src/config'
-import { openTestPglite } from '../../../examples/server/test/helpers'
+import { openTestStore } from '../../../examples/server/test/helpers'
 import type { Store } from '../../../examples/server/src/store'
 import { ROOT } from '../harness'
 
@@ -44,7 +44,7 @@ export async function startWalletServers(): Promise<WalletServers> {
     },
   ]
   let frameOrigin = ''
-  const store = await openTestPglite()
+  const store = await openTestStore()
   const api = await createServer({ store, apps: apps as never, dev: true, logCodes: false, logLevel: 'silent', wallets: { frameOrigin: () => frameOrigin, recoveryKey: RECOVERY_KEY } })
   const apiServer = serve({ fetch: api.fetch, port: 0, hostname: '127.0.0.1' }) as unknown as Server
   await new Promise<void>((r) => (apiServer.listening ? r() : apiServer.once('listening', () => r())))

@@ -12,7 +12,7 @@ import { serve } from '@hono/node-server'
 import { createServer } from '../../../examples/server/src/app'
 import { createFrameServer } from '../../../examples/server/src/frame-server'
 import { appsFrom } from '../../../examples/server/src/config'
-import { openTestPglite } from '../../../examples/server/test/helpers'
+import { openTestStore } from '../../../examples/server/test/helpers'
 import type { Store } from '../../../examples/server/src/store'
 import { createCloudDrive } from '../../../examples/stand-ins/cloud-drive/server'
 import { sourceAliases } from '../../../source-aliases'
@@ -81,7 +81,7 @@ export async function startRecoveryServers(): Promise<RecoveryServers> {
     },
   ]
   let frameOrigin = ''
-  const store = await openTestPglite()
+  const store = await openTestStore()
   const api = await createServer({ store, apps: apps as never, dev: true, logCodes: false, logLevel: 'silent', limits: { resendCooldownS: 0 }, wallets: { frameOrigin: () => frameOrigin, recoveryKey: RECOVERY_KEY } })
   // The API paths called, in order (tests check which wallet routes a flow used).
   const paths: string[] = []
