@@ -6,7 +6,7 @@
  */
 import type { Store } from '../../src/store'
 import { openStore } from '../../src/store'
-import { DEMO, openTestPglite, startPostgres, startTestServer, type Res, type TempPostgres, type TestServer } from '../helpers'
+import { DEMO, openTestPglite, openTestStore, startPostgres, startTestServer, type Res, type TempPostgres, type TestServer } from '../helpers'
 import type { ServerOptions } from '../../src/app'
 
 export const FRAME_ORIGIN = 'http://127.0.0.1:48799'
@@ -30,6 +30,14 @@ export async function startTargets(opts: Partial<ServerOptions> = {}): Promise<T
   const lite = await openTestPglite()
   const ls = await startTestServer(lite, serverOpts)
   out.push({ name: 'pglite', store: lite, s: ls, close: async () => (await ls.close(), await lite.close()) })
+  // PostgreSQL: a copy of the run's migrated template (test/global-setup.ts), else a cluster of its own.
+  const copy = await openTestStore()
+  if (copy.kind === 'postgres') {
+    const ps = await startTestServer(copy, serverOpts)
+    out.push({ name: 'postgres', store: copy, s: ps, close: async () => (await ps.close(), await copy.close()) })
+    return out
+  }
+  await copy.close()
   const pg: TempPostgres | null = await startPostgres()
   if (pg) {
     const store = await openStore({ databaseUrl: pg.url })
