@@ -52,7 +52,8 @@ export function delegatedActions(): PorticoPlugin<'delegated-actions'> {
         consent: async (ew, params, frame, origin, signal) => (await api()).consent(ew, params, frame, origin, signal),
         revoke: async () => (await api()).revoke(),
       })
-      ctx.screens.register({ id: CONSENT_SCREEN, load: () => import('./screens/consent'), compact: true })
+      // Full height: the consent page lists the policy.
+      ctx.screens.register({ id: CONSENT_SCREEN, load: () => import('./screens/consent') })
       ctx.screens.register({ id: REVOKE_SCREEN, load: () => import('./screens/revoke'), compact: true })
     },
   })

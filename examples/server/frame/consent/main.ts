@@ -36,7 +36,6 @@ export const CONSENT_PAGE_TEXTS = {
   allow: 'Allow',
   allowing: 'Allowing…',
   decline: 'Not now',
-  revokeHint: 'You can revoke offline access at any time.',
   onlyOnce: 'This consent page has already been used.',
   badPolicy: 'The app asked for offline access the wallet cannot give.',
   failed: 'Something went wrong.',
@@ -101,8 +100,7 @@ function showConsent(p: ConsentPayload, policy: DelegationPolicy): Promise<'allo
       el('span', { class: 'c-chip' }, p.chainType === 'solana' ? 'Solana' : 'Ethereum'),
     ),
     el('ul', { class: 'c-policy', 'data-testid': 'consent-policy', 'aria-labelledby': 'c-title' }, ...lines.map((l) => el('li', {}, l))),
-    el('p', { class: 'c-hint' }, T.revokeHint),
-    el('div', { class: 'c-actions' }, allow, decline),
+    el('div', { class: 'c-actions' }, decline, allow),
   )
   main.dataset.state = 'consent'
   reportHeight()
