@@ -295,6 +295,16 @@ describe('key export and delegated actions', { timeout: 120_000 }, () => {
     expect((await backendRpc(eth.address, { method: 'personal_sign', params: { message: 'by message alone' } })).status).toBe(404)
     expect(await s.store.query('SELECT 1 FROM wallet_delegations')).toHaveLength(0)
     expect((await wallets(page)).find((w) => w.chainType === 'ethereum')!.delegated).toBe(false)
+    // Even a click made by a script inside the page itself is not the user's (event.isTrusted is false).
+    await frame.waitForSelector('main[data-armed=true]')
+    await frame.evaluate(() => {
+      const allow = document.querySelector<HTMLButtonElement>('[data-testid=consent-allow]')!
+      allow.click()
+      allow.dispatchEvent(new MouseEvent('click', { bubbles: true }))
+    })
+    expect(await frame.getAttribute('[data-testid=consent-allow]', 'aria-busy')).toBeNull()
+    expect(await frame.textContent('[data-testid=consent-allow]')).toBe('Allow')
+    expect(await s.store.query('SELECT 1 FROM wallet_delegations')).toHaveLength(0)
     // The page still shows the host's policy (the one it proposed first), untouched by the forged request.
     expect(await frame.textContent('[data-testid=consent-policy]')).toContain('Local test chain (31337)')
     // Not now on the page: declined, nothing delegated.
