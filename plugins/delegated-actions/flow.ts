@@ -58,7 +58,7 @@ const sameAddress = (a: string, b: string) => (a.startsWith('0x') ? a.toLowerCas
 const walletsOf = (ctx: PluginContext): EmbeddedWallet[] => ctx.plugin('embedded-wallet')?.wallets() ?? []
 
 /** The wallet to delegate, or the spec's error. `all`: the embedded-wallet plugin's wallets. */
-export function delegable(all: readonly EmbeddedWallet[], authenticated: boolean, o: DelegateOptions, T = DELEGATED_ACTIONS_TEXTS): EmbeddedWallet {
+export function delegable(all: readonly EmbeddedWallet[], authenticated: boolean, o: Pick<DelegateOptions, 'address' | 'chainType'>, T = DELEGATED_ACTIONS_TEXTS): EmbeddedWallet {
   if (!authenticated) throw delegationError('MUST_BE_AUTHENTICATED', T.mustBeAuthenticated)
   if (o.chainType !== 'ethereum' && o.chainType !== 'solana') throw delegationError('invalid_data', T.chainTypes)
   const mine = all.filter((w) => w.chainType === o.chainType)
