@@ -494,6 +494,8 @@ describe('the delegation policy (issue 26): checked before signing, every reques
     expect((await td({ chainId: 1, verifyingContract: token1 })).status).toBe(200)
     expect((await td({ chainId: 8453, verifyingContract: token1 })).body.data.reason).toBe('chain_not_allowed')
     expect((await td({ chainId: 1, verifyingContract: '0x2222222222222222222222222222222222222222' })).body.data.reason).toBe('contract_not_allowed')
+    const none = await td({ chainId: 1 })
+    expect([none.body.data.reason, none.body.error]).toEqual(['contract_not_allowed', 'This delegation does not allow a contract creation or typed data without a verifyingContract.'])
   })
 
   it('Solana: the program allow-list and the lamport caps', async () => {

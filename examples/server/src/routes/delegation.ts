@@ -69,7 +69,8 @@ export const DELEGATION_MSG = {
   chainIdRequired: 'params.transaction.chain_id: Required (a delegated transaction must name its chain)',
   typedChainRequired: 'params.typed_data.domain.chainId: Required (typed data signed by a delegation must name its chain)',
   chainNotAllowed: (id: string) => `This delegation does not allow chain ${id}.`,
-  contractNotAllowed: (to: string) => `This delegation does not allow transactions with ${to}.`,
+  contractNotAllowed: (to: string) =>
+    to ? `This delegation does not allow ${to} (not in its contract allow-list).` : 'This delegation does not allow a contract creation or typed data without a verifyingContract.',
   overTxCap: 'The value is over this delegation’s limit per transaction.',
   overDayCap: 'The value is over this delegation’s limit per day.',
 } as const
@@ -430,7 +431,7 @@ function checkPolicy(policy: DelegationPolicy, method: RpcMethod, f: RequestFact
   if (policy.contracts) {
     const targets = method === 'signTransaction' ? f.programs : method === 'personal_sign' || method === 'signMessage' ? [] : [f.to ?? '']
     const bad = targets.find((t) => !policy.contracts!.includes(t))
-    if (bad !== undefined) throw new PolicyRefusal('contract_not_allowed', DELEGATION_MSG.contractNotAllowed(bad || 'a contract creation'))
+    if (bad !== undefined) throw new PolicyRefusal('contract_not_allowed', DELEGATION_MSG.contractNotAllowed(bad))
   }
   if (f.value > BigInt(policy.max_value_per_tx)) throw new PolicyRefusal('value_over_tx_cap', DELEGATION_MSG.overTxCap)
 }
