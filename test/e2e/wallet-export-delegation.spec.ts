@@ -390,7 +390,11 @@ describe('key export and delegated actions', { timeout: 120_000 }, () => {
     expect(await solFrame.$$eval('[data-testid=consent-policy] li', (li) => li.map((x) => x.textContent))).toContain('Up to 0.01 SOL per transaction and 0.05 SOL per day')
     await expectAllowInView(page, solFrame)
     await shot(page, 'delegation-consent-dark')
-    await solFrame.click('[data-testid=consent-allow]')
+    // By keyboard: Tab reaches Allow inside the page (the dialog's focus trap includes the iframe); Enter allows.
+    const allowFocused = () => solFrame.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid === 'consent-allow')
+    for (let i = 0; i < 6 && !(await allowFocused()); i++) await page.keyboard.press('Tab')
+    expect(await allowFocused()).toBe(true)
+    await page.keyboard.press('Enter')
     await page.waitForSelector('[role=dialog]', { state: 'detached', timeout: 30_000 })
     await page.evaluate(() => (window as any).portico.setConfig({ appearance: { theme: 'light' } }))
     const bytes = new TextEncoder().encode('Solana, while you were away')

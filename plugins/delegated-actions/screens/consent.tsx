@@ -130,6 +130,8 @@ export default function ConsentScreen({ params }: ScreenProps<ConsentScreenParam
           height={height}
           frameBorder={0}
           referrerPolicy="no-referrer"
+          // In the dialog's tab order (its focus trap counts [tabindex]): Tab reaches Not now and Allow inside.
+          tabIndex={0}
           sandbox="allow-scripts allow-same-origin"
           className="delegated-actions-frame"
           data-testid="delegated-actions-frame"
