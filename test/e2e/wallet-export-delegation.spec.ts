@@ -305,7 +305,14 @@ describe('key export and delegated actions', { timeout: 120_000 }, () => {
     expect(await frame.getAttribute('[data-testid=consent-allow]', 'aria-busy')).toBeNull()
     expect(await frame.textContent('[data-testid=consent-allow]')).toBe('Allow')
     expect(await s.store.query('SELECT 1 FROM wallet_delegations')).toHaveLength(0)
-    // The page still shows the host's policy (the one it proposed first), untouched by the forged request.
+    // Clickjacking: the host makes the page nearly transparent (to lay it over its own button):
+    // Allow disarms while the browser reports the page not visible; it arms again when it is.
+    await page.evaluate(() => document.querySelector<HTMLIFrameElement>('iframe[data-testid=delegated-actions-frame]')!.style.setProperty('opacity', '0.1'))
+    await frame.waitForSelector('main[data-armed=false]')
+    expect(await frame.isDisabled('[data-testid=consent-allow]')).toBe(true)
+    await page.evaluate(() => document.querySelector<HTMLIFrameElement>('iframe[data-testid=delegated-actions-frame]')!.style.removeProperty('opacity'))
+    await frame.waitForSelector('main[data-armed=true]')
+        // The page still shows the host's policy (the one it proposed first), untouched by the forged request.
     expect(await frame.textContent('[data-testid=consent-policy]')).toContain('Local test chain (31337)')
     // Not now on the page: declined, nothing delegated.
     await frame.click('[data-testid=consent-decline]')

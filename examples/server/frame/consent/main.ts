@@ -9,7 +9,9 @@
  * (`event.isTrusted`: the host page cannot click here, and a message is not a click) runs the
  * delegation: unlock, seal the wallet's key with the policy to the server, POST
  * /wallets/delegate. Allow arms only after the page has been shown for CONSENT_ARM_MS, so a
- * click aimed at something the host showed a moment before does not land on it.
+ * click aimed at something the host showed a moment before does not land on it, and (where the
+ * browser supports IntersectionObserver v2) only while the page is really visible: a host that
+ * makes it transparent or covers it with its own button disarms it.
  */
 import { FRAME_PROTOCOL, isFrameRequest, type FrameError, type FrameReplyMessage } from '../../../../plugins/embedded-wallet/protocol'
 import { CONSENT_ESCAPE, CONSENT_REQUEST, CONSENT_RESIZE, type ConsentPayload, type ConsentReply } from '../../../../plugins/delegated-actions/protocol'
@@ -89,6 +91,7 @@ function showConsent(p: ConsentPayload, policy: DelegationPolicy): Promise<'allo
   const lines = describePolicy(p.chainType, policy, until)
   const allow = el('button', { type: 'button', class: 'c-allow', 'data-testid': 'consent-allow', disabled: '' }, T.allow)
   const decline = el('button', { type: 'button', class: 'c-decline', 'data-testid': 'consent-decline' }, T.decline)
+  const actions = el('div', { class: 'c-actions' }, decline, allow)
   main.replaceChildren(
     el('h1', { class: 'c-title', id: 'c-title' }, T.description.replace('{app}', config.appName)),
     el('p', { class: 'c-lead' }, T.lead),
@@ -100,19 +103,39 @@ function showConsent(p: ConsentPayload, policy: DelegationPolicy): Promise<'allo
       el('span', { class: 'c-chip' }, p.chainType === 'solana' ? 'Solana' : 'Ethereum'),
     ),
     el('ul', { class: 'c-policy', 'data-testid': 'consent-policy', 'aria-labelledby': 'c-title' }, ...lines.map((l) => el('li', {}, l))),
-    el('div', { class: 'c-actions' }, decline, allow),
+    actions,
   )
   main.dataset.state = 'consent'
   reportHeight()
-  // Armed after the page has been painted and shown for a moment.
-  requestAnimationFrame(() => setTimeout(() => {
-    allow.removeAttribute('disabled')
-    main.dataset.armed = 'true'
-  }, CONSENT_ARM_MS))
+  // Armed after the page has been painted and shown for a moment, and only while it is really
+  // visible where the browser can tell (IntersectionObserver v2: not covered, not transparent,
+  // not transformed — a host cannot hide it under its own button to catch a click).
+  let shownLongEnough = false
+  let visible = true
+  let decided = false
+  const arm = () => {
+    if (decided) return
+    const on = shownLongEnough && visible
+    if (on) allow.removeAttribute('disabled')
+    else allow.setAttribute('disabled', '')
+    main.dataset.armed = String(on)
+  }
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      shownLongEnough = true
+      arm()
+    }, CONSENT_ARM_MS),
+  )
+  // The buttons' row (not the button: its disabled look is translucent, which would read as hidden).
+  trackVisibility(actions, (v) => {
+    visible = v
+    arm()
+  })
   return new Promise((resolve) => {
     allow.addEventListener('click', (e) => {
       // A click dispatched by a script (this page's or any other) is not the user's.
       if (!e.isTrusted || allow.hasAttribute('disabled')) return
+      decided = true
       allow.setAttribute('disabled', '')
       decline.setAttribute('disabled', '')
       allow.textContent = T.allowing
@@ -124,6 +147,23 @@ function showConsent(p: ConsentPayload, policy: DelegationPolicy): Promise<'allo
       resolve('decline')
     })
   })
+}
+
+/** Reports whether `target` is visible to the user (IntersectionObserver v2), where the browser supports it. */
+function trackVisibility(target: Element, on: (visible: boolean) => void): void {
+  if (typeof IntersectionObserver !== 'function') return
+  try {
+    const io = new IntersectionObserver(
+      (entries) => {
+        const e = entries[entries.length - 1] as IntersectionObserverEntry & { isVisible?: boolean }
+        if (typeof e.isVisible === 'boolean') on(e.isVisible)
+      },
+      { threshold: [0], trackVisibility: true, delay: 100 } as IntersectionObserverInit,
+    )
+    io.observe(target)
+  } catch {
+    // No visibility tracking: the arming delay and isTrusted still hold.
+  }
 }
 
 let used = false
