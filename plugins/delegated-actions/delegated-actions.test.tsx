@@ -59,7 +59,12 @@ describe('delegateWallet: the spec’s rules and texts', () => {
     const open = vi.spyOn(t.kernel.screens, 'open').mockImplementation(async (id) => (order.push(`open:${id}`), { ok: true, value: { done: true } }))
     await t.api.delegateWallet({ address: ETH.toLowerCase(), chainType: 'ethereum' })
     expect(order).toEqual(['mfa:delegate_wallet', `open:${CONSENT_SCREEN}`])
-    expect(open.mock.calls[0][1]).toEqual({ address: ETH, chainType: 'ethereum', walletIndex: 0 })
+    expect(open.mock.calls[0][1]).toEqual({
+      address: ETH,
+      chainType: 'ethereum',
+      walletIndex: 0,
+      policy: { methods: ['personal_sign'], chain_ids: [], contracts: null, max_value_per_tx: '0', max_value_per_day: '0', expires_in: 30 * 86400 },
+    })
     open.mockResolvedValueOnce({ ok: true, value: { declined: true } })
     await expect(t.api.delegateWallet({ address: ETH, chainType: 'ethereum' })).rejects.toMatchObject({ code: 'user_rejected' })
     open.mockResolvedValueOnce({ ok: true, value: { error: new Error('frame said no') } })
@@ -102,37 +107,83 @@ describe('revokeWallets', () => {
   })
 })
 
-describe('the consent screen', () => {
-  it('Enable asks the wallet frame (token, root, wallet), shows success and sets the user; an error shows and closes too', async () => {
-    const delegated = wireUser({ accounts: [email, wallet(ETH, 'ethereum', 0, { delegated: true })] })
-    let fail = false
-    const ew = fakeEmbeddedWallet(async () => {
-      if (fail) throw new Error('Address to delegate is not associated with current user.')
-      return { user: delegated }
-    })
-    const t = await kernelWith([email, wallet(ETH, 'ethereum', 0)], [ew.plugin])
-    const view = await renderScreen(t.kernel, CONSENT_SCREEN, { address: ETH, chainType: 'ethereum', walletIndex: 0 }, { ui: { sleep: async () => {} } })
-    expect(await screen.findByText('Enable offline access')).toBeTruthy()
-    fireEvent.click(screen.getByRole('button', { name: 'Enable' }))
-    expect(await screen.findByText('Offline access enabled')).toBeTruthy()
-    expect(ew.requests).toHaveLength(1)
-    expect(ew.requests[0]).toMatchObject({ type: 'delegated-actions:consent', payload: { address: ETH, chainType: 'ethereum', walletIndex: 0, entropyId: ETH, entropyIdVerifier: 'ethereum-address-verifier' } })
-    expect(typeof ew.requests[0].payload.accessToken).toBe('string')
-    expect((t.kernel.session.user!.linkedAccounts.find((a: any) => a.type === 'wallet') as any).delegated).toBe(true)
-    await expect(view.flow).resolves.toMatchObject({ ok: true, value: { done: true } })
-    cleanup()
-    fail = true
-    const again = await renderScreen(t.kernel, CONSENT_SCREEN, { address: ETH, chainType: 'ethereum', walletIndex: 0 })
-    fireEvent.click(await screen.findByRole('button', { name: 'Enable' }))
-    expect(await screen.findByText('Something went wrong')).toBeTruthy()
-    expect(screen.getByText('Address to delegate is not associated with current user.')).toBeTruthy()
-    // Closes RESULT_CLOSE_MS after the failure (a real timer): the flow's result, however late.
-    await expect(again.flow).resolves.toMatchObject({ ok: true, value: { error: expect.anything() } })
-  })
-  it('Not now declines', async () => {
+/** A consent page window: answers ready, and the consent request as `answer` says (after the user's choice there). */
+function fakeConsentPage(answer: (payload: any) => Promise<unknown>) {
+  const requests: { type: string; payload: any }[] = []
+  const target = {
+    postMessage(m: any) {
+      requests.push({ type: m.type, payload: m.payload })
+      void (m.type === 'ready' ? Promise.resolve({ version: 1 }) : answer(m.payload)).then(
+        (data) => window.dispatchEvent(new MessageEvent('message', { data: { protocol: PROTOCOL, id: m.id, data }, origin: FRAME_URL, source: target as never })),
+        (e: Error) => window.dispatchEvent(new MessageEvent('message', { data: { protocol: PROTOCOL, id: m.id, error: { type: 'invalid_request_arguments', message: e.message } }, origin: FRAME_URL, source: target as never })),
+      )
+    },
+  }
+  return { requests, target: { contentWindow: target as never } }
+}
+
+describe('the policy the host proposes', () => {
+  it('goes to the consent screen normalised (defaults: message signing only, 30 days); an invalid one rejects before anything opens', async () => {
     const t = await kernelWith([email, wallet(ETH, 'ethereum', 0)])
-    const view = await renderScreen(t.kernel, CONSENT_SCREEN, { address: ETH, chainType: 'ethereum', walletIndex: 0 })
-    fireEvent.click(await screen.findByRole('button', { name: 'Not now' }))
+    const open = vi.spyOn(t.kernel.screens, 'open').mockResolvedValue({ ok: true, value: { done: true } })
+    await t.api.delegateWallet({ address: ETH, chainType: 'ethereum' })
+    expect(open.mock.calls[0][1]).toMatchObject({ policy: { methods: ['personal_sign'], chain_ids: [], contracts: null, max_value_per_tx: '0', max_value_per_day: '0', expires_in: 30 * 86400 } })
+    await t.api.delegateWallet({ address: ETH, chainType: 'ethereum', policy: { methods: ['eth_signTransaction'], chainIds: [8453], maxValuePerTx: '1000' } })
+    expect(open.mock.calls[1][1]).toMatchObject({ policy: { methods: ['eth_signTransaction'], chain_ids: [8453], max_value_per_tx: '1000', max_value_per_day: '1000' } })
+    await expect(t.api.delegateWallet({ address: ETH, chainType: 'ethereum', policy: { methods: ['eth_signTransaction'] } })).rejects.toMatchObject({ code: 'invalid_data' })
+    expect(open).toHaveBeenCalledTimes(2)
+  })
+})
+
+describe('the consent page handshake', () => {
+  const params = { address: ETH, chainType: 'ethereum' as const, walletIndex: 0, policy: { methods: ['personal_sign' as const], chain_ids: [], contracts: null, max_value_per_tx: '0', max_value_per_day: '0', expires_in: 3600 } }
+  it('ready, then ONE request with the token, the root, the wallet and the policy; the user is set from the page’s answer', async () => {
+    const delegated = wireUser({ accounts: [email, wallet(ETH, 'ethereum', 0, { delegated: true })] })
+    const t = await kernelWith([email, wallet(ETH, 'ethereum', 0)])
+    const page = fakeConsentPage(async () => ({ user: delegated }))
+    const r = await t.api.consent(t.kernel.plugin('embedded-wallet'), params, page.target, FRAME_URL)
+    expect(r).toHaveProperty('user')
+    expect(page.requests.filter((q) => q.type === 'delegated-actions:consent')).toHaveLength(1)
+    expect(page.requests.find((q) => q.type === 'delegated-actions:consent')!.payload).toMatchObject({ address: ETH, chainType: 'ethereum', walletIndex: 0, entropyId: ETH, entropyIdVerifier: 'ethereum-address-verifier', policy: params.policy })
+    expect((t.kernel.session.user!.linkedAccounts.find((a: any) => a.type === 'wallet') as any).delegated).toBe(true)
+  })
+  it('Not now on the page declines; a refusal by the page rejects with its text; a message from another origin is ignored', async () => {
+    const t = await kernelWith([email, wallet(ETH, 'ethereum', 0)])
+    expect(await t.api.consent(t.kernel.plugin('embedded-wallet'), params, fakeConsentPage(async () => ({ declined: true })).target, FRAME_URL)).toEqual({ declined: true })
+    await expect(t.api.consent(t.kernel.plugin('embedded-wallet'), params, fakeConsentPage(async () => Promise.reject(new Error('Address to delegate is not associated with current user.'))).target, FRAME_URL)).rejects.toThrow(
+      'Address to delegate is not associated with current user.',
+    )
+    // The same answer from another origin is not the page's.
+    const page = fakeConsentPage(async () => ({ declined: true }))
+    await expect(t.api.consent(t.kernel.plugin('embedded-wallet'), params, page.target, 'http://127.0.0.1:9999', AbortSignal.timeout(300))).rejects.toMatchObject({ code: 'request_aborted' })
+  })
+})
+
+describe('the consent screen', () => {
+  it('embeds the consent page of the wallet service (no token in its address); success shows when the user allowed there, then it closes', async () => {
+    const delegated = wireUser({ accounts: [email, wallet(ETH, 'ethereum', 0, { delegated: true })] })
+    const t = await kernelWith([email, wallet(ETH, 'ethereum', 0)])
+    let allow: (v: any) => void = () => {}
+    const consent = vi.spyOn(t.api, 'consent').mockImplementation(() => new Promise((r) => (allow = r)))
+    const params = { address: ETH, chainType: 'ethereum', walletIndex: 0, policy: { methods: ['personal_sign'], chain_ids: [], contracts: null, max_value_per_tx: '0', max_value_per_day: '0', expires_in: 3600 } }
+    const view = await renderScreen(t.kernel, CONSENT_SCREEN, params)
+    expect(await screen.findByText('Enable offline access')).toBeTruthy()
+    const frame = document.querySelector('iframe[data-testid=delegated-actions-frame]') as HTMLIFrameElement
+    const src = new URL(frame.getAttribute('src')!)
+    expect(src.origin).toBe(FRAME_URL)
+    expect(src.pathname).toMatch(/^\/apps\/[^/]+\/embedded-wallets\/delegate$/)
+    expect(src.search).not.toMatch(/token|eyJ|0x7099/i)
+    // No button on this page allows: only the page can.
+    expect(screen.queryByRole('button', { name: /Allow|Enable/ })).toBeNull()
+    expect(consent.mock.calls[0][1]).toEqual(params)
+    allow({ user: t.kernel.session.setUser(delegated) })
+    expect(await screen.findByText('Offline access enabled')).toBeTruthy()
+    await expect(view.flow).resolves.toMatchObject({ ok: true, value: { done: true } })
+  })
+  it('Not now (on the page) declines', async () => {
+    const t = await kernelWith([email, wallet(ETH, 'ethereum', 0)])
+    vi.spyOn(t.api, 'consent').mockResolvedValue({ declined: true })
+    const view = await renderScreen(t.kernel, CONSENT_SCREEN, { address: ETH, chainType: 'ethereum', walletIndex: 0, policy: {} })
     await expect(view.flow).resolves.toMatchObject({ ok: true, value: { declined: true } })
   })
 })

@@ -6,8 +6,9 @@
  */
 import type { PluginContext, User } from 'portico'
 import type { EmbeddedWallet, EmbeddedWalletApi } from 'portico/plugins/embedded-wallet'
-import { consentDelegation, revokeWallets as revokeCall, type FrameRequester } from './calls'
+import { requestConsent, revokeWallets as revokeCall, type ConsentFrameTarget } from './calls'
 import { delegationError } from './ids'
+import { normalizePolicy, PolicyError, type DelegationPolicy, type DelegationPolicyInput } from './policy'
 import { DELEGATED_ACTIONS_TEXTS } from './strings'
 
 import { CONSENT_SCREEN, REVOKE_SCREEN } from './ids'
@@ -17,12 +18,19 @@ export { CONSENT_SCREEN, REVOKE_SCREEN, RESULT_CLOSE_MS } from './ids'
 export interface DelegateOptions {
   address: string
   chainType: 'ethereum' | 'solana'
+  /**
+   * What the app's backend may have the server sign (see ./policy.ts). Left out: message
+   * signing only, for 30 days. The user sees it on the consent page; the server enforces it.
+   */
+  policy?: DelegationPolicyInput
 }
 
 export interface ConsentScreenParams extends Record<string, unknown> {
   address: string
   chainType: 'ethereum' | 'solana'
   walletIndex: number
+  /** The proposed policy, normalised (the consent page shows and seals it). */
+  policy: DelegationPolicy
 }
 
 /** How a consent or revoke screen ended (its `close(value)`). */
@@ -33,8 +41,11 @@ export interface DelegatedActionsApi {
   delegateWallet(options: DelegateOptions): Promise<void>
   /** Ask the user to revoke every delegated wallet (needs at least one). Resolves once revoked. */
   revokeWallets(): Promise<void>
-  /** For the consent screen: the frame seals the wallet's key to the server; the user record is updated. */
-  consent(ew: Pick<EmbeddedWalletApi, 'wallets' | 'frame'> | null, params: ConsentScreenParams): Promise<User>
+  /**
+   * For the consent screen: the handshake with the consent page in `frame` (on the wallet
+   * service's `origin`); once the user allowed there, the user record is updated.
+   */
+  consent(ew: Pick<EmbeddedWalletApi, 'wallets'> | null, params: ConsentScreenParams, frame: ConsentFrameTarget, origin: string, signal?: AbortSignal): Promise<{ user: User } | { declined: true }>
   /** For the revoke screen: POST /wallets/revoke; the user record is updated. */
   revoke(): Promise<User>
 }
@@ -47,7 +58,7 @@ const sameAddress = (a: string, b: string) => (a.startsWith('0x') ? a.toLowerCas
 const walletsOf = (ctx: PluginContext): EmbeddedWallet[] => ctx.plugin('embedded-wallet')?.wallets() ?? []
 
 /** The wallet to delegate, or the spec's error. `all`: the embedded-wallet plugin's wallets. */
-export function delegable(all: readonly EmbeddedWallet[], authenticated: boolean, o: DelegateOptions, T = DELEGATED_ACTIONS_TEXTS): EmbeddedWallet {
+export function delegable(all: readonly EmbeddedWallet[], authenticated: boolean, o: Pick<DelegateOptions, 'address' | 'chainType'>, T = DELEGATED_ACTIONS_TEXTS): EmbeddedWallet {
   if (!authenticated) throw delegationError('MUST_BE_AUTHENTICATED', T.mustBeAuthenticated)
   if (o.chainType !== 'ethereum' && o.chainType !== 'solana') throw delegationError('invalid_data', T.chainTypes)
   const mine = all.filter((w) => w.chainType === o.chainType)
@@ -55,6 +66,16 @@ export function delegable(all: readonly EmbeddedWallet[], authenticated: boolean
   const w = typeof o.address === 'string' ? mine.find((x) => sameAddress(x.address, o.address)) : undefined
   if (!w) throw delegationError('invalid_data', T.notAssociated)
   return w
+}
+
+/** The host's proposed policy with the defaults, or its mistake (a developer-facing text). */
+export function proposedPolicy(o: DelegateOptions): DelegationPolicy {
+  try {
+    return normalizePolicy(o.chainType, o.policy)
+  } catch (err) {
+    if (err instanceof PolicyError) throw delegationError('invalid_data', err.message)
+    throw err
+  }
 }
 
 function outcome(r: { ok: true; value?: unknown } | { ok: false; error: Error }, T: typeof DELEGATED_ACTIONS_TEXTS): void {
@@ -70,12 +91,13 @@ export function createDelegatedActions(ctx: PluginContext): DelegatedActionsApi 
   return {
     async delegateWallet(options) {
       const w = delegable(walletsOf(ctx), signedIn(), options, T())
+      const policy = proposedPolicy(options)
       await (ctx.hooks as unknown as SensitiveHooks).sensitiveAction.promise({
         action: 'delegate_wallet',
         user: ctx.session.user,
         details: { address: w.address, chainType: w.chainType },
       })
-      const params: ConsentScreenParams = { address: w.address, chainType: w.chainType, walletIndex: w.walletIndex }
+      const params: ConsentScreenParams = { address: w.address, chainType: w.chainType, walletIndex: w.walletIndex, policy }
       outcome(await ctx.screens.open(CONSENT_SCREEN, params), T())
     },
     async revokeWallets() {
@@ -84,21 +106,28 @@ export function createDelegatedActions(ctx: PluginContext): DelegatedActionsApi 
       if (!walletsOf(ctx).some((w) => w.delegated)) throw delegationError('invalid_data', T().nothingToRevoke)
       outcome(await ctx.screens.open(REVOKE_SCREEN, {}), T())
     },
-    async consent(ew, params) {
-      const frame = await ew?.frame?.()
-      if (!frame) throw delegationError('EMBEDDED_WALLET_NOT_FOUND', T().noWalletFrame)
+    async consent(ew, params, frame, origin, signal) {
       const w = delegable(ew?.wallets() ?? [], signedIn(), params, T())
-      const token = await ctx.session.getAccessToken()
-      if (!token) throw delegationError('MUST_BE_AUTHENTICATED', T().mustBeAuthenticated)
-      const res = await consentDelegation(frame as FrameRequester, {
-        accessToken: token,
-        entropyId: w.entropyId,
-        entropyIdVerifier: w.entropyIdVerifier,
-        address: w.address,
-        chainType: w.chainType,
-        walletIndex: w.walletIndex,
-      })
-      return ctx.session.setUser(res.user)
+      const reply = await requestConsent(
+        frame,
+        origin,
+        async () => {
+          const token = await ctx.session.getAccessToken()
+          if (!token) throw delegationError('MUST_BE_AUTHENTICATED', T().mustBeAuthenticated)
+          return {
+            accessToken: token,
+            entropyId: w.entropyId,
+            entropyIdVerifier: w.entropyIdVerifier,
+            address: w.address,
+            chainType: w.chainType,
+            walletIndex: w.walletIndex,
+            policy: params.policy,
+          }
+        },
+        { signal },
+      )
+      if ('declined' in reply) return { declined: true }
+      return { user: ctx.session.setUser(reply.user) }
     },
     async revoke() {
       const res = await revokeCall(ctx.api)

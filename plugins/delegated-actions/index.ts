@@ -5,12 +5,13 @@
  * ```ts
  * createPortico({ appId, plugins: [embeddedWallet({ frameUrl }), delegatedActions()] })
  * const { delegateWallet, revokeWallets } = useDelegatedActions()
- * await delegateWallet({ address, chainType: 'ethereum' })
+ * await delegateWallet({ address, chainType: 'ethereum', policy: { methods: ['eth_signTransaction'], chainIds: [8453], maxValuePerTx: '10000000000000000' } })
  * ```
  * While a wallet is delegated, the app's own backend can have the reference server sign with
- * it (`POST /api/v1/wallets/{address}/rpc` with the app secret; see examples/server/README.md).
- * Consent hands the server that one wallet's key, sealed to the server inside the wallet frame;
- * revoking deletes it. Consent and revoke screens show success or error and close after 2.5 s.
+ * it (`POST /api/v1/wallets/{address}/rpc` with the app secret; see examples/server/README.md),
+ * inside the policy the user allowed. Consent is given on the wallet service's consent page (a
+ * visible iframe), which seals that one wallet's key with the policy to the server; revoking
+ * deletes it. Consent and revoke screens show success or error and close after 2.5 s.
  */
 import { definePlugin, lazyOnce, type PorticoPlugin } from 'portico'
 import { CONSENT_SCREEN, REVOKE_SCREEN } from './ids'
@@ -20,8 +21,9 @@ import type { DELEGATED_ACTIONS_TEXTS } from './strings'
 // Only what a host needs at start-up is static; the flow and the screens load on first use
 // (they stay importable from their files for tests and advanced hosts).
 export type { DelegateOptions, DelegatedActionsApi, ConsentScreenParams, ScreenOutcome } from './flow'
-export type { FrameRequester } from './calls'
+export type { ConsentFrameTarget } from './calls'
 export type { ConsentPayload, ConsentReply } from './protocol'
+export type { DelegationPolicy, DelegationPolicyInput, DelegatedMethod } from './policy'
 export { CONSENT_SCREEN, REVOKE_SCREEN, RESULT_CLOSE_MS } from './ids'
 export { DELEGATED_ACTIONS, delegationError } from './ids'
 export { useDelegatedActions } from './react'
@@ -47,10 +49,11 @@ export function delegatedActions(): PorticoPlugin<'delegated-actions'> {
       ctx.provide<DelegatedActionsApi>({
         delegateWallet: async (o) => (await api()).delegateWallet(o),
         revokeWallets: async () => (await api()).revokeWallets(),
-        consent: async (ew, params) => (await api()).consent(ew, params),
+        consent: async (ew, params, frame, origin, signal) => (await api()).consent(ew, params, frame, origin, signal),
         revoke: async () => (await api()).revoke(),
       })
-      ctx.screens.register({ id: CONSENT_SCREEN, load: () => import('./screens/consent'), compact: true })
+      // Full height: the consent page lists the policy.
+      ctx.screens.register({ id: CONSENT_SCREEN, load: () => import('./screens/consent') })
       ctx.screens.register({ id: REVOKE_SCREEN, load: () => import('./screens/revoke'), compact: true })
     },
   })

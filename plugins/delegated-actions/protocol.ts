@@ -1,12 +1,22 @@
 /**
- * The wallet frame message of delegated actions (spec part 2 section 7: "delegated-actions
- * consent"). After the user accepts 'Enable offline access', the host asks the wallet frame to
- * hand the server that one wallet's key, sealed to the server; the frame answers with the
- * updated user (public data only).
+ * The consent page's messages (spec part 2 section 7: "delegated-actions consent"; issue 26:
+ * consent inside the wallet service's origin). 'Enable offline access' embeds the consent page
+ * (`/apps/{appId}/embedded-wallets/delegate`, on the wallet service's origin, like the export
+ * page) in a visible iframe. The host pings `ready`, then sends ONE `delegated-actions:consent`
+ * with the access token, the wallet and the proposed policy. The page shows the app's name
+ * (from the server's settings), the wallet and the policy in plain words; only a real click on
+ * its Allow button (a trusted event in that page) seals the wallet's key with the policy to the
+ * server. The page answers with the updated user (public data only), or `{ declined: true }`.
+ * The hidden wallet frame refuses `delegated-actions:consent`: no message alone delegates.
  */
 import type { WireUser } from 'portico'
+import type { DelegationPolicy } from './policy'
 
 export const CONSENT_REQUEST = 'delegated-actions:consent'
+/** Page → host: Escape pressed inside the page (`{ protocol, type }`, nothing else). */
+export const CONSENT_ESCAPE = 'delegated-actions:consent:escape'
+/** Page → host: the page's content height in CSS pixels (`{ protocol, type, height }`). */
+export const CONSENT_RESIZE = 'delegated-actions:consent:resize'
 
 export interface ConsentPayload {
   accessToken: string
@@ -16,8 +26,26 @@ export interface ConsentPayload {
   address: string
   chainType: 'ethereum' | 'solana'
   walletIndex: number
+  /** The policy the host proposes (normalised; the page normalises it again and shows it). */
+  policy: DelegationPolicy
 }
 
-export interface ConsentReply {
-  user: WireUser
+export type ConsentReply = { user: WireUser } | { declined: true }
+
+export interface ConsentQuery {
+  theme?: 'light' | 'dark'
+  accentColor?: string | null
+  backgroundColor?: string | null
+  foregroundColor?: string | null
+}
+
+/** The consent page's path on the wallet-service origin (public data only: the token comes by message). */
+export function consentPath(appId: string, q: ConsentQuery = {}): string {
+  const p = new URLSearchParams()
+  if (q.theme) p.set('theme', q.theme)
+  if (q.accentColor) p.set('accent_color', q.accentColor)
+  if (q.backgroundColor) p.set('background_color', q.backgroundColor)
+  if (q.foregroundColor) p.set('foreground_color', q.foregroundColor)
+  const qs = p.toString()
+  return `/apps/${encodeURIComponent(appId)}/embedded-wallets/delegate${qs ? `?${qs}` : ''}`
 }

@@ -1,11 +1,8 @@
 /** Every user-facing text of delegated actions (spec part 2 sections 2, 5, 6, 8); overridable with `texts: { 'delegated-actions': {...} }`. */
 export const DELEGATED_ACTIONS_TEXTS = {
   consentTitle: 'Enable offline access',
-  consentDescription: '{app} wants to use your wallet while you are away.',
-  consentDetail: 'It will be able to sign messages and transactions with this wallet without asking you each time, until you revoke access.',
-  walletLabel: 'Wallet',
-  accept: 'Enable',
-  decline: 'Not now',
+  // The consent page (on the wallet service's origin) shows the app's name, the wallet and the policy.
+  frameTitle: 'Offline access consent',
   consentSuccess: 'Offline access enabled',
   revokeTitle: 'Revoke offline access',
   revokeDescription: '{app} will no longer be able to use your wallets while you are away.',

@@ -126,6 +126,23 @@ async function exportFrame(page: Page): Promise<Frame> {
   }
 }
 
+async function consentFrame(page: Page): Promise<Frame> {
+  await page.waitForSelector('[role=dialog][data-screen=delegated-actions-consent] iframe[data-testid=delegated-actions-frame]')
+  for (;;) {
+    const f = page.frames().find((x) => x.url().includes('/embedded-wallets/delegate') && !x.isDetached())
+    if (f) return f
+    await page.waitForEvent('framenavigated')
+  }
+}
+
+/** The whole consent shows without scrolling: the iframe fits its page and Allow sits inside the dialog. */
+async function expectAllowInView(page: Page, frame: Frame) {
+  await frame.waitForFunction(() => document.documentElement.scrollHeight <= innerHeight)
+  const allow = (await (await frame.$('[data-testid=consent-allow]'))!.boundingBox())!
+  const dialog = (await page.locator('[role=dialog]').boundingBox())!
+  expect(allow.y + allow.height).toBeLessThanOrEqual(dialog.y + dialog.height)
+}
+
 async function shot(page: Page, name: string) {
   await page.screenshot({ path: `${ARTIFACTS}/${name}.png` })
 }
@@ -226,16 +243,113 @@ describe('key export and delegated actions', { timeout: 120_000 }, () => {
     await page.evaluate(() => (window as any).portico.setConfig({ appearance: { theme: 'light' } }))
   })
 
-  it('delegates: the app’s backend signs with the app secret, verified with viem and ed25519', async () => {
+  it('a script on the host page cannot delegate by message: the hidden frame refuses, the consent page waits for the user’s click', async () => {
+    const { page } = host
+    await page.click('[data-testid=delegate-ethereum]')
+    await page.waitForSelector('[role=dialog][data-screen=delegated-actions-consent]')
+    const frame = await consentFrame(page)
+    await frame.waitForSelector('[data-testid=consent-allow]')
+    const token = await tokenOf(page)
+    const entropyId = await page.evaluate(() => (window as any).portico.plugin('embedded-wallet').wallets()[0].entropyId as string)
+    // The host page's own script (what an XSS on the host could run) posts the consent itself.
+    const replies = await page.evaluate(
+      async ({ token, entropyId, address }) => {
+        const ask = (win: Window, origin: string, type: string, payload: unknown) =>
+          new Promise<unknown>((resolve) => {
+            const id = `forged-${Math.random()}`
+            const on = (e: MessageEvent) => {
+              if (e.data?.id !== id) return
+              window.removeEventListener('message', on)
+              resolve(e.data.error ?? e.data.data)
+            }
+            window.addEventListener('message', on)
+            win.postMessage({ protocol: 'portico-wallet-frame/1', id, type, payload }, origin)
+          })
+        const frames = [...document.querySelectorAll('iframe')] as HTMLIFrameElement[]
+        const hidden = frames.find((f) => new URL(f.src).pathname.endsWith('/embedded-wallets'))!
+        const consent = frames.find((f) => new URL(f.src).pathname.endsWith('/embedded-wallets/delegate'))!
+        const origin = new URL(hidden.src).origin
+        const wide = { methods: ['personal_sign', 'eth_signTypedData_v4', 'eth_signTransaction'], chain_ids: [1], contracts: null, max_value_per_tx: '1000000000000000000000', max_value_per_day: '1000000000000000000000', expires_in: 31536000 }
+        const payload = { accessToken: token, entropyId, entropyIdVerifier: 'ethereum-address-verifier', address, chainType: 'ethereum', walletIndex: 0, policy: wide }
+        let readable: string
+        try {
+          readable = consent.contentWindow!.document ? 'readable' : 'null'
+        } catch {
+          readable = 'threw'
+        }
+        // A click dispatched from here cannot reach the page either (another origin).
+        return {
+          hidden: await ask(hidden.contentWindow!, origin, 'delegated-actions:consent', payload),
+          second: await ask(consent.contentWindow!, origin, 'delegated-actions:consent', payload),
+          allow: await ask(consent.contentWindow!, origin, 'delegated-actions:allow', {}),
+          readable,
+        }
+      },
+      { token, entropyId, address: eth.address },
+    )
+    expect(replies.hidden).toEqual({ type: 'invalid_request_arguments', message: 'Offline access is given on the consent page only.' })
+    expect(replies.second).toEqual({ type: 'invalid_request_arguments', message: 'This consent page has already been used.' })
+    expect(replies.allow).toMatchObject({ type: 'invalid_request_arguments' })
+    expect(replies.readable).toBe('threw')
+    // Nothing was delegated: the backend gets nothing, the server holds no key.
+    expect((await backendRpc(eth.address, { method: 'personal_sign', params: { message: 'by message alone' } })).status).toBe(404)
+    expect(await s.store.query('SELECT 1 FROM wallet_delegations')).toHaveLength(0)
+    expect((await wallets(page)).find((w) => w.chainType === 'ethereum')!.delegated).toBe(false)
+    // Even a click made by a script inside the page itself is not the user's (event.isTrusted is false).
+    await frame.waitForSelector('main[data-armed=true]')
+    await frame.evaluate(() => {
+      const allow = document.querySelector<HTMLButtonElement>('[data-testid=consent-allow]')!
+      allow.click()
+      allow.dispatchEvent(new MouseEvent('click', { bubbles: true }))
+    })
+    expect(await frame.getAttribute('[data-testid=consent-allow]', 'aria-busy')).toBeNull()
+    expect(await frame.textContent('[data-testid=consent-allow]')).toBe('Allow')
+    expect(await s.store.query('SELECT 1 FROM wallet_delegations')).toHaveLength(0)
+    // Clickjacking: the host makes the page nearly transparent (to lay it over its own button):
+    // Allow disarms while the browser reports the page not visible; it arms again when it is.
+    await page.evaluate(() => document.querySelector<HTMLIFrameElement>('iframe[data-testid=delegated-actions-frame]')!.style.setProperty('opacity', '0.1'))
+    await frame.waitForSelector('main[data-armed=false]')
+    expect(await frame.isDisabled('[data-testid=consent-allow]')).toBe(true)
+    await page.evaluate(() => document.querySelector<HTMLIFrameElement>('iframe[data-testid=delegated-actions-frame]')!.style.removeProperty('opacity'))
+    await frame.waitForSelector('main[data-armed=true]')
+        // The page still shows the host's policy (the one it proposed first), untouched by the forged request.
+    expect(await frame.textContent('[data-testid=consent-policy]')).toContain('Local test chain (31337)')
+    // Not now on the page: declined, nothing delegated.
+    await frame.click('[data-testid=consent-decline]')
+    await page.waitForSelector('[role=dialog]', { state: 'detached', timeout: 10_000 })
+    await page.waitForFunction(() => document.querySelector('[data-testid=result]')?.textContent?.startsWith('error: user_rejected'))
+    expect(await s.store.query('SELECT 1 FROM wallet_delegations')).toHaveLength(0)
+  })
+
+  it('delegates on the consent page (a real click on Allow): the app’s backend signs inside the policy, verified with viem and ed25519', async () => {
     const { page } = host
     // Before consent the backend gets nothing.
     expect((await backendRpc(eth.address, { method: 'personal_sign', params: { message: 'too early' } })).status).toBe(404)
     await page.click('[data-testid=delegate-ethereum]')
     await page.waitForSelector('[role=dialog][data-screen=delegated-actions-consent]')
     expect(await page.textContent('[role=dialog] .portico-title')).toBe('Enable offline access')
-    expect(await page.textContent('[role=dialog]')).toContain('Acme Wallet Demo wants to use your wallet while you are away.')
+    const frame = await consentFrame(page)
+    expect(new URL(frame.url()).origin).toBe(s.frameUrl)
+    expect(frame.url()).not.toMatch(/token|eyJ|0x/i)
+    await frame.waitForSelector('[data-testid=consent-policy]')
+    // The app's name comes from the server's settings; the policy in plain words.
+    expect(await frame.textContent('h1')).toBe('Acme Wallet Demo wants to use your wallet while you are away.')
+    expect(await frame.textContent('[data-testid=consent-wallet]')).toContain(`${eth.address.slice(0, 6)}…${eth.address.slice(-4)}`)
+    const lines = await frame.$$eval('[data-testid=consent-policy] li', (li) => li.map((x) => x.textContent))
+    expect(lines.slice(0, 6)).toEqual([
+      'Sign messages',
+      'Sign typed data (EIP-712)',
+      'Sign transactions',
+      'On Local test chain (31337), Base Sepolia (84532)',
+      'With any address or contract',
+      'Up to 0.01 ETH per transaction and 0.05 ETH per day',
+    ])
+    expect(lines[6]).toMatch(/^Until \d{1,2} \w+ \d{4}, unless you revoke it sooner$/)
+    // Allow arms once the consent has been shown; the click (a real one, in the page) delegates.
+    await frame.waitForSelector('main[data-armed=true]')
+    await expectAllowInView(page, frame)
     await shot(page, 'delegation-consent')
-    await page.getByRole('dialog').getByRole('button', { name: 'Enable', exact: true }).click()
+    await frame.click('[data-testid=consent-allow]')
     await page.getByRole('dialog').getByText('Offline access enabled', { exact: true }).waitFor({ timeout: 30_000 })
     await shot(page, 'delegation-consent-success')
     // Closes by itself after 2.5 s.
@@ -255,12 +369,41 @@ describe('key export and delegated actions', { timeout: 120_000 }, () => {
     const td = await backendRpc(eth.address, { method: 'eth_signTypedData_v4', params: { typed_data: typed } })
     expect(td.status).toBe(200)
     expect(await verifyTypedData({ address: eth.address as Hex, ...typed, message: { id: 7n, to: typed.message.to }, signature: td.body.data.signature })).toBe(true)
-    // The Solana wallet is not delegated yet; then it is.
+    // Outside the policy: another chain, over the cap, no chain id.
+    const tx = (over: Record<string, unknown>) => ({
+      method: 'eth_signTransaction',
+      params: { transaction: { to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: '0x0', chain_id: 31337, nonce: 0, gas_limit: 21000, max_fee_per_gas: '0x3b9aca00', max_priority_fee_per_gas: '0x1', ...over } },
+    })
+    expect((await backendRpc(eth.address, tx({ value: '0x2386f26fc10000' }))).status).toBe(200) // 0.01 ETH
+    expect((await backendRpc(eth.address, tx({ chain_id: 1 }))).body.data.reason).toBe('chain_not_allowed')
+    expect((await backendRpc(eth.address, tx({ value: '0x2386f26fc10001' }))).body.data.reason).toBe('value_over_tx_cap')
+    const legacy = await backendRpc(eth.address, { method: 'eth_signTransaction', params: { transaction: { to: eth.address, value: 1, gas_price: 1, gas_limit: 21000, nonce: 1 } } })
+    expect([legacy.status, legacy.body.data.reason]).toEqual([422, 'chain_id_required'])
+
+    // The Solana wallet is not delegated yet; Escape inside the consent page closes the dialog (declined).
     expect((await backendRpc(sol.address, { method: 'signMessage', params: { message: base64.encode(new Uint8Array([1])) } })).status).toBe(404)
     await page.click('[data-testid=delegate-solana]')
-    await page.waitForSelector('[role=dialog][data-screen=delegated-actions-consent]')
-    await page.getByRole('dialog').getByRole('button', { name: 'Enable', exact: true }).click()
+    const escFrame = await consentFrame(page)
+    await escFrame.click('[data-testid=consent-policy]')
+    await escFrame.press('body', 'Escape')
+    await page.waitForSelector('[role=dialog]', { state: 'detached', timeout: 10_000 })
+    await page.waitForFunction(() => document.querySelector('[data-testid=result]')?.textContent?.startsWith('error: user_rejected'))
+    // Then allowed (dark theme).
+    await page.evaluate(() => (window as any).portico.setConfig({ appearance: { theme: 'dark' } }))
+    await page.click('[data-testid=delegate-solana]')
+    const solFrame = await consentFrame(page)
+    await solFrame.waitForSelector('main[data-armed=true]')
+    expect(new URL(solFrame.url()).searchParams.get('theme')).toBe('dark')
+    expect(await solFrame.$$eval('[data-testid=consent-policy] li', (li) => li.map((x) => x.textContent))).toContain('Up to 0.01 SOL per transaction and 0.05 SOL per day')
+    await expectAllowInView(page, solFrame)
+    await shot(page, 'delegation-consent-dark')
+    // By keyboard: Tab reaches Allow inside the page (the dialog's focus trap includes the iframe); Enter allows.
+    const allowFocused = () => solFrame.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid === 'consent-allow')
+    for (let i = 0; i < 6 && !(await allowFocused()); i++) await page.keyboard.press('Tab')
+    expect(await allowFocused()).toBe(true)
+    await page.keyboard.press('Enter')
     await page.waitForSelector('[role=dialog]', { state: 'detached', timeout: 30_000 })
+    await page.evaluate(() => (window as any).portico.setConfig({ appearance: { theme: 'light' } }))
     const bytes = new TextEncoder().encode('Solana, while you were away')
     const solSig = await backendRpc(sol.address, { method: 'signMessage', params: { message: base64.encode(bytes) } })
     expect(solSig.status).toBe(200)
@@ -272,16 +415,25 @@ describe('key export and delegated actions', { timeout: 120_000 }, () => {
       const from = new PublicKey(sol.address)
       const to = Keypair.generate().publicKey
       const { value } = await svm.call<{ value: { blockhash: string } }>('getLatestBlockhash', [])
-      const tx = new Transaction({ feePayer: from, recentBlockhash: value.blockhash }).add(SystemProgram.transfer({ fromPubkey: from, toPubkey: to, lamports: 2_000_000 }))
-      const signed = await backendRpc(sol.address, { method: 'signTransaction', params: { transaction: base64.encode(tx.serialize({ requireAllSignatures: false, verifySignatures: false })) } })
+      const transfer = (lamports: number) =>
+        base64.encode(new Transaction({ feePayer: from, recentBlockhash: value.blockhash }).add(SystemProgram.transfer({ fromPubkey: from, toPubkey: to, lamports })).serialize({ requireAllSignatures: false, verifySignatures: false }))
+      const signed = await backendRpc(sol.address, { method: 'signTransaction', params: { transaction: transfer(2_000_000) } })
       expect(signed.status).toBe(200)
       await svm.call('sendTransaction', [signed.body.data.signed_transaction, { encoding: 'base64' }])
       expect(await svm.balance(to.toBase58())).toBe(2_000_000)
+      expect((await backendRpc(sol.address, { method: 'signTransaction', params: { transaction: transfer(10_000_001) } })).body.data.reason).toBe('value_over_tx_cap')
     } finally {
       svm.stop()
     }
     // A wrong secret gets nothing.
     expect((await backendRpc(eth.address, { method: 'personal_sign', params: { message: 'x' } }, XPD_SECRET + 'x')).status).toBe(401)
+
+    // The user sees the latest delegated signatures, refusals included.
+    await page.click('[data-testid=delegation-activity]')
+    const list = page.locator('[data-testid=delegation-activity-list]')
+    await list.waitFor()
+    expect(await list.locator('li').count()).toBe(5)
+    expect(await list.textContent()).toContain('signTransaction · refused (value_over_tx_cap)')
   })
 
   it('revokes: the backend’s request is refused', async () => {

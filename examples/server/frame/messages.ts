@@ -9,7 +9,7 @@ declare module '../../../plugins/embedded-wallet/protocol' {
   interface FrameRequests {
     /** Export page only: reveal the key (or phrase) of the wallet its URL names, inside the page. */
     'wallets:export': { payload: ExportRequestPayload; data: ExportReply }
-    /** After 'Enable offline access': seal the wallet's key to the server and delegate it. */
+    /** Consent page only (the hidden frame refuses it): show the policy; on Allow, seal the wallet's key with it to the server. */
     'delegated-actions:consent': { payload: ConsentPayload; data: ConsentReply }
   }
 }

@@ -271,10 +271,10 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   registerCrossApp(api, ctx)
   registerMfa(api, ctx)
   registerChainInfo(api, ctx)
-  registerWallets(api, ctx, { ...opts.wallets, recoveryKey: opts.wallets?.recoveryKey ?? derivedRecoveryKey(opts.secret ?? DEV_SECRET) })
+  const wallets = registerWallets(api, ctx, { ...opts.wallets, recoveryKey: opts.wallets?.recoveryKey ?? derivedRecoveryKey(opts.secret ?? DEV_SECRET) })
   registerFunding(api, ctx)
   registerRecovery(api, app, ctx, { frameOrigin: walletFrameOrigin })
-  registerDelegation(api, ctx)
+  registerDelegation(api, ctx, { fromFrame: wallets.fromFrame })
   app.route('/api/v1', api)
   app.get('/openapi.json', (c) => c.json(ctx.routes.openapi(VERSION)))
 

@@ -10,6 +10,7 @@
  */
 import { Hono } from 'hono'
 import { fileURLToPath } from 'node:url'
+import { registerConsentPage } from './consent-page'
 import { registerExportPage } from './export-page'
 import type { AppsRegistry } from './config'
 import { cloudDriveOrigins } from './routes/recovery'
@@ -133,6 +134,7 @@ export function createFrameServer(opts: FrameServerOptions): Hono {
     return c.body(f.code)
   })
   registerExportPage(app, opts) // key export page (src/export-page.ts)
+  registerConsentPage(app, opts) // delegation consent page (src/consent-page.ts)
   app.get('/health', (c) => c.json({ ok: true }))
   app.notFound((c) => c.text('Not found', 404))
   return app

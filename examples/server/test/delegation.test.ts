@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Keypair, PublicKey, SystemProgram, Transaction, TransactionMessage, VersionedTransaction } from '@solana/web3.js'
 import { startSvm, type Svm } from '../../../test/chains/svm'
 import { sealWalletKey } from '../frame/delegation-seal'
+import { normalizePolicy, type DelegationPolicy, type DelegationPolicyInput } from '../../../plugins/delegated-actions/policy'
 import type { AppSettings } from '../src/config'
 import { DELEGATION_MSG, SECRET_FAILURES_PER_WINDOW } from '../src/routes/delegation'
 import type { Store } from '../src/store'
@@ -25,6 +26,9 @@ const XPD_SECRET = 'xpd-test-app-secret-not-for-production-000000'
 const OTHER = 'portico-test-xpd-00000002'
 const OTHER_SECRET = 'xpd-other-app-secret-not-for-production-0000'
 
+/** The wallet frame's origin: consent comes through the wallet routes' frame guard. */
+const FRAME = 'http://127.0.0.1:48800'
+
 let store: Store
 let s: TestServer
 let jwk: JWK
@@ -33,7 +37,7 @@ beforeAll(async () => {
   store = await openTestStore()
   const base = JSON.parse(readFileSync(APPS_FILE, 'utf8')).apps as AppSettings[]
   const xpd = base.find((a) => a.id === XPD)!
-  s = await startTestServer(store, { apps: [...base, { ...xpd, id: OTHER, name: 'Other', appSecret: OTHER_SECRET } as AppSettings] })
+  s = await startTestServer(store, { apps: [...base, { ...xpd, id: OTHER, name: 'Other', appSecret: OTHER_SECRET } as AppSettings], wallets: { frameOrigin: FRAME } })
   jwk = (await s.call('/api/v1/wallets/delegation_key', { appId: XPD })).body.jwk
 })
 afterAll(async () => {
@@ -80,11 +84,23 @@ async function userWith(wallets: TestWallet[], appId = XPD) {
   return { token, userId }
 }
 
-const seal = (w: TestWallet, over: Partial<{ address: string; chain_type: 'ethereum' | 'solana'; private_key: string }> = {}) =>
+const seal = (w: TestWallet, over: Partial<{ address: string; chain_type: 'ethereum' | 'solana'; private_key: string; policy: DelegationPolicy }> = {}) =>
   sealWalletKey(jwk, { address: w.address, chain_type: w.chain, private_key: w.key, ...over })
 
-const delegate = async (token: string, w: TestWallet, sealed?: string, appId = XPD) =>
-  s.call('/api/v1/wallets/delegate', { appId, token, body: { address: w.address, chain_type: w.chain, sealed_key: sealed ?? (await seal(w)) } })
+/** As the consent page sends it (from the frame's origin), with `policy` (normalised, as the page seals it). */
+const delegate = async (token: string, w: TestWallet, sealed?: string, appId = XPD, policy?: DelegationPolicyInput) =>
+  s.call('/api/v1/wallets/delegate', {
+    appId,
+    token,
+    headers: { origin: FRAME },
+    body: { address: w.address, chain_type: w.chain, sealed_key: sealed ?? (await seal(w, { policy: normalizePolicy(w.chain, policy) })) },
+  })
+
+/** A broad policy for the signing tests: every method, the test chains, generous caps. */
+const BROAD: Record<'ethereum' | 'solana', DelegationPolicyInput> = {
+  ethereum: { methods: ['personal_sign', 'eth_signTypedData_v4', 'eth_signTransaction'], chainIds: [1, 31337], maxValuePerTx: '10000000000000000000', maxValuePerDay: '100000000000000000000' },
+  solana: { methods: ['signMessage', 'signTransaction'], maxValuePerTx: '1000000000', maxValuePerDay: '10000000000' },
+}
 
 const basic = (appId: string, secret: string) => `Basic ${Buffer.from(`${appId}:${secret}`).toString('base64')}`
 const rpc = (address: string, body: unknown, o: { appId?: string; secret?: string; auth?: string | null; headers?: Record<string, string> } = {}) => {
@@ -167,7 +183,7 @@ describe('consent', () => {
   it('takes Ethereum and Solana only', async () => {
     const w = ethWallet()
     const { token } = await userWith([w])
-    const r = await s.call('/api/v1/wallets/delegate', { appId: XPD, token, body: { address: w.address, chain_type: 'bitcoin', sealed_key: await seal(w) } })
+    const r = await s.call('/api/v1/wallets/delegate', { appId: XPD, token, headers: { origin: FRAME }, body: { address: w.address, chain_type: 'bitcoin', sealed_key: await seal(w) } })
     expect(r.status).toBe(422)
     expect(r.body.error).toContain(DELEGATION_MSG.chainTypes)
   })
@@ -187,7 +203,7 @@ describe('consent', () => {
     parts[3] = parts[3].slice(0, -2) + (parts[3].endsWith('AA') ? 'BB' : 'AA')
     const r3 = await delegate(token, w, parts.join('.'))
     expect([r3.status, r3.body.error]).toEqual([400, DELEGATION_MSG.badSeal])
-    const r4 = await s.call('/api/v1/wallets/delegate', { appId: XPD, body: { address: w.address, chain_type: 'ethereum', sealed_key: good } })
+    const r4 = await s.call('/api/v1/wallets/delegate', { appId: XPD, headers: { origin: FRAME }, body: { address: w.address, chain_type: 'ethereum', sealed_key: good } })
     expect(r4.status).toBe(401)
     // A token of another app does not carry over.
     const r5 = await delegate(token, w, good, DEMO)
@@ -205,8 +221,8 @@ describe('the host backend signs while a wallet is delegated', () => {
     eth = ethWallet()
     sol = solWallet()
     ;({ token } = await userWith([eth, sol]))
-    expect((await delegate(token, eth)).status).toBe(200)
-    const r = await delegate(token, sol)
+    expect((await delegate(token, eth, undefined, XPD, BROAD.ethereum)).status).toBe(200)
+    const r = await delegate(token, sol, undefined, XPD, BROAD.solana)
     expect(r.status).toBe(200)
     expect(r.body.user.linked_accounts.filter((a: any) => a.delegated)).toHaveLength(2)
   })
@@ -391,4 +407,190 @@ it('wrong app secrets are limited per client IP (429 after the limit, even for t
   for (let i = 0; i < SECRET_FAILURES_PER_WINDOW; i++) expect((await rpc(w.address, body, { appId: OTHER, secret: 'wrong' })).status).toBe(401)
   const r = await rpc(w.address, body, { appId: OTHER, secret: OTHER_SECRET })
   expect(r.status).toBe(429)
+})
+
+describe('the delegation policy (issue 26): checked before signing, every request audited', () => {
+  const TO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+  const tx = (over: Record<string, unknown> = {}) => ({
+    method: 'eth_signTransaction',
+    params: { transaction: { to: TO, value: '0x0', chain_id: 31337, nonce: 0, gas_limit: 21000, max_fee_per_gas: '0x3b9aca00', max_priority_fee_per_gas: '0x1', ...over } },
+  })
+  const auditOf = async (address: string) =>
+    (await store.query<{ method: string; allowed: boolean; reason: string | null; chain_id: string | null; to_address: string | null; value: string | null; requester_ip: string; payload_sha256: string }>(
+      'SELECT method, allowed, reason, chain_id::text, to_address, value::text, requester_ip, payload_sha256 FROM wallet_delegation_audit WHERE lower(address) = lower($1) ORDER BY id',
+      [address],
+    ))
+
+  it('without a policy from the host: message signing only, for 30 days; transactions and typed data are refused', async () => {
+    const w = ethWallet()
+    const { token, userId } = await userWith([w])
+    expect((await delegate(token, w)).status).toBe(200)
+    const [row] = await store.query<{ policy: DelegationPolicy; created_at: string; expires_at: string }>('SELECT policy, created_at, expires_at FROM wallet_delegations WHERE user_id = $1', [userId])
+    expect(row.policy).toEqual({ methods: ['personal_sign'], chain_ids: [], contracts: null, max_value_per_tx: '0', max_value_per_day: '0', expires_in: 30 * 86400 })
+    expect(Number(row.expires_at) - Number(row.created_at)).toBe(30 * 86400)
+    expect((await rpc(w.address, { method: 'personal_sign', params: { message: 'ok' } })).status).toBe(200)
+    const t = await rpc(w.address, tx())
+    expect([t.status, t.body.code, t.body.error, t.body.data.reason]).toEqual([403, 'delegation_policy_violation', DELEGATION_MSG.methodNotAllowed('eth_signTransaction'), 'method_not_allowed'])
+    expect((await auditOf(w.address)).map((a) => [a.method, a.allowed, a.reason])).toEqual([
+      ['personal_sign', true, null],
+      ['eth_signTransaction', false, 'method_not_allowed'],
+    ])
+  })
+
+  it('refuses an out-of-policy chain, contract and value (per transaction and per rolling day), and audits each with its reason', async () => {
+    const w = ethWallet()
+    const { token } = await userWith([w])
+    const policy = { methods: ['eth_signTransaction' as const], chainIds: [31337], contracts: [TO], maxValuePerTx: '1000', maxValuePerDay: '2500' }
+    expect((await delegate(token, w, undefined, XPD, policy)).status).toBe(200)
+    const chain = await rpc(w.address, tx({ chain_id: 1 }))
+    expect([chain.status, chain.body.error]).toEqual([403, DELEGATION_MSG.chainNotAllowed('1')])
+    const other = '0x0000000000000000000000000000000000000bad'
+    const contract = await rpc(w.address, tx({ to: other }))
+    expect([contract.status, contract.body.error]).toEqual([403, DELEGATION_MSG.contractNotAllowed(other)])
+    const overTx = await rpc(w.address, tx({ value: 1001 }))
+    expect([overTx.status, overTx.body.error]).toEqual([403, DELEGATION_MSG.overTxCap])
+    for (const nonce of [1, 2]) expect((await rpc(w.address, tx({ value: 1000, nonce }))).status).toBe(200)
+    const overDay = await rpc(w.address, tx({ value: 600, nonce: 3 }))
+    expect([overDay.status, overDay.body.error]).toEqual([403, DELEGATION_MSG.overDayCap])
+    expect((await rpc(w.address, tx({ value: 500, nonce: 3 }))).status).toBe(200) // exactly the day's cap
+    const log = await auditOf(w.address)
+    expect(log.map((a) => [a.allowed, a.reason, a.chain_id, a.value])).toEqual([
+      [false, 'chain_not_allowed', '1', '0'],
+      [false, 'contract_not_allowed', '31337', '0'],
+      [false, 'value_over_tx_cap', '31337', '1001'],
+      [true, null, '31337', '1000'],
+      [true, null, '31337', '1000'],
+      [false, 'value_over_day_cap', '31337', '600'],
+      [true, null, '31337', '500'],
+    ])
+    expect(log[1].to_address).toBe(other)
+    expect(log.every((a) => /^[0-9a-f]{64}$/.test(a.payload_sha256) && a.requester_ip.length > 0)).toBe(true)
+  })
+
+  it('chain_id is required on every delegated transaction, a legacy one included (no replay across chains)', async () => {
+    const w = ethWallet()
+    const { token } = await userWith([w])
+    expect((await delegate(token, w, undefined, XPD, BROAD.ethereum)).status).toBe(200)
+    const legacy = await rpc(w.address, { method: 'eth_signTransaction', params: { transaction: { to: TO, value: 1, gas_price: 1_000_000_000, gas_limit: 21000, nonce: 0 } } })
+    expect([legacy.status, legacy.body.error, legacy.body.data.reason]).toEqual([422, DELEGATION_MSG.chainIdRequired, 'chain_id_required'])
+    const typed = await rpc(w.address, {
+      method: 'eth_signTypedData_v4',
+      params: { typed_data: { domain: { name: 'X' }, types: { A: [{ name: 'x', type: 'uint256' }] }, primary_type: 'A', message: { x: 1 } } },
+    })
+    expect([typed.status, typed.body.error]).toEqual([422, DELEGATION_MSG.typedChainRequired])
+    expect((await auditOf(w.address)).map((a) => [a.method, a.allowed, a.reason])).toEqual([
+      ['eth_signTransaction', false, 'chain_id_required'],
+      ['eth_signTypedData_v4', false, 'chain_id_required'],
+    ])
+  })
+
+  it('typed data: its domain’s chain and verifying contract must be allowed', async () => {
+    const w = ethWallet()
+    const { token } = await userWith([w])
+    const token1 = '0x1111111111111111111111111111111111111111'
+    expect((await delegate(token, w, undefined, XPD, { methods: ['eth_signTypedData_v4'], chainIds: [1], contracts: [token1] })).status).toBe(200)
+    const td = (domain: Record<string, unknown>) =>
+      rpc(w.address, { method: 'eth_signTypedData_v4', params: { typed_data: { domain: { name: 'T', ...domain }, types: { A: [{ name: 'x', type: 'uint256' }] }, primary_type: 'A', message: { x: 1 } } } })
+    expect((await td({ chainId: 1, verifyingContract: token1 })).status).toBe(200)
+    expect((await td({ chainId: 8453, verifyingContract: token1 })).body.data.reason).toBe('chain_not_allowed')
+    expect((await td({ chainId: 1, verifyingContract: '0x2222222222222222222222222222222222222222' })).body.data.reason).toBe('contract_not_allowed')
+    const none = await td({ chainId: 1 })
+    expect([none.body.data.reason, none.body.error]).toEqual(['contract_not_allowed', 'This delegation does not allow a contract creation or typed data without a verifyingContract.'])
+  })
+
+  it('Solana: the program allow-list and the lamport caps', async () => {
+    const w = solWallet()
+    const { token } = await userWith([w])
+    const memo = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr'
+    expect((await delegate(token, w, undefined, XPD, { methods: ['signTransaction'], contracts: [SystemProgram.programId.toBase58()], maxValuePerTx: '5000', maxValuePerDay: '5000' })).status).toBe(200)
+    const from = new PublicKey(w.address)
+    const to = Keypair.generate().publicKey
+    const blockhash = base58.encode(new Uint8Array(32).fill(7))
+    const wire = (lamports: number, extra?: (t: Transaction) => void) => {
+      const t = new Transaction({ feePayer: from, recentBlockhash: blockhash }).add(SystemProgram.transfer({ fromPubkey: from, toPubkey: to, lamports }))
+      extra?.(t)
+      return { method: 'signTransaction', params: { transaction: base64.encode(t.serialize({ requireAllSignatures: false, verifySignatures: false })) } }
+    }
+    expect((await rpc(w.address, wire(5000))).status).toBe(200)
+    expect((await rpc(w.address, wire(5001))).body.data.reason).toBe('value_over_tx_cap')
+    expect((await rpc(w.address, wire(1))).body.data.reason).toBe('value_over_day_cap')
+    const withMemo = wire(0, (t) => t.add({ programId: new PublicKey(memo), keys: [], data: Buffer.from('hi') }))
+    const r = await rpc(w.address, withMemo)
+    expect([r.status, r.body.error]).toEqual([403, DELEGATION_MSG.contractNotAllowed(memo)])
+    expect((await rpc(w.address, { method: 'signMessage', params: { message: 'AA==' } })).body.data.reason).toBe('method_not_allowed')
+  })
+
+  it('an expired delegation cannot sign: refused, audited, and its sealed key deleted', async () => {
+    const w = ethWallet()
+    const { token, userId } = await userWith([w])
+    expect((await delegate(token, w, undefined, XPD, { expiresIn: 60 })).status).toBe(200)
+    expect((await rpc(w.address, { method: 'personal_sign', params: { message: 'in time' } })).status).toBe(200)
+    await store.query('UPDATE wallet_delegations SET expires_at = $1 WHERE user_id = $2', [Math.floor(Date.now() / 1000) - 1, userId])
+    const r = await rpc(w.address, { method: 'personal_sign', params: { message: 'too late' } })
+    expect([r.status, r.body.error, r.body.data.reason]).toEqual([403, DELEGATION_MSG.expired, 'expired'])
+    expect(await store.query('SELECT 1 FROM wallet_delegations WHERE user_id = $1', [userId])).toHaveLength(0)
+    const me = await s.call('/api/v1/users/me', { appId: XPD, token })
+    expect(delegatedFlag(me.body.user, w.address)).toBe(false)
+    expect((await rpc(w.address, { method: 'personal_sign', params: { message: 'later' } })).body.code).toBe('wallet_not_delegated')
+    expect((await auditOf(w.address)).map((a) => [a.allowed, a.reason])).toEqual([
+      [true, null],
+      [false, 'expired'],
+      [false, 'not_delegated'],
+    ])
+  })
+
+  it('the app revokes a delegation with its secret: the wallet cannot sign any more', async () => {
+    const w = ethWallet()
+    const { token, userId } = await userWith([w])
+    await delegate(token, w)
+    const revoke = (body: unknown, secret = XPD_SECRET) => s.call('/api/v1/wallets/delegations/revoke', { appId: XPD, body, headers: { authorization: basic(XPD, secret) } })
+    expect((await revoke({ address: w.address }, XPD_SECRET + 'x')).status).toBe(401)
+    const r = await revoke({ address: w.address.toLowerCase() })
+    expect([r.status, r.body]).toEqual([200, { revoked: true, address: w.address, chain_type: 'ethereum' }])
+    expect(await store.query('SELECT 1 FROM wallet_delegations WHERE user_id = $1', [userId])).toHaveLength(0)
+    expect((await rpc(w.address, { method: 'personal_sign', params: { message: 'x' } })).status).toBe(404)
+    expect((await revoke({ address: w.address })).status).toBe(404)
+  })
+
+  it('policy the host cannot state: a method of the other chain, transactions without chains, a bad cap', async () => {
+    expect(() => normalizePolicy('ethereum', { methods: ['signMessage' as never] })).toThrow('policy.methods')
+    expect(() => normalizePolicy('ethereum', { methods: ['eth_signTransaction'] })).toThrow('policy.chainIds')
+    expect(() => normalizePolicy('ethereum', { maxValuePerTx: '1.5' })).toThrow('decimal strings')
+    expect(() => normalizePolicy('ethereum', { maxValuePerTx: '10', maxValuePerDay: '5' })).toThrow('maxValuePerDay')
+    expect(() => normalizePolicy('solana', { chainIds: [1] })).toThrow('Solana')
+    expect(() => normalizePolicy('ethereum', { expiresIn: 366 * 86400 })).toThrow('expiresIn')
+    // A seal whose policy is invalid is refused; nothing written.
+    const w = ethWallet()
+    const { token } = await userWith([w])
+    const before = await snapshot()
+    const bad = await seal(w, { policy: { methods: ['eth_signTransaction'] } as never })
+    const r = await delegate(token, w, bad)
+    expect([r.status, r.body.error]).toEqual([422, 'policy.chainIds: name the chains transactions and typed data may use'])
+    expect(await snapshot()).toEqual(before)
+  })
+
+  it('the audit: the user reads their own (bearer) with their delegations’ policies; the app reads all (app secret)', async () => {
+    const w = ethWallet()
+    const { token, userId } = await userWith([w])
+    await delegate(token, w, undefined, XPD, { expiresIn: 3600 })
+    await rpc(w.address, { method: 'personal_sign', params: { message: 'audited' } })
+    await rpc(w.address, tx())
+    const mine = await s.call('/api/v1/wallets/delegations/audit', { appId: XPD, token })
+    expect(mine.status).toBe(200)
+    expect(mine.body.delegations).toEqual([expect.objectContaining({ address: w.address, chain_type: 'ethereum', policy: expect.objectContaining({ methods: ['personal_sign'], expires_in: 3600 }) })])
+    expect(mine.body.entries.map((e: any) => [e.method, e.allowed, e.reason])).toEqual([
+      ['eth_signTransaction', false, 'method_not_allowed'],
+      ['personal_sign', true, null],
+    ])
+    expect(mine.body.entries.every((e: any) => e.user_id === userId && e.address === w.address)).toBe(true)
+    // Another user sees none of it.
+    const stranger = await userWith([ethWallet()])
+    expect((await s.call('/api/v1/wallets/delegations/audit', { appId: XPD, token: stranger.token })).body.entries).toEqual([])
+    // The app, with its secret, filtered by user.
+    const app = await s.call(`/api/v1/wallets/delegations/audit?user_id=${userId}`, { appId: XPD, headers: { authorization: basic(XPD, XPD_SECRET) } })
+    expect(app.status).toBe(200)
+    expect(app.body.entries).toHaveLength(2)
+    expect((await s.call('/api/v1/wallets/delegations/audit', { appId: XPD, headers: { authorization: basic(XPD, 'wrong-secret-wrong-secret-wrong-secret') } })).status).toBe(401)
+    expect((await s.call('/api/v1/wallets/delegations/audit', { appId: XPD })).status).toBe(401)
+  })
 })

@@ -6,20 +6,28 @@
  *
  * - GET  /wallets/delegation_key → { jwk }: the server's public key (P-256, ECDH-ES) the wallet
  *   frame seals a wallet key to. Its private half is derived from PORTICO_SECRET (never stored).
- * - POST /wallets/delegate (bearer, called by the wallet frame after the consent screen)
+ * - POST /wallets/delegate (bearer, called by the consent page on the wallet frame's origin
+ *   after the user clicked Allow there; through the wallet routes' frame guard)
  *   { address, chain_type, sealed_key }: `sealed_key` is a compact JWE (ECDH-ES + A256GCM) of
- *   `{ address, chain_type, private_key }` for THAT wallet only (its HD child key, not the
- *   seed phrase). The server opens it, checks that the key is the wallet's (the address it
- *   derives must equal the account's, so nobody can delegate a key they do not hold), and in
- *   one transaction stores the consent with the sealed key and sets `delegated` on the account.
- *   Gated by `requireFreshMfa(…, 'delegation')`.
+ *   `{ address, chain_type, private_key, policy }` for THAT wallet only (its HD child key, not
+ *   the seed phrase) and the policy the user saw. The server opens it, checks that the key is
+ *   the wallet's (the address it derives must equal the account's, so nobody can delegate a key
+ *   they do not hold), and in one transaction stores the consent with the sealed key and the
+ *   policy and sets `delegated` on the account. Gated by `requireFreshMfa(…, 'delegation')`.
  * - POST /wallets/revoke {} (bearer): needs at least one delegated wallet; deletes every sealed
  *   key of the user and clears `delegated` in one transaction.
  * - POST /wallets/{address}/rpc (the host app's backend: `Authorization: Basic
  *   base64(appId:appSecret)` and `privy-app-id`; never from a browser): personal_sign,
  *   eth_signTypedData_v4, eth_signTransaction (Ethereum), signMessage and signTransaction
  *   (Solana: the base64 wire transaction gets the wallet's signature) for a
- *   delegated wallet of one of the app's users. A revoked or never delegated wallet is refused.
+ *   delegated wallet of one of the app's users. A revoked, expired or never delegated wallet is
+ *   refused; every request is checked against the SEALED policy before signing (method, chain
+ *   id — required on every transaction —, destination, value per transaction and per rolling
+ *   day) and written to `wallet_delegation_audit`, allowed or refused with the reason.
+ * - POST /wallets/delegations/revoke { address, chain_type? } (the app's backend, app secret):
+ *   the app ends a delegation (the sealed key is deleted as by the user's revoke).
+ * - GET /wallets/delegations/audit: the user's audit (bearer) with their live delegations and
+ *   policies, or the app's (app secret; `?user_id=`, `?address=`); newest first, `?limit` ≤ 200.
  *
  * The app secret is the app's `appSecret` (inline, tests and demos) or `appSecretEnv` (the
  * environment variable holding it) in apps.json; at least 32 characters.
@@ -32,7 +40,8 @@ import { getAddress, isAddress, type Hex, type TransactionSerializable } from 'v
 import { privateKeyToAccount } from 'viem/accounts'
 import { z } from 'zod'
 import type { AppSettings } from '../config'
-import { clientIp, requireAuth, type Api, type C, type ServerCtx } from '../context'
+import { clientIp, requireAuth, type Api, type Auth, type C, type ServerCtx } from '../context'
+import { normalizePolicy, PolicyError, type DelegationPolicy } from '../../../../plugins/delegated-actions/policy'
 import { ApiError, errors } from '../errors'
 import { loadUser, userResponse } from '../identity'
 import { requireFreshMfa } from '../mfa-gate'
@@ -54,7 +63,41 @@ export const DELEGATION_MSG = {
   fromBrowser: 'The app secret belongs on the app’s backend: requests from a browser are refused.',
   notDelegated: 'This wallet is not delegated to the app.',
   wrongChain: (method: string, chain: string) => `Method ${method} is not available for a ${chain} wallet.`,
+  // The policy (issue 26): what the backend is told when the server refuses to sign.
+  expired: 'This delegation has expired: the user must enable offline access again.',
+  methodNotAllowed: (method: string) => `This delegation does not allow ${method}.`,
+  chainIdRequired: 'params.transaction.chain_id: Required (a delegated transaction must name its chain)',
+  typedChainRequired: 'params.typed_data.domain.chainId: Required (typed data signed by a delegation must name its chain)',
+  chainNotAllowed: (id: string) => `This delegation does not allow chain ${id}.`,
+  contractNotAllowed: (to: string) =>
+    to ? `This delegation does not allow ${to} (not in its contract allow-list).` : 'This delegation does not allow a contract creation or typed data without a verifyingContract.',
+  overTxCap: 'The value is over this delegation’s limit per transaction.',
+  overDayCap: 'The value is over this delegation’s limit per day.',
 } as const
+
+/** Audit reasons (wallet_delegation_audit.reason) of a refused request. */
+export type RefusalReason =
+  | 'not_delegated'
+  | 'expired'
+  | 'method_not_allowed'
+  | 'chain_id_required'
+  | 'chain_not_allowed'
+  | 'contract_not_allowed'
+  | 'value_over_tx_cap'
+  | 'value_over_day_cap'
+  | 'invalid_request'
+
+/** A refusal by the policy: 403 `delegation_policy_violation` (reason in the body and the audit). */
+class PolicyRefusal extends ApiError {
+  constructor(
+    readonly reason: RefusalReason,
+    message: string,
+    status: 403 | 422 = 403,
+    data: Record<string, unknown> = {},
+  ) {
+    super(status, status === 403 ? 'delegation_policy_violation' : 'invalid_data', message, { reason, ...data })
+  }
+}
 
 /** Failed app-secret attempts per client IP and rate window (PORTICO_RATE_WINDOW_S) before answering 429. */
 export const SECRET_FAILURES_PER_WINDOW = 20
@@ -112,10 +155,20 @@ const sealedPayload = z.object({
   address: z.string().max(128),
   chain_type: z.enum(['ethereum', 'solana']),
   private_key: z.string().regex(/^(0x)?[0-9a-fA-F]{64}([0-9a-fA-F]{64})?$/),
+  /** The policy the user saw on the consent page (normalised by normalizePolicy). */
+  policy: z.record(z.string(), z.unknown()).nullish(),
 })
 
-/** Opens a sealed wallet key and checks it is `address`'s (else 400). Returns the 32-byte key. */
-async function openSealed(sk: SealingKey, jwe: string, chain: ChainType, address: string): Promise<Uint8Array> {
+interface Opened {
+  key: Uint8Array
+  policy: DelegationPolicy
+}
+
+/**
+ * Opens a sealed wallet key and checks it is `address`'s (else 400). Returns the 32-byte key
+ * and the sealed policy (the defaults when the seal carries none).
+ */
+async function openSealed(sk: SealingKey, jwe: string, chain: ChainType, address: string): Promise<Opened> {
   let payload: unknown
   try {
     const { plaintext, protectedHeader } = await compactDecrypt(jwe, sk.privateKey, {
@@ -140,7 +193,15 @@ async function openSealed(sk: SealingKey, jwe: string, chain: ChainType, address
   if (p.data.chain_type !== chain || addressKey(chain, derived) !== addressKey(chain, address) || addressKey(chain, p.data.address) !== addressKey(chain, address)) {
     throw errors.invalidData(DELEGATION_MSG.keyMismatch)
   }
-  return key
+  let policy: DelegationPolicy
+  try {
+    policy = normalizePolicy(chain, p.data.policy as never)
+  } catch (err) {
+    key.fill(0)
+    if (err instanceof PolicyError) throw errors.invalidData(err.message, undefined, 422)
+    throw err
+  }
+  return { key, policy }
 }
 
 // ------------------------------------------------------------------ embedded wallet accounts
@@ -318,12 +379,159 @@ async function sign(method: RpcMethod, params: unknown, key: Uint8Array): Promis
   }
 }
 
+// ------------------------------------------------------------------ the policy
+
+/** What a request asks for, as the policy and the audit see it. */
+interface RequestFacts {
+  chainId: bigint | null
+  to: string | null
+  /** Native value moved (wei / lamports). */
+  value: bigint
+  /** Solana: the programs the transaction invokes. */
+  programs: string[]
+}
+
+/** Validates the params and extracts what the policy checks (refusals are PolicyRefusals). */
+async function requestFacts(method: RpcMethod, params: unknown, address: string): Promise<RequestFacts> {
+  const none: RequestFacts = { chainId: null, to: null, value: 0n, programs: [] }
+  if (method === 'personal_sign' || method === 'signMessage') {
+    parseParams(method, params)
+    return none
+  }
+  if (method === 'eth_signTypedData_v4') {
+    const { typed_data: t } = parseParams('eth_signTypedData_v4', params)
+    const cid = t.domain.chainId
+    const chainId =
+      typeof cid === 'number' && Number.isSafeInteger(cid) && cid > 0 ? BigInt(cid) : typeof cid === 'string' && /^(0x[0-9a-fA-F]{1,16}|[1-9][0-9]{0,18})$/.test(cid) ? BigInt(cid) : null
+    if (chainId === null) throw new PolicyRefusal('chain_id_required', DELEGATION_MSG.typedChainRequired, 422, { fields: { 'params.typed_data.domain.chainId': 'Required' } })
+    const vc = t.domain.verifyingContract
+    return { ...none, chainId, to: typeof vc === 'string' ? vc.toLowerCase() : null }
+  }
+  if (method === 'eth_signTransaction') {
+    const { transaction: t } = parseParams('eth_signTransaction', params)
+    // Legacy or not: without a chain id a signed transaction replays on every chain.
+    if (t.chain_id === undefined) throw new PolicyRefusal('chain_id_required', DELEGATION_MSG.chainIdRequired, 422, { fields: { 'params.transaction.chain_id': 'Required' } })
+    return { ...none, chainId: BigInt(t.chain_id), to: t.to ? t.to.toLowerCase() : null, value: big(t.value) ?? 0n }
+  }
+  const p = parseParams('signTransaction', params)
+  const { solanaTxFacts, SolanaSignError } = await import('../solana-sign')
+  try {
+    const f = solanaTxFacts(base64.decode(p.transaction), address)
+    return { ...none, value: f.lamports, programs: f.programs }
+  } catch (err) {
+    if (err instanceof SolanaSignError) throw errors.invalidData(err.message)
+    throw errors.invalidData('Invalid transaction request')
+  }
+}
+
+/** The policy's verdict on one request, before the per-day sum (which needs the lock). */
+function checkPolicy(policy: DelegationPolicy, method: RpcMethod, f: RequestFacts): void {
+  if (!policy.methods.includes(method)) throw new PolicyRefusal('method_not_allowed', DELEGATION_MSG.methodNotAllowed(method))
+  if (f.chainId !== null && !policy.chain_ids.some((c) => BigInt(c) === f.chainId)) throw new PolicyRefusal('chain_not_allowed', DELEGATION_MSG.chainNotAllowed(String(f.chainId)))
+  if (policy.contracts) {
+    const targets = method === 'signTransaction' ? f.programs : method === 'personal_sign' || method === 'signMessage' ? [] : [f.to ?? '']
+    const bad = targets.find((t) => !policy.contracts!.includes(t))
+    if (bad !== undefined) throw new PolicyRefusal('contract_not_allowed', DELEGATION_MSG.contractNotAllowed(bad))
+  }
+  if (f.value > BigInt(policy.max_value_per_tx)) throw new PolicyRefusal('value_over_tx_cap', DELEGATION_MSG.overTxCap)
+}
+
+const DAY_S = 86400
+const canonical = (v: unknown): string =>
+  Array.isArray(v) ? `[${v.map(canonical).join(',')}]` : v && typeof v === 'object' ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}` : JSON.stringify(v) ?? 'null'
+
+interface AuditRow {
+  appId: string
+  userId: string
+  chain: ChainType
+  address: string
+  method: string
+  payloadSha256: string
+  facts: RequestFacts | null
+  ip: string
+  allowed: boolean
+  reason: string | null
+}
+
+async function audit(q: Queryable, a: AuditRow): Promise<void> {
+  await q.query(
+    `INSERT INTO wallet_delegation_audit (app_id, user_id, chain_type, address, method, payload_sha256, chain_id, to_address, value, requester_ip, allowed, reason, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10, $11, $12, $13)`,
+    [
+      a.appId,
+      a.userId,
+      a.chain,
+      a.address,
+      a.method,
+      a.payloadSha256,
+      a.facts?.chainId?.toString() ?? null,
+      a.facts?.to ?? null,
+      a.facts ? a.facts.value.toString() : null,
+      a.ip,
+      a.allowed,
+      a.reason,
+      now(),
+    ],
+  )
+}
+
+interface AuditWire {
+  id: number
+  user_id: string
+  chain_type: string
+  address: string
+  method: string
+  payload_sha256: string
+  chain_id: number | null
+  to: string | null
+  value: string | null
+  requester_ip: string | null
+  allowed: boolean
+  reason: string | null
+  created_at: number
+}
+
+async function readAudit(q: Queryable, appId: string, where: { userId?: string; address?: string }, limit: number): Promise<AuditWire[]> {
+  const args: unknown[] = [appId]
+  let sql = `SELECT id, user_id, chain_type, address, method, payload_sha256, chain_id, to_address, value::text AS value, requester_ip, allowed, reason, created_at
+             FROM wallet_delegation_audit WHERE app_id = $1`
+  if (where.userId) sql += ` AND user_id = $${args.push(where.userId)}`
+  if (where.address) sql += ` AND lower(address) = lower($${args.push(where.address)})`
+  sql += ` ORDER BY created_at DESC, id DESC LIMIT $${args.push(limit)}`
+  const rows = await q.query<Record<string, unknown>>(sql, args)
+  return rows.map((r) => ({
+    id: Number(r.id),
+    user_id: String(r.user_id),
+    chain_type: String(r.chain_type),
+    address: String(r.address),
+    method: String(r.method),
+    payload_sha256: String(r.payload_sha256),
+    chain_id: r.chain_id === null ? null : Number(r.chain_id),
+    to: (r.to_address as string | null) ?? null,
+    value: (r.value as string | null) ?? null,
+    requester_ip: (r.requester_ip as string | null) ?? null,
+    allowed: r.allowed === true,
+    reason: (r.reason as string | null) ?? null,
+    created_at: Number(r.created_at),
+  }))
+}
+
 // ------------------------------------------------------------------ routes
 
-export function registerDelegation(api: Api, ctx: ServerCtx) {
+export interface DelegationOptions {
+  /**
+   * The wallet routes' guard for requests of the wallet frame (src/routes/wallets.ts: the frame
+   * origin today, the device proof with issue 26's custody core): consent goes through it too.
+   * Without one (unit tests of other parts), a bearer token is required and nothing else.
+   */
+  fromFrame?: (c: C) => Promise<Auth>
+}
+
+export function registerDelegation(api: Api, ctx: ServerCtx, opts: DelegationOptions = {}) {
   const r = ctx.routes
   let key: Promise<SealingKey> | undefined
   const sk = () => (key ??= sealingKey(ctx))
+  const fromFrame = opts.fromFrame ?? ((c: C) => requireAuth(c, ctx))
 
   r.get(api, '/wallets/delegation_key', { summary: 'The public key the wallet frame seals a delegated wallet key to' }, async (c) =>
     c.json({ jwk: (await sk()).publicJwk }),
@@ -332,27 +540,29 @@ export function registerDelegation(api: Api, ctx: ServerCtx) {
   r.post(
     api,
     '/wallets/delegate',
-    { summary: 'Delegate one embedded wallet to the app (consent, from the wallet frame)', auth: 'bearer' },
+    { summary: 'Delegate one embedded wallet to the app (consent, from the consent page on the wallet frame’s origin)', auth: 'bearer' },
     z.object({
       address: id(128),
       chain_type: z.enum(['ethereum', 'solana'], { message: DELEGATION_MSG.chainTypes }),
-      sealed_key: z.string().min(1, 'Required').max(4096, 'Must be at most 4096 characters').regex(/^[A-Za-z0-9_.-]+$/, 'Expected a compact JWE'),
+      sealed_key: z.string().min(1, 'Required').max(8192, 'Must be at most 8192 characters').regex(/^[A-Za-z0-9_.-]+$/, 'Expected a compact JWE'),
     }),
     async (c, b) => {
-      const auth = await requireAuth(c, ctx)
+      const auth = await fromFrame(c)
       const app = c.get('app')
       await requireFreshMfa(ctx, auth, 'delegation')
       findWallet(await embeddedWallets(ctx.store, auth.userId), b.chain_type, b.address)
-      await openSealed(await sk(), b.sealed_key, b.chain_type, b.address)
+      const opened = await openSealed(await sk(), b.sealed_key, b.chain_type, b.address)
+      opened.key.fill(0)
+      const t = now()
       const user = await ctx.store.transaction(async (q) => {
         const w = findWallet(await embeddedWallets(q, auth.userId, true), b.chain_type, b.address)
         await q.query(
-          `INSERT INTO wallet_delegations (app_id, chain_type, address_key, user_id, address, wallet_index, sealed_key, consent_session_id, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+          `INSERT INTO wallet_delegations (app_id, chain_type, address_key, user_id, address, wallet_index, sealed_key, consent_session_id, created_at, policy, expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
            ON CONFLICT (app_id, chain_type, address_key) DO UPDATE SET user_id = EXCLUDED.user_id, address = EXCLUDED.address,
              wallet_index = EXCLUDED.wallet_index, sealed_key = EXCLUDED.sealed_key, consent_session_id = EXCLUDED.consent_session_id,
-             created_at = EXCLUDED.created_at, last_used_at = NULL`,
-          [app.id, w.chain_type, addressKey(w.chain_type, w.address), auth.userId, w.address, w.wallet_index, b.sealed_key, auth.sessionId, now()],
+             created_at = EXCLUDED.created_at, last_used_at = NULL, policy = EXCLUDED.policy, expires_at = EXCLUDED.expires_at`,
+          [app.id, w.chain_type, addressKey(w.chain_type, w.address), auth.userId, w.address, w.wallet_index, b.sealed_key, auth.sessionId, t, JSON.stringify(opened.policy), t + opened.policy.expires_in],
         )
         await q.query(`UPDATE accounts SET data = jsonb_set(data, '{delegated}', 'true'::jsonb) WHERE id = $1`, [w.id])
         return (await loadUser(q, auth.userId))!
@@ -376,6 +586,62 @@ export function registerDelegation(api: Api, ctx: ServerCtx) {
     return c.json(await userResponse(ctx, app.id, user))
   })
 
+  /** Ends one delegation (the sealed key is deleted and the account's flag cleared, one transaction). */
+  const endDelegation = async (q: Queryable, appId: string, chain: ChainType, address: string, userId: string) => {
+    await q.query('DELETE FROM wallet_delegations WHERE app_id = $1 AND chain_type = $2 AND address_key = $3', [appId, chain, addressKey(chain, address)])
+    await q.query(
+      `UPDATE accounts SET data = jsonb_set(data, '{delegated}', 'false'::jsonb)
+       WHERE user_id = $1 AND type = 'wallet' AND data->>'chain_type' = $2 AND data->>'address' = $3`,
+      [userId, chain, address],
+    )
+  }
+
+  r.post(
+    api,
+    '/wallets/delegations/revoke',
+    { summary: "The app ends a delegation (the app's backend, Basic app id and app secret)" },
+    z.object({ address: id(128), chain_type: z.enum(['ethereum', 'solana'], { message: DELEGATION_MSG.chainTypes }).optional() }),
+    async (c, b) => {
+      const app = await requireAppSecret(c, ctx)
+      const rows = await ctx.store.query<{ chain_type: ChainType; address: string; user_id: string }>(
+        `SELECT chain_type, address, user_id FROM wallet_delegations WHERE app_id = $1 AND address_key = ANY($2::text[])${b.chain_type ? ' AND chain_type = $3' : ''}`,
+        b.chain_type ? [app.id, [b.address, b.address.toLowerCase()], b.chain_type] : [app.id, [b.address, b.address.toLowerCase()]],
+      )
+      const row = rows.find((x) => addressKey(x.chain_type, x.address) === addressKey(x.chain_type, b.address))
+      if (!row) throw new ApiError(404, 'wallet_not_delegated', DELEGATION_MSG.notDelegated)
+      await ctx.store.transaction((q) => endDelegation(q, app.id, row.chain_type, row.address, row.user_id))
+      ctx.log.info({ req_id: c.get('requestId'), app_id: app.id, chain_type: row.chain_type }, 'delegation revoked by the app')
+      return c.json({ revoked: true, address: row.address, chain_type: row.chain_type })
+    },
+  )
+
+  r.get(api, '/wallets/delegations/audit', { summary: 'Delegated signatures: the user’s (bearer) or the app’s (app secret)', auth: 'bearer' }, async (c) => {
+    const app = c.get('app')
+    const lim = Number(c.req.query('limit') ?? 50)
+    const limit = Number.isInteger(lim) && lim > 0 ? Math.min(lim, 200) : 50
+    if (/^basic\s/i.test(c.req.header('authorization') ?? '')) {
+      await requireAppSecret(c, ctx)
+      const userId = c.req.query('user_id')
+      const address = c.req.query('address')
+      const entries = await readAudit(ctx.store, app.id, { userId: userId && userId.length <= 128 ? userId : undefined, address: address && address.length <= 128 ? address : undefined }, limit)
+      return c.json({ entries })
+    }
+    const auth = await requireAuth(c, ctx)
+    const live = await ctx.store.query<{ chain_type: string; address: string; policy: DelegationPolicy | null; created_at: number; expires_at: number | null; last_used_at: number | null }>(
+      'SELECT chain_type, address, policy, created_at, expires_at, last_used_at FROM wallet_delegations WHERE app_id = $1 AND user_id = $2 ORDER BY created_at',
+      [app.id, auth.userId],
+    )
+    const delegations = live.map((d) => ({
+      chain_type: d.chain_type,
+      address: d.address,
+      policy: d.policy ?? normalizePolicy(d.chain_type as ChainType, null),
+      created_at: Number(d.created_at),
+      expires_at: d.expires_at === null ? null : Number(d.expires_at),
+      last_used_at: d.last_used_at === null ? null : Number(d.last_used_at),
+    }))
+    return c.json({ delegations, entries: await readAudit(ctx.store, app.id, { userId: auth.userId }, limit) })
+  })
+
   r.post(
     api,
     '/wallets/:address/rpc',
@@ -393,13 +659,17 @@ export function registerDelegation(api: Api, ctx: ServerCtx) {
       if (b.chain_type && b.chain_type !== chain) throw errors.invalidData(DELEGATION_MSG.wrongChain(b.method, b.chain_type))
       const address = c.req.param('address') ?? ''
       if (address.length > 128) throw errors.invalidData(DELEGATION_MSG.notDelegated, undefined, 404)
-      const rows = await ctx.store.query<{ sealed_key: string; address: string; user_id: string }>(
-        `SELECT d.sealed_key, d.address, d.user_id FROM wallet_delegations d
-         JOIN accounts a ON a.user_id = d.user_id AND a.type = 'wallet' AND (a.data->>'delegated')::boolean
-           AND a.data->>'chain_type' = d.chain_type AND a.data->>'address' = d.address
-         WHERE d.app_id = $1 AND d.chain_type = $2 AND d.address_key = $3`,
-        [app.id, chain, addressKey(chain, address)],
-      )
+      const ip = clientIp(c, ctx.trustProxy)
+      const payloadSha256 = createHash('sha256').update(canonical({ method: b.method, params: b.params })).digest('hex')
+      const lookup = (q: Queryable, lock: boolean) =>
+        q.query<{ sealed_key: string; address: string; user_id: string; expires_at: number | null }>(
+          `SELECT d.sealed_key, d.address, d.user_id, d.expires_at FROM wallet_delegations d
+           JOIN accounts a ON a.user_id = d.user_id AND a.type = 'wallet' AND (a.data->>'delegated')::boolean
+             AND a.data->>'chain_type' = d.chain_type AND a.data->>'address' = d.address
+           WHERE d.app_id = $1 AND d.chain_type = $2 AND d.address_key = $3${lock ? ' FOR UPDATE OF d' : ''}`,
+          [app.id, chain, addressKey(chain, address)],
+        )
+      const rows = await lookup(ctx.store, false)
       if (!rows.length) {
         // Another chain's wallet at this address reads as not delegated too, but says why.
         const other = await ctx.store.query('SELECT 1 FROM wallet_delegations WHERE app_id = $1 AND address_key = $2', [
@@ -407,19 +677,58 @@ export function registerDelegation(api: Api, ctx: ServerCtx) {
           addressKey(chain === 'ethereum' ? 'solana' : 'ethereum', address),
         ])
         if (other.length) throw errors.invalidData(DELEGATION_MSG.wrongChain(b.method, chain === 'ethereum' ? 'solana' : 'ethereum'))
+        // An embedded wallet of one of the app's users (revoked, or never delegated): the attempt is audited for its owner.
+        const [owner] = await ctx.store.query<{ user_id: string; address: string }>(
+          `SELECT user_id, data->>'address' AS address FROM accounts WHERE app_id = $1 AND type = 'wallet' AND identifier = $2 AND data->>'wallet_client_type' = 'privy' LIMIT 1`,
+          [app.id, `${chain}:${addressKey(chain, address)}`],
+        )
+        if (owner) await audit(ctx.store, { appId: app.id, userId: owner.user_id, chain, address: owner.address, method: b.method, payloadSha256, facts: null, ip, allowed: false, reason: 'not_delegated' })
         throw new ApiError(404, 'wallet_not_delegated', DELEGATION_MSG.notDelegated)
       }
-      const key = await openSealed(await sk(), rows[0].sealed_key, chain, rows[0].address)
-      const data = await sign(b.method, b.params, key)
-      key.fill(0)
-      await ctx.store.query('UPDATE wallet_delegations SET last_used_at = $1 WHERE app_id = $2 AND chain_type = $3 AND address_key = $4', [
-        now(),
-        app.id,
-        chain,
-        addressKey(chain, address),
-      ])
-      ctx.log.info({ req_id: c.get('requestId'), app_id: app.id, method: b.method }, 'delegated signature')
-      return c.json({ method: b.method, data })
+      const row = rows[0]
+      const base = { appId: app.id, userId: row.user_id, chain, address: row.address, method: b.method, payloadSha256, ip }
+      let facts: RequestFacts | null = null
+      try {
+        if (row.expires_at !== null && now() >= Number(row.expires_at)) {
+          // Expired: the sealed key goes, as with a revoke.
+          await ctx.store.transaction((q) => endDelegation(q, app.id, chain, row.address, row.user_id))
+          throw new PolicyRefusal('expired', DELEGATION_MSG.expired)
+        }
+        facts = await requestFacts(b.method, b.params, row.address)
+        const { key, policy } = await openSealed(await sk(), row.sealed_key, chain, row.address)
+        try {
+          checkPolicy(policy, b.method, facts)
+          const f = facts
+          const data = await ctx.store.transaction(async (q) => {
+            // The row lock serialises this wallet's signatures: the day's sum cannot be raced.
+            const locked = await lookup(q, true)
+            if (!locked.length) throw new ApiError(404, 'wallet_not_delegated', DELEGATION_MSG.notDelegated)
+            if (f.value > 0n) {
+              const [day] = await q.query<{ total: string }>(
+                `SELECT coalesce(sum(value), 0)::text AS total FROM wallet_delegation_audit
+                 WHERE app_id = $1 AND chain_type = $2 AND lower(address) = lower($3) AND allowed AND created_at > $4`,
+                [app.id, chain, row.address, now() - DAY_S],
+              )
+              if (BigInt(day.total.split('.')[0]) + f.value > BigInt(policy.max_value_per_day)) throw new PolicyRefusal('value_over_day_cap', DELEGATION_MSG.overDayCap)
+            }
+            const signed = await sign(b.method, b.params, key)
+            await audit(q, { ...base, facts: f, allowed: true, reason: null })
+            await q.query('UPDATE wallet_delegations SET last_used_at = $1 WHERE app_id = $2 AND chain_type = $3 AND address_key = $4', [now(), app.id, chain, addressKey(chain, address)])
+            return signed
+          })
+          ctx.log.info({ req_id: c.get('requestId'), app_id: app.id, method: b.method }, 'delegated signature')
+          return c.json({ method: b.method, data })
+        } finally {
+          key.fill(0)
+        }
+      } catch (err) {
+        if (err instanceof ApiError && err.status < 500) {
+          const reason = err instanceof PolicyRefusal ? err.reason : err.code === 'wallet_not_delegated' ? 'not_delegated' : 'invalid_request'
+          await audit(ctx.store, { ...base, facts, allowed: false, reason })
+          ctx.log.info({ req_id: c.get('requestId'), app_id: app.id, method: b.method, reason }, 'delegated signature refused')
+        }
+        throw err
+      }
     },
   )
 }

@@ -27,7 +27,7 @@ import { base58 } from '@scure/base'
 import { z } from 'zod'
 import type { WireUser } from '../../../../kernel/wire'
 import { hitLimit } from '../codes'
-import { requireAuth, type Api, type C, type ServerCtx } from '../context'
+import { requireAuth, type Api, type Auth, type C, type ServerCtx } from '../context'
 import { ApiError, errors } from '../errors'
 import { loadUser } from '../identity'
 import { deriveKeys, type Keys } from '../keys'
@@ -147,7 +147,7 @@ interface RootRow {
 const alreadyExists = () => new ApiError(400, 'embedded_wallet_already_exists', WALLET_MSG.alreadyExists)
 const notFound = () => new ApiError(404, 'embedded_wallet_not_found', WALLET_MSG.notFound)
 
-export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = {}) {
+export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = {}): { fromFrame: (c: C) => Promise<Auth> } {
   const r = ctx.routes
   if (!opts.recoveryKey || opts.recoveryKey.length < 32) throw new Error('registerWallets: a recovery key of at least 32 characters is required')
   const recoveryKeys: Keys = deriveKeys(opts.recoveryKey)
@@ -383,6 +383,8 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
     })
     return c.json({ user: await user(auth.userId) })
   })
+  // Other frame routes (delegation consent) check their requests with the same guard.
+  return { fromFrame }
 }
 
 /** A fingerprint of the recovery key for logs (never the key). */

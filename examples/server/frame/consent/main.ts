@@ -1,0 +1,215 @@
+/**
+ * The consent page (/apps/{appId}/embedded-wallets/delegate, on the wallet service's origin,
+ * under a strict CSP of its own). The host's 'Enable offline access' screen embeds it. It
+ * answers only its parent window from one of the app's allowed origins: `ready`, then ONE
+ * `delegated-actions:consent` with the access token, the wallet and the proposed policy.
+ *
+ * It shows the app's name (from the server's settings, not the host's), the wallet and the
+ * policy in plain words, and Allow / Not now. Only a trusted click on Allow in THIS document
+ * (`event.isTrusted`: the host page cannot click here, and a message is not a click) runs the
+ * delegation: unlock, seal the wallet's key with the policy to the server, POST
+ * /wallets/delegate. Allow arms only after the page has been shown for CONSENT_ARM_MS, so a
+ * click aimed at something the host showed a moment before does not land on it, and (where the
+ * browser supports IntersectionObserver v2) only while the page is really visible: a host that
+ * makes it transparent or covers it with its own button disarms it.
+ */
+import { FRAME_PROTOCOL, isFrameRequest, type FrameError, type FrameReplyMessage } from '../../../../plugins/embedded-wallet/protocol'
+import { CONSENT_ESCAPE, CONSENT_REQUEST, CONSENT_RESIZE, type ConsentPayload, type ConsentReply } from '../../../../plugins/delegated-actions/protocol'
+import { describePolicy, normalizePolicy, PolicyError, type DelegationPolicy } from '../../../../plugins/delegated-actions/policy'
+import '../messages'
+import { FRAME_TEXTS, FrameFailure, createApi, type FrameConfig, type FrameContext } from '../context'
+import { accepts } from '../guard'
+import { checkConsentPayload, sealAndDelegate } from './delegate'
+
+export interface ConsentConfig extends FrameConfig {
+  appName: string
+  theme: 'light' | 'dark'
+  colors: { accent?: string; background?: string; foreground?: string }
+}
+
+/** How long Allow stays disarmed after the consent shows (ms). */
+export const CONSENT_ARM_MS = 600
+
+export const CONSENT_PAGE_TEXTS = {
+  // Spec part 2 (the consent screen's description), with the server's app name.
+  description: '{app} wants to use your wallet while you are away.',
+  lead: 'It will be able to do this with your wallet without asking you each time:',
+  walletLabel: 'Wallet',
+  allow: 'Allow',
+  allowing: 'Allowing…',
+  decline: 'Not now',
+  onlyOnce: 'This consent page has already been used.',
+  badPolicy: 'The app asked for offline access the wallet cannot give.',
+  failed: 'Something went wrong.',
+} as const
+
+const T = CONSENT_PAGE_TEXTS
+const config = JSON.parse(document.getElementById('portico-consent-config')?.textContent ?? '{}') as ConsentConfig
+const api = createApi(config)
+const main = document.getElementById('consent') as HTMLElement
+
+applyTheme(config)
+
+function applyTheme(c: ConsentConfig) {
+  const root = document.documentElement
+  root.dataset.theme = c.theme
+  if (c.colors.accent) root.style.setProperty('--c-accent', c.colors.accent)
+  if (c.colors.background) root.style.setProperty('--c-bg', c.colors.background)
+  if (c.colors.foreground) root.style.setProperty('--c-fg', c.colors.foreground)
+}
+
+const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]) => {
+  const e = document.createElement(tag)
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v)
+  e.append(...children)
+  return e
+}
+
+const short = (a: string) => (a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a)
+
+// The host origin that talked to this page (checked by accepts): where replies and Escape go.
+let hostOrigin: string | null = null
+const toHost = (m: unknown) => hostOrigin && window.parent.postMessage(m, hostOrigin)
+
+/** Tells the host how tall the content is (it sizes the iframe; nothing else crosses). */
+function reportHeight() {
+  toHost({ protocol: FRAME_PROTOCOL, type: CONSENT_RESIZE, height: Math.ceil(document.documentElement.scrollHeight) })
+}
+
+function renderError(message: string) {
+  main.replaceChildren(el('p', { class: 'c-error', role: 'alert' }, message))
+  main.dataset.state = 'error'
+  reportHeight()
+}
+
+/**
+ * Shows the consent; resolves with the user's decision: 'allow' only from a trusted click (or
+ * key press) on Allow once armed.
+ */
+function showConsent(p: ConsentPayload, policy: DelegationPolicy): Promise<'allow' | 'decline'> {
+  const until = new Date(Date.now() + policy.expires_in * 1000).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' })
+  const lines = describePolicy(p.chainType, policy, until)
+  const allow = el('button', { type: 'button', class: 'c-allow', 'data-testid': 'consent-allow', disabled: '' }, T.allow)
+  const decline = el('button', { type: 'button', class: 'c-decline', 'data-testid': 'consent-decline' }, T.decline)
+  const actions = el('div', { class: 'c-actions' }, decline, allow)
+  main.replaceChildren(
+    el('h1', { class: 'c-title', id: 'c-title' }, T.description.replace('{app}', config.appName)),
+    el('p', { class: 'c-lead' }, T.lead),
+    el(
+      'div',
+      { class: 'c-wallet', 'data-testid': 'consent-wallet', title: p.address },
+      el('span', { class: 'c-label' }, T.walletLabel),
+      el('span', { class: 'c-address' }, short(p.address)),
+      el('span', { class: 'c-chip' }, p.chainType === 'solana' ? 'Solana' : 'Ethereum'),
+    ),
+    el('ul', { class: 'c-policy', 'data-testid': 'consent-policy', 'aria-labelledby': 'c-title' }, ...lines.map((l) => el('li', {}, l))),
+    actions,
+  )
+  main.dataset.state = 'consent'
+  reportHeight()
+  // Armed after the page has been painted and shown for a moment, and only while it is really
+  // visible where the browser can tell (IntersectionObserver v2: not covered, not transparent,
+  // not transformed — a host cannot hide it under its own button to catch a click).
+  let shownLongEnough = false
+  let visible = true
+  let decided = false
+  const arm = () => {
+    if (decided) return
+    const on = shownLongEnough && visible
+    if (on) allow.removeAttribute('disabled')
+    else allow.setAttribute('disabled', '')
+    main.dataset.armed = String(on)
+  }
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      shownLongEnough = true
+      arm()
+    }, CONSENT_ARM_MS),
+  )
+  // The buttons' row (not the button: its disabled look is translucent, which would read as hidden).
+  trackVisibility(actions, (v) => {
+    visible = v
+    arm()
+  })
+  return new Promise((resolve) => {
+    allow.addEventListener('click', (e) => {
+      // A click dispatched by a script (this page's or any other) is not the user's.
+      if (!e.isTrusted || allow.hasAttribute('disabled')) return
+      decided = true
+      allow.setAttribute('disabled', '')
+      decline.setAttribute('disabled', '')
+      allow.textContent = T.allowing
+      allow.setAttribute('aria-busy', 'true')
+      resolve('allow')
+    })
+    decline.addEventListener('click', (e) => {
+      if (!e.isTrusted) return
+      resolve('decline')
+    })
+  })
+}
+
+/** Reports whether `target` is visible to the user (IntersectionObserver v2), where the browser supports it. */
+function trackVisibility(target: Element, on: (visible: boolean) => void): void {
+  if (typeof IntersectionObserver !== 'function') return
+  try {
+    const io = new IntersectionObserver(
+      (entries) => {
+        const e = entries[entries.length - 1] as IntersectionObserverEntry & { isVisible?: boolean }
+        if (typeof e.isVisible === 'boolean') on(e.isVisible)
+      },
+      { threshold: [0], trackVisibility: true, delay: 100 } as IntersectionObserverInit,
+    )
+    io.observe(target)
+  } catch {
+    // No visibility tracking: the arming delay and isTrusted still hold.
+  }
+}
+
+let used = false
+
+async function consent(payload: ConsentPayload, ctx: FrameContext): Promise<ConsentReply> {
+  if (used) throw new FrameFailure('invalid_request_arguments', T.onlyOnce)
+  used = true
+  checkConsentPayload(payload)
+  let policy: DelegationPolicy
+  try {
+    policy = normalizePolicy(payload.chainType, payload.policy)
+  } catch (err) {
+    if (err instanceof PolicyError) throw new FrameFailure('invalid_request_arguments', T.badPolicy)
+    throw err
+  }
+  if ((await showConsent(payload, policy)) === 'decline') return { declined: true }
+  return sealAndDelegate(ctx, payload, policy)
+}
+
+// Escape inside this page: the host's dialog does not see key events here, so tell the host.
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape') toHost({ protocol: FRAME_PROTOCOL, type: CONSENT_ESCAPE })
+})
+
+window.addEventListener('message', (event: MessageEvent) => {
+  const parent = window.parent
+  if (!accepts(event, parent, window, config.allowedOrigins)) return
+  if (!isFrameRequest(event.data)) return
+  const { id, type, payload } = event.data
+  const origin = event.origin
+  hostOrigin = origin
+  const reply = (m: FrameReplyMessage) => parent.postMessage(m, origin)
+  const fail = (error: FrameError) => reply({ protocol: FRAME_PROTOCOL, id, error })
+  if (type === 'ready') return reply({ protocol: FRAME_PROTOCOL, id, data: { version: 1 } })
+  if (type !== CONSENT_REQUEST) return fail({ type: 'invalid_request_arguments', message: `${FRAME_TEXTS.unknownType}: ${String(type)}` })
+  const ctx: FrameContext = { config, origin, api }
+  consent((payload ?? {}) as ConsentPayload, ctx).then(
+    (data) => reply({ protocol: FRAME_PROTOCOL, id, data }),
+    (err: unknown) => {
+      const e = err instanceof FrameFailure ? { type: err.type, message: err.message } : { type: 'error' as const, message: T.failed }
+      // A second request on a used page changes nothing on screen.
+      if (!(err instanceof FrameFailure && err.message === T.onlyOnce)) renderError(e.message)
+      fail(e)
+    },
+  )
+})
+
+new ResizeObserver(() => reportHeight()).observe(main)
+main.dataset.state = 'loading'
