@@ -14,6 +14,7 @@ import { HdRoot, generateEntropy } from '../frame/keys'
 import { open, seal } from '../frame/seal'
 import { combineShares, shareFromString, shareToString, splitEntropy } from '../frame/shares'
 import type { Store } from '../src/store'
+import { verifyOwnerSignature } from '../src/routes/wallet-password'
 import { ownerMessage } from '../src/wallet-owner-message'
 import { PASSWORD_MAX_EVALUATIONS, PASSWORD_TEXTS } from '../src/wallet-password-oprf'
 import { DEMO, openTestPglite, startTestServer, uniqueEmail, type TestServer } from './helpers'
@@ -186,5 +187,33 @@ describe('user-passcode v2 (OPRF)', { timeout: 240_000 }, () => {
     const auth = await s.call('/api/v1/wallets/auth_share', { token, headers: { origin: FRAME }, body: { entropy_id: w.entropyId } })
     const rebuilt = await HdRoot.fromEntropy(await combineShares(share, shareFromString(auth.body.share)))
     expect(rebuilt.ethereum(0).address).toBe(w.entropyId)
+  })
+})
+
+describe('owner signatures (the success report)', () => {
+  it('checks EIP-191 for Ethereum roots and ed25519 (base58) for Solana roots; any other signer or message fails', async () => {
+    const root = await HdRoot.fromEntropy(generateEntropy())
+    const eth = root.ethereum(0).address
+    const sol = root.solana(0).address
+    const m = (id: string) => ownerMessage({ action: 'password_recovered', appId: DEMO, entropyId: id, nonce: 'n-1' })
+    expect(await verifyOwnerSignature(eth, 'ethereum-address-verifier', m(eth), await ownerSign(root, 'ethereum-address-verifier', m(eth)))).toBe(true)
+    expect(await verifyOwnerSignature(sol, 'solana-address-verifier', m(sol), await ownerSign(root, 'solana-address-verifier', m(sol)))).toBe(true)
+    // Without a root row the id's form decides.
+    expect(await verifyOwnerSignature(sol, null, m(sol), await ownerSign(root, 'solana-address-verifier', m(sol)))).toBe(true)
+    const other = await HdRoot.fromEntropy(generateEntropy())
+    expect(await verifyOwnerSignature(eth, 'ethereum-address-verifier', m(eth), await ownerSign(other, 'ethereum-address-verifier', m(eth)))).toBe(false)
+    expect(await verifyOwnerSignature(sol, 'solana-address-verifier', m(sol), await ownerSign(other, 'solana-address-verifier', m(sol)))).toBe(false)
+    expect(await verifyOwnerSignature(sol, 'solana-address-verifier', m(sol).replace('n-1', 'n-2'), await ownerSign(root, 'solana-address-verifier', m(sol)))).toBe(false)
+    expect(await verifyOwnerSignature(eth, 'ethereum-address-verifier', m(eth), 'not-a-signature')).toBe(false)
+  })
+
+  it('a malformed blinded element (bad base64, wrong length, not a point) is 422 with a clear text, never 5xx', async () => {
+    const token = await login()
+    const entropyId = (await HdRoot.fromEntropy(generateEntropy())).ethereum(0).address
+    for (const blinded of ['A', 'AAAA', base64.encode(new Uint8Array(32).fill(255))]) {
+      const r = await s.call('/api/v1/wallets/recovery/password/evaluate', { token, headers: { origin: FRAME }, body: { entropy_id: entropyId, blinded } })
+      expect(r.status, blinded).toBe(422)
+      expect(r.body.error).toBe(PASSWORD_TEXTS.badElement)
+    }
   })
 })

@@ -97,7 +97,12 @@ export function registerWalletPassword(api: Api, ctx: ServerCtx, opts: WalletPas
       const entropy = b.entropy_id.toLowerCase()
       const root = await rootOwner(app.id, entropy)
       if (root && root.user_id !== auth.userId) throw notFound()
-      const blinded = base64.decode(b.blinded)
+      let blinded: Uint8Array
+      try {
+        blinded = base64.decode(b.blinded)
+      } catch {
+        throw errors.invalidData(PASSWORD_TEXTS.badElement, { fields: { blinded: PASSWORD_TEXTS.badElement } }, 422)
+      }
       const t = now()
       const nonce = randomToken(18)
       const out = await ctx.store.transaction(async (q) => {
