@@ -165,6 +165,7 @@ describe('user-passcode v2 (OPRF)', { timeout: 240_000 }, () => {
     const bad = await s.call('/api/v1/wallets/recovery/password/evaluate', { token: owner, headers: { origin: FRAME }, body: { entropy_id: w.entropyId, blinded: base64.encode(new Uint8Array(32).fill(7)) } })
     expect(bad.status).toBe(422)
     expect(bad.body.error).toBe(PASSWORD_TEXTS.badElement)
+    expect((await counter(w.entropyId)).evaluations).toBe(1)
   })
 
   it('a v1 record (scrypt only) still opens through wallets:recover, and is sealed again as v2', async () => {
@@ -207,13 +208,14 @@ describe('owner signatures (the success report)', () => {
     expect(await verifyOwnerSignature(eth, 'ethereum-address-verifier', m(eth), 'not-a-signature')).toBe(false)
   })
 
-  it('a malformed blinded element (bad base64, wrong length, not a point) is 422 with a clear text, never 5xx', async () => {
+  it('a malformed blinded element (bad base64, wrong length, not a point, the identity) is 422 with a clear text, never 5xx, and counts nothing', async () => {
     const token = await login()
     const entropyId = (await HdRoot.fromEntropy(generateEntropy())).ethereum(0).address
-    for (const blinded of ['A', 'AAAA', base64.encode(new Uint8Array(32).fill(255))]) {
+    for (const blinded of ['A', 'AAAA', base64.encode(new Uint8Array(32).fill(255)), base64.encode(new Uint8Array(32))]) {
       const r = await s.call('/api/v1/wallets/recovery/password/evaluate', { token, headers: { origin: FRAME }, body: { entropy_id: entropyId, blinded } })
       expect(r.status, blinded).toBe(422)
       expect(r.body.error).toBe(PASSWORD_TEXTS.badElement)
     }
+    expect(await counter(entropyId)).toBeUndefined()
   })
 })

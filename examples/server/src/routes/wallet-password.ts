@@ -15,8 +15,7 @@
  * resets the counter. The server never sees the password, the blind,
  * the output or the share.
  */
-import { ristretto255_oprf } from '@noble/curves/ed25519.js'
-import { ed25519 } from '@noble/curves/ed25519.js'
+import { ed25519, ristretto255, ristretto255_oprf } from '@noble/curves/ed25519.js'
 import { base58, base64 } from '@scure/base'
 import { verifyMessage } from 'viem'
 import { z } from 'zod'
@@ -97,9 +96,11 @@ export function registerWalletPassword(api: Api, ctx: ServerCtx, opts: WalletPas
       const entropy = b.entropy_id.toLowerCase()
       const root = await rootOwner(app.id, entropy)
       if (root && root.user_id !== auth.userId) throw notFound()
+      // A group element (not the identity) or 422, before anything is counted or written.
       let blinded: Uint8Array
       try {
         blinded = base64.decode(b.blinded)
+        if (ristretto255.Point.fromBytes(blinded).equals(ristretto255.Point.ZERO)) throw new Error('identity')
       } catch {
         throw errors.invalidData(PASSWORD_TEXTS.badElement, { fields: { blinded: PASSWORD_TEXTS.badElement } }, 422)
       }
