@@ -208,6 +208,32 @@ describe('owner signatures (the success report)', () => {
     expect(await verifyOwnerSignature(eth, 'ethereum-address-verifier', m(eth), 'not-a-signature')).toBe(false)
   })
 
+  it('a Solana root reports its success with an ed25519 signature; the root is named as stored (base58 keeps its case)', async () => {
+    const token = await login()
+    const root = await HdRoot.fromEntropy(generateEntropy())
+    const sol = root.solana(0).address
+    const res = await s.call('/api/v1/wallets/create', {
+      token,
+      headers: { origin: FRAME },
+      body: {
+        entropy_id: sol,
+        entropy_id_verifier: 'solana-address-verifier',
+        auth_share: shareToString((await splitEntropy(generateEntropy())).auth),
+        recovery_method: 'user-passcode',
+        recovery_share: 'opaque-sealed-share',
+        wallets: [{ address: sol, chain_type: 'solana', wallet_index: 0 }],
+      },
+    })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    const ev = await evaluate(token, sol.toLowerCase())
+    expect(ev.status).toBe(200)
+    const signature = await ownerSign(root, 'solana-address-verifier', ownerMessage({ action: 'password_recovered', appId: DEMO, entropyId: sol, nonce: ev.body.nonce }))
+    // The frame may name the root in any case: the server checks against the stored id.
+    const ok = await s.call('/api/v1/wallets/recovery/password/verified', { token, headers: { origin: FRAME }, body: { entropy_id: sol.toLowerCase(), owner_signature: signature } })
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200)
+    expect((await counter(sol)).evaluations).toBe(0)
+  })
+
   it('a malformed blinded element (bad base64, wrong length, not a point, the identity) is 422 with a clear text, never 5xx, and counts nothing', async () => {
     const token = await login()
     const entropyId = (await HdRoot.fromEntropy(generateEntropy())).ethereum(0).address

@@ -80,7 +80,7 @@ async function createRoot(
     p.accessToken,
   )
   await saveDeviceShare(ctx.config.appId, entropyId, shares.device)
-  await confirmRecovery(method, root, null, p as RecoveryInput, { ...ctx, entropyId, entropyIdVerifier, accessToken: p.accessToken })
+  await confirmRecovery(method, root, null, { ...p, recoveryMethod: method } as RecoveryInput, { ...ctx, entropyId, entropyIdVerifier, accessToken: p.accessToken })
   lease(ctx, { accessToken: p.accessToken, entropyId, entropyIdVerifier }, root, res.mfa_enrolled).release()
   return { entropyId, entropyIdVerifier, wallets, recoveryMethod: method }
 }
@@ -139,7 +139,7 @@ register('wallets:import', async (p, ctx) => {
       p.accessToken,
     )
     await saveDeviceShare(ctx.config.appId, entropyId, shares.device)
-    await confirmRecovery(method, root, null, p as RecoveryInput, { ...ctx, entropyId, entropyIdVerifier, accessToken: p.accessToken })
+    await confirmRecovery(method, root, null, { ...p, recoveryMethod: method } as RecoveryInput, { ...ctx, entropyId, entropyIdVerifier, accessToken: p.accessToken })
     lease(ctx, { accessToken: p.accessToken, entropyId, entropyIdVerifier }, root, res.mfa_enrolled).release()
   } catch (e) {
     root.wipe()

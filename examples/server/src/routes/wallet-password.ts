@@ -79,8 +79,8 @@ export function registerWalletPassword(api: Api, ctx: ServerCtx, opts: WalletPas
   /** The root's verifier when it exists; 404 when it belongs to another user. */
   const rootOwner = async (appId: string, entropy: string) =>
     (
-      await ctx.store.query<{ user_id: string; entropy_id_verifier: string }>(
-        'SELECT user_id, entropy_id_verifier FROM embedded_wallet_roots WHERE app_id = $1 AND lower(entropy_id) = lower($2)',
+      await ctx.store.query<{ user_id: string; entropy_id: string; entropy_id_verifier: string }>(
+        'SELECT user_id, entropy_id, entropy_id_verifier FROM embedded_wallet_roots WHERE app_id = $1 AND lower(entropy_id) = lower($2)',
         [appId, entropy],
       )
     )[0]
