@@ -152,6 +152,29 @@ describe('password recovery', { timeout: 120_000 }, () => {
     await dialog(page).waitFor({ state: 'detached', timeout: 30_000 })
     await page.waitForFunction(() => window.rcv.status() === 'connected')
     await signAndVerify(page)
+    // The frame reported the success (signed by the wallet): the server's guess count is back to zero.
+    const counted = await s.store.query<{ evaluations: number }>('SELECT evaluations FROM wallet_password_oprf WHERE entropy_id = lower($1)', [address])
+    expect(counted[0].evaluations).toBe(0)
+  })
+
+  it("guesses are counted by the server: after 10 without a success the password is locked ('Too many password attempts. Try again in 1 hour.')", async () => {
+    const page = await loggedIn(email)
+    await dialog(page).getByText('Enter your password').waitFor({ timeout: 30_000 })
+    // Nine guesses already counted (made elsewhere, e.g. by a thief with the user's token).
+    await s.store.query('UPDATE wallet_password_oprf SET evaluations = 9 WHERE entropy_id = lower($1)', [address])
+    const recover = action(page, 'Recover your account')
+    await dialog(page).getByLabel('Password', { exact: true }).fill('Wrong-horse-43')
+    await recover.click()
+    // The tenth is still answered (a wrong password)...
+    await dialog(page).getByText('Invalid recovery password, please try again.').waitFor({ timeout: 30_000 })
+    // ...then even the right password is refused for an hour.
+    await dialog(page).getByLabel('Password', { exact: true }).fill(password)
+    await recover.click()
+    await dialog(page).getByText('Too many password attempts. Try again in 1 hour.').waitFor({ timeout: 30_000 })
+    await shot(page, 'password-locked')
+    expect(await page.evaluate(() => window.rcv.status())).not.toBe('connected')
+    const row = await s.store.query<{ locked_until: string | null }>('SELECT locked_until FROM wallet_password_oprf WHERE entropy_id = lower($1)', [address])
+    expect(Number(row[0].locked_until)).toBeGreaterThan(Date.now() / 1000 + 3500)
   })
 })
 

@@ -110,6 +110,7 @@ const env = {
       }
     : { PORTICO_DEV: '1' }),
   PORTICO_SECRET: 'bench-secret-0123456789abcdef0123456789abcdef',
+  PORTICO_RECOVERY_KEY: 'bench-recovery-key-0123456789abcdef0123456789',
   // Each login comes from its own address (X-Forwarded-For, one trusted proxy hop), as users
   // do; BENCH_ONE_IP=1 sends every login from 127.0.0.1, where all inits queue on that
   // address's counter row (a single NAT doing hundreds of logins a second).

@@ -34,6 +34,8 @@ import { registerCrossApp } from './routes/cross-app'
 import { registerMfa } from './routes/mfa'
 import { registerChainInfo } from './routes/chain-info'
 import { derivedRecoveryKey, registerWallets, type WalletOptions } from './routes/wallets'
+import { registerWalletPassword } from './routes/wallet-password'
+import { assertRecoveryKey } from './keys-at-rest'
 import { registerFunding } from './routes/funding'
 import { registerRecovery } from './routes/recovery'
 import { registerDelegation } from './routes/delegation'
@@ -63,6 +65,8 @@ export interface ServerOptions {
    * signing key and refresh pairs at rest. Required outside development mode.
    */
   secret?: string
+  /** Previous server secrets (rotation, PORTICO_SECRET_PREVIOUS): they open what they sealed, never seal. */
+  secretPrevious?: string[]
   limits?: Partial<Limits>
   smtpUrl?: string
   mailFrom?: string
@@ -87,7 +91,10 @@ export interface ServerOptions {
   draining?: () => boolean
   /** OAuth (issue 12): provider time-out, public URL for the redirect URI, environment. */
   oauth?: OAuthOptions
-  /** Embedded wallets (issue 14): the wallet frame's origin and the recovery key (default derived from the secret). */
+  /**
+   * Embedded wallets (issue 14): the wallet frame's origin and the recovery key (required
+   * outside development mode, distinct from the secret; derived from the secret in development).
+   */
   wallets?: WalletOptions
 }
 
@@ -95,6 +102,7 @@ export interface ServerOptions {
 export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   const log = opts.logger ?? pino({ level: opts.logLevel ?? process.env.LOG_LEVEL ?? 'info', base: { svc: 'portico-server' } })
   if (!opts.dev && !opts.secret) throw new ConfigError(['PORTICO_SECRET: required outside development mode'])
+  assertRecoveryKey({ dev: opts.dev, recoveryKey: opts.wallets?.recoveryKey, secret: opts.secret, secretPrevious: opts.secretPrevious })
   const apps: AppsRegistry = withoutDemoKey(
     opts.apps ? appsFrom(opts.apps) : loadApps(opts.appsFile ?? 'examples/server/apps.json'),
     opts.dev,
@@ -132,7 +140,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
     }
   }
   if (opts.migrate !== false) await opts.store.migrate()
-  const keys = deriveKeys(opts.secret ?? DEV_SECRET)
+  const keys = deriveKeys(opts.secret ?? DEV_SECRET, opts.secretPrevious)
   const ctx: ServerCtx = {
     store: opts.store,
     keys,
@@ -272,9 +280,10 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   registerMfa(api, ctx)
   registerChainInfo(api, ctx)
   const wallets = registerWallets(api, ctx, { ...opts.wallets, recoveryKey: opts.wallets?.recoveryKey ?? derivedRecoveryKey(opts.secret ?? DEV_SECRET) })
+  registerWalletPassword(api, ctx, { guard: wallets.guard, recoveryKeys: wallets.recoveryKeys })
   registerFunding(api, ctx)
   registerRecovery(api, app, ctx, { frameOrigin: walletFrameOrigin })
-  registerDelegation(api, ctx, { fromFrame: wallets.fromFrame })
+  registerDelegation(api, ctx, { fromFrame: wallets.guard })
   app.route('/api/v1', api)
   app.get('/openapi.json', (c) => c.json(ctx.routes.openapi(VERSION)))
 

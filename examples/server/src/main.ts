@@ -3,6 +3,7 @@
  *
  *   tsx src/main.ts [--dev]          start (migrates first unless PORTICO_MIGRATE_ON_START=0)
  *   tsx src/main.ts migrate          apply pending migrations and exit
+ *   tsx src/main.ts rotate-keys      re-wrap every sealed record to the current keys and exit
  *
  * Configuration: environment variables (README), validated at start-up. Development mode is
  * explicit: `--dev` or PORTICO_DEV=1. SIGTERM / SIGINT drain in-flight requests, then exit.
@@ -12,7 +13,10 @@ import { pino } from 'pino'
 import { createServer, type ServerOptions } from './app'
 import { loadApps } from './config'
 import { createFrameServer } from './frame-server'
-import { recoveryKeyFromEnv, recoveryKeyId } from './routes/wallets'
+import { derivedRecoveryKey, recoveryKeyId } from './routes/wallets'
+import { assertRecoveryKey, previousKeys, recoveryKeyChoice } from './keys-at-rest'
+import { deriveKeys } from './keys'
+import { rotateKeys } from './rotate-keys'
 import { twilioProvider, webhookProvider } from './delivery'
 import { ConfigError, loadEnv } from './settings'
 import { openStore } from './store'
@@ -29,7 +33,23 @@ try {
 const log = pino({ level: env.LOG_LEVEL, base: { svc: 'portico-server', pid: process.pid } })
 
 async function main() {
+  // Keys at rest (issue 26): production needs its own recovery key, never the secret or derived from it.
+  const secretPrevious = previousKeys(env.PORTICO_SECRET_PREVIOUS)
+  const recovery = recoveryKeyChoice(env)
+  assertRecoveryKey({ dev: env.dev, recoveryKey: recovery.key, secret: env.PORTICO_SECRET, secretPrevious })
+  const recoveryKey = recovery.key ?? derivedRecoveryKey(env.secret)
   const store = await openStore({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, migrate: false })
+
+  if (args[0] === 'rotate-keys') {
+    const pending = await pendingMigrations(store)
+    if (pending.length) throw new ConfigError([`database schema is behind (${pending.join(', ')}): run the migrate command first`])
+    const report = await rotateKeys(store, { secret: deriveKeys(env.secret, secretPrevious), recovery: deriveKeys(recoveryKey, recovery.previous) })
+    // Counts only: never a key or a record.
+    log.info({ ...report, secret_kid: deriveKeys(env.secret).kid, recovery_kid: deriveKeys(recoveryKey).kid }, report.unreadable ? 'rotation incomplete: some records are sealed under a key not given (keep it in *_PREVIOUS and run again)' : 'keys rotated')
+    await store.close()
+    if (report.unreadable) process.exitCode = 1
+    return
+  }
 
   if (args[0] === 'migrate') {
     const applied = await runMigrations(store)
@@ -46,18 +66,14 @@ async function main() {
   // The wallet frame runs on its own origin (a second listener) so host pages never share its storage.
   const apiUrl = env.PORTICO_PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`
   const frameUrl = env.PORTICO_FRAME_PORT ? (env.PORTICO_FRAME_URL ?? `http://${env.HOST}:${env.PORTICO_FRAME_PORT}`) : undefined
-  const recovery = recoveryKeyFromEnv(
-    { PORTICO_RECOVERY_KEY: env.PORTICO_RECOVERY_KEY, PORTICO_RECOVERY_KEY_FILE: env.PORTICO_RECOVERY_KEY_FILE },
-    env.secret,
-  )
-  if (recovery.source === 'derived' && !env.dev) log.warn('PORTICO_RECOVERY_KEY is not set: the wallet recovery key is derived from PORTICO_SECRET (set a separate key)')
   const appsFile = env.APPS_FILE ?? new URL('../apps.json', import.meta.url).pathname
   const opts: ServerOptions = {
     store,
     appsFile,
-    wallets: { frameOrigin: frameUrl ? new URL(frameUrl).origin : undefined, recoveryKey: recovery.key },
+    wallets: { frameOrigin: frameUrl ? new URL(frameUrl).origin : undefined, recoveryKey, recoveryKeyPrevious: recovery.previous },
     dev: env.dev,
     secret: env.PORTICO_SECRET,
+    secretPrevious,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     sms:
@@ -115,7 +131,7 @@ async function main() {
 
   const frameServer = frameUrl
     ? serveWithLimits({ fetch: createFrameServer({ apps: loadApps(appsFile), apiUrl }).fetch, port: env.PORTICO_FRAME_PORT, hostname: env.HOST, limits }, (info) => {
-        log.info({ url: `http://${env.HOST}:${info.port}`, recovery_key: `${recovery.source}:${recoveryKeyId(recovery.key)}` }, 'wallet frame listening')
+        log.info({ url: `http://${env.HOST}:${info.port}`, recovery_key: `${recovery.source}:${recoveryKeyId(recoveryKey)}` }, 'wallet frame listening')
       })
     : null
   // A busy frame port disables embedded wallets only, never the API (another server on this machine, a test).

@@ -10,6 +10,10 @@ export class ConfigError extends Error {
   }
 }
 
+/** Production without a recovery key (issue 26: keys at rest). */
+export const RECOVERY_KEY_REQUIRED =
+  'PORTICO_RECOVERY_KEY: required outside development mode (or PORTICO_RECOVERY_KEY_FILE): the key sealing automatic recovery shares and password keys, kept apart from PORTICO_SECRET and from database backups (e.g. openssl rand -base64 32)'
+
 /** Development-mode secret: used only when PORTICO_DEV is on and PORTICO_SECRET is unset. */
 export const DEV_SECRET = 'portico-development-secret-never-use-in-production'
 
@@ -99,12 +103,16 @@ export const envSchema = z.object({
   PORTICO_OAUTH_BASE_URL: optStr.pipe(z.url().optional()),
   PORTICO_OAUTH_TIMEOUT_MS: int(10_000, 100),
   // Embedded wallets (issue 14): the wallet frame's own listener (0 turns it off), its public
-  // origin when behind a proxy, and the recovery key of automatic ('privy') recovery — kept
-  // outside the database (default: derived from PORTICO_SECRET; see README).
+  // origin when behind a proxy, and the recovery key of automatic ('privy') recovery and of the
+  // password OPRF keys — kept outside the database, required outside development mode and
+  // distinct from PORTICO_SECRET (issue 26; see README). *_PREVIOUS: comma-separated older keys
+  // that still open what they sealed (rotation: rotate-keys re-wraps to the current keys).
   PORTICO_FRAME_PORT: int(8788, 0).pipe(z.number().max(65535)),
   PORTICO_FRAME_URL: optStr.pipe(z.url().optional()),
   PORTICO_RECOVERY_KEY: optStr.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   PORTICO_RECOVERY_KEY_FILE: optStr,
+  PORTICO_RECOVERY_KEY_PREVIOUS: optStr,
+  PORTICO_SECRET_PREVIOUS: optStr,
 })
 
 export type EnvConfig = z.infer<typeof envSchema> & { dev: boolean; secret: string }
@@ -120,6 +128,9 @@ export function loadEnv(env: NodeJS.ProcessEnv = process.env, devFlag = false): 
   const problems: string[] = []
   if (!dev && !c.PORTICO_SECRET) {
     problems.push('PORTICO_SECRET: required outside development mode (keys the code hashes and encrypts the signing key)')
+  }
+  if (!dev && !c.PORTICO_RECOVERY_KEY && !c.PORTICO_RECOVERY_KEY_FILE) {
+    problems.push(RECOVERY_KEY_REQUIRED)
   }
   if (c.SMS_PROVIDER === 'twilio') {
     if (!c.TWILIO_ACCOUNT_SID) problems.push('TWILIO_ACCOUNT_SID: required when SMS_PROVIDER=twilio')

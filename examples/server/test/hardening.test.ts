@@ -26,6 +26,7 @@ import {
   freePort,
   memoryProviders,
   prodOptions,
+  PROD_RECOVERY_KEY,
   startTestServer,
   uniqueEmail,
   type TestServer, openTestStore } from './helpers'
@@ -81,8 +82,11 @@ describe('2. development mode is explicit', () => {
     }
     expect(loadEnv({ PORTICO_DEV: '1' }).dev).toBe(true)
     expect(loadEnv({}, true).dev).toBe(true)
-    const prod = loadEnv({ PORTICO_SECRET: 'x'.repeat(32) })
+    const prod = loadEnv({ PORTICO_SECRET: 'x'.repeat(32), PORTICO_RECOVERY_KEY: 'r'.repeat(32) })
     expect(prod.dev).toBe(false)
+    // Issue 26: production needs a recovery key of its own.
+    expect(() => loadEnv({ PORTICO_SECRET: 'x'.repeat(32) })).toThrow(/PORTICO_RECOVERY_KEY: required outside development mode/)
+    expect(loadEnv({ PORTICO_SECRET: 'x'.repeat(32), PORTICO_RECOVERY_KEY_FILE: '/run/secrets/recovery' }).PORTICO_RECOVERY_KEY_FILE).toBe('/run/secrets/recovery')
     expect(() => loadEnv({ PORTICO_DEV: 'maybe' })).toThrow(/PORTICO_DEV/)
     expect(() => loadEnv({ PORTICO_DEV: '1', PORT: 'eighty' })).toThrow(/PORT/)
     expect(() => loadEnv({ PORTICO_DEV: '1', SMS_PROVIDER: 'twilio' })).toThrow(/TWILIO_ACCOUNT_SID/)
@@ -352,7 +356,7 @@ describe('6. delivery', () => {
   })
 
   it('production start-up fails when an enabled login method has no delivery provider', async () => {
-    const base = { store, dev: false, secret: DEV_SECRET, logLevel: 'silent', apps: undefined }
+    const base = { store, dev: false, secret: DEV_SECRET, logLevel: 'silent', apps: undefined, wallets: { recoveryKey: PROD_RECOVERY_KEY } }
     await expect(createServer({ ...base, sms: memoryProviders().sms })).rejects.toThrow(/email login is enabled but no e-mail provider.*SMTP_URL/)
     await expect(createServer({ ...base, email: memoryProviders().email })).rejects.toThrow(/sms login is enabled but no SMS provider.*SMS_PROVIDER/)
     await expect(createServer({ ...base, appsFile: undefined, dev: false, secret: undefined })).rejects.toThrow(/PORTICO_SECRET/)

@@ -88,9 +88,12 @@ export function memoryProviders() {
   }
 }
 
-/** Production mode options for startTestServer: a secret and delivery providers. */
+/** A recovery key of its own (production refuses to start without one, or with the secret's). */
+export const PROD_RECOVERY_KEY = 'test-production-recovery-key-not-the-secret-26'
+
+/** Production mode options for startTestServer: a secret, a recovery key and delivery providers. */
 export function prodOptions(p = memoryProviders()): Partial<ServerOptions> {
-  return { dev: false, secret: DEV_SECRET, email: p.email, sms: p.sms }
+  return { dev: false, secret: DEV_SECRET, email: p.email, sms: p.sms, wallets: { recoveryKey: PROD_RECOVERY_KEY } }
 }
 
 /** A real server on an ephemeral loopback port, built in-process from `store`. */

@@ -3,7 +3,8 @@
  * frame's own primitives against a real server and database:
  * - with `user-passcode`, the whole database, the server's recovery key AND its secret
  *   together still cannot rebuild the key (no pair of shares they reveal rebuilds the wallet);
- *   the password (a positive control) can;
+ *   the password (a positive control, through the server's counted OPRF evaluation) can;
+ *   (guessing the password offline is test/attacker/password.test.ts);
  * - with a cloud method, neither the drive's file nor the server alone can; both together can.
  * The frame handlers run in Node (WebCrypto, scrypt) with the server and the cloud-drive
  * stand-in on loopback ports.
@@ -183,9 +184,9 @@ describe('user-passcode', { timeout: 180_000 }, () => {
   it('the database, the recovery key and the server secret together cannot rebuild the key; the password can', async () => {
     const token = await login()
     const w = await createWith(token, 'user-passcode', { recoveryPassword: 'correct-horse-battery' })
-    // The server keeps the sealed share and public KDF parameters, never the password or the share.
+    // The server keeps the sealed share and public parameters (v2: scrypt, then its OPRF), never the password or the share.
     const row = (await store.query<{ recovery_share: string; recovery_meta: Record<string, unknown> }>('SELECT recovery_share, recovery_meta FROM embedded_wallet_roots WHERE entropy_id = $1', [w.entropyId]))[0]
-    expect(row.recovery_meta).toMatchObject({ kdf: 'scrypt', N: 131072, r: 8, p: 1 })
+    expect(row.recovery_meta).toMatchObject({ v: 2, kdf: 'scrypt', N: 131072, r: 8, p: 1, oprf: 'ristretto255-SHA512' })
     expect(row.recovery_share).not.toContain(shareToString(w.shares.recovery))
     const all = (await everyStringInTheDatabase()).join('\n')
     expect(all).not.toContain('correct-horse-battery')

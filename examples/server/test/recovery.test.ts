@@ -6,6 +6,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { serve } from '@hono/node-server'
+import { pino } from 'pino'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createCloudDrive } from '../../stand-ins/cloud-drive/server'
 import type { Store } from '../src/store'
@@ -286,3 +287,43 @@ describe('cloud key', () => {
   })
 })
 
+
+describe('the Drive token passes through the server: never logged, never stored', () => {
+  it('an exchange (and a failed one) at trace level writes neither the drive token nor the code to the log or the database', async () => {
+    const lines: string[] = []
+    const logger = pino({ level: 'trace' }, { write: (l: string) => void lines.push(l) })
+    const traced = await startTestServer(store, { logger, wallets: { frameOrigin: FRAME, recoveryKey: 'test-recovery-key-kept-outside-the-database-0021' } })
+    try {
+      const r0 = await traced.emailLogin(uniqueEmail('rcv'))
+      const token = r0.body.token as string
+      const verifier = newVerifier()
+      const state = newState()
+      const r = await traced.call('/api/v1/recovery/oauth/init', { token, body: { redirect_to: APP_PAGE, code_challenge: challengeOf(verifier), state_code: state } })
+      expect(r.status).toBe(200)
+      const code = (await consent(r.body.url)).searchParams.get('privy_oauth_code')!
+      const a = await traced.call('/api/v1/recovery/oauth/authenticate', { token, body: { authorization_code: code, state_code: state, code_verifier: verifier, provider: 'google-drive' } })
+      expect(a.status).toBe(200)
+      const driveToken = a.body.access_token as string
+      expect(driveToken.length).toBeGreaterThan(10)
+      // A failing provider takes the error path (the one that logs).
+      const v2 = newVerifier()
+      const s2 = newState()
+      const r2 = await traced.call('/api/v1/recovery/oauth/init', { token, body: { redirect_to: APP_PAGE, code_challenge: challengeOf(v2), state_code: s2 } })
+      const code2 = (await consent(r2.body.url)).searchParams.get('privy_oauth_code')!
+      drive.control.tokenStatus = 503
+      const failed = await traced.call('/api/v1/recovery/oauth/authenticate', { token, body: { authorization_code: code2, state_code: s2, code_verifier: v2, provider: 'google-drive' } })
+      expect(failed.status).toBe(424)
+      const logged = lines.join('\n')
+      expect(lines.length).toBeGreaterThan(0)
+      for (const secret of [driveToken, code, code2, verifier, v2]) expect(logged).not.toContain(secret)
+      // Nothing in any table holds them (the state is kept as a hash).
+      const tables = await store.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")
+      for (const t of tables) {
+        const dump = JSON.stringify(await store.query(`SELECT * FROM "${t.table_name}"`))
+        for (const secret of [driveToken, code, code2, verifier, state]) expect(dump, t.table_name).not.toContain(secret)
+      }
+    } finally {
+      await traced.close()
+    }
+  })
+})

@@ -236,6 +236,7 @@ describe.skipIf(!db)('two server processes on one PostgreSQL', () => {
     const c = await startServerProcess({
       ...env(),
       PORTICO_DEV: '0',
+      PORTICO_RECOVERY_KEY: 'scale-test-recovery-key-not-the-secret-0026',
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       SMS_PROVIDER: 'webhook',
       SMS_WEBHOOK_URL: `http://127.0.0.1:${(hook.address() as { port: number }).port}/sms`,

@@ -10,7 +10,7 @@ import type { Store } from '../src/store'
 import type { AppSettings } from '../src/config'
 import { signWebApp, signWidget, TEST_BOT_NAME, TEST_BOT_TOKEN, type TgUser } from '../../../test/stand-ins/telegram'
 import { startSiteverify, type Siteverify } from '../../../test/stand-ins/captcha'
-import { startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
+import { PROD_RECOVERY_KEY, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 import { DEV_SECRET } from '../src/settings'
 
 const TG = 'portico-test-tg-srv-00001'
@@ -221,6 +221,7 @@ describe('captcha verification (siteverify stand-in)', () => {
     const prod = await startTestServer(store, {
       dev: false,
       secret: DEV_SECRET, // the store's signing key is sealed with it
+      wallets: { recoveryKey: PROD_RECOVERY_KEY },
       migrate: false,
       appsFile: undefined,
       apps: [{ id: 'portico-test-cap-prod-001', name: 'P', allowedOrigins: origins, loginMethods: ['wallet'], captcha: { enabled: true, siteKey: 'k' } }],

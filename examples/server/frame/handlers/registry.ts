@@ -9,8 +9,9 @@
  * opens it again on recovery. A method without a registered handler is refused with
  * 'Recovery method not supported'.
  */
-import type { FrameData, FramePayload, FrameRequestType, RecoveryInput, RecoveryMethod } from '../../../../plugins/embedded-wallet/protocol'
+import type { EntropyIdVerifier, FrameData, FramePayload, FrameRequestType, RecoveryInput, RecoveryMethod } from '../../../../plugins/embedded-wallet/protocol'
 import { FRAME_TEXTS, FrameFailure, type FrameContext } from '../context'
+import type { WalletRoot } from '../keys'
 
 export type Handler<T extends FrameRequestType = FrameRequestType> = (payload: FramePayload<T>, ctx: FrameContext) => Promise<FrameData<T>>
 
@@ -45,6 +46,17 @@ export interface RecoveryMethodHandler {
     input: RecoveryInput,
     ctx: FrameContext & { entropyId: string; accessToken: string },
   ): Promise<Uint8Array>
+  /**
+   * After a seal or an open proved right (the wallet was created, its recovery set, or it was
+   * recovered and its root rebuilt): e.g. report the success to the server with a signature by
+   * the root. `stored`: what was opened (null after a seal).
+   */
+  confirmed?(
+    root: WalletRoot,
+    stored: SealedRecovery | null,
+    input: RecoveryInput,
+    ctx: FrameContext & { entropyId: string; entropyIdVerifier: EntropyIdVerifier; accessToken: string },
+  ): Promise<void>
 }
 
 const recoveryMethods = new Map<RecoveryMethod, RecoveryMethodHandler>()
@@ -58,4 +70,22 @@ export function recoveryMethod(method: string): RecoveryMethodHandler {
   const h = recoveryMethods.get(method as RecoveryMethod)
   if (!h) throw new FrameFailure('invalid_request_arguments', FRAME_TEXTS.recoveryNotSupported)
   return h
+}
+
+/**
+ * Runs a method's `confirmed` step once the root is known good. Best effort: the wallet
+ * operation already succeeded; a failed report leaves the server's guess counter as it was.
+ */
+export async function confirmRecovery(
+  method: RecoveryMethod,
+  root: WalletRoot,
+  stored: SealedRecovery | null,
+  input: RecoveryInput,
+  ctx: FrameContext & { entropyId: string; entropyIdVerifier: EntropyIdVerifier; accessToken: string },
+): Promise<void> {
+  if (method === 'privy') return
+  await recoveryMethods
+    .get(method)
+    ?.confirmed?.(root, stored, input, ctx)
+    .catch(() => {})
 }

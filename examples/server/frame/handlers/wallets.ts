@@ -9,7 +9,7 @@ import { HdRoot, ImportedRoot, generateEntropy, matchesEntropyId, rootFromSecret
 import { parseImportedKey } from '../import-key'
 import { fetchAuthShare, lease, rootFromShares, unlock, clearSession } from '../session'
 import { combineShares, shareFromString, shareToString, splitEntropy } from '../shares'
-import { recoveryMethod, register, type SealedRecovery } from './registry'
+import { confirmRecovery, recoveryMethod, register, type SealedRecovery } from './registry'
 
 const CHAIN_TYPES: ChainType[] = ['ethereum', 'solana']
 
@@ -80,6 +80,7 @@ async function createRoot(
     p.accessToken,
   )
   await saveDeviceShare(ctx.config.appId, entropyId, shares.device)
+  await confirmRecovery(method, root, null, { ...p, recoveryMethod: method } as RecoveryInput, { ...ctx, entropyId, entropyIdVerifier, accessToken: p.accessToken })
   lease(ctx, { accessToken: p.accessToken, entropyId, entropyIdVerifier }, root, res.mfa_enrolled).release()
   return { entropyId, entropyIdVerifier, wallets, recoveryMethod: method }
 }
@@ -138,6 +139,7 @@ register('wallets:import', async (p, ctx) => {
       p.accessToken,
     )
     await saveDeviceShare(ctx.config.appId, entropyId, shares.device)
+    await confirmRecovery(method, root, null, { ...p, recoveryMethod: method } as RecoveryInput, { ...ctx, entropyId, entropyIdVerifier, accessToken: p.accessToken })
     lease(ctx, { accessToken: p.accessToken, entropyId, entropyIdVerifier }, root, res.mfa_enrolled).release()
   } catch (e) {
     root.wipe()
@@ -166,11 +168,9 @@ register('wallets:recover', async (p, ctx) => {
   const method = stored.recovery_method
   if (p.recoveryMethod && p.recoveryMethod !== method) throw new FrameFailure('invalid_request_arguments', FRAME_TEXTS.recoveryNotSupported)
   let share: Uint8Array
+  const sealed: SealedRecovery = { recoveryShare: stored.recovery_share, recoveryMeta: stored.recovery_meta ?? undefined }
   if (method === 'privy') share = shareFromString(stored.recovery_share)
-  else {
-    const sealed: SealedRecovery = { recoveryShare: stored.recovery_share, recoveryMeta: stored.recovery_meta ?? undefined }
-    share = await recoveryMethod(method).open(sealed, { ...p, recoveryMethod: method }, { ...ctx, entropyId: p.entropyId, accessToken: p.accessToken })
-  }
+  else share = await recoveryMethod(method).open(sealed, { ...p, recoveryMethod: method }, { ...ctx, entropyId: p.entropyId, accessToken: p.accessToken })
   const auth = await fetchAuthShare(ctx, p)
   let root: WalletRoot
   try {
@@ -180,7 +180,12 @@ register('wallets:recover', async (p, ctx) => {
   }
   // Any two shares of the split rebuild the root: this device keeps the recovery share as its own.
   await saveDeviceShare(ctx.config.appId, p.entropyId, share)
-  lease(ctx, p, root, auth.mfa_enrolled).release()
+  const l = lease(ctx, p, root, auth.mfa_enrolled)
+  try {
+    await confirmRecovery(method, root, sealed, { ...p, recoveryMethod: method }, { ...ctx, accessToken: p.accessToken, entropyId: p.entropyId, entropyIdVerifier: p.entropyIdVerifier })
+  } finally {
+    l.release()
+  }
   return { entropyId: p.entropyId, entropyIdVerifier: p.entropyIdVerifier, recovered: true }
 })
 
@@ -202,14 +207,17 @@ register('wallets:set-recovery', async (p, ctx) => {
   }
   try {
     const root = await rootFromSecret(entropy, p.entropyIdVerifier)
-    const matches = await matchesEntropyId(root, p.entropyId, p.entropyIdVerifier)
-    root.wipe()
-    if (!matches) throw new FrameFailure('error', FRAME_TEXTS.mismatch)
-    const shares = await splitEntropy(entropy)
-    const recovery = await sealRecovery(ctx, method, shares.recovery, { ...p, recoveryMethod: method }, p.entropyId, p.accessToken)
-    await ctx.api('/wallets/set_recovery', { entropy_id: p.entropyId, ...recovery, auth_share: shareToString(shares.auth) }, p.accessToken)
-    // Only once the server holds the new shares: this device's share follows them.
-    await saveDeviceShare(ctx.config.appId, p.entropyId, shares.device)
+    try {
+      if (!(await matchesEntropyId(root, p.entropyId, p.entropyIdVerifier))) throw new FrameFailure('error', FRAME_TEXTS.mismatch)
+      const shares = await splitEntropy(entropy)
+      const recovery = await sealRecovery(ctx, method, shares.recovery, { ...p, recoveryMethod: method }, p.entropyId, p.accessToken)
+      await ctx.api('/wallets/set_recovery', { entropy_id: p.entropyId, ...recovery, auth_share: shareToString(shares.auth) }, p.accessToken)
+      // Only once the server holds the new shares: this device's share follows them.
+      await saveDeviceShare(ctx.config.appId, p.entropyId, shares.device)
+      await confirmRecovery(method, root, null, { ...p, recoveryMethod: method }, { ...ctx, accessToken: p.accessToken, entropyId: p.entropyId, entropyIdVerifier: p.entropyIdVerifier })
+    } finally {
+      root.wipe()
+    }
     return { entropyId: p.entropyId, entropyIdVerifier: p.entropyIdVerifier, recoveryMethod: method }
   } finally {
     entropy.fill(0)

@@ -21,7 +21,6 @@
  * Every write runs in one transaction after every check; a refused request writes nothing.
  */
 import { createHash, hkdfSync } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { getAddress, isAddress } from 'viem'
 import { base58 } from '@scure/base'
 import { z } from 'zod'
@@ -41,6 +40,8 @@ export interface WalletOptions {
   frameOrigin?: string | (() => string | undefined)
   /** The recovery key sealing `privy` recovery shares (at least 32 characters; never stored in the database). */
   recoveryKey?: string
+  /** Previous recovery keys (rotation): they open what they sealed, never seal (PORTICO_RECOVERY_KEY_PREVIOUS). */
+  recoveryKeyPrevious?: string[]
 }
 
 export const WALLET_MSG = {
@@ -103,17 +104,7 @@ const setRecoveryBody = z.object({ entropy_id: entropyId, ...recoveryShape, auth
 export const AUTH_SHARE_PURPOSE = 'wallet-auth-share'
 export const RECOVERY_SHARE_PURPOSE = 'wallet-recovery-share'
 
-/**
- * The recovery key: PORTICO_RECOVERY_KEY, or the file PORTICO_RECOVERY_KEY_FILE names; in
- * development (and as a last resort, with a warning) a key derived from the server secret.
- * Either way it never enters the database.
- */
-export function recoveryKeyFromEnv(env: NodeJS.ProcessEnv, secret: string): { key: string; source: 'env' | 'file' | 'derived' } {
-  if (env.PORTICO_RECOVERY_KEY) return { key: env.PORTICO_RECOVERY_KEY, source: 'env' }
-  if (env.PORTICO_RECOVERY_KEY_FILE) return { key: readFileSync(env.PORTICO_RECOVERY_KEY_FILE, 'utf8').trim(), source: 'file' }
-  return { key: derivedRecoveryKey(secret), source: 'derived' }
-}
-
+/** The development-mode recovery key (derived from the server secret; production refuses it: keys-at-rest.ts). */
 export function derivedRecoveryKey(secret: string): string {
   return Buffer.from(hkdfSync('sha256', secret, 'portico', 'portico wallet recovery key v1', 32)).toString('base64url')
 }
@@ -150,7 +141,7 @@ const notFound = () => new ApiError(404, 'embedded_wallet_not_found', WALLET_MSG
 export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = {}): { fromFrame: (c: C) => Promise<Auth> } {
   const r = ctx.routes
   if (!opts.recoveryKey || opts.recoveryKey.length < 32) throw new Error('registerWallets: a recovery key of at least 32 characters is required')
-  const recoveryKeys: Keys = deriveKeys(opts.recoveryKey)
+  const recoveryKeys: Keys = deriveKeys(opts.recoveryKey, opts.recoveryKeyPrevious)
   const frameOrigin = () => (typeof opts.frameOrigin === 'function' ? opts.frameOrigin() : opts.frameOrigin)
 
   /** Only the wallet frame's origin, with a valid access token; shares per user are rate limited. */
@@ -383,8 +374,8 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
     })
     return c.json({ user: await user(auth.userId) })
   })
-  // Other frame routes (delegation consent) check their requests with the same guard.
-  return { fromFrame }
+  // The guard of every wallet route (delegation consent, wallet-password.ts use it too) and the recovery key's keys.
+  return { guard: fromFrame, recoveryKeys }
 }
 
 /** A fingerprint of the recovery key for logs (never the key). */

@@ -1,0 +1,184 @@
+/**
+ * Attacker claims about password recovery (issue 26, 'Password recovery not guessable
+ * offline'), on every target (PGlite, and PostgreSQL where installed). The README's threat
+ * model cites these names.
+ *
+ * The attacker's dictionary always holds the right password: what stops it is never luck.
+ */
+import { ristretto255_oprf } from '@noble/curves/ed25519.js'
+import { hkdf } from '@noble/hashes/hkdf.js'
+import { scryptAsync } from '@noble/hashes/scrypt.js'
+import { sha256 } from '@noble/hashes/sha2.js'
+import { base64 } from '@scure/base'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FrameFailure, type FrameContext } from '../../frame/context'
+import { recoveryMethod } from '../../frame/handlers/index'
+import { passcodeContext } from '../../frame/handlers/recovery-passcode'
+import { HdRoot, generateEntropy } from '../../frame/keys'
+import { open } from '../../frame/seal'
+import { combineShares, shareFromString, shareToString, splitEntropy } from '../../frame/shares'
+import { deriveKeys } from '../../src/keys'
+import { deriveOprfKey, OPRF_KEY_PURPOSE } from '../../src/routes/wallet-password'
+import { AUTH_SHARE_PURPOSE } from '../../src/routes/wallets'
+import { DEV_SECRET } from '../../src/settings'
+import { PASSWORD_MAX_EVALUATIONS, PASSWORD_TEXTS } from '../../src/wallet-password-oprf'
+import { DEMO, uniqueEmail, type TestServer } from '../helpers'
+import { FRAME_ORIGIN, RECOVERY_KEY, attacker, startTargets, type Target } from './harness'
+
+const PASSWORD = 'sunny-4-days'
+const DICTIONARY = ['123456', 'password', 'qwerty123', PASSWORD]
+
+let targets: Target[] = []
+beforeAll(async () => {
+  targets = await startTargets()
+}, 180_000)
+afterAll(async () => {
+  for (const t of targets) await t.close()
+})
+
+type Ctx = FrameContext & { entropyId: string; accessToken: string }
+const frameCtx = (s: TestServer, token: string, entropyId: string): Ctx => ({
+  config: { appId: DEMO, apiUrl: s.url, allowedOrigins: [] },
+  origin: 'http://localhost:5173',
+  entropyId,
+  accessToken: token,
+  async api(path, body, accessToken) {
+    const r = await s.call(`/api/v1${path}`, { token: accessToken, body, headers: { origin: FRAME_ORIGIN } })
+    if (r.status !== 200) throw new FrameFailure('error', r.body.error ?? String(r.status), r.body.code)
+    return r.body as never
+  },
+})
+
+/** A user with a password wallet, created as the frame creates it. */
+async function passwordWallet(t: Target) {
+  const token = (await t.s.emailLogin(uniqueEmail('atk-pw'))).body.token as string
+  const entropy = generateEntropy()
+  const root = await HdRoot.fromEntropy(entropy)
+  const shares = await splitEntropy(entropy)
+  const entropyId = root.ethereum(0).address
+  const sealed = await recoveryMethod('user-passcode').seal(shares.recovery, { recoveryMethod: 'user-passcode', recoveryPassword: PASSWORD }, frameCtx(t.s, token, entropyId))
+  const res = await t.s.call('/api/v1/wallets/create', {
+    token,
+    headers: { origin: FRAME_ORIGIN },
+    body: {
+      entropy_id: entropyId,
+      entropy_id_verifier: 'ethereum-address-verifier',
+      auth_share: shareToString(shares.auth),
+      recovery_method: 'user-passcode',
+      recovery_share: sealed.recoveryShare,
+      recovery_meta: sealed.recoveryMeta,
+      wallets: [{ address: entropyId, chain_type: 'ethereum', wallet_index: 0 }],
+    },
+  })
+  expect(res.status, JSON.stringify(res.body)).toBe(200)
+  return { token, entropyId }
+}
+
+/** The database dump's row of a wallet (what a thief of the database holds). */
+async function dumpRow(t: Target, entropyId: string) {
+  const root = (await t.store.query<{ auth_share: string; recovery_share: string; recovery_meta: Record<string, unknown> }>('SELECT * FROM embedded_wallet_roots WHERE entropy_id = $1', [entropyId]))[0]
+  const oprf = (await t.store.query<{ oprf_key: string }>('SELECT oprf_key FROM wallet_password_oprf WHERE entropy_id = $1', [entropyId.toLowerCase()]))[0]
+  return { ...root, oprf_key: oprf.oprf_key }
+}
+
+/**
+ * The offline attack: for each word, scrypt with the stored parameters, then every key the
+ * attacker can build — scrypt alone (v1), and the OPRF under each candidate server key —
+ * against the sealed share; a hit combined with the auth share must rebuild the wallet.
+ */
+async function offlineDictionary(row: Awaited<ReturnType<typeof dumpRow>>, authShare: string, entropyId: string, oprfKeys: Uint8Array[]): Promise<string | null> {
+  const m = row.recovery_meta
+  const salt = base64.decode(String(m.salt))
+  const ctx = passcodeContext(DEMO, entropyId)
+  for (const word of DICTIONARY) {
+    const hardened = await scryptAsync(word.normalize('NFKC'), salt, { N: Number(m.N), r: Number(m.r), p: Number(m.p), dkLen: 32 })
+    const keys: Uint8Array[] = [hardened]
+    for (const k of oprfKeys) {
+      // Evaluate(k, x) without blinding: the attacker holds the key, it plays both sides.
+      const { blind, blinded } = ristretto255_oprf.oprf.blind(hardened)
+      const out = ristretto255_oprf.oprf.finalize(hardened, blind, ristretto255_oprf.oprf.blindEvaluate(k, blinded))
+      keys.push(hkdf(sha256, out, salt, new TextEncoder().encode(`portico password recovery key v2|${ctx}`), 32))
+    }
+    for (const raw of keys) {
+      const key = await crypto.subtle.importKey('raw', new Uint8Array(raw), { name: 'AES-GCM' }, false, ['decrypt'])
+      try {
+        const share = await open(row.recovery_share, key, ctx)
+        const root = await HdRoot.fromEntropy(await combineShares(share, shareFromString(authShare)))
+        if (root.ethereum(0).address === entropyId) return word
+      } catch {}
+    }
+  }
+  return null
+}
+
+const openAuthShare = async (secret: string, sealed: string) => (await deriveKeys(secret).open(sealed, AUTH_SHARE_PURPOSE)).split('|').pop()!
+
+// scrypt N=2^17 (128 MiB) per guess: slow on a loaded 2-core machine.
+describe('attacker: password recovery', { timeout: 600_000 }, () => {
+  it('a database dump plus PORTICO_SECRET cannot rebuild a password wallet, even with a dictionary holding the right password', async () => {
+    for (const t of targets) {
+      const w = await passwordWallet(t)
+      const row = await dumpRow(t, w.entropyId)
+      const authShare = await openAuthShare(DEV_SECRET, row.auth_share)
+      // The secret does not open the sealed OPRF key; keys the attacker could derive from the secret are not it.
+      await expect(deriveKeys(DEV_SECRET).open(row.oprf_key, OPRF_KEY_PURPOSE)).rejects.toBeTruthy()
+      const guessedKeys = [deriveOprfKey(deriveKeys(DEV_SECRET), DEMO, w.entropyId)]
+      expect(await offlineDictionary(row, authShare, w.entropyId, guessedKeys), t.name).toBeNull()
+      // Positive control: the server's evaluation, with the right password, opens it (one counted guess).
+      const share = await recoveryMethod('user-passcode').open(
+        { recoveryShare: row.recovery_share, recoveryMeta: row.recovery_meta },
+        { recoveryMethod: 'user-passcode', recoveryPassword: PASSWORD },
+        frameCtx(t.s, w.token, w.entropyId),
+      )
+      expect((await HdRoot.fromEntropy(await combineShares(share, shareFromString(authShare)))).ethereum(0).address).toBe(w.entropyId)
+    }
+  })
+
+  it('with the database and all server keys (secret and recovery key) an operator can test guesses offline at scrypt cost, uncounted (the README says so)', async () => {
+    for (const t of targets) {
+      const w = await passwordWallet(t)
+      const row = await dumpRow(t, w.entropyId)
+      const before = (await t.store.query<{ evaluations: number }>('SELECT evaluations FROM wallet_password_oprf WHERE entropy_id = $1', [w.entropyId.toLowerCase()]))[0].evaluations
+      const oprfKey = base64.decode(await deriveKeys(RECOVERY_KEY).open(row.oprf_key, OPRF_KEY_PURPOSE))
+      const found = await offlineDictionary(row, await openAuthShare(DEV_SECRET, row.auth_share), w.entropyId, [oprfKey])
+      expect(found, t.name).toBe(PASSWORD)
+      const after = (await t.store.query<{ evaluations: number }>('SELECT evaluations FROM wallet_password_oprf WHERE entropy_id = $1', [w.entropyId.toLowerCase()]))[0].evaluations
+      expect(after).toBe(before)
+    }
+  })
+
+  it(`password guesses through the server with a stolen token are counted and locked out after ${PASSWORD_MAX_EVALUATIONS}, the right password included`, async () => {
+    for (const t of targets) {
+      const w = await passwordWallet(t)
+      const a = attacker(t.s, w.token)
+      const guess = () => a.post('/wallets/recovery/password/evaluate', { entropy_id: w.entropyId, blinded: base64.encode(ristretto255_oprf.oprf.blind(crypto.getRandomValues(new Uint8Array(32))).blinded) })
+      // The create's seal was one evaluation.
+      for (let i = 1; i < PASSWORD_MAX_EVALUATIONS; i++) expect((await guess()).status, t.name).toBe(200)
+      const refused = await guess()
+      expect(refused.status).toBe(429)
+      expect(refused.body.error).toBe(PASSWORD_TEXTS.locked)
+      const row = await dumpRow(t, w.entropyId)
+      const err = await recoveryMethod('user-passcode')
+        .open({ recoveryShare: row.recovery_share, recoveryMeta: row.recovery_meta }, { recoveryMethod: 'user-passcode', recoveryPassword: PASSWORD }, frameCtx(t.s, w.token, w.entropyId))
+        .catch((e) => e)
+      expect(err.message).toBe(PASSWORD_TEXTS.locked)
+    }
+  })
+
+  it('the OPRF evaluation alone (without the password) rebuilds nothing: evaluations of every other guess open no share', async () => {
+    for (const t of targets) {
+      const w = await passwordWallet(t)
+      const row = await dumpRow(t, w.entropyId)
+      const wrongs = DICTIONARY.filter((d) => d !== PASSWORD)
+      for (const word of wrongs) {
+        const err = await recoveryMethod('user-passcode')
+          .open({ recoveryShare: row.recovery_share, recoveryMeta: row.recovery_meta }, { recoveryMethod: 'user-passcode', recoveryPassword: word }, frameCtx(t.s, w.token, w.entropyId))
+          .catch((e) => e)
+        expect(err).toMatchObject({ type: 'invalid_recovery_pin', message: 'Invalid recovery password, please try again.' })
+      }
+      // Every one was counted (plus the create's).
+      const n = (await t.store.query<{ evaluations: number }>('SELECT evaluations FROM wallet_password_oprf WHERE entropy_id = $1', [w.entropyId.toLowerCase()]))[0].evaluations
+      expect(n).toBe(1 + wrongs.length)
+    }
+  })
+})
