@@ -40,7 +40,7 @@ export const EMBEDDED_WALLET_TEXTS = {
   storageSessionTitle: 'This wallet stays in this tab',
   storageSession:
     'Your browser blocks this wallet’s storage on this site, so it will stay on this device only until you close this tab. Next time, you’ll confirm it’s you to restore it.',
-  storageUnavailable: 'Your browser doesn’t let this wallet use its storage on this site. Please try again, or open the app in another browser.',
+  storageUnavailable: 'This browser doesn’t let the wallet use its storage on this site, so this can’t be done here. Please try another browser.',
   gotIt: 'Got it',
   // Section 5 / 8 'Signing and transactions'
   messageEmpty: 'Message must be a non-empty string',

@@ -92,6 +92,9 @@ const storedShares = (f: Frame, viaHandle: boolean) =>
     })
   }, viaHandle)
 
+/** The frame's text when the browser refuses its storage (examples/server/frame/storage-check.ts). */
+const STORAGE_UNAVAILABLE = 'This browser doesn’t let the wallet use its storage on this site, so this can’t be done here. Please try another browser.'
+
 const result = async (page: Page, prefix: string) => {
   await page.waitForFunction(
     (p) => {
@@ -166,6 +169,14 @@ describe('wallet frame storage', { timeout: 240_000 }, () => {
     expect((await evm.public.getBalance({ address: RECIPIENT })) - before).toBe(parseEther('0.001'))
     await page.locator('[data-testid=result]').scrollIntoViewIfNeeded()
     await h.screenshot(page, 'wallet-storage-session-sent')
+
+    // Export runs in a page of its own on the frame's origin, which has no share of this tab's
+    // memory: the dialog says so in plain words (never the browser's IndexedDB text); Escape closes it.
+    await page.click('[data-testid=export-wallet]')
+    await page.locator('[role=dialog]').getByText(STORAGE_UNAVAILABLE, { exact: true }).waitFor({ timeout: 60_000 })
+    await h.screenshot(page, 'wallet-storage-session-export')
+    await page.keyboard.press('Escape')
+    await page.locator('[role=dialog]').waitFor({ state: 'detached' })
 
     // Said once: no other dialog opened meanwhile; the browser's storage text appeared nowhere.
     expect(await page.locator('[role=dialog]').count()).toBe(0)

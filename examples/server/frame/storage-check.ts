@@ -30,7 +30,7 @@ import { frameStore, indexedDbStore, memoryStore, type FrameStore } from './stor
 export const PROBE_TIMEOUT_MS = 3000
 
 export const STORAGE_TEXTS = {
-  unavailable: 'This browser doesn’t let the wallet use its storage on this site. Please try again, or open the app in another browser.',
+  unavailable: 'This browser doesn’t let the wallet use its storage on this site, so this can’t be done here. Please try another browser.',
 } as const
 
 /** What the Storage Access API offers (Chromium: a handle with `indexedDB`; others: nothing). */
