@@ -95,6 +95,13 @@ const storedShares = (f: Frame, viaHandle: boolean) =>
 /** The frame's text when the browser refuses its storage (examples/server/frame/storage-check.ts). */
 const STORAGE_UNAVAILABLE = 'This browser doesn’t let the wallet use its storage on this site, so this can’t be done here. Please try another browser.'
 
+/** What the frame reported to the host plugin about its storage (`state.storage`), once it has. */
+const reportedStorage = async (page: Page) => {
+  const read = () => (window as any).portico.plugin('embedded-wallet').state.get().storage as string | null
+  await page.waitForFunction(read, undefined, { timeout: 60_000 })
+  return page.evaluate(read)
+}
+
 const result = async (page: Page, prefix: string) => {
   await page.waitForFunction(
     (p) => {
@@ -141,6 +148,7 @@ describe('wallet frame storage', { timeout: 240_000 }, () => {
     expect(await idbOpen(frame)).toMatch(/denied permission/)
     // Hidden, without a gesture and without the user's earlier permission, the frame does not ask.
     expect(await storageAccessCalls(frame)).toEqual([])
+    expect(await reportedStorage(page)).toBe('session')
 
     // The explanation, in a dialog of its own once the login's has closed; focus stays inside.
     const notice = page.locator('[role=dialog][data-screen=embedded-wallet-storage]')
@@ -213,16 +221,13 @@ describe('wallet frame storage', { timeout: 240_000 }, () => {
     // out and keeps the wallet for the tab (told once). Where the handle works, the share is in
     // it and nothing is said.
     const notice = page.locator('[role=dialog][data-screen=embedded-wallet-storage]')
-    const outcome = await Promise.race([
-      notice.waitFor({ timeout: 60_000 }).then(() => 'session' as const),
-      page
-        .waitForFunction(() => document.querySelector('[data-testid=wallet-status]')?.textContent === 'connected' && !document.querySelector('[role=dialog]'), undefined, { timeout: 60_000 })
-        .then(() => 'persistent' as const),
-    ])
+    const outcome = await reportedStorage(page)
     if (outcome === 'session') {
+      await notice.waitFor({ timeout: 60_000 })
       await page.getByRole('button', { name: 'Got it' }).click()
       await notice.waitFor({ state: 'detached' })
     } else {
+      expect(outcome).toBe('persistent')
       expect(await storedShares(frame, true)).toBeGreaterThanOrEqual(1)
     }
     await page.waitForFunction(() => document.querySelector('[data-testid=wallet-status]')?.textContent === 'connected', undefined, { timeout: 60_000 })
@@ -237,6 +242,7 @@ describe('wallet frame storage', { timeout: 240_000 }, () => {
     const address = await loginAndCreate(page, email('same-site'))
     const frame = await walletFrame(page)
     expect(await idbOpen(frame)).toBe('ok')
+    expect(await reportedStorage(page)).toBe('persistent')
     expect(await storedShares(frame, false)).toBeGreaterThanOrEqual(1)
     await page.waitForSelector('[role=dialog]', { state: 'detached', timeout: 60_000 })
     await signAndVerify(page, address)

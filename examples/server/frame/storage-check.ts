@@ -26,7 +26,10 @@ import type { FrameStorage } from '../../../plugins/embedded-wallet/protocol'
 import { FrameFailure } from './context'
 import { frameStore, indexedDbStore, memoryStore, type FrameStore } from './storage'
 
-/** How long each step of the check may take (an IndexedDB open can hang in some private modes). */
+/**
+ * How long the IndexedDB check, and then the Storage Access steps together, may take (an
+ * IndexedDB open can hang: some private modes; Chromium's Storage Access handle here).
+ */
 export const PROBE_TIMEOUT_MS = 3000
 
 export const STORAGE_TEXTS = {
@@ -106,11 +109,15 @@ export async function checkStorage(env: StorageEnv): Promise<StorageCheck> {
     const s = storeFor(env.indexedDB)
     if (await probe(s, t)) return { store: s, storage: 'persistent', via: 'indexeddb' }
   }
-  const granted = await storageAccess(env, t)
-  if (granted) {
+  // The Storage Access steps share one time budget: the frame answers `ready` within ~2 × t.
+  const viaGrant = (async () => {
+    const granted = await storageAccess(env, t)
+    if (!granted) return null
     const s = storeFor(granted)
-    if (await probe(s, t)) return { store: s, storage: 'persistent', via: 'storage-access' }
-  }
+    return (await probe(s, t)) ? s : null
+  })()
+  const granted = await within(viaGrant, t)
+  if (granted && granted !== TIMED_OUT) return { store: granted, storage: 'persistent', via: 'storage-access' }
   return { store: memoryStore(), storage: 'session', via: 'memory' }
 }
 

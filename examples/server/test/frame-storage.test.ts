@@ -108,6 +108,21 @@ describe('the storage check at start-up', () => {
     expect(asked).toEqual([{ indexedDB: true }])
   })
 
+  it('Storage Access whose IndexedDB never answers: session-only within one time budget for all its steps', async () => {
+    const hanging: FrameStore = { kind: 'indexeddb', get: () => new Promise(() => {}), put: () => new Promise(() => {}), delete: () => new Promise(() => {}) }
+    const t0 = Date.now()
+    const r = await checkStorage({
+      indexedDB: pageIdb,
+      document: { requestStorageAccess: () => new Promise((resolve) => setTimeout(() => resolve({ indexedDB: handleIdb }), 1000)) },
+      permissions: { query: () => new Promise((resolve) => setTimeout(() => resolve({ state: 'granted' }), 1000)) },
+      storeFor: (f) => (f === handleIdb ? hanging : refusedStore()),
+      timeoutMs: 1500,
+    })
+    expect(r.storage).toBe('session')
+    // Query (1 s) + request (1 s) + a hanging probe: cut at the one budget (1.5 s), not after 3.5 s.
+    expect(Date.now() - t0).toBeLessThan(3000)
+  })
+
   it('Storage Access granted but its IndexedDB refused too, or the request rejected: session-only', async () => {
     const permissions = { query: async () => ({ state: 'granted' }) }
     const handleRefused = await checkStorage({ indexedDB: pageIdb, document: { requestStorageAccess: async () => ({ indexedDB: handleIdb }) }, permissions, storeFor: refusedStore })
