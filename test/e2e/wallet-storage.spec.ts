@@ -194,7 +194,8 @@ describe('wallet frame storage', { timeout: 240_000 }, () => {
   })
 
   it('third-party frame whose storage the user allowed before (Storage Access granted): the frame asks for it without a gesture and the wallet works either way', async () => {
-    const context = await h.newContext()
+    // Without the page's CSP here (axe is injected); the first test keeps it.
+    const context = await h.newContext({ bypassCSP: true })
     await context.addInitScript(RECORD_STORAGE_ACCESS)
     const page = await context.newPage()
     // The permission a user gives on a browser prompt, keyed by the top-level site and the frame's.
@@ -224,6 +225,7 @@ describe('wallet frame storage', { timeout: 240_000 }, () => {
     const outcome = await reportedStorage(page)
     if (outcome === 'session') {
       await notice.waitFor({ timeout: 60_000 })
+      expect(await h.axe(page)).toEqual([])
       await page.getByRole('button', { name: 'Got it' }).click()
       await notice.waitFor({ state: 'detached' })
     } else {
