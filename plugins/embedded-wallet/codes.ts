@@ -7,6 +7,9 @@ import { PorticoError } from 'portico'
 
 export const EMBEDDED_WALLET = 'embedded-wallet'
 
+/** The screen that explains a wallet kept for this tab only (the frame's storage is blocked on this site). */
+export const STORAGE_NOTICE_SCREEN = 'embedded-wallet-storage'
+
 /** This device has no share of the wallet: recovery is needed. */
 export const NEEDS_RECOVERY = 'wallet_not_on_device'
 

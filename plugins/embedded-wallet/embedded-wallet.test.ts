@@ -51,7 +51,7 @@ function fakeFrame(handlers: Record<string, Handler> = {}, reply: { origin?: str
       const m = message as FrameRequestMessage
       expect(targetOrigin).toBe(FRAME_URL)
       seen.push(m)
-      void Promise.resolve(m.type === 'ready' ? { data: { version: 1 } } : handlers[m.type]?.(m)).then((r) => {
+      void Promise.resolve(m.type === 'ready' ? (handlers.ready?.(m) ?? { data: { version: 1 } }) : handlers[m.type]?.(m)).then((r) => {
         if (!r) return
         const out = { protocol: FRAME_PROTOCOL, id: m.id, ...(r as object) }
         window.dispatchEvent(new MessageEvent('message', { data: out, origin: reply.origin ?? FRAME_URL, source: (reply.fromSelf === false ? window : target) as never }))
@@ -277,6 +277,68 @@ describe('signer', () => {
     await expect(t.api.recover({ recoveryMethod: 'user-passcode' })).rejects.toMatchObject({ message: 'Embedded wallet not found' })
     expect(frame.of('wallets:recover').at(-1)!.payload).toMatchObject({ recoveryMethod: 'user-passcode', recoveryPassword: 'pw' })
     off()
+  })
+})
+
+describe('storage blocked or partitioned (issue 26)', () => {
+  const created = (storage?: 'session' | 'persistent') => ({
+    data: { entropyId: eth.address, entropyIdVerifier: 'ethereum-address-verifier', wallets: [{ address: eth.address, chainType: 'ethereum', walletIndex: 0 }], recoveryMethod: 'privy', storage },
+  })
+
+  it('a frame that keeps the wallet for this tab only: state says session and the explanation opens once, when no flow is open', async () => {
+    const imp = privateKeyToAccount(generatePrivateKey())
+    const frame = fakeFrame({
+      ready: () => ({ data: { version: 1, storage: 'session' } }),
+      'wallets:create': () => created('session'),
+      'wallets:import': () => ({ data: { entropyId: imp.address, entropyIdVerifier: 'ethereum-address-verifier', wallet: { address: imp.address, chainType: 'ethereum', walletIndex: 0 }, recoveryMethod: 'privy', storage: 'session' } }),
+    })
+    const t = await setup({ frame })
+    const nav = t.kernel.screens
+    t.net.on('GET', '/users/me', { user: wireUser({ accounts: [emailAccount('ana@example.com'), walletAccount(eth.address, 'ethereum')] }) })
+    await t.api.create()
+    expect(t.api.state.get().storage).toBe('session')
+    await expect.poll(() => nav.getState().current?.id).toBe('embedded-wallet-storage')
+    nav.dismiss()
+    t.net.on('GET', '/users/me', {
+      user: wireUser({ accounts: [emailAccount('ana@example.com'), walletAccount(eth.address, 'ethereum'), { ...walletAccount(imp.address, 'ethereum', 0, imp.address), imported: true } as WireLinkedAccount] }),
+    })
+    await t.api.importWallet({ privateKey: '0xabc' })
+    // Once per page: a second wallet on this device does not repeat it.
+    expect(nav.getState().open).toBe(false)
+  })
+
+  it('the explanation waits for an open flow (the login) to close, then opens in a flow of its own', async () => {
+    const frame = fakeFrame({ ready: () => ({ data: { version: 1, storage: 'session' } }), 'wallets:create': () => created('session') })
+    const t = await setup({ frame })
+    const nav = t.kernel.screens
+    nav.register({ id: 'test-login-screen', component: () => null })
+    const flow = nav.open('test-login-screen', {})
+    t.net.on('GET', '/users/me', { user: wireUser({ accounts: [emailAccount('ana@example.com'), walletAccount(eth.address, 'ethereum')] }) })
+    await t.api.create()
+    expect(nav.getState().current?.id).toBe('test-login-screen')
+    nav.close('logged in')
+    expect(await flow).toEqual({ ok: true, value: 'logged in' })
+    await expect.poll(() => nav.getState().current?.id).toBe('embedded-wallet-storage')
+    expect(nav.getState().intent).toBe('update')
+  })
+
+  it('persistent storage: no explanation', async () => {
+    const frame = fakeFrame({ ready: () => ({ data: { version: 1, storage: 'persistent' } }), 'wallets:create': () => created('persistent') })
+    const t = await setup({ frame })
+    t.net.on('GET', '/users/me', { user: wireUser({ accounts: [emailAccount('ana@example.com'), walletAccount(eth.address, 'ethereum')] }) })
+    await t.api.create()
+    expect(t.api.state.get().storage).toBe('persistent')
+    expect(t.kernel.screens.getState().open).toBe(false)
+  })
+
+  it("a storage failure of the frame reads the plugin's clear text, never the browser's IndexedDB message", async () => {
+    const frame = fakeFrame({ 'wallets:create': () => ({ error: { type: 'storage_unavailable', message: 'The user denied permission to access the database.' } }) })
+    const t = await setup({ frame })
+    const err = await t.api.create().catch((e: unknown) => e)
+    expect(err).toMatchObject({ code: 'EMBEDDED_WALLET_STORAGE_UNAVAILABLE', message: T.storageUnavailable })
+    expect((err as Error).message).not.toMatch(/denied permission|database/)
+    await t.kernel.loadDeclarations() // error views declared lazily
+    expect(t.kernel.screens.resolveError(err, { method: 'embedded-wallet' })).toMatchObject({ detail: T.storageUnavailable })
   })
 })
 

@@ -5,13 +5,14 @@
  * signing path goes through (after the kernel's `sensitiveAction` hook, where MFA taps in).
  */
 import { PorticoError, type ActionContext, type PluginContext, type Store, type User } from 'portico'
-import { NEEDS_RECOVERY, walletError } from './codes'
+import { NEEDS_RECOVERY, STORAGE_NOTICE_SCREEN, walletError } from './codes'
 import { FrameClient, isSecureEnough, type FrameTarget } from './frame-client'
 import {
   FRAME_READY_TIMEOUT_MODAL_MS,
   WALLET_CREATE_TIMEOUT_MS,
   type ChainType,
   type EntropyRef,
+  type FrameStorage,
   type FrameTransactionRequest,
   type RecoveryInput,
   type RecoveryMethod,
@@ -78,6 +79,35 @@ export function createEngine(
     return url
   }
 
+  // ---------------------------------------------------------------- storage
+
+  let storageNoticeShown = false
+
+  /** What the frame says about its storage ('session': blocked or partitioned on this site). */
+  function noteStorage(s: FrameStorage | null | undefined) {
+    if (s && state.get().storage !== s) state.set({ storage: s })
+  }
+
+  /**
+   * Once a wallet is on this device for the tab only, the user is told so, once per page: in a
+   * flow of its own when none is open (after the login's created screen has closed).
+   */
+  function explainSessionStorage(s?: FrameStorage | null) {
+    noteStorage(s)
+    if (state.get().storage !== 'session' || storageNoticeShown || !ctx.screens.has(STORAGE_NOTICE_SCREEN)) return
+    storageNoticeShown = true
+    const show = () => {
+      if (!ctx.screens.getState().open) return void ctx.screens.open(STORAGE_NOTICE_SCREEN, {}, { intent: 'update' }).catch(() => {})
+      const stop = ctx.screens.subscribe((nav) => {
+        if (nav.open) return
+        stop()
+        // After the closing flow has settled (its other listeners see it closed first).
+        setTimeout(show, 0)
+      })
+    }
+    show()
+  }
+
   async function frame(): Promise<FrameClient> {
     const url = frameUrl()
     const page = typeof location !== 'undefined' ? location.href : 'https://localhost/'
@@ -93,6 +123,7 @@ export function createEngine(
       }
       throw e
     }
+    noteStorage(c.storage)
     return c
   }
 
@@ -127,7 +158,8 @@ export function createEngine(
     const method = (input.recoveryMethod ?? w.recoveryMethod ?? 'privy') as RecoveryMethod
     const run = async (i: RecoveryInput) => {
       const f = await frame()
-      await f.request('wallets:recover', { accessToken: await token(), ...ref(w), ...i, recoveryMethod: method }, { timeoutMs: RECOVERY_FRAME_TIMEOUT_MS, timeoutMessage: T().tryAgain })
+      const res = await f.request('wallets:recover', { accessToken: await token(), ...ref(w), ...i, recoveryMethod: method }, { timeoutMs: RECOVERY_FRAME_TIMEOUT_MS, timeoutMessage: T().tryAgain })
+      explainSessionStorage(res?.storage)
     }
     state.set({ status: 'recovering', error: null })
     try {
@@ -232,11 +264,12 @@ export function createEngine(
     const root = roots().find((w) => !w.imported)
     const f = await frame()
     if (!root) {
-      await f.request(
+      const res = await f.request(
         'wallets:create',
         { accessToken, chainTypes: types, recoveryMethod: options.recoveryMethod, recoveryPassword: options.recoveryPassword, recoveryAccessToken: options.recoveryAccessToken },
         createLimit(),
       )
+      explainSessionStorage(res?.storage)
     } else {
       const missing = types.filter((t) => !existing.some((w) => w.chainType === t && w.walletIndex === 0))
       if (!missing.length) throw fail('EMBEDDED_WALLET_ALREADY_EXISTS', T().alreadyExists)
@@ -290,6 +323,7 @@ export function createEngine(
       { accessToken, chainType, privateKey: options.privateKey, recoveryMethod: options.recoveryMethod, recoveryPassword: options.recoveryPassword },
       createLimit(),
     )
+    explainSessionStorage(res?.storage)
     await refreshUser()
     const w = wallets().find((x) => x.chainType === chainType && x.imported && (chainType === 'ethereum' ? x.address.toLowerCase() === res.wallet.address.toLowerCase() : x.address === res.wallet.address))
     if (!w) throw fail('EMBEDDED_WALLET_CREATE_ERROR', T().missingAfterUpdate)

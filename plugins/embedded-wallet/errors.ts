@@ -9,6 +9,9 @@ import { EMBEDDED_WALLET_TEXTS, type EmbeddedWalletTexts } from './strings'
 
 export { EMBEDDED_WALLET, NEEDS_RECOVERY, walletError } from './codes'
 
+/** The frame cannot use its storage on this site (and has nothing of this page's in memory). */
+export const STORAGE_UNAVAILABLE = 'EMBEDDED_WALLET_STORAGE_UNAVAILABLE'
+
 /** A frame reply's `{ type, message }` as a PorticoError. */
 export function fromFrameError(e: FrameError): PorticoError {
   const code =
@@ -24,8 +27,12 @@ export function fromFrameError(e: FrameError): PorticoError {
               ? 'EMBEDDED_WALLET_NOT_FOUND'
               : e.type === 'invalid_request_arguments'
                 ? 'invalid_data'
-                : 'UNKNOWN_EMBEDDED_WALLET_ERROR'
-  return walletError(code, e.message, { data: { frameErrorType: e.type } })
+                : e.type === 'storage_unavailable'
+                  ? STORAGE_UNAVAILABLE
+                  : 'UNKNOWN_EMBEDDED_WALLET_ERROR'
+  // The browser's own storage text never reaches the page: the frame's storage failures read ours.
+  const message = e.type === 'storage_unavailable' ? EMBEDDED_WALLET_TEXTS.storageUnavailable : e.message
+  return walletError(code, message, { data: { frameErrorType: e.type } })
 }
 
 /** Error views: shown on the wallet screens and the error screen. */
@@ -37,5 +44,6 @@ export function embeddedWalletErrors(T: () => EmbeddedWalletTexts): ErrorDeclara
     EMBEDDED_WALLET_CREATE_ERROR: (err) => view(err.message || T().tryAgain),
     UNKNOWN_EMBEDDED_WALLET_ERROR: (err) => view(err.message || T().tryAgain),
     [NEEDS_RECOVERY]: () => view(T().unableToRecover),
+    [STORAGE_UNAVAILABLE]: () => view(T().storageUnavailable),
   })
 }

@@ -14,6 +14,7 @@ import {
   type FramePayload,
   type FrameRequestMessage,
   type FrameRequestType,
+  type FrameStorage,
 } from './protocol'
 import { EMBEDDED_WALLET_TEXTS } from './strings'
 
@@ -69,6 +70,8 @@ export class FrameClient {
   private target: FrameTarget | null
   private pending = new Map<string, Pending>()
   private readyPromise: Promise<void> | null = null
+  /** What the frame's `ready` reported: where it keeps this device's shares (null: a frame that does not say). */
+  storage: FrameStorage | null = null
   private win: Window | null
   private readonly onMessage = (event: MessageEvent) => this.receive(event)
 
@@ -134,7 +137,12 @@ export class FrameClient {
         this.pending.delete(id)
         done(() => reject(walletError('UNKNOWN_EMBEDDED_WALLET_ERROR', EMBEDDED_WALLET_TEXTS.failedToConnect)))
       }, timeoutMs)
-      this.pending.set(id, { resolve: () => done(resolve), reject: (e) => done(() => reject(e)), timer })
+      const ready = (d: unknown) => {
+        const s = (d as { storage?: unknown } | null)?.storage
+        this.storage = s === 'session' || s === 'persistent' ? s : null
+        resolve()
+      }
+      this.pending.set(id, { resolve: (d) => done(() => ready(d)), reject: (e) => done(() => reject(e)), timer })
       const send = () => this.post(id, 'ready', {})
       send()
       ping = setInterval(send, FRAME_READY_PING_MS)

@@ -15,7 +15,7 @@
  * The host page never sees key material: only addresses, signatures and signed transactions.
  */
 import { definePlugin, type AuthContext, type PorticoPlugin } from 'portico'
-import { EMBEDDED_WALLET } from './codes'
+import { EMBEDDED_WALLET, STORAGE_NOTICE_SCREEN } from './codes'
 import type { FrameTarget } from './frame-client'
 import { createEmbeddedWallets, embeddedAccounts, initialState, type EmbeddedWalletApi, type EmbeddedWalletSettings } from './wallets'
 import type { ChainType } from './protocol'
@@ -53,7 +53,7 @@ declare module 'portico' {
 }
 
 /** Screen ids this plugin registers. */
-export const EMBEDDED_WALLET_SCREENS = { create: 'embedded-wallet-create' } as const
+export const EMBEDDED_WALLET_SCREENS = { create: 'embedded-wallet-create', storage: STORAGE_NOTICE_SCREEN } as const
 
 /** Spec part 2 section 9: the created screen closes after 2.5 s; creation on login waits up to 30 s. */
 export const CREATED_SCREEN_MS = 2500
@@ -86,6 +86,7 @@ export function embeddedWallet(options: EmbeddedWalletOptions = {}): PorticoPlug
         Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.embeddedWalletErrors(() => ctx.texts(s.EMBEDDED_WALLET_TEXTS))),
       )
       ctx.screens.register({ id: EMBEDDED_WALLET_SCREENS.create, load: () => import('./screens/create'), canClose: false, compact: true })
+      ctx.screens.register({ id: EMBEDDED_WALLET_SCREENS.storage, load: () => import('./screens/storage-notice'), compact: true })
 
       let solana: { unregister(): void } | null = null
       const syncSolana = () => {

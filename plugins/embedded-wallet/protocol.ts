@@ -67,6 +67,13 @@ export type RecoveryMethod = 'privy' | 'user-passcode' | 'google-drive' | 'iclou
 /** How the frame proves which HD root it means (spec: entropyId and entropyIdVerifier). */
 export type EntropyIdVerifier = 'ethereum-address-verifier' | 'solana-address-verifier'
 
+/**
+ * Where the frame keeps its device key and shares: 'persistent' (its own IndexedDB), or
+ * 'session' (memory: the browser blocks or partitions the frame's storage on this site; the
+ * wallet works until the tab closes and is restored through recovery next time).
+ */
+export type FrameStorage = 'persistent' | 'session'
+
 /** A wallet as the frame reports it (public data only). */
 export interface FrameWallet {
   address: string
@@ -148,7 +155,7 @@ export interface RpcData {
 
 export interface FrameRequests {
   /** Host pings until the frame answers: the frame is loaded and listening. */
-  ready: { payload: Record<string, never>; data: { version: 1 } }
+  ready: { payload: Record<string, never>; data: { version: 1; storage?: FrameStorage } }
   /**
    * A new HD root: entropy → shares (device share stored in the frame, auth share and the
    * recovery share to the server), then the index-0 wallet of each chain type asked for.
@@ -162,7 +169,7 @@ export interface FrameRequests {
       /** google-drive / icloud: the cloud access token (the share is written to the drive at creation). */
       recoveryAccessToken?: string
     }
-    data: EntropyRef & { wallets: FrameWallet[]; recoveryMethod: RecoveryMethod }
+    data: EntropyRef & { wallets: FrameWallet[]; recoveryMethod: RecoveryMethod; storage?: FrameStorage }
   }
   /** An additional wallet (createAdditional / explicit walletIndex) on the user's HD root. */
   'wallets:add': {
@@ -172,7 +179,7 @@ export interface FrameRequests {
   /** The Solana wallet at index 0 (on the existing HD root, or a new root when the user has none). */
   'solana-wallet:create': {
     payload: Authed & Partial<EntropyRef>
-    data: EntropyRef & { wallet: FrameWallet; recoveryMethod: RecoveryMethod }
+    data: EntropyRef & { wallet: FrameWallet; recoveryMethod: RecoveryMethod; storage?: FrameStorage }
   }
   /**
    * Imports a private key as a root wallet of its own (`imported: true`, index 0): its 32
@@ -182,7 +189,7 @@ export interface FrameRequests {
    */
   'wallets:import': {
     payload: Authed & { chainType: ChainType; privateKey: string; recoveryMethod?: RecoveryMethod; recoveryPassword?: string }
-    data: EntropyRef & { wallet: FrameWallet; recoveryMethod: RecoveryMethod }
+    data: EntropyRef & { wallet: FrameWallet; recoveryMethod: RecoveryMethod; storage?: FrameStorage }
   }
   /**
    * Device share + auth share → the root is usable in this session. Fails with
@@ -195,7 +202,7 @@ export interface FrameRequests {
   /** Recovery share (by method) + auth share → a new device share on this device. */
   'wallets:recover': {
     payload: Authed & EntropyRef & RecoveryInput
-    data: EntropyRef & { recovered: true }
+    data: EntropyRef & { recovered: true; storage?: FrameStorage }
   }
   /** Reseals the recovery share under another method. */
   'wallets:set-recovery': {

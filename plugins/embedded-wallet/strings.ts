@@ -36,6 +36,12 @@ export const EMBEDDED_WALLET_TEXTS = {
   invalidEthereumKey: 'Invalid private key: expected 32 bytes of hex (0x…)',
   invalidSolanaKey: 'Invalid private key: expected a base58 Solana secret key (64 bytes)',
   unsupportedChainType: 'chainType: expected ethereum or solana',
+  // Storage blocked or partitioned (issue 26; the spec names none: ours)
+  storageSessionTitle: 'This wallet stays in this tab',
+  storageSession:
+    'Your browser blocks this wallet’s storage on this site, so it stays on this device only until you close or reload this page. Next time, you’ll confirm it’s you to restore it.',
+  storageUnavailable: 'This browser doesn’t let the wallet use its storage on this site, so this can’t be done here. Please try another browser.',
+  gotIt: 'Got it',
   // Section 5 / 8 'Signing and transactions'
   messageEmpty: 'Message must be a non-empty string',
   userRejected: 'User rejected the request.',

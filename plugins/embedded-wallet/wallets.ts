@@ -9,7 +9,7 @@ import type { PorticoError, PluginContext, Store, User, WalletAccount } from 'po
 import type { Engine } from './engine'
 import { walletError } from './codes'
 import type { FrameClient, FrameTarget } from './frame-client'
-import type { ChainType, EntropyIdVerifier, FrameTransactionRequest, RecoveryInput, RecoveryMethod } from './protocol'
+import type { ChainType, EntropyIdVerifier, FrameStorage, FrameTransactionRequest, RecoveryInput, RecoveryMethod } from './protocol'
 import type { EIP1193Provider, ProviderOptions } from './provider'
 
 export type CreateOnLogin = 'off' | 'all-users' | 'users-without-wallets'
@@ -131,6 +131,12 @@ export interface EmbeddedWalletState {
   create: { status: 'idle' | 'creating' | 'created' | 'error'; isNewUser: boolean; error: PorticoError | null }
   /** Bumped when the wallet list may have changed (React re-reads `wallets()`). */
   version: number
+  /**
+   * Where the wallet frame keeps this device's share: 'persistent', or 'session' when the
+   * browser blocks or partitions the frame's storage on this site (the wallet works until the
+   * tab closes, then is restored through recovery); null until the frame has loaded.
+   */
+  storage: FrameStorage | null
 }
 
 export interface EmbeddedWalletApi {
@@ -183,6 +189,7 @@ export const initialState = (): EmbeddedWalletState => ({
   error: null,
   create: { status: 'idle', isNewUser: false, error: null },
   version: 0,
+  storage: null,
 })
 
 

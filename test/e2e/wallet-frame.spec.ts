@@ -185,10 +185,11 @@ describe('wallet frame', { timeout: 90_000 }, () => {
       window.addEventListener('message', (e) => (window as unknown as { got: unknown[] }).got.push(e.data))
       window.parent.frames[0].postMessage({ protocol: 'portico-wallet-frame/1', id: 'from-other-origin', type: 'ready', payload: {} }, '*')
     })
+    // Host and frame on one site (127.0.0.1): the frame keeps its storage ('persistent').
     const ok = await req(page, 'ready', {})
-    expect(ok.data).toEqual({ version: 1 })
+    expect(ok.data).toEqual({ version: 1, storage: 'persistent' })
     // A second round trip from the parent, so anything the frame sent meanwhile has arrived.
-    expect((await req(page, 'ready', {})).data).toEqual({ version: 1 })
+    expect((await req(page, 'ready', {})).data).toEqual({ version: 1, storage: 'persistent' })
     expect(await popup.evaluate(() => (window as unknown as { got: unknown[] }).got)).toEqual([])
     expect(await other.evaluate(() => (window as unknown as { got: unknown[] }).got)).toEqual([])
   })

@@ -9,6 +9,8 @@ import { FRAME_TEXTS, FrameFailure, createApi, type FrameConfig, type FrameConte
 import { accepts } from './guard'
 import { handlerFor } from './handlers/index'
 import { register } from './handlers/registry'
+import { STORAGE_TEXTS, checkStorage, isStorageError, resilientStore, storageMode } from './storage-check'
+import { memoryStore, useFrameStore } from './storage'
 
 function readConfig(): FrameConfig {
   const el = document.getElementById('portico-frame-config')
@@ -17,6 +19,17 @@ function readConfig(): FrameConfig {
 
 const config = readConfig()
 const api = createApi(config)
+
+// The storage check runs once, before any request is answered (`ready` included, which
+// reports its outcome to the host): IndexedDB, IndexedDB through Storage Access, or memory.
+const storageChecked: Promise<void> = checkStorage({
+  indexedDB: typeof indexedDB === 'undefined' ? undefined : indexedDB,
+  document: document as never,
+  permissions: typeof navigator !== 'undefined' && navigator.permissions ? (navigator.permissions as never) : undefined,
+}).then(
+  (r) => useFrameStore(resilientStore(r.store)),
+  () => useFrameStore(resilientStore(memoryStore())),
+)
 
 window.addEventListener('message', (event: MessageEvent) => {
   if (!accepts(event, window.parent, window, config.allowedOrigins)) return
@@ -30,7 +43,7 @@ window.addEventListener('message', (event: MessageEvent) => {
     return
   }
   const ctx: FrameContext = { config, origin, api }
-  Promise.resolve()
+  storageChecked
     .then(() => handler((payload ?? {}) as never, ctx))
     .then(
       (data) => reply({ protocol: FRAME_PROTOCOL, id, data }),
@@ -41,11 +54,13 @@ window.addEventListener('message', (event: MessageEvent) => {
           id,
           error: e
             ? { type: e.type, message: e.message }
-            : { type: err instanceof RangeError ? 'invalid_request_arguments' : 'error', message: (err as Error)?.message || 'An error has occurred, please try again.' },
+            : isStorageError(err)
+              ? { type: 'storage_unavailable', message: STORAGE_TEXTS.unavailable }
+              : { type: err instanceof RangeError ? 'invalid_request_arguments' : 'error', message: (err as Error)?.message || 'An error has occurred, please try again.' },
         })
       },
     )
 })
 
 // `ready` answers from the registry like any request.
-register('ready', async () => ({ version: 1 }))
+register('ready', async () => ({ version: 1, storage: storageMode() }))

@@ -17,9 +17,9 @@ const DB = 'portico-wallet'
 const VERSION = 1
 const STORES: StoreName[] = ['keys', 'device-shares']
 
-function db(): Promise<IDBDatabase> {
+function db(factory: IDBFactory): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
-    const req = indexedDB.open(DB, VERSION)
+    const req = factory.open(DB, VERSION)
     req.onupgradeneeded = () => {
       const d = req.result
       for (const s of STORES) if (!d.objectStoreNames.contains(s)) d.createObjectStore(s)
@@ -30,8 +30,8 @@ function db(): Promise<IDBDatabase> {
   })
 }
 
-function run<T>(store: StoreName, mode: IDBTransactionMode, fn: (s: IDBObjectStore) => IDBRequest): Promise<T> {
-  return db().then(
+function run<T>(factory: IDBFactory, store: StoreName, mode: IDBTransactionMode, fn: (s: IDBObjectStore) => IDBRequest): Promise<T> {
+  return db(factory).then(
     (d) =>
       new Promise<T>((resolve, reject) => {
         const tx = d.transaction(store, mode)
@@ -48,15 +48,16 @@ function run<T>(store: StoreName, mode: IDBTransactionMode, fn: (s: IDBObjectSto
   )
 }
 
-export function indexedDbStore(): FrameStore {
+/** IndexedDB through `factory`: the page's own, or the one a Storage Access handle gives (`handle.indexedDB`). */
+export function indexedDbStore(factory: IDBFactory = indexedDB): FrameStore {
   return {
     kind: 'indexeddb',
-    get: (store, key) => run(store, 'readonly', (s) => s.get(key)),
+    get: (store, key) => run(factory, store, 'readonly', (s) => s.get(key)),
     put: async (store, key, value) => {
-      await run(store, 'readwrite', (s) => s.put(value, key))
+      await run(factory, store, 'readwrite', (s) => s.put(value, key))
     },
     delete: async (store, key) => {
-      await run(store, 'readwrite', (s) => s.delete(key))
+      await run(factory, store, 'readwrite', (s) => s.delete(key))
     },
   }
 }

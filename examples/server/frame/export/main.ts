@@ -15,6 +15,11 @@ import '../messages'
 import { FRAME_TEXTS, FrameFailure, createApi, type FrameConfig, type FrameContext } from '../context'
 import { accepts } from '../guard'
 import { exportedKey, withRootSecret } from '../wallet-secret'
+import { resilientStore } from '../storage-check'
+import { frameStore, useFrameStore } from '../storage'
+
+// Storage blocked on this site (a third-party frame): a clear text instead of the browser's.
+useFrameStore(resilientStore(frameStore()))
 
 export interface ExportConfig extends FrameConfig {
   primaryAddress: string

@@ -4,7 +4,8 @@
  */
 import type { ChainType, EntropyRef, FrameWallet, RecoveryInput, RecoveryMethod } from '../../../../plugins/embedded-wallet/protocol'
 import { FRAME_TEXTS, FrameFailure, type FrameContext } from '../context'
-import { loadDeviceShare, saveDeviceShare } from '../device-store'
+import { deleteDeviceShare, loadDeviceShare, saveDeviceShare } from '../device-store'
+import { storageMode } from '../storage-check'
 import { HdRoot, ImportedRoot, generateEntropy, matchesEntropyId, rootFromSecret, verifierFor, type WalletRoot } from '../keys'
 import { parseImportedKey } from '../import-key'
 import { fetchAuthShare, lease, rootFromShares, unlock, clearSession } from '../session'
@@ -68,21 +69,40 @@ async function createRoot(
   const entropyId = root.entropyId(entropyIdVerifier)
   const wallets: FrameWallet[] = chainTypes.map((chainType) => ({ chainType, walletIndex: 0, address: root.address(chainType, 0) }))
   const recovery = await sealRecovery(ctx, method, shares.recovery, { ...p, recoveryMethod: method } as RecoveryInput, entropyId, p.accessToken)
-  const res = await ctx.api<ServerWallets>(
-    '/wallets/create',
-    {
-      entropy_id: entropyId,
-      entropy_id_verifier: entropyIdVerifier,
-      auth_share: shareToString(shares.auth),
-      ...recovery,
-      wallets: wallets.map((w) => ({ address: w.address, chain_type: w.chainType, wallet_index: w.walletIndex })),
-    },
-    p.accessToken,
+  const res = await keptThenSent(ctx, entropyId, shares.device, (session_only) =>
+    ctx.api<ServerWallets>(
+      '/wallets/create',
+      {
+        entropy_id: entropyId,
+        entropy_id_verifier: entropyIdVerifier,
+        auth_share: shareToString(shares.auth),
+        ...recovery,
+        wallets: wallets.map((w) => ({ address: w.address, chain_type: w.chainType, wallet_index: w.walletIndex })),
+        session_only,
+      },
+      p.accessToken,
+    ),
   )
-  await saveDeviceShare(ctx.config.appId, entropyId, shares.device)
   await confirmRecovery(method, root, null, { ...p, recoveryMethod: method } as RecoveryInput, { ...ctx, entropyId, entropyIdVerifier, accessToken: p.accessToken })
   lease(ctx, { accessToken: p.accessToken, entropyId, entropyIdVerifier }, root, res.mfa_enrolled).release()
-  return { entropyId, entropyIdVerifier, wallets, recoveryMethod: method }
+  return { entropyId, entropyIdVerifier, wallets, recoveryMethod: method, storage: storageMode() }
+}
+
+/**
+ * A new root's order (issue 26, no orphaned shares): this device keeps its share first (the
+ * store keeps it in memory when storage fails, and the frame turns session-only), then the
+ * server stores its shares, told whether this device holds its share for the tab only
+ * (`session_only`). Should the server refuse, the device share goes again; should its answer be
+ * lost after it stored the root, the auth and recovery shares still rebuild it (recovery).
+ */
+async function keptThenSent<T>(ctx: FrameContext, entropyId: string, device: Uint8Array, send: (sessionOnly: boolean) => Promise<T>): Promise<T> {
+  await saveDeviceShare(ctx.config.appId, entropyId, device)
+  try {
+    return await send(storageMode() === 'session')
+  } catch (e) {
+    await deleteDeviceShare(ctx.config.appId, entropyId).catch(() => {})
+    throw e
+  }
 }
 
 async function addWallet(
@@ -133,19 +153,27 @@ register('wallets:import', async (p, ctx) => {
   const wallet: FrameWallet = { chainType: p.chainType, walletIndex: 0, address: entropyId }
   try {
     const recovery = await sealRecovery(ctx, method, shares.recovery, { ...p, recoveryMethod: method } as RecoveryInput, entropyId, p.accessToken)
-    const res = await ctx.api<ServerWallets>(
-      '/wallets/import',
-      { entropy_id: entropyId, entropy_id_verifier: entropyIdVerifier, auth_share: shareToString(shares.auth), ...recovery, wallet: { address: wallet.address, chain_type: wallet.chainType } },
-      p.accessToken,
+    const res = await keptThenSent(ctx, entropyId, shares.device, (session_only) =>
+      ctx.api<ServerWallets>(
+        '/wallets/import',
+        {
+          entropy_id: entropyId,
+          entropy_id_verifier: entropyIdVerifier,
+          auth_share: shareToString(shares.auth),
+          ...recovery,
+          wallet: { address: wallet.address, chain_type: wallet.chainType },
+          session_only,
+        },
+        p.accessToken,
+      ),
     )
-    await saveDeviceShare(ctx.config.appId, entropyId, shares.device)
     await confirmRecovery(method, root, null, { ...p, recoveryMethod: method } as RecoveryInput, { ...ctx, entropyId, entropyIdVerifier, accessToken: p.accessToken })
     lease(ctx, { accessToken: p.accessToken, entropyId, entropyIdVerifier }, root, res.mfa_enrolled).release()
   } catch (e) {
     root.wipe()
     throw e
   }
-  return { entropyId, entropyIdVerifier, wallet, recoveryMethod: method }
+  return { entropyId, entropyIdVerifier, wallet, recoveryMethod: method, storage: storageMode() }
 })
 
 register('wallets:connect', async (p, ctx) => {
@@ -186,7 +214,7 @@ register('wallets:recover', async (p, ctx) => {
   } finally {
     l.release()
   }
-  return { entropyId: p.entropyId, entropyIdVerifier: p.entropyIdVerifier, recovered: true }
+  return { entropyId: p.entropyId, entropyIdVerifier: p.entropyIdVerifier, recovered: true, storage: storageMode() }
 })
 
 register('wallets:set-recovery', async (p, ctx) => {
