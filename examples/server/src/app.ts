@@ -49,6 +49,8 @@ export const ALLOWED_HEADERS = [
   'privy-client',
   'privy-ui',
   'farcaster-channel-token',
+  // The wallet frame's device proof (issue 26, wallet-custody.ts).
+  'portico-device-proof',
 ]
 
 export interface ServerOptions {
@@ -183,7 +185,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
       if (!origin) return null
       const appId = c.req.header('privy-app-id')
       const known = appId ? apps.get(appId) : undefined
-      // The wallet frame's own origin calls the wallet routes (they check the Origin again).
+      // The wallet frame's own origin calls the wallet routes (a browser hint: they check a device proof).
       if (origin === walletFrameOrigin()) return origin
       const ok = known && c.req.method !== 'OPTIONS' ? known.allowedOrigins.includes(origin) : apps.allOrigins().has(origin)
       return ok ? origin : null
@@ -191,7 +193,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
     credentials: true,
     allowMethods: ['GET', 'POST', 'OPTIONS'],
     allowHeaders: ALLOWED_HEADERS,
-    exposeHeaders: ['x-request-id', 'retry-after'],
+    exposeHeaders: ['x-request-id', 'retry-after', 'portico-device-nonce'],
     maxAge: 600,
   })
   app.use('/api/*', corsMw)

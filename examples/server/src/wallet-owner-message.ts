@@ -23,6 +23,17 @@ export const CUSTODY_CODES = {
   ownerSignature: 'wallet_owner_signature_invalid',
 } as const
 
+/** The user-facing texts of the custody errors (the frame shows them too). */
+export const CUSTODY_TEXTS = {
+  proofRequired: 'Wallet secrets are released to a registered wallet device only.',
+  nonce: 'The wallet device proof expired. Please try again.',
+  stepUpRequired: 'Confirm it’s you to use your wallet on this device.',
+  stepUpUnavailable: 'This wallet cannot be restored on a new device: add an e-mail address, a phone number or MFA to your account first.',
+  deviceRevoked: 'This device was removed from your wallet.',
+  ownerSignature: 'The change is not signed by the wallet.',
+  newDeviceNotice: 'A new device was added to your wallet',
+} as const
+
 export type OwnerAction = 'set_recovery' | 'add' | 'register_device' | 'revoke_device' | 'password_recovered'
 
 /**

@@ -35,6 +35,8 @@ import { requireFreshMfa } from '../mfa-gate'
 import { isUniqueViolation, type Queryable } from '../store'
 import { now } from '../tokens'
 import { id } from '../validate'
+import { answerWithNonce, custodyErrors, deviceLabel, notifyNewDevice, rebindSession, registerDevice, requireDevice, type Device, type DeviceOptions } from '../device-proof'
+import { consumeStepUpGrant } from '../wallet-custody'
 
 export interface WalletOptions {
   /** The wallet frame's origin (its own listener): the only origin shares are released to. */
@@ -153,14 +155,26 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
   const recoveryKeys: Keys = deriveKeys(opts.recoveryKey)
   const frameOrigin = () => (typeof opts.frameOrigin === 'function' ? opts.frameOrigin() : opts.frameOrigin)
 
-  /** Only the wallet frame's origin, with a valid access token; shares per user are rate limited. */
-  const fromFrame = async (c: C) => {
-    const origin = frameOrigin()
-    if (!origin) throw new ApiError(403, 'embedded_wallets_disabled', WALLET_MSG.noFrame)
-    if (c.req.header('origin') !== origin) throw new ApiError(403, 'invalid_origin', WALLET_MSG.frameOnly)
-    const auth = await requireAuth(c, ctx)
-    if (!(await hitLimit(ctx.store, `wallet-secrets:${auth.userId}`, ctx.limits.perIp * 4, ctx.limits.windowS))) throw errors.tooMany()
-    return auth
+  /**
+   * The wallet frame's device (device-proof.ts: a valid token and a proof by the session's
+   * device; `registered`: a device registered for the user's wallet). Origin is no credential.
+   * Shares per user are rate limited.
+   */
+  const fromDevice = async (c: C, o: DeviceOptions) => {
+    if (!frameOrigin()) throw new ApiError(403, 'embedded_wallets_disabled', WALLET_MSG.noFrame)
+    const d = await requireDevice(c, ctx, o)
+    if (!(await hitLimit(ctx.store, `wallet-secrets:${d.auth.userId}`, ctx.limits.perIp * 4, ctx.limits.windowS))) throw errors.tooMany()
+    return d
+  }
+  /**
+   * Create and import register the creating device: the user's first device, or one already
+   * registered. An unregistered device of a user who has a registered one steps up first (else a
+   * token stolen before the frame bound its session would register a device through an import).
+   */
+  const mayRegisterCreator = async (q: Queryable, appId: string, d: Device) => {
+    if (d.row && d.row.revoked_at == null) return
+    const others = await q.query('SELECT 1 FROM wallet_devices WHERE app_id = $1 AND user_id = $2 AND revoked_at IS NULL LIMIT 1', [appId, d.auth.userId])
+    if (others.length) throw custodyErrors.stepUpRequired()
   }
   const context = (appId: string, entropy: string) => `${appId}|${entropy.toLowerCase()}`
 
@@ -236,8 +250,15 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
     ).map((x) => x.data)
   const user = async (userId: string): Promise<WireUser> => (await loadUser(ctx.store, userId))!
 
-  r.post(api, '/wallets/create', { summary: 'Create an embedded wallet (HD root, index-0 wallets, auth and recovery shares) — wallet frame only', auth: 'bearer' }, createBody, async (c, b) => {
-    const auth = await fromFrame(c)
+  r.post(api, '/wallets/device_nonce', { summary: "A nonce for the wallet frame's next device proof (also in the portico-device-nonce header)", auth: 'bearer' }, z.object({}), async (c) => {
+    const auth = await requireAuth(c, ctx)
+    c.header('cache-control', 'no-store')
+    return c.json({ nonce: await answerWithNonce(c, ctx, auth) })
+  })
+
+  r.post(api, '/wallets/create', { summary: "Create an embedded wallet (HD root, index-0 wallets, auth and recovery shares) — the session's wallet device only", auth: 'bearer' }, createBody, async (c, b) => {
+    const device = await fromDevice(c, { entropyId: b.entropy_id })
+    const auth = device.auth
     const app = c.get('app')
     const seen = new Set<string>()
     const wallets = b.wallets.map((w) => {
@@ -267,13 +288,14 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
       // Imported keys are roots of their own: they do not count as the user's created wallet.
       const has = await q.query('SELECT 1 FROM embedded_wallet_roots WHERE app_id = $1 AND user_id = $2 AND NOT imported', [app.id, auth.userId])
       if (has.length || (await embedded(q, app.id, auth.userId)).some((w) => !w.imported)) throw alreadyExists()
+      await mayRegisterCreator(q, app.id, device)
       const t = now()
       try {
         await q.query('SAVEPOINT root_insert')
         await q.query(
-          `INSERT INTO embedded_wallet_roots (app_id, entropy_id, user_id, entropy_id_verifier, auth_share, recovery_method, recovery_share, recovery_meta, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
-          [app.id, root.entropy_id, auth.userId, b.entropy_id_verifier, authShare, b.recovery_method, recoveryShare, b.recovery_meta ? JSON.stringify(b.recovery_meta) : null, t],
+          `INSERT INTO embedded_wallet_roots (app_id, entropy_id, user_id, entropy_id_verifier, auth_share, recovery_method, recovery_share, recovery_meta, created_at, updated_at, created_session_id)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10)`,
+          [app.id, root.entropy_id, auth.userId, b.entropy_id_verifier, authShare, b.recovery_method, recoveryShare, b.recovery_meta ? JSON.stringify(b.recovery_meta) : null, t, auth.sessionId],
         )
         await q.query('RELEASE SAVEPOINT root_insert')
       } catch (e) {
@@ -285,13 +307,14 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
         throw alreadyExists()
       }
       for (const w of wallets) await insertWallet(q, app.id, auth.userId, walletAccount(w, root))
+      await registerDevice(q, { appId: app.id, userId: auth.userId, deviceId: device.deviceId, jwk: device.jwk, addedBy: 'create', label: deviceLabel(c.req.header('user-agent')) })
     })
     ctx.log.info({ app_id: app.id, wallets: wallets.length, recovery_method: b.recovery_method }, 'embedded wallet created')
     return c.json({ user: await user(auth.userId), mfa_enrolled: gate.mfaEnrolled })
   })
 
-  r.post(api, '/wallets/add', { summary: 'Add a wallet on the user\'s HD root (createAdditional / walletIndex) — wallet frame only', auth: 'bearer' }, addBody, async (c, b) => {
-    const auth = await fromFrame(c)
+  r.post(api, '/wallets/add', { summary: "Add a wallet on the user's HD root (createAdditional / walletIndex) — a registered wallet device only", auth: 'bearer' }, addBody, async (c, b) => {
+    const { auth } = await fromDevice(c, { entropyId: b.entropy_id, registered: true })
     const app = c.get('app')
     const address = walletAddress(b.chain_type, b.address)
     await ctx.store.transaction(async (q) => {
@@ -307,8 +330,9 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
     return c.json({ user: await user(auth.userId), recovery_method: root.recovery_method })
   })
 
-  r.post(api, '/wallets/import', { summary: 'Register an imported private key as a root wallet of its own (imported: true) — wallet frame only', auth: 'bearer' }, importBody, async (c, b) => {
-    const auth = await fromFrame(c)
+  r.post(api, '/wallets/import', { summary: "Register an imported private key as a root wallet of its own (imported: true) — the session's wallet device only", auth: 'bearer' }, importBody, async (c, b) => {
+    const device = await fromDevice(c, { entropyId: b.entropy_id })
+    const auth = device.auth
     const app = c.get('app')
     const address = walletAddress(b.wallet.chain_type, b.wallet.address)
     const verifierChain = b.entropy_id_verifier === 'ethereum-address-verifier' ? 'ethereum' : 'solana'
@@ -327,13 +351,14 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
       if (!u.length) throw errors.invalidToken()
       const same = (w: { address: string; chain_type: string }) => w.chain_type === b.wallet.chain_type && (address.startsWith('0x') ? w.address.toLowerCase() === address.toLowerCase() : w.address === address)
       if ((await embedded(q, app.id, auth.userId)).some(same)) throw alreadyExists()
+      await mayRegisterCreator(q, app.id, device)
       const t = now()
       try {
         await q.query('SAVEPOINT root_insert')
         await q.query(
-          `INSERT INTO embedded_wallet_roots (app_id, entropy_id, user_id, entropy_id_verifier, auth_share, recovery_method, recovery_share, recovery_meta, created_at, updated_at, imported)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, true)`,
-          [app.id, address, auth.userId, b.entropy_id_verifier, authShare, b.recovery_method, recoveryShare, b.recovery_meta ? JSON.stringify(b.recovery_meta) : null, t],
+          `INSERT INTO embedded_wallet_roots (app_id, entropy_id, user_id, entropy_id_verifier, auth_share, recovery_method, recovery_share, recovery_meta, created_at, updated_at, imported, created_session_id)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, true, $10)`,
+          [app.id, address, auth.userId, b.entropy_id_verifier, authShare, b.recovery_method, recoveryShare, b.recovery_meta ? JSON.stringify(b.recovery_meta) : null, t, auth.sessionId],
         )
         await q.query('RELEASE SAVEPOINT root_insert')
       } catch (e) {
@@ -341,29 +366,50 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
         throw e
       }
       await insertWallet(q, app.id, auth.userId, walletAccount({ address, chain_type: b.wallet.chain_type, wallet_index: 0 }, root))
+      await registerDevice(q, { appId: app.id, userId: auth.userId, deviceId: device.deviceId, jwk: device.jwk, addedBy: 'import', label: deviceLabel(c.req.header('user-agent')) })
     })
     ctx.log.info({ app_id: app.id, chain_type: b.wallet.chain_type, recovery_method: b.recovery_method }, 'embedded wallet imported')
     return c.json({ user: await user(auth.userId), mfa_enrolled: gate.mfaEnrolled })
   })
 
-  r.post(api, '/wallets/auth_share', { summary: 'The auth share of the user\'s wallet — wallet frame only, fresh MFA when enrolled', auth: 'bearer' }, authShareBody, async (c, b) => {
-    const auth = await fromFrame(c)
+  r.post(api, '/wallets/auth_share', { summary: "The auth share of the user's wallet — a registered wallet device bound to the session, fresh MFA when enrolled", auth: 'bearer' }, authShareBody, async (c, b) => {
+    const { auth } = await fromDevice(c, { entropyId: b.entropy_id, registered: true })
     const row = await rootOf(ctx.store, c.get('app').id, auth.userId, b.entropy_id)
     const gate = await requireFreshMfa(ctx, auth, b.purpose ?? 'auth_share')
     c.header('cache-control', 'no-store')
     return c.json({ share: await openAuth(row), mfa_enrolled: gate.mfaEnrolled })
   })
 
-  r.post(api, '/wallets/recovery_share', { summary: 'The recovery share (privy: opened with the recovery key; others: as sealed) — wallet frame only', auth: 'bearer' }, rootBody, async (c, b) => {
-    const auth = await fromFrame(c)
-    const row = await rootOf(ctx.store, c.get('app').id, auth.userId, b.entropy_id)
+  r.post(
+    api,
+    '/wallets/recovery_share',
+    { summary: 'The recovery share (privy: opened with the recovery key, after a step-up on this device; others: as sealed) — wallet frame device only', auth: 'bearer' },
+    rootBody,
+    async (c, b) => {
+    const device = await fromDevice(c, { entropyId: b.entropy_id, binding: 'any' })
+    const auth = device.auth
+    const app = c.get('app')
+    const row = await rootOf(ctx.store, app.id, auth.userId, b.entropy_id)
     await requireFreshMfa(ctx, auth, 'recovery')
+    if (row.recovery_method === 'privy') {
+      // The server could open this share and the auth share: only a step-up the token does not
+      // carry (a code to the user's e-mail or phone, fresh MFA) lets a device have it. The grant
+      // registers the device and binds the session to it; the user is told.
+      const ref = { appId: app.id, userId: auth.userId, sessionId: auth.sessionId, deviceId: device.deviceId, entropyId: row.entropy_id }
+      const fresh = await ctx.store.transaction(async (q) => {
+        if (!(await consumeStepUpGrant(q, ref))) throw custodyErrors.stepUpRequired()
+        await rebindSession(q, auth.sessionId, device.deviceId)
+        return registerDevice(q, { appId: app.id, userId: auth.userId, deviceId: device.deviceId, jwk: device.jwk, addedBy: 'step_up', label: deviceLabel(c.req.header('user-agent')) })
+      })
+      if (fresh) await notifyNewDevice(ctx, { appId: app.id, userId: auth.userId, label: deviceLabel(c.req.header('user-agent')) })
+    }
     c.header('cache-control', 'no-store')
     return c.json({ recovery_method: row.recovery_method, recovery_share: await openRecovery(row), recovery_meta: row.recovery_meta })
-  })
+    },
+  )
 
-  r.post(api, '/wallets/set_recovery', { summary: 'Reseal the recovery share under another recovery method — wallet frame only', auth: 'bearer' }, setRecoveryBody, async (c, b) => {
-    const auth = await fromFrame(c)
+  r.post(api, '/wallets/set_recovery', { summary: 'Reseal the recovery share under another recovery method — a registered wallet device only', auth: 'bearer' }, setRecoveryBody, async (c, b) => {
+    const { auth } = await fromDevice(c, { entropyId: b.entropy_id, registered: true })
     const app = c.get('app')
     const existing = await rootOf(ctx.store, app.id, auth.userId, b.entropy_id)
     await requireFreshMfa(ctx, auth, 'recovery')
