@@ -34,6 +34,7 @@ import { registerCrossApp } from './routes/cross-app'
 import { registerMfa } from './routes/mfa'
 import { registerChainInfo } from './routes/chain-info'
 import { derivedRecoveryKey, registerWallets, type WalletOptions } from './routes/wallets'
+import { registerWalletStepUp } from './routes/wallet-step-up'
 import { registerFunding } from './routes/funding'
 import { registerRecovery } from './routes/recovery'
 import { registerDelegation } from './routes/delegation'
@@ -274,6 +275,8 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   registerMfa(api, ctx)
   registerChainInfo(api, ctx)
   registerWallets(api, ctx, { ...opts.wallets, recoveryKey: opts.wallets?.recoveryKey ?? derivedRecoveryKey(opts.secret ?? DEV_SECRET) })
+  // New wallet devices: the step-up, the devices list and their removal (issue 26).
+  registerWalletStepUp(api, ctx)
   registerFunding(api, ctx)
   registerRecovery(api, app, ctx, { frameOrigin: walletFrameOrigin })
   registerDelegation(api, ctx)

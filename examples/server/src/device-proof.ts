@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto'
 import { EmbeddedJWK, calculateJwkThumbprint, decodeProtectedHeader, jwtVerify, type JWK } from 'jose'
 import { bearer, requireAuth, type Auth, type C, type ServerCtx } from './context'
+import { devOutboxNotice } from './delivery'
 import { ApiError } from './errors'
 import type { Queryable } from './store'
 import { now, randomToken } from './tokens'
@@ -243,6 +244,9 @@ export async function notifyNewDevice(ctx: ServerCtx, p: { appId: string; userId
   const email = rows.find((r) => r.type === 'email')
   const phone = rows.find((r) => r.type === 'phone')
   try {
+    // Development mode: the notice in the dev outbox too (`/dev/outbox?kind=notice`).
+    const to = email ?? phone
+    if (to) await devOutboxNotice(ctx.store, ctx.delivery, { appId: p.appId, channel: to.type === 'email' ? 'email' : 'sms', to: to.identifier, text })
     if (email && ctx.delivery.email) await ctx.delivery.email.send({ to: email.identifier, subject: CUSTODY_TEXTS.newDeviceNotice, text })
     else if (phone && ctx.delivery.sms) await ctx.delivery.sms.send({ to: phone.identifier, body: text, appId: p.appId })
     else if (ctx.delivery.dev) ctx.log.info({ app_id: p.appId, dev_notice: true }, line)
