@@ -18,6 +18,11 @@ export interface FrameConfig {
   caid?: string | null
 }
 
+export interface CallOptions {
+  /** Fields signed over this call's nonce (and this device's id), merged into the body. */
+  sign?: (nonce: string, deviceId: string) => Promise<Record<string, unknown>>
+}
+
 /** A failure the host sees as `{ type, message }`. */
 export class FrameFailure extends Error {
   constructor(
@@ -34,8 +39,11 @@ export interface FrameContext {
   config: FrameConfig
   /** The host origin that sent the request. */
   origin: string
-  /** POST to the reference server's /api/v1 with the user's access token. */
-  api<T = any>(path: string, body: unknown, accessToken: string): Promise<T>
+  /**
+   * POST to the reference server's /api/v1 with the user's access token and a device proof.
+   * `sign` adds fields made for the proof's nonce (an owner signature, a recovery proof).
+   */
+  api<T = any>(path: string, body: unknown, accessToken: string, opts?: CallOptions): Promise<T>
 }
 
 /** The spec's wallet texts the frame itself produces. */
@@ -96,7 +104,7 @@ export function createApi(config: FrameConfig, opts: ApiOptions = {}): FrameCont
     const json = (await res.json().catch(() => ({}))) as { nonce?: string }
     if (json.nonce) nonce = json.nonce
   }
-  return async (path, body, accessToken) => {
+  return async (path, body, accessToken, call = {}) => {
     if (!accessToken) throw new FrameFailure('invalid_request_arguments', FRAME_TEXTS.missingToken)
     const key = await deviceKey(config.appId, opts.store)
     const eid = body && typeof body === 'object' && typeof (body as { entropy_id?: unknown }).entropy_id === 'string' ? (body as { entropy_id: string }).entropy_id : null
@@ -105,7 +113,8 @@ export function createApi(config: FrameConfig, opts: ApiOptions = {}): FrameCont
       const used = nonce!
       nonce = null
       const signed = await proof(key, { htm: 'POST', htu: path, accessToken, entropyId: eid, nonce: used })
-      const res = await post(path, body, { ...headers(accessToken), [DEVICE_PROOF_HEADER]: signed })
+      const sent = call.sign ? { ...(body as object), ...(await call.sign(used, key.id)) } : body
+      const res = await post(path, sent, { ...headers(accessToken), [DEVICE_PROOF_HEADER]: signed })
       keep(res)
       const json = (await res.json().catch(() => ({}))) as { code?: string; error?: string }
       if (res.ok) return json as never

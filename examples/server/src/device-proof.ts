@@ -15,6 +15,9 @@
  * Every answer of a guarded route carries the next nonce (`portico-device-nonce`), errors too.
  */
 import { createHash } from 'node:crypto'
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { base58 } from '@scure/base'
+import { verifyMessage, type Hex } from 'viem'
 import { EmbeddedJWK, calculateJwkThumbprint, decodeProtectedHeader, jwtVerify, type JWK } from 'jose'
 import { bearer, requireAuth, type Auth, type C, type ServerCtx } from './context'
 import { ApiError } from './errors'
@@ -29,6 +32,7 @@ import {
   PROOF_MAX_AGE_S,
   PROOF_NONCE_TTL_S,
 } from './wallet-custody'
+import { recoveryProofMessage } from './wallet-owner-message'
 
 export const custodyErrors = {
   proofRequired: () => new ApiError(403, CUSTODY_CODES.proofRequired, CUSTODY_TEXTS.proofRequired),
@@ -248,5 +252,33 @@ export async function notifyNewDevice(ctx: ServerCtx, p: { appId: string; userId
     else if (ctx.delivery.dev) ctx.log.info({ app_id: p.appId, dev_notice: true }, line)
   } catch (err) {
     ctx.log.error({ err_name: (err as Error)?.name }, 'new device notice failed')
+  }
+}
+
+/**
+ * Whether `signature` is the root's index-0 key over `message` (wallet-owner-message.ts):
+ * EIP-191 personal_sign for Ethereum roots (viem verifyMessage), ed25519 over the UTF-8 bytes
+ * for Solana roots (base58 signature).
+ */
+export async function verifyOwnerSignature(root: { entropy_id: string; entropy_id_verifier: string }, message: string, signature: unknown): Promise<boolean> {
+  if (typeof signature !== 'string' || !signature || signature.length > 256) return false
+  try {
+    if (root.entropy_id_verifier === 'ethereum-address-verifier') {
+      if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return false
+      return await verifyMessage({ address: root.entropy_id as Hex, message, signature: signature as Hex })
+    }
+    return ed25519.verify(base58.decode(signature), new TextEncoder().encode(message), base58.decode(root.entropy_id))
+  } catch {
+    return false
+  }
+}
+
+/** Whether `proof` is the recovery-proof key's signature (frame recovery-proof.ts) for this nonce and device. */
+export function verifyRecoveryProof(publicKey: string | null, proof: unknown, p: { appId: string; entropyId: string; nonce: string; deviceId: string }): boolean {
+  if (!publicKey || typeof proof !== 'string' || proof.length > 128) return false
+  try {
+    return ed25519.verify(Buffer.from(proof, 'base64url'), new TextEncoder().encode(recoveryProofMessage(p)), Buffer.from(publicKey, 'base64url'))
+  } catch {
+    return false
   }
 }
