@@ -16,6 +16,8 @@ export interface FrameConfig {
   allowedOrigins: string[]
   clientId?: string | null
   caid?: string | null
+  /** The app signs raw hashes (secp256k1_sign): off unless its settings say embeddedWallets.allowRawSign. */
+  allowRawSign?: boolean
 }
 
 export interface CallOptions {
@@ -62,6 +64,8 @@ export const FRAME_TEXTS = {
   // wallets:import (the spec names no import texts: ours)
   invalidEthereumKey: 'Invalid private key: expected 32 bytes of hex (0x…)',
   invalidSolanaKey: 'Invalid private key: expected a base58 Solana secret key (64 bytes)',
+  // secp256k1_sign (ours): a raw hash may be a transaction or a message nobody can read.
+  rawSignOff: 'This app does not allow signing raw hashes: a raw hash can be a transaction or message you cannot check.',
 } as const
 
 export interface ApiOptions {
