@@ -75,43 +75,59 @@ export interface VerifiedProof {
   nonce: string
 }
 
+export interface ProofExpectation {
+  method: string
+  /** The path under /api/v1. */
+  path: string
+  /** The bearer access token the request carries. */
+  accessToken: string
+  entropyId: string | null
+}
+
+/**
+ * The proof's signature and claims (no database): ES256 by the JWK in its header, typ, iat
+ * within PROOF_MAX_AGE_S, htm/htu, ath, eid. Returns the nonce to consume and the device's
+ * public JWK; null when anything is off.
+ */
+export async function checkProofJws(jws: string, want: ProofExpectation, t = now()): Promise<{ nonce: unknown; jwk: JWK } | null> {
+  if (jws.length > 4096) return null
+  try {
+    const header = decodeProtectedHeader(jws)
+    if (header.alg !== 'ES256' || header.typ !== DEVICE_PROOF_TYP) return null
+    const jwk = header.jwk as JWK
+    if (!jwk || jwk.kty !== 'EC' || jwk.crv !== 'P-256' || 'd' in jwk) return null
+    const { payload } = await jwtVerify(jws, EmbeddedJWK, { typ: DEVICE_PROOF_TYP, algorithms: ['ES256'] })
+    const iat = payload.iat
+    const ok =
+      typeof iat === 'number' &&
+      Math.abs(t - iat) <= PROOF_MAX_AGE_S &&
+      payload.htm === want.method &&
+      payload.htu === want.path &&
+      payload.ath === sha256url(want.accessToken) &&
+      (payload.eid ?? null) === (want.entropyId ? want.entropyId.toLowerCase() : null) &&
+      typeof payload.jti === 'string'
+    return ok ? { nonce: payload.nonce, jwk: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y } } : null
+  } catch {
+    return null
+  }
+}
+
 /** Verifies the request's device proof (everything but the binding); consumes its nonce. */
 export async function verifyProof(c: C, ctx: ServerCtx, auth: Auth, entropyId: string | null): Promise<VerifiedProof> {
   const token = bearer(c)
   const jws = c.req.header(DEVICE_PROOF_HEADER)
-  if (!jws || !token || jws.length > 4096) throw custodyErrors.proofRequired()
-  let payload: Record<string, unknown>
-  let jwk: JWK
-  try {
-    const header = decodeProtectedHeader(jws)
-    if (header.alg !== 'ES256' || header.typ !== DEVICE_PROOF_TYP) throw new Error('alg')
-    jwk = header.jwk as JWK
-    if (!jwk || jwk.kty !== 'EC' || jwk.crv !== 'P-256' || 'd' in jwk) throw new Error('jwk')
-    ;({ payload } = await jwtVerify(jws, EmbeddedJWK, { typ: DEVICE_PROOF_TYP, algorithms: ['ES256'] }))
-  } catch {
-    throw custodyErrors.proofRequired()
-  }
+  if (!jws || !token) throw custodyErrors.proofRequired()
   const t = now()
-  const iat = payload.iat
-  const path = c.req.path.replace(/^\/api\/v1/, '')
-  const ok =
-    typeof iat === 'number' &&
-    Math.abs(t - iat) <= PROOF_MAX_AGE_S &&
-    payload.htm === c.req.method &&
-    payload.htu === path &&
-    payload.ath === sha256url(token) &&
-    (payload.eid ?? null) === (entropyId ? entropyId.toLowerCase() : null) &&
-    typeof payload.jti === 'string'
-  if (!ok) throw custodyErrors.proofRequired()
-  const nonce = payload.nonce
+  const checked = await checkProofJws(jws, { method: c.req.method, path: c.req.path.replace(/^\/api\/v1/, ''), accessToken: token, entropyId }, t)
+  if (!checked) throw custodyErrors.proofRequired()
+  const nonce = checked.nonce
   if (typeof nonce !== 'string' || nonce.length > 64) throw custodyErrors.nonce()
   const used = await ctx.store.query(
     `UPDATE wallet_proof_nonces SET used_at = $4 WHERE nonce = $1 AND app_id = $2 AND session_id = $3 AND used_at IS NULL AND expires_at > $4 RETURNING nonce`,
     [nonce, c.get('app').id, auth.sessionId, t],
   )
   if (!used.length) throw custodyErrors.nonce()
-  const publicJwk: JWK = { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y }
-  return { deviceId: await calculateJwkThumbprint(publicJwk, 'sha256'), jwk: publicJwk, nonce }
+  return { deviceId: await calculateJwkThumbprint(checked.jwk, 'sha256'), jwk: checked.jwk, nonce }
 }
 
 export interface DeviceRow {
