@@ -12,6 +12,8 @@ import { recoverTransactionAddress, verifyMessage, verifyTypedData, type Transac
 import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58 } from '@scure/base'
+import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, type JWK } from 'jose'
+import { insertStepUpGrant } from '../../examples/server/src/wallet-custody'
 import { CHROMIUM_ARGS, chromiumPath } from './harness'
 import { WALLET_APP, emailLogin, startWalletServers, type WalletServers } from './wallet-frame/servers'
 
@@ -105,11 +107,25 @@ describe('wallet frame', { timeout: 90_000 }, () => {
     expect(again.error?.message).toBe('User already has an embedded wallet.')
   })
 
-  it('a new browser profile has no device share: connect says so, privy recovery restores it', async () => {
+  it('a new browser profile has no device share: connect says so; privy recovery needs a step-up on that device, then restores it', async () => {
     const fresh = await hostPage()
+    // The frame's device proofs name its key (the JWK in the proof's header): its device id.
+    const proofs: string[] = []
+    fresh.on('request', (r) => {
+      const p = r.headers()['portico-device-proof']
+      if (p && r.url().endsWith('/wallets/recovery_share')) proofs.push(p)
+    })
     const ref = { accessToken: token, entropyId: root.entropyId, entropyIdVerifier: root.entropyIdVerifier }
     const conn = await req(fresh, 'wallets:connect', ref)
     expect(conn.error?.type).toBe('wallet_not_on_device')
+    // The token alone is not enough for privy's recovery share on a new device (issue 26).
+    const refused = await req(fresh, 'wallets:recover', { ...ref, recoveryMethod: 'privy' })
+    expect(refused.error).toMatchObject({ type: 'device_step_up_required', message: 'Confirm it’s you to use your wallet on this device.' })
+    // The step-up (a code to the user's e-mail or MFA: the step-up routes) records a grant for this session, device and root.
+    expect(proofs.length).toBeGreaterThan(0)
+    const deviceId = await calculateJwkThumbprint(decodeProtectedHeader(proofs[0]).jwk as JWK, 'sha256')
+    const { sub, sid } = decodeJwt(token) as { sub: string; sid: string }
+    await insertStepUpGrant(s.store, { appId: WALLET_APP, userId: sub, sessionId: sid, deviceId, entropyId: root.entropyId }, 'email')
     const rec = await req(fresh, 'wallets:recover', { ...ref, recoveryMethod: 'privy' })
     expect(rec.error).toBeUndefined()
     expect((await req(fresh, 'wallets:connect', ref)).error).toBeUndefined()

@@ -4,18 +4,20 @@
  * material; the server keeps the public wallet records (linked accounts of type 'wallet',
  * wallet_client_type 'privy') and, per HD root, two of the three Shamir shares:
  *
- * - the auth share, sealed at rest with a key derived from PORTICO_SECRET, released only to
- *   requests whose Origin is the frame's origin, with a valid access token and after
- *   `requireFreshMfa(ctx, auth, 'auth_share')`;
+ * - the auth share, sealed at rest with a key derived from PORTICO_SECRET, released only to a
+ *   registered wallet device bound to the session (a device proof, src/device-proof.ts; issue
+ *   26), with a valid access token and after `requireFreshMfa(ctx, auth, 'auth_share')`;
  * - the recovery share: for `privy` (automatic recovery) sealed with the recovery key
  *   (PORTICO_RECOVERY_KEY, kept outside the database); for user-owned methods
  *   (user-passcode, google-drive, icloud) stored as the frame sealed it, unreadable here.
  *
  *   POST /wallets/create          new HD root + its index-0 wallets
  *   POST /wallets/add             another wallet on the user's root (index rules of section 5)
- *   POST /wallets/auth_share      the auth share (frame only) and whether the frame may cache it
- *   POST /wallets/recovery_share  the recovery share (privy: opened; others: as sealed)
- *   POST /wallets/set_recovery    reseal the recovery share under another method
+ *   POST /wallets/device_nonce    a nonce for the next device proof
+ *   POST /wallets/auth_share      the auth share (a registered device) and whether the frame may cache it
+ *   POST /wallets/recovery_share  the recovery share (privy: opened, after a step-up; others: as sealed)
+ *   POST /wallets/devices/register  a device joins after a recovery (step-up grant or owner signature)
+ *   POST /wallets/set_recovery    reseal the recovery share under another method (owner signature)
  *   POST /wallets/import          an imported private key: a root of its own (imported: true)
  *
  * Every write runs in one transaction after every check; a refused request writes nothing.
