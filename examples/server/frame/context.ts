@@ -16,6 +16,13 @@ export interface FrameConfig {
   allowedOrigins: string[]
   clientId?: string | null
   caid?: string | null
+  /** The app signs raw hashes (secp256k1_sign): off unless its settings say embeddedWallets.allowRawSign. */
+  allowRawSign?: boolean
+}
+
+export interface CallOptions {
+  /** Fields signed over this call's nonce (and this device's id), merged into the body. */
+  sign?: (nonce: string, deviceId: string) => Promise<Record<string, unknown>>
 }
 
 /** A failure the host sees as `{ type, message }`. */
@@ -34,8 +41,11 @@ export interface FrameContext {
   config: FrameConfig
   /** The host origin that sent the request. */
   origin: string
-  /** POST to the reference server's /api/v1 with the user's access token. */
-  api<T = any>(path: string, body: unknown, accessToken: string): Promise<T>
+  /**
+   * POST to the reference server's /api/v1 with the user's access token and a device proof.
+   * `sign` adds fields made for the proof's nonce (an owner signature, a recovery proof).
+   */
+  api<T = any>(path: string, body: unknown, accessToken: string, opts?: CallOptions): Promise<T>
 }
 
 /** The spec's wallet texts the frame itself produces. */
@@ -54,6 +64,8 @@ export const FRAME_TEXTS = {
   // wallets:import (the spec names no import texts: ours)
   invalidEthereumKey: 'Invalid private key: expected 32 bytes of hex (0x…)',
   invalidSolanaKey: 'Invalid private key: expected a base58 Solana secret key (64 bytes)',
+  // secp256k1_sign (ours): a raw hash may be a transaction or a message nobody can read.
+  rawSignOff: 'This app does not allow signing raw hashes: a raw hash can be a transaction or message you cannot check.',
 } as const
 
 export interface ApiOptions {
@@ -96,7 +108,7 @@ export function createApi(config: FrameConfig, opts: ApiOptions = {}): FrameCont
     const json = (await res.json().catch(() => ({}))) as { nonce?: string }
     if (json.nonce) nonce = json.nonce
   }
-  return async (path, body, accessToken) => {
+  return async (path, body, accessToken, call = {}) => {
     if (!accessToken) throw new FrameFailure('invalid_request_arguments', FRAME_TEXTS.missingToken)
     const key = await deviceKey(config.appId, opts.store)
     const eid = body && typeof body === 'object' && typeof (body as { entropy_id?: unknown }).entropy_id === 'string' ? (body as { entropy_id: string }).entropy_id : null
@@ -105,7 +117,8 @@ export function createApi(config: FrameConfig, opts: ApiOptions = {}): FrameCont
       const used = nonce!
       nonce = null
       const signed = await proof(key, { htm: 'POST', htu: path, accessToken, entropyId: eid, nonce: used })
-      const res = await post(path, body, { ...headers(accessToken), [DEVICE_PROOF_HEADER]: signed })
+      const sent = call.sign ? { ...(body as object), ...(await call.sign(used, key.id)) } : body
+      const res = await post(path, sent, { ...headers(accessToken), [DEVICE_PROOF_HEADER]: signed })
       keep(res)
       const json = (await res.json().catch(() => ({}))) as { code?: string; error?: string }
       if (res.ok) return json as never

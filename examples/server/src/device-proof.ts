@@ -15,6 +15,9 @@
  * Every answer of a guarded route carries the next nonce (`portico-device-nonce`), errors too.
  */
 import { createHash } from 'node:crypto'
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { base58 } from '@scure/base'
+import { verifyMessage, type Hex } from 'viem'
 import { EmbeddedJWK, calculateJwkThumbprint, decodeProtectedHeader, jwtVerify, type JWK } from 'jose'
 import { bearer, requireAuth, type Auth, type C, type ServerCtx } from './context'
 import { devOutboxNotice } from './delivery'
@@ -30,6 +33,7 @@ import {
   PROOF_MAX_AGE_S,
   PROOF_NONCE_TTL_S,
 } from './wallet-custody'
+import { recoveryProofMessage } from './wallet-owner-message'
 
 export const custodyErrors = {
   proofRequired: () => new ApiError(403, CUSTODY_CODES.proofRequired, CUSTODY_TEXTS.proofRequired),
@@ -72,43 +76,59 @@ export interface VerifiedProof {
   nonce: string
 }
 
+export interface ProofExpectation {
+  method: string
+  /** The path under /api/v1. */
+  path: string
+  /** The bearer access token the request carries. */
+  accessToken: string
+  entropyId: string | null
+}
+
+/**
+ * The proof's signature and claims (no database): ES256 by the JWK in its header, typ, iat
+ * within PROOF_MAX_AGE_S, htm/htu, ath, eid. Returns the nonce to consume and the device's
+ * public JWK; null when anything is off.
+ */
+export async function checkProofJws(jws: string, want: ProofExpectation, t = now()): Promise<{ nonce: unknown; jwk: JWK } | null> {
+  if (jws.length > 4096) return null
+  try {
+    const header = decodeProtectedHeader(jws)
+    if (header.alg !== 'ES256' || header.typ !== DEVICE_PROOF_TYP) return null
+    const jwk = header.jwk as JWK
+    if (!jwk || jwk.kty !== 'EC' || jwk.crv !== 'P-256' || 'd' in jwk) return null
+    const { payload } = await jwtVerify(jws, EmbeddedJWK, { typ: DEVICE_PROOF_TYP, algorithms: ['ES256'] })
+    const iat = payload.iat
+    const ok =
+      typeof iat === 'number' &&
+      Math.abs(t - iat) <= PROOF_MAX_AGE_S &&
+      payload.htm === want.method &&
+      payload.htu === want.path &&
+      payload.ath === sha256url(want.accessToken) &&
+      (payload.eid ?? null) === (want.entropyId ? want.entropyId.toLowerCase() : null) &&
+      typeof payload.jti === 'string'
+    return ok ? { nonce: payload.nonce, jwk: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y } } : null
+  } catch {
+    return null
+  }
+}
+
 /** Verifies the request's device proof (everything but the binding); consumes its nonce. */
 export async function verifyProof(c: C, ctx: ServerCtx, auth: Auth, entropyId: string | null): Promise<VerifiedProof> {
   const token = bearer(c)
   const jws = c.req.header(DEVICE_PROOF_HEADER)
-  if (!jws || !token || jws.length > 4096) throw custodyErrors.proofRequired()
-  let payload: Record<string, unknown>
-  let jwk: JWK
-  try {
-    const header = decodeProtectedHeader(jws)
-    if (header.alg !== 'ES256' || header.typ !== DEVICE_PROOF_TYP) throw new Error('alg')
-    jwk = header.jwk as JWK
-    if (!jwk || jwk.kty !== 'EC' || jwk.crv !== 'P-256' || 'd' in jwk) throw new Error('jwk')
-    ;({ payload } = await jwtVerify(jws, EmbeddedJWK, { typ: DEVICE_PROOF_TYP, algorithms: ['ES256'] }))
-  } catch {
-    throw custodyErrors.proofRequired()
-  }
+  if (!jws || !token) throw custodyErrors.proofRequired()
   const t = now()
-  const iat = payload.iat
-  const path = c.req.path.replace(/^\/api\/v1/, '')
-  const ok =
-    typeof iat === 'number' &&
-    Math.abs(t - iat) <= PROOF_MAX_AGE_S &&
-    payload.htm === c.req.method &&
-    payload.htu === path &&
-    payload.ath === sha256url(token) &&
-    (payload.eid ?? null) === (entropyId ? entropyId.toLowerCase() : null) &&
-    typeof payload.jti === 'string'
-  if (!ok) throw custodyErrors.proofRequired()
-  const nonce = payload.nonce
+  const checked = await checkProofJws(jws, { method: c.req.method, path: c.req.path.replace(/^\/api\/v1/, ''), accessToken: token, entropyId }, t)
+  if (!checked) throw custodyErrors.proofRequired()
+  const nonce = checked.nonce
   if (typeof nonce !== 'string' || nonce.length > 64) throw custodyErrors.nonce()
   const used = await ctx.store.query(
     `UPDATE wallet_proof_nonces SET used_at = $4 WHERE nonce = $1 AND app_id = $2 AND session_id = $3 AND used_at IS NULL AND expires_at > $4 RETURNING nonce`,
     [nonce, c.get('app').id, auth.sessionId, t],
   )
   if (!used.length) throw custodyErrors.nonce()
-  const publicJwk: JWK = { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y }
-  return { deviceId: await calculateJwkThumbprint(publicJwk, 'sha256'), jwk: publicJwk, nonce }
+  return { deviceId: await calculateJwkThumbprint(checked.jwk, 'sha256'), jwk: checked.jwk, nonce }
 }
 
 export interface DeviceRow {
@@ -252,5 +272,33 @@ export async function notifyNewDevice(ctx: ServerCtx, p: { appId: string; userId
     else if (ctx.delivery.dev) ctx.log.info({ app_id: p.appId, dev_notice: true }, line)
   } catch (err) {
     ctx.log.error({ err_name: (err as Error)?.name }, 'new device notice failed')
+  }
+}
+
+/**
+ * Whether `signature` is the root's index-0 key over `message` (wallet-owner-message.ts):
+ * EIP-191 personal_sign for Ethereum roots (viem verifyMessage), ed25519 over the UTF-8 bytes
+ * for Solana roots (base58 signature).
+ */
+export async function verifyOwnerSignature(root: { entropy_id: string; entropy_id_verifier: string }, message: string, signature: unknown): Promise<boolean> {
+  if (typeof signature !== 'string' || !signature || signature.length > 256) return false
+  try {
+    if (root.entropy_id_verifier === 'ethereum-address-verifier') {
+      if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return false
+      return await verifyMessage({ address: root.entropy_id as Hex, message, signature: signature as Hex })
+    }
+    return ed25519.verify(base58.decode(signature), new TextEncoder().encode(message), base58.decode(root.entropy_id))
+  } catch {
+    return false
+  }
+}
+
+/** Whether `proof` is the recovery-proof key's signature (frame recovery-proof.ts) for this nonce and device. */
+export function verifyRecoveryProof(publicKey: string | null, proof: unknown, p: { appId: string; entropyId: string; nonce: string; deviceId: string }): boolean {
+  if (!publicKey || typeof proof !== 'string' || proof.length > 128) return false
+  try {
+    return ed25519.verify(Buffer.from(proof, 'base64url'), new TextEncoder().encode(recoveryProofMessage(p)), Buffer.from(publicKey, 'base64url'))
+  } catch {
+    return false
   }
 }

@@ -21,7 +21,7 @@ import { randomToken } from './tokens'
 import type { Queryable } from './store'
 import { now } from './tokens'
 
-export { CUSTODY_CODES, CUSTODY_TEXTS, DEVICE_NONCE_HEADER, DEVICE_PROOF_HEADER, DEVICE_PROOF_TYP, ownerMessage, type OwnerAction } from './wallet-owner-message'
+export { CUSTODY_CODES, CUSTODY_TEXTS, DEVICE_NONCE_HEADER, DEVICE_PROOF_HEADER, DEVICE_PROOF_TYP, ownerMessage, setRecoveryFields, type OwnerAction } from './wallet-owner-message'
 /** How long a device proof's iat is accepted (seconds, either side). */
 export const PROOF_MAX_AGE_S = 60
 /** How long a proof nonce lives (seconds). */

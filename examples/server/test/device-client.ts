@@ -14,7 +14,7 @@ export interface TestDevice {
   /** Its id (the key's thumbprint). */
   id(): Promise<string>
   /** POST `path` (with /api/v1) with `token` and a device proof (a fresh nonce each time). */
-  call<T = any>(path: string, token: string | null, body: unknown, headers?: Record<string, string>): Promise<Res<T>>
+  call<T = any>(path: string, token: string | null, body: unknown, opts?: { headers?: Record<string, string>; sign?: (nonce: string, deviceId: string) => Promise<Record<string, unknown>> }): Promise<Res<T>>
   /** The frame's context for handlers (makes this device's store the frame's store). */
   ctx(): FrameContext
   /** Makes this device's store the frame's store (before running frame code). */
@@ -28,12 +28,16 @@ export function testDevice(s: TestServer, appId = DEMO): TestDevice {
   return {
     store,
     id: async () => (await deviceKey(appId, store)).id,
-    async call(path, token, body, headers = {}) {
+    async call(path, token, body, opts = {}) {
+      const headers = opts.headers ?? {}
       if (!token) return s.call(path, { token, body, appId, headers })
       const n = await s.call('/api/v1/wallets/device_nonce', { token, body: {}, appId })
       const eid = body && typeof body === 'object' && typeof (body as { entropy_id?: unknown }).entropy_id === 'string' ? (body as { entropy_id: string }).entropy_id : null
-      const p = await proof(await deviceKey(appId, store), { htm: 'POST', htu: path.replace(/^\/api\/v1/, ''), accessToken: token, entropyId: eid, nonce: n.body.nonce ?? 'none' })
-      return s.call(path, { token, body, appId, headers: { ...headers, [DEVICE_PROOF_HEADER]: p } })
+      const key = await deviceKey(appId, store)
+      const nonce = n.body.nonce ?? 'none'
+      const p = await proof(key, { htm: 'POST', htu: path.replace(/^\/api\/v1/, ''), accessToken: token, entropyId: eid, nonce })
+      const sent = opts.sign ? { ...(body as object), ...(await opts.sign(nonce, key.id)) } : body
+      return s.call(path, { token, body: sent, appId, headers: { ...headers, [DEVICE_PROOF_HEADER]: p } })
     },
     ctx() {
       useFrameStore(store)

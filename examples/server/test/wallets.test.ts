@@ -7,7 +7,7 @@ import { combineShares, shareFromString, shareToString, splitEntropy } from '../
 import { HdRoot, ImportedRoot, generateEntropy } from '../frame/keys'
 import type { Store } from '../src/store'
 import { decodeJwt } from 'jose'
-import { insertStepUpGrant } from '../src/wallet-custody'
+import { insertStepUpGrant, ownerMessage } from '../src/wallet-custody'
 import { DEMO, startTestServer, uniqueEmail, type TestServer, openTestPglite } from './helpers'
 import { WALLET_MSG } from '../src/routes/wallets'
 import { testDevice, type TestDevice } from './device-client'
@@ -159,8 +159,8 @@ describe('shares', () => {
     expect(otherDevice.body.share).toBeUndefined()
     const other = await login()
     const refused = await frameCall('/api/v1/wallets/auth_share', other, { entropy_id: r.entropyId })
-    // Another user: this device is not theirs (step-up first) and the root is not theirs either.
-    expect(refused.status).toBe(403)
+    expect(refused.status).toBe(404)
+    expect(refused.body.error).toBe(WALLET_MSG.notFound)
     expect(refused.body.share).toBeUndefined()
     expect((await frameCall('/api/v1/wallets/auth_share', 'x.y.z', { entropy_id: r.entropyId })).status).toBe(401)
   })
@@ -232,8 +232,18 @@ describe('add', () => {
       recovery_share: shareToString(r.shares.recovery),
       wallets: [{ address: r.entropyId, chain_type: 'ethereum', wallet_index: 0 }],
     })
-    const add = (chain_type: string, wallet_index: number, address: string) =>
-      frameCall('/api/v1/wallets/add', token, { entropy_id: r.entropyId, chain_type, wallet_index, address })
+    // Signed by the root's index-0 key (what the frame does); unsigned or signed by another key: refused.
+    const add = (chain_type: string, wallet_index: number, address: string, signer = r.root) =>
+      device.call('/api/v1/wallets/add', token, { entropy_id: r.entropyId, chain_type, wallet_index, address }, {
+        sign: async (nonce) => ({
+          owner_signature: await signer.signOwner('ethereum-address-verifier', ownerMessage({ action: 'add', appId: DEMO, entropyId: r.entropyId, nonce, fields: { chain_type, wallet_index, address } })),
+        }),
+      })
+    const unsigned = await frameCall('/api/v1/wallets/add', token, { entropy_id: r.entropyId, chain_type: 'ethereum', wallet_index: 1, address: r.root.ethereum(1).address })
+    expect(unsigned.status).toBe(403)
+    expect(unsigned.body).toMatchObject({ code: 'wallet_owner_signature_invalid', error: 'The change is not signed by the wallet.' })
+    const foreign = await add('ethereum', 1, r.root.ethereum(1).address, (await newRoot()).root)
+    expect(foreign.body.code).toBe('wallet_owner_signature_invalid')
     const neg = await add('ethereum', -1, r.root.ethereum(1).address)
     expect(neg.status).toBe(422)
     expect(neg.body.error).toContain('A negative walletIndex is invalid.')
