@@ -156,12 +156,13 @@ describe('embedded wallet', { timeout: 120_000 }, () => {
   })
 
   it('the wallet stays connected after a reload (device share in the frame origin)', async () => {
+    // A user of this browser profile (a new one would be a new device: a step-up first, issue 26).
     const page = await open()
-    await login(page, email)
-    await confirmItsYou(page, email)
+    await login(page, `wallet-reload-${Date.now().toString(36)}@example.com`)
+    await page.waitForSelector('[role=dialog][data-screen=embedded-wallet-create] .portico-title:text-is("Welcome")')
+    await page.waitForSelector('[role=dialog]', { state: 'detached' })
     await page.waitForSelector('[data-testid=wallet-ethereum]')
-    // The recovery has finished (a reload while it runs would lose the grant it used).
-    await page.waitForFunction(() => document.querySelector('[data-testid=wallet-status]')?.textContent === 'connected')
+    const ethAddress = (await page.textContent('[data-testid=wallet-ethereum]')) as Hex
     await page.reload()
     await page.waitForFunction(() => document.querySelector('[data-testid=wallet-status]')?.textContent === 'connected')
     await page.click('[data-testid=wallet-sign]')

@@ -87,7 +87,7 @@ const CUSTODY_FAILURES: Partial<Record<string, [FrameErrorType, string]>> = {
  * with the fresh nonce of that answer.
  */
 export function createApi(config: FrameConfig, opts: ApiOptions = {}): FrameContext['api'] {
-  let nonce: string | null = null
+  let nonce: { value: string; accessToken: string } | null = null
   const url = (path: string) => `${config.apiUrl}/api/v1${path}`
   const headers = (accessToken: string) => ({ 'content-type': 'application/json', 'privy-app-id': config.appId, authorization: `Bearer ${accessToken}` })
   const post = async (path: string, body: unknown, h: Record<string, string>) => {
@@ -97,29 +97,30 @@ export function createApi(config: FrameConfig, opts: ApiOptions = {}): FrameCont
       throw new FrameFailure('error', 'Failed to connect to wallet proxy')
     }
   }
-  const keep = (res: Response) => {
+  // Nonces are issued per session: one kept for the token it came with (a new login asks afresh).
+  const keep = (res: Response, accessToken: string) => {
     const n = res.headers.get(DEVICE_NONCE_HEADER)
-    if (n) nonce = n
+    if (n) nonce = { value: n, accessToken }
   }
   const fresh = async (accessToken: string) => {
     const res = await post('/wallets/device_nonce', {}, headers(accessToken))
-    keep(res)
+    keep(res, accessToken)
     if (!res.ok) return fail(res, await res.json().catch(() => ({})))
     const json = (await res.json().catch(() => ({}))) as { nonce?: string }
-    if (json.nonce) nonce = json.nonce
+    if (json.nonce) nonce = { value: json.nonce, accessToken }
   }
   return async (path, body, accessToken, call = {}) => {
     if (!accessToken) throw new FrameFailure('invalid_request_arguments', FRAME_TEXTS.missingToken)
     const key = await deviceKey(config.appId, opts.store)
     const eid = body && typeof body === 'object' && typeof (body as { entropy_id?: unknown }).entropy_id === 'string' ? (body as { entropy_id: string }).entropy_id : null
     for (let attempt = 0; ; attempt++) {
-      if (!nonce) await fresh(accessToken)
-      const used = nonce!
+      if (nonce?.accessToken !== accessToken) await fresh(accessToken)
+      const used = nonce?.value ?? ''
       nonce = null
       const signed = await proof(key, { htm: 'POST', htu: path, accessToken, entropyId: eid, nonce: used })
       const sent = call.sign ? { ...(body as object), ...(await call.sign(used, key.id)) } : body
       const res = await post(path, sent, { ...headers(accessToken), [DEVICE_PROOF_HEADER]: signed })
-      keep(res)
+      keep(res, accessToken)
       const json = (await res.json().catch(() => ({}))) as { code?: string; error?: string }
       if (res.ok) return json as never
       if (res.status === 401 && json.code === CUSTODY_CODES.nonce && attempt === 0) continue

@@ -13,6 +13,11 @@
  * - registration: `registered: true` refuses a device the user never registered, or revoked.
  *
  * Every answer of a guarded route carries the next nonce (`portico-device-nonce`), errors too.
+ *
+ * Another route that releases or changes a secret (step-up, OPRF evaluation, delegation):
+ *   const d = await requireDevice(c, ctx, { entropyId: b.entropy_id, registered: true })
+ * (`binding: 'any'` when a new device may call it, e.g. the step-up itself; then check `d.bound`
+ * / `d.row` and re-bind with `rebindSession` once the user is proven).
  */
 import { createHash } from 'node:crypto'
 import { ed25519 } from '@noble/curves/ed25519.js'

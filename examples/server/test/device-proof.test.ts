@@ -91,8 +91,17 @@ describe('device proofs', () => {
     expect(again.body.code).toBe('device_proof_nonce')
     expect(again.headers.get(DEVICE_NONCE_HEADER)).toMatch(/^[A-Za-z0-9_-]{20,}$/)
     // The frame's client: a stale nonce is retried once with the answer's nonce.
-    await nonce(token) // a nonce the frame never saw; the frame's own is the one it kept
-    const res = await d.ctx.api<{ share: string }>('/wallets/auth_share', { entropy_id: entropyId }, token)
+    // The nonce the frame kept is used up (as if another tab of the frame spent it): one 401, one retry.
+    await store.query('UPDATE wallet_proof_nonces SET used_at = 1 WHERE used_at IS NULL')
+    const statuses: number[] = []
+    const realFetch = globalThis.fetch
+    globalThis.fetch = async (...args: Parameters<typeof fetch>) => {
+      const r = await realFetch(...args)
+      if (String(args[0]).endsWith('/wallets/auth_share')) statuses.push(r.status)
+      return r
+    }
+    const res = await d.ctx.api<{ share: string }>('/wallets/auth_share', { entropy_id: entropyId }, token).finally(() => (globalThis.fetch = realFetch))
+    expect(statuses).toEqual([401, 200])
     expect(res.share).toBeTruthy()
   })
 

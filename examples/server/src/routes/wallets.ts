@@ -269,6 +269,7 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
 
   r.post(api, '/wallets/device_nonce', { summary: "A nonce for the wallet frame's next device proof (also in the portico-device-nonce header)", auth: 'bearer' }, z.object({}), async (c) => {
     const auth = await requireAuth(c, ctx)
+    if (!(await hitLimit(ctx.store, `wallet-nonce:${auth.userId}`, ctx.limits.perIp * 4, ctx.limits.windowS))) throw errors.tooMany()
     c.header('cache-control', 'no-store')
     return c.json({ nonce: await answerWithNonce(c, ctx, auth) })
   })
