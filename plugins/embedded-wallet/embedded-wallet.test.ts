@@ -429,3 +429,106 @@ describe('React hooks', () => {
     expect(typeof result.current.create.createWallet).toBe('function')
   })
 })
+
+describe('new device: step-up (issue 26)', () => {
+  const recovered = { data: { entropyId: eth.address, entropyIdVerifier: 'ethereum-address-verifier', recovered: true } }
+  const stepUpRequired = { error: { type: 'device_step_up_required', message: 'Confirm it’s you to use your wallet on this device.' } }
+  /** A new device: no share (rpc needs recovery); the recovery share needs the step-up; the code is '123456'. */
+  function newDevice(start: unknown = { data: { method: 'email', to: 'a•••@example.com' } }) {
+    const state = { onDevice: false, granted: false }
+    const frame = fakeFrame({
+      'wallets:rpc': async (m) => {
+        if (!state.onDevice) return { error: { type: 'wallet_not_on_device', message: 'needs recovery' } }
+        const p = m.payload as { request: { params: [Hex, string] } }
+        return { data: { method: 'personal_sign', data: await eth.signMessage({ message: { raw: p.request.params[0] } }) } }
+      },
+      'wallets:recover': () => {
+        if (!state.granted) return stepUpRequired
+        state.granted = false
+        state.onDevice = true
+        return recovered
+      },
+      'wallets:step-up-start': () => start as never,
+      'wallets:step-up-verify': (m) => {
+        const code = (m.payload as { code?: string }).code
+        if (code === '123456' || (code === undefined && (start as { data?: { method?: string } }).data?.method === 'mfa')) {
+          state.granted = true
+          return { data: { verified: true } }
+        }
+        return { error: { type: 'error', message: 'Invalid code. Please try again.' } }
+      },
+    })
+    return { frame, state }
+  }
+  /** Waits for the step-up screen and returns its params. */
+  const stepUpScreen = async (t: Awaited<ReturnType<typeof setup>>) => {
+    await expect.poll(() => t.kernel.screens.getState().current?.id).toBe('embedded-wallet-step-up')
+    return t.kernel.screens.getState().current!.params as { method: string; to: string; submit(code: string): Promise<void>; resend(): Promise<void> }
+  }
+
+  it("'Confirm it’s you' opens with where the code went; a wrong code fails clearly, the right one lets the recovery run again, then it signs", async () => {
+    const { frame } = newDevice()
+    const t = await setup({ frame, accounts: [walletAccount(eth.address, 'ethereum')] })
+    const sig = t.api.signer(eth.address).signMessage('on a new device')
+    const params = await stepUpScreen(t)
+    expect(params).toMatchObject({ method: 'email', to: 'a•••@example.com' })
+    await expect(params.submit('000000')).rejects.toMatchObject({ message: 'Invalid code. Please try again.' })
+    await params.resend()
+    expect(frame.of('wallets:step-up-start')).toHaveLength(2)
+    await params.submit('123456')
+    t.kernel.screens.close({ verified: true })
+    expect(await verifyMessage({ address: eth.address, message: 'on a new device', signature: await sig })).toBe(true)
+    expect(frame.of('wallets:recover')).toHaveLength(2)
+    expect(frame.of('wallets:step-up-verify').map((m) => (m.payload as { code?: string }).code)).toEqual(['000000', '123456'])
+    expect(frame.of('wallets:step-up-start')[0].payload).toMatchObject({ entropyId: eth.address, entropyIdVerifier: 'ethereum-address-verifier' })
+  })
+
+  it("× on 'Confirm it’s you' cancels: the signature fails with the flow's exit and nothing is retried", async () => {
+    const { frame } = newDevice()
+    const t = await setup({ frame, accounts: [walletAccount(eth.address, 'ethereum')] })
+    const sig = t.api.signer(eth.address).signMessage('cancelled')
+    await stepUpScreen(t)
+    t.kernel.screens.dismiss()
+    await expect(sig).rejects.toMatchObject({ code: 'exited_update_flow' })
+    expect(frame.of('wallets:recover')).toHaveLength(1)
+    expect(frame.of('wallets:rpc')).toHaveLength(1)
+    expect(t.api.state.get().status).toBe('needs-recovery')
+  })
+
+  it('an MFA user confirms with the MFA verification (mfaRequired), no code screen', async () => {
+    const { frame } = newDevice({ data: { method: 'mfa' } })
+    const t = await setup({ frame, accounts: [walletAccount(eth.address, 'ethereum')] })
+    const sig = await t.api.signer(eth.address).signMessage('mfa user')
+    expect(await verifyMessage({ address: eth.address, message: 'mfa user', signature: sig })).toBe(true)
+    expect(t.kernel.screens.getState().open).toBe(false)
+    expect(frame.of('wallets:step-up-verify')[0].payload).not.toHaveProperty('code')
+  })
+
+  it('no channel for the step-up, or a removed device: the frame’s clear text, not "Unable to recover wallet"', async () => {
+    const unavailable = T.stepUpUnavailable
+    const { frame } = newDevice({ error: { type: 'step_up_unavailable', message: unavailable } })
+    const t = await setup({ frame, accounts: [walletAccount(eth.address, 'ethereum')] })
+    await expect(t.api.signer(eth.address).signMessage('x')).rejects.toMatchObject({ code: 'STEP_UP_UNAVAILABLE', message: unavailable })
+    const revoked = fakeFrame({ 'wallets:rpc': () => ({ error: { type: 'device_revoked', message: T.deviceRevoked } }) })
+    const r = await setup({ frame: revoked, accounts: [walletAccount(eth.address, 'ethereum')] })
+    await expect(r.api.signer(eth.address).signMessage('x')).rejects.toMatchObject({ code: 'DEVICE_REVOKED', message: 'This device was removed from your wallet.' })
+    expect(revoked.of('wallets:recover')).toHaveLength(0)
+  })
+
+  it('devices() reads GET /wallets/devices; removeDevice() goes through the frame (signed by this device)', async () => {
+    const frame = fakeFrame({ 'wallets:revoke-device': () => ({ data: { devices: [{ id: 'd1', label: 'Chrome on Linux', createdAt: 1, lastUsedAt: 2, sessionOnly: false, current: true }] } }) })
+    const t = await setup({ frame, accounts: [walletAccount(eth.address, 'ethereum')] })
+    t.net.on('GET', '/wallets/devices', {
+      devices: [
+        { id: 'd1', label: 'Chrome on Linux', created_at: 1, last_used_at: 2, session_only: false, current: true },
+        { id: 'd2', label: 'Firefox on Windows', created_at: 3, last_used_at: 4, session_only: true, current: false },
+      ],
+    })
+    expect(await t.api.devices()).toEqual([
+      { id: 'd1', label: 'Chrome on Linux', createdAt: 1, lastUsedAt: 2, sessionOnly: false, current: true },
+      { id: 'd2', label: 'Firefox on Windows', createdAt: 3, lastUsedAt: 4, sessionOnly: true, current: false },
+    ])
+    expect(await t.api.removeDevice('d2')).toHaveLength(1)
+    expect(frame.of('wallets:revoke-device')[0].payload).toMatchObject({ deviceId: 'd2' })
+  })
+})

@@ -5,7 +5,7 @@
  * signing path goes through (after the kernel's `sensitiveAction` hook, where MFA taps in).
  */
 import { PorticoError, type ActionContext, type PluginContext, type Store, type User } from 'portico'
-import { NEEDS_RECOVERY, STORAGE_NOTICE_SCREEN, walletError } from './codes'
+import { DEVICE_REVOKED, DEVICE_STEP_UP_REQUIRED, NEEDS_RECOVERY, STEP_UP_UNAVAILABLE, STORAGE_NOTICE_SCREEN, walletError } from './codes'
 import { FrameClient, isSecureEnough, type FrameTarget } from './frame-client'
 import {
   FRAME_READY_TIMEOUT_MODAL_MS,
@@ -18,6 +18,7 @@ import {
   type RecoveryMethod,
   type RpcData,
   type RpcPayload,
+  type WalletDevice,
 } from './protocol'
 import { EMBEDDED_WALLET_TEXTS, type EmbeddedWalletTexts } from './strings'
 import { RECOVERY_FRAME_TIMEOUT_MS } from './recovery/ids'
@@ -55,7 +56,23 @@ export interface EngineDeps {
   bump(): void
 }
 
-export type Engine = Pick<EmbeddedWalletApi, 'create' | 'createWallets' | 'importWallet' | 'connect' | 'recover' | 'frame' | 'signer' | 'getEthereumProvider'> & { destroy(): void }
+export type Engine = Pick<EmbeddedWalletApi, 'create' | 'createWallets' | 'importWallet' | 'connect' | 'recover' | 'frame' | 'signer' | 'getEthereumProvider' | 'devices' | 'removeDevice'> & {
+  destroy(): void
+}
+
+/** The 'Confirm it’s you' screen (a new device's step-up). */
+export const STEP_UP_SCREEN = 'embedded-wallet-step-up'
+
+/** What the step-up screen gets: where the code went, and the two calls. */
+export interface StepUpParams {
+  method: 'email' | 'sms'
+  /** The masked address ('a•••@example.com'). */
+  to: string
+  /** Checks the code (throws a PorticoError with a clear message when wrong). */
+  submit(code: string): Promise<void>
+  /** Sends a new code. */
+  resend(): Promise<void>
+}
 
 /** The part of the API that talks to the frame (loaded on first use). */
 export function createEngine(
@@ -152,13 +169,83 @@ export function createEngine(
     await hooks.sensitiveAction.promise({ action, user: ctx.session.user, details })
   }
 
+  // ---------------------------------------------------------------- new device: step-up
+
+  const isCode = (e: unknown, ...codes: string[]) => e instanceof PorticoError && codes.includes(e.code)
+
+  /**
+   * Opens the 'Confirm it’s you' screen: a flow of its own when the modal is closed, else a
+   * nested flow over the open one (a signature's approval screen), which returns there.
+   */
+  function openStepUp(params: StepUpParams) {
+    const open = ctx.screens.getState().open
+    return ctx.screens.open(STEP_UP_SCREEN, params as unknown as Record<string, unknown>, open ? { nested: true } : { intent: 'update' })
+  }
+
+  /**
+   * This device is new to the wallet (or the session is bound to another one): a code to the
+   * user's verified e-mail or phone, typed on the 'Confirm it’s you' screen, or a fresh MFA
+   * verification. The server then lets this device, on this session, recover this root once.
+   */
+  async function stepUp(w: EmbeddedWallet): Promise<void> {
+    const f = await frame()
+    const start = async () => f.request('wallets:step-up-start', { accessToken: await token(), ...ref(w) })
+    const first = await start()
+    if (first.method === 'mfa') {
+      const verify = async () => void (await f.request('wallets:step-up-verify', { accessToken: await token(), ...ref(w) }))
+      try {
+        await verify()
+      } catch (e) {
+        if (!isCode(e, 'MISSING_MFA_CREDENTIALS')) throw e
+        // 'Verify your identity' (the MFA plugin), then the grant.
+        await sensitive('recover_wallet', { address: w.address, mfaRequired: true })
+        await verify()
+      }
+      return
+    }
+    const result = await openStepUp({
+      method: first.method,
+      to: first.to,
+      submit: async (code) => void (await f.request('wallets:step-up-verify', { accessToken: await token(), ...ref(w), code })),
+      resend: async () => void (await start()),
+    })
+    if (!result.ok) throw result.error
+  }
+
+  /** Runs `fn`; when the server wants a step-up for this device first, steps up once and runs it again. */
+  async function withStepUp<R>(w: EmbeddedWallet, fn: () => Promise<R>): Promise<R> {
+    try {
+      return await fn()
+    } catch (e) {
+      if (!isCode(e, DEVICE_STEP_UP_REQUIRED)) throw e
+      await stepUp(w)
+      return fn()
+    }
+  }
+
+  // ---------------------------------------------------------------- devices
+
+  async function devices(): Promise<WalletDevice[]> {
+    await token()
+    const res = await ctx.api.get<{ devices: { id: string; label: string | null; created_at: number; last_used_at: number; session_only: boolean; current: boolean }[] }>('/wallets/devices')
+    return res.devices.map((d) => ({ id: d.id, label: d.label, createdAt: d.created_at, lastUsedAt: d.last_used_at, sessionOnly: d.session_only, current: d.current }))
+  }
+
+  async function removeDevice(deviceId: string): Promise<WalletDevice[]> {
+    const f = await frame()
+    return (await f.request('wallets:revoke-device', { accessToken: await token(), deviceId })).devices
+  }
+
   // ---------------------------------------------------------------- recovery
 
   async function recoverRoot(w: EmbeddedWallet, input: Partial<RecoveryInput> = {}, beforeScreens?: () => Promise<void>): Promise<void> {
     const method = (input.recoveryMethod ?? w.recoveryMethod ?? 'privy') as RecoveryMethod
     const run = async (i: RecoveryInput) => {
       const f = await frame()
-      const res = await f.request('wallets:recover', { accessToken: await token(), ...ref(w), ...i, recoveryMethod: method }, { timeoutMs: RECOVERY_FRAME_TIMEOUT_MS, timeoutMessage: T().tryAgain })
+      // A new device confirms it's the user first (privy: the server holds both other shares).
+      const res = await withStepUp(w, async () =>
+        f.request('wallets:recover', { accessToken: await token(), ...ref(w), ...i, recoveryMethod: method }, { timeoutMs: RECOVERY_FRAME_TIMEOUT_MS, timeoutMessage: T().tryAgain }),
+      )
       explainSessionStorage(res?.storage)
     }
     state.set({ status: 'recovering', error: null })
@@ -172,6 +259,8 @@ export function createEngine(
         try {
           await run({ recoveryMethod: 'privy' })
         } catch (e) {
+          // The step-up's own outcomes keep their clear texts (no channel, a removed device, the user closed it).
+          if (isCode(e, STEP_UP_UNAVAILABLE, DEVICE_REVOKED, 'exited_update_flow', 'exited_auth_flow', 'exited_link_flow')) throw e
           throw fail('UNKNOWN_EMBEDDED_WALLET_ERROR', T().unableToRecover, e)
         }
         ctx.analytics('embedded_wallet_pinless_recovery_completed', { wallet_address: w.address })
@@ -206,12 +295,15 @@ export function createEngine(
     return recoverOnce(root, input)
   }
 
-  /** Runs `fn`; when this device has no share, recovers once and runs it again. */
+  /**
+   * Runs `fn`; when this device has no share, or the server wants this device to step up first
+   * (a session bound to another device), recovers once (with the step-up) and runs it again.
+   */
   async function withRecovery<R>(w: EmbeddedWallet, fn: () => Promise<R>, beforeScreens?: () => Promise<void>): Promise<R> {
     try {
       return await fn()
     } catch (e) {
-      if (!(e instanceof PorticoError) || e.code !== NEEDS_RECOVERY) throw e
+      if (!isCode(e, NEEDS_RECOVERY, DEVICE_STEP_UP_REQUIRED)) throw e
       await recoverOnce(w, {}, beforeScreens)
       return fn()
     }
@@ -407,6 +499,8 @@ export function createEngine(
     recover,
     frame,
     signer,
+    devices,
+    removeDevice,
     async getEthereumProvider(address, options) {
       const w = address ? find(address) : wallets().find((x) => x.chainType === 'ethereum')
       if (!w || w.chainType !== 'ethereum') throw fail('EMBEDDED_WALLET_NOT_FOUND', T().notFound)

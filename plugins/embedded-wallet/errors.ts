@@ -3,7 +3,7 @@
  * (`data.frameErrorType` keeps the type), with the spec's wallet codes where one fits.
  */
 import { defineErrors, type ErrorDeclarations, type PorticoError } from 'portico'
-import { NEEDS_RECOVERY, walletError } from './codes'
+import { DEVICE_REVOKED, DEVICE_STEP_UP_REQUIRED, NEEDS_RECOVERY, STEP_UP_UNAVAILABLE, walletError } from './codes'
 import type { FrameError } from './protocol'
 import { EMBEDDED_WALLET_TEXTS, type EmbeddedWalletTexts } from './strings'
 
@@ -11,13 +11,21 @@ export { EMBEDDED_WALLET, NEEDS_RECOVERY, walletError } from './codes'
 
 /** The frame cannot use its storage on this site (and has nothing of this page's in memory). */
 export const STORAGE_UNAVAILABLE = 'EMBEDDED_WALLET_STORAGE_UNAVAILABLE'
+/** The custody failures (issue 26) keep their own codes: the host steps up, or shows the frame's text. */
+const CUSTODY: Partial<Record<FrameError['type'], string>> = {
+  device_step_up_required: DEVICE_STEP_UP_REQUIRED,
+  step_up_unavailable: STEP_UP_UNAVAILABLE,
+  device_revoked: DEVICE_REVOKED,
+}
 
 /** A frame reply's `{ type, message }` as a PorticoError. */
 export function fromFrameError(e: FrameError): PorticoError {
   const code =
     e.type === 'wallet_not_on_device'
       ? NEEDS_RECOVERY
-      : e.type === 'missing_or_invalid_mfa'
+      : e.type in CUSTODY
+        ? CUSTODY[e.type]!
+        : e.type === 'missing_or_invalid_mfa'
         ? 'MISSING_MFA_CREDENTIALS'
         : e.type === 'insufficient_funds'
           ? 'INSUFFICIENT_BALANCE'
@@ -45,5 +53,8 @@ export function embeddedWalletErrors(T: () => EmbeddedWalletTexts): ErrorDeclara
     UNKNOWN_EMBEDDED_WALLET_ERROR: (err) => view(err.message || T().tryAgain),
     [NEEDS_RECOVERY]: () => view(T().unableToRecover),
     [STORAGE_UNAVAILABLE]: () => view(T().storageUnavailable),
+    [STEP_UP_UNAVAILABLE]: (err) => view(err.message || T().stepUpUnavailable),
+    [DEVICE_REVOKED]: (err) => view(err.message || T().deviceRevoked),
+    [DEVICE_STEP_UP_REQUIRED]: (err) => view(err.message || T().stepUpRequired),
   })
 }

@@ -21,7 +21,7 @@ import { createEmbeddedWallets, embeddedAccounts, initialState, type EmbeddedWal
 import type { ChainType } from './protocol'
 
 export type { FrameClient, FrameClientOptions, FrameTarget, RequestOptions } from './frame-client'
-export { EMBEDDED_WALLET, NEEDS_RECOVERY } from './codes'
+export { EMBEDDED_WALLET, NEEDS_RECOVERY, DEVICE_STEP_UP_REQUIRED, STEP_UP_UNAVAILABLE, DEVICE_REVOKED } from './codes'
 export type { EmbeddedWalletTexts } from './strings'
 export { embeddedAccounts, isEmbedded } from './wallets'
 export type {
@@ -42,7 +42,7 @@ export type {
 } from './wallets'
 export type { ApprovalRequest, ApprovalsLike, EIP1193Provider, RequestArguments } from './provider'
 export * from './protocol'
-export { useWallets, useSolanaWallets, useCreateWallet, useImportWallet, useEmbeddedWallet } from './react'
+export { useWallets, useSolanaWallets, useCreateWallet, useImportWallet, useEmbeddedWallet, useWalletDevices } from './react'
 export { useSetWalletRecovery, registerRecovery, RECOVERY_SCREENS, type RecoveryApi, type RecoveryHost } from './recovery'
 import { recoverySettings, registerRecovery, type RecoveryHost } from './recovery'
 
@@ -53,7 +53,7 @@ declare module 'portico' {
 }
 
 /** Screen ids this plugin registers. */
-export const EMBEDDED_WALLET_SCREENS = { create: 'embedded-wallet-create', storage: STORAGE_NOTICE_SCREEN } as const
+export const EMBEDDED_WALLET_SCREENS = { create: 'embedded-wallet-create', storage: STORAGE_NOTICE_SCREEN, stepUp: 'embedded-wallet-step-up' } as const
 
 /** Spec part 2 section 9: the created screen closes after 2.5 s; creation on login waits up to 30 s. */
 export const CREATED_SCREEN_MS = 2500
@@ -87,6 +87,8 @@ export function embeddedWallet(options: EmbeddedWalletOptions = {}): PorticoPlug
       )
       ctx.screens.register({ id: EMBEDDED_WALLET_SCREENS.create, load: () => import('./screens/create'), canClose: false, compact: true })
       ctx.screens.register({ id: EMBEDDED_WALLET_SCREENS.storage, load: () => import('./screens/storage-notice'), compact: true })
+      // A new device's 'Confirm it’s you' (issue 26): × or Escape cancel the wallet operation.
+      ctx.screens.register({ id: EMBEDDED_WALLET_SCREENS.stepUp, load: () => import('./screens/step-up') })
 
       let solana: { unregister(): void } | null = null
       const syncSolana = () => {

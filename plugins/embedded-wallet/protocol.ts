@@ -213,6 +213,43 @@ export interface FrameRequests {
   'wallets:rpc': { payload: RpcPayload; data: RpcData }
   /** Forget every cached secret of this session (logout). */
   'wallets:clear': { payload: Record<string, never>; data: { cleared: true } }
+  /**
+   * New device (issue 26): starts the step-up for this device and root. A code goes to the
+   * user's verified e-mail or phone (`to` is masked: 'a•••@example.com'), or `method: 'mfa'`:
+   * the host runs the MFA verification, then `wallets:step-up-verify` without a code.
+   */
+  'wallets:step-up-start': {
+    payload: Authed & EntropyRef
+    data: StepUpStart
+  }
+  /** The code (or, for `mfa`, nothing: the fresh MFA verification) → this device may recover the root once. */
+  'wallets:step-up-verify': {
+    payload: Authed & EntropyRef & { code?: string }
+    data: { verified: true }
+  }
+  /** Removes a device from the user's wallet (signed by this device: it must be a registered one). */
+  'wallets:revoke-device': {
+    payload: Authed & { deviceId: string }
+    data: { devices: WalletDevice[] }
+  }
+}
+
+/** How the step-up of a new device goes on. */
+export type StepUpStart = { method: 'email' | 'sms'; to: string } | { method: 'mfa' }
+
+/** A device registered for the user's wallet (GET /wallets/devices). */
+export interface WalletDevice {
+  /** The device key's thumbprint. */
+  id: string
+  /** 'Chrome on Linux' (from the device's User-Agent when it was added). */
+  label: string | null
+  /** Seconds since the epoch. */
+  createdAt: number
+  lastUsedAt: number
+  /** The frame could not keep its key (storage blocked): it lives for one page session. */
+  sessionOnly: boolean
+  /** The device of this page's session. */
+  current: boolean
 }
 
 export type FrameRequestType = keyof FrameRequests

@@ -50,6 +50,23 @@ export const EMBEDDED_WALLET_TEXTS = {
   chainNotSupported: 'Chain ID {id} is not supported by this app.',
   disconnected: 'The provider is disconnected from the chain.',
   wrongAddress: 'Cannot request a signature with this wallet address',
+  // New device (issue 26; the spec names none: ours). '{to}' is the masked address.
+  stepUpTitle: 'Confirm it’s you',
+  stepUpSent: 'We sent a code to {to} to confirm it’s you.',
+  stepUpMfa: 'Verify with your MFA method to use your wallet on this device.',
+  stepUpRequired: 'Confirm it’s you to use your wallet on this device.',
+  stepUpUnavailable: 'This wallet cannot be restored on a new device: add an e-mail address, a phone number or MFA to your account first.',
+  deviceRevoked: 'This device was removed from your wallet.',
+  codeSent: 'Code sent',
+  didNotGetEmail: 'Didn’t get an email?',
+  didNotGetSms: 'Didn’t get a text message?',
+  resendCode: 'Resend code',
+  // The wallet's devices
+  devicesTitle: 'Devices',
+  thisDevice: 'This device',
+  removeDevice: 'Remove',
+  removeDeviceQuestion: 'Remove this device from your wallet?',
+  sessionOnlyDevice: 'this browser session only',
 } as const
 
 export type EmbeddedWalletTexts = { [K in keyof typeof EMBEDDED_WALLET_TEXTS]: string }

@@ -9,7 +9,7 @@ import type { PorticoError, PluginContext, Store, User, WalletAccount } from 'po
 import type { Engine } from './engine'
 import { walletError } from './codes'
 import type { FrameClient, FrameTarget } from './frame-client'
-import type { ChainType, EntropyIdVerifier, FrameStorage, FrameTransactionRequest, RecoveryInput, RecoveryMethod } from './protocol'
+import type { ChainType, EntropyIdVerifier, FrameStorage, FrameTransactionRequest, RecoveryInput, RecoveryMethod, WalletDevice } from './protocol'
 import type { EIP1193Provider, ProviderOptions } from './provider'
 
 export type CreateOnLogin = 'off' | 'all-users' | 'users-without-wallets'
@@ -164,6 +164,14 @@ export interface EmbeddedWalletApi {
   signer(address: string): EmbeddedSigner
   /** The EIP-1193 provider of an Ethereum wallet. */
   getEthereumProvider(address?: string, options?: { uiOptions?: UiOptions }): Promise<EIP1193Provider>
+  /** The devices registered for the user's wallet (`current`: this page's); issue 26. */
+  devices(): Promise<WalletDevice[]>
+  /**
+   * Removes a device from the user's wallet: it gets no share from then on (and sees 'This
+   * device was removed from your wallet.'). Signed by this device's key, so only a registered
+   * device of the user may remove one. Returns the devices left.
+   */
+  removeDevice(deviceId: string): Promise<WalletDevice[]>
   /** Makes the frame forget what it cached for the session (the plugin calls it on logout). */
   clear(): Promise<void>
   /** A user-owned recovery method's client part; returns the undo. */
@@ -297,6 +305,8 @@ export function createEmbeddedWallets(
       }
     },
     getEthereumProvider: async (address, options) => (await load()).getEthereumProvider(address, options),
+    devices: async () => (await load()).devices(),
+    removeDevice: async (id) => (await load()).removeDevice(id),
     frameOrigin() {
       const url = frameUrlOf(ctx, settings)
       if (!url) return null

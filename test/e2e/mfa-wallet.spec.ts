@@ -57,7 +57,7 @@ async function waitResult(page: Page, prefix: string, since: string | null = nul
   return text.slice(prefix.length).trim()
 }
 
-/** The auth share as the frame asks for it, with this page's session (Origin: the frame's). */
+/** The auth share asked by a client outside the frame, with this page's session (forging the frame's Origin). */
 async function authShare(page: Page, entropyId: string) {
   const token = await page.evaluate(() => (window as unknown as { portico: { session: { getAccessToken(): Promise<string | null> } } }).portico.session.getAccessToken())
   const res = await fetch(`${h.apiUrl}/api/v1/wallets/auth_share`, {
@@ -65,7 +65,17 @@ async function authShare(page: Page, entropyId: string) {
     headers: { 'content-type': 'application/json', 'privy-app-id': APP, authorization: `Bearer ${token}`, origin: new URL(h.frameUrl!).origin },
     body: JSON.stringify({ entropy_id: entropyId }),
   })
-  return { status: res.status, body: (await res.json()) as { code?: string; mfa_enrolled?: boolean } }
+  return { status: res.status, body: (await res.json()) as { code?: string; mfa_enrolled?: boolean; share?: string } }
+}
+
+/** What the server answered the frame's own auth-share requests (the frame proves its device, issue 26). */
+function frameAuthShares(page: Page) {
+  const seen: { status: number; body: { code?: string; mfa_enrolled?: boolean; share?: string } | null }[] = []
+  page.on('response', async (r) => {
+    if (r.request().method() !== 'POST' || !r.url().endsWith('/api/v1/wallets/auth_share')) return
+    seen.push({ status: r.status(), body: await r.json().catch(() => null) })
+  })
+  return seen
 }
 
 describe('MFA before wallet actions', { timeout: 180_000 }, () => {
@@ -93,20 +103,25 @@ describe('MFA before wallet actions', { timeout: 180_000 }, () => {
     await page.waitForSelector('[role=dialog]', { state: 'detached' })
 
     // A new session (log out, log in): not verified yet.
+    const answers = frameAuthShares(page)
     await page.click('[data-testid=logout]')
     await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'logged out')
     await login(page, email)
     await page.waitForSelector('[role=dialog]', { state: 'detached' })
     await page.waitForSelector('[data-testid=wallet-ethereum]')
 
-    // The server refuses the auth share to this session: skipping the screen gains nothing.
-    const refused = await authShare(page, entropyId)
-    expect(refused.status).toBe(403)
-    expect(refused.body.code).toBe('missing_or_invalid_mfa')
+    // A client outside the frame (the frame's Origin forged) gets nothing: no device proof.
+    const outside = await authShare(page, entropyId)
+    expect(outside.status).toBe(403)
+    expect(outside.body.code).toBe('device_proof_required')
+    expect(outside.body.share).toBeUndefined()
 
     // 'Not now' rejects the signature.
     await page.click('[data-testid=wallet-sign]')
     await page.getByRole('heading', { name: 'Verify your identity' }).waitFor()
+    // The server refused the frame itself (its device proof valid) until this session verifies: skipping the screen gains nothing.
+    expect(answers.length).toBeGreaterThan(0)
+    expect(answers.every((a) => a.status === 403 && a.body?.code === 'missing_or_invalid_mfa' && !a.body?.share), JSON.stringify(answers)).toBe(true)
     await page.getByRole('button', { name: 'Not now' }).click()
     await waitResult(page, 'error')
     expect(await page.textContent('[data-testid=result]')).toMatch(/^error/)
@@ -119,9 +134,9 @@ describe('MFA before wallet actions', { timeout: 180_000 }, () => {
     await typeCode(page, gen.generate())
     const sig = (await waitResult(page, 'signature:', canceled)) as Hex
     expect(await verifyMessage({ address, message: 'Hello from Portico', signature: sig })).toBe(true)
-    // Verified now: the server releases it to this session (for 5 minutes), marked as MFA-enrolled (not to be cached).
-    const released = await authShare(page, entropyId)
+    // Verified now: the server released it to the frame of this session, marked as MFA-enrolled (not to be cached).
+    const released = answers.at(-1)!
     expect(released.status).toBe(200)
-    expect(released.body.mfa_enrolled).toBe(true)
+    expect(released.body?.mfa_enrolled).toBe(true)
   })
 })

@@ -105,11 +105,20 @@ describe('wallet frame', { timeout: 90_000 }, () => {
     expect(again.error?.message).toBe('User already has an embedded wallet.')
   })
 
-  it('a new browser profile has no device share: connect says so, privy recovery restores it', async () => {
+  it("a new browser profile has no device share: connect says so, privy recovery restores it after the step-up (the e-mailed code)", async () => {
     const fresh = await hostPage()
     const ref = { accessToken: token, entropyId: root.entropyId, entropyIdVerifier: root.entropyIdVerifier }
     const conn = await req(fresh, 'wallets:connect', ref)
     expect(conn.error?.type).toBe('wallet_not_on_device')
+    // A new device gets the recovery share only after a step-up the token does not carry (issue 26).
+    const refused = await req(fresh, 'wallets:recover', { ...ref, recoveryMethod: 'privy' })
+    expect(refused.error).toMatchObject({ type: 'device_step_up_required', message: 'Confirm it’s you to use your wallet on this device.' })
+    const start = await req(fresh, 'wallets:step-up-start', ref)
+    expect(start.data).toEqual({ method: 'email', to: 'f•••@example.com' })
+    const list = (await (await fetch(`${s.apiUrl}/dev/outbox?to=${encodeURIComponent('frame-a@example.com')}`, { headers: { accept: 'application/json' } })).json()) as { code: string }[]
+    const wrong = await req(fresh, 'wallets:step-up-verify', { ...ref, code: list[0].code === '000000' ? '111111' : '000000' })
+    expect(wrong.error?.message).toBe('Invalid code. Please try again.')
+    expect((await req(fresh, 'wallets:step-up-verify', { ...ref, code: list[0].code })).error).toBeUndefined()
     const rec = await req(fresh, 'wallets:recover', { ...ref, recoveryMethod: 'privy' })
     expect(rec.error).toBeUndefined()
     expect((await req(fresh, 'wallets:connect', ref)).error).toBeUndefined()

@@ -56,6 +56,26 @@ async function loggedIn(email: string, o: { theme?: 'dark'; automatic?: boolean 
   return page
 }
 
+/**
+ * A new profile's 'Confirm it’s you' (issue 26: automatic recovery on a new device needs a code
+ * to the user's e-mail): waits for the screen, types the newest code of the dev outbox, and
+ * waits for the screen to go.
+ */
+async function confirmItsYou(page: Page, email: string, o: { name?: string; previous?: string; then?: 'closed' | 'more' } = {}): Promise<string> {
+  const d = page.locator('[role=dialog][data-screen=embedded-wallet-step-up]')
+  await d.waitFor({ timeout: 60_000 })
+  await d.getByText(`We sent a code to ${email[0]}•••@${email.split('@')[1]} to confirm it’s you.`).waitFor()
+  if (o.name) await shot(page, o.name)
+  // The code sent for this screen (after `previous`, the one typed on the screen before).
+  let code = await outboxCode(s.apiUrl, email)
+  for (let i = 0; code === o.previous && i < 200; i++) code = await new Promise<string>((r) => setTimeout(() => r(outboxCode(s.apiUrl, email)), 100))
+  // This screen's boxes, waiting for a code (not the one before, which turned green and closes).
+  await d.locator('[data-portico-code-status=awaiting] .portico-code-box').first().click()
+  await page.keyboard.type(code, { delay: 20 })
+  if ((o.then ?? 'closed') === 'closed') await d.waitFor({ state: 'detached', timeout: 60_000 })
+  return code
+}
+
 async function signAndVerify(page: Page) {
   const [eth] = (await page.evaluate(() => window.rcv.wallets())).filter((w) => w.chainType === 'ethereum')
   const signature = await page.evaluate(() => window.rcv.sign('recovered on a new device'))
@@ -228,7 +248,7 @@ describe('password update (the update splash, then the four steps in update mode
 describe("automatic recovery ('Automatically secure your account')", { timeout: 180_000 }, () => {
   const email = `rcv-auto-${process.pid}@example.com`
 
-  it('a user with a password moves to automatic recovery; a new profile recovers without a screen', async () => {
+  it('a user with a password moves to automatic recovery; a new profile recovers after confirming it’s the user', async () => {
     const page = await loggedIn(email, { automatic: true })
     await page.waitForFunction(() => window.rcv.status() === 'connected')
     await page.evaluate(() => window.rcv.setPassword('Only-for-now-42'))
@@ -242,8 +262,9 @@ describe("automatic recovery ('Automatically secure your account')", { timeout: 
     await dialog(page).waitFor({ state: 'detached' })
     await page.waitForFunction(() => window.rcv.wallets().every((w) => w.recoveryMethod === 'privy'))
 
-    // A new profile: silent privy recovery, no screen; the wallet signs.
+    // A new profile: automatic recovery after 'Confirm it’s you' (the e-mailed code); the wallet signs.
     const fresh = await loggedIn(email)
+    await confirmItsYou(fresh, email, { name: 'step-up' })
     await fresh.waitForFunction(() => window.rcv.status() === 'connected', undefined, { timeout: 30_000 })
     expect(await dialog(fresh).count()).toBe(0)
     await signAndVerify(fresh)
@@ -270,8 +291,11 @@ describe('wallets:import (an imported root wallet)', { timeout: 180_000 }, () =>
     expect(rows).toEqual([{ imported: true, recovery_method: 'privy' }])
   })
 
-  it('a new profile recovers the imported key silently (automatic recovery) and signs with it', async () => {
+  it('a new profile recovers the imported key (automatic recovery, after confirming it’s the user) and signs with it', async () => {
     const page = await loggedIn(email)
+    // One confirmation per root (a grant opens one root): the created wallet's, then the imported key's.
+    const first = await confirmItsYou(page, email, { then: 'more' })
+    await confirmItsYou(page, email, { previous: first })
     await page.waitForFunction(() => window.rcv.status() === 'connected', undefined, { timeout: 30_000 })
     const signature = await page.evaluate((a) => window.rcv.signWith(a, 'again on a new device'), expected)
     expect(await verifyMessage({ address: expected, message: 'again on a new device', signature: signature as `0x${string}` })).toBe(true)

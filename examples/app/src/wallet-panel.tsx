@@ -5,7 +5,8 @@
  */
 import { useCallback, useEffect, useState } from 'react'
 import { usePlugin, useUser } from 'portico/ui/core'
-import { useCreateWallet, useSetWalletRecovery, useWallets, type EmbeddedWallet } from 'portico/plugins/embedded-wallet'
+import { useCreateWallet, useSetWalletRecovery, useWalletDevices, useWallets, type EmbeddedWallet } from 'portico/plugins/embedded-wallet'
+import { ConfirmButton } from './confirm-button'
 import type { PorticoError } from 'portico'
 
 /** Hardhat's second dev account: where the demo sends its 0.001 ETH. */
@@ -98,6 +99,49 @@ function SolanaWallet({ wallet, onResult, sign }: { wallet: EmbeddedWallet; onRe
   )
 }
 
+/**
+ * The devices registered for the user's wallet (issue 26): a new browser is added after it
+ * confirmed it's the user; a registered one removes another (asked first, as unlinking is).
+ */
+function WalletDevices({ onResult }: { onResult: (s: string) => void }) {
+  const { devices, error, refresh, remove } = useWalletDevices()
+  const date = (s: number) => new Date(s * 1000).toLocaleString()
+  return (
+    <div className="demo-devices" data-testid="wallet-devices">
+      <h3>
+        Devices (<span data-testid="wallet-devices-count">{devices.length}</span>)
+      </h3>
+      <ul>
+        {devices.map((d) => (
+          <li key={d.id} data-testid="wallet-device" data-current={d.current ? 'true' : undefined}>
+            <span>{d.label ?? 'Unknown device'}</span>
+            {d.current ? <strong> · This device</strong> : null}
+            {d.sessionOnly ? <span> · this browser session only</span> : null}
+            <span className="demo-muted"> · added {date(d.createdAt)}</span>{' '}
+            {d.current ? null : (
+              <ConfirmButton
+                question="Remove this device from your wallet?"
+                confirmLabel="Remove"
+                onConfirm={() => void remove(d.id).then(() => onResult('device removed'), (e: Error) => onResult(`error: ${e.message}`))}
+              >
+                Remove
+              </ConfirmButton>
+            )}
+          </li>
+        ))}
+      </ul>
+      <button data-testid="wallet-devices-refresh" onClick={() => void refresh()}>
+        Refresh devices
+      </button>
+      {error ? (
+        <span className="demo-status" role="status">
+          {error.message}
+        </span>
+      ) : null}
+    </div>
+  )
+}
+
 export function WalletPanel({ onResult }: { onResult: (s: string) => void }) {
   const { user } = useUser()
   const { wallets, status } = useWallets()
@@ -146,6 +190,7 @@ export function WalletPanel({ onResult }: { onResult: (s: string) => void }) {
       ) : (
         <p>No embedded wallet yet.</p>
       )}
+      {wallets.length ? <WalletDevices onResult={onResult} /> : null}
       <div className="demo-actions demo-wallet-actions">
         <button disabled={creating} onClick={() => add('ethereum')}>
           Create Ethereum wallet

@@ -87,6 +87,11 @@ export class HdRoot {
     return verifier === 'ethereum-address-verifier' ? this.ethereum(0).address : this.solana(0).address
   }
 
+  /** Signs an owner message (wallet-owner-message.ts) with the index-0 key of the verifier's chain. */
+  signOwner(verifier: EntropyIdVerifier, message: string): Promise<string> {
+    return signOwnerWith(this, verifier, message)
+  }
+
   /** Drops the seed and derived keys (best effort: JS cannot guarantee erasure). */
   wipe(): void {
     this.seed.fill(0)
@@ -135,6 +140,11 @@ export class ImportedRoot {
     return this.address(verifier === 'ethereum-address-verifier' ? 'ethereum' : 'solana', 0)
   }
 
+  /** Signs an owner message (wallet-owner-message.ts) with its own key. */
+  signOwner(verifier: EntropyIdVerifier, message: string): Promise<string> {
+    return signOwnerWith(this, verifier, message)
+  }
+
   /** The raw 32-byte key (a copy: the caller wipes it). */
   privateKey(): Uint8Array {
     return Uint8Array.from(this.key)
@@ -145,6 +155,15 @@ export class ImportedRoot {
     this.eth = null
     this.sol = null
   }
+}
+
+/**
+ * An owner signature: EIP-191 personal_sign by the Ethereum index-0 key, or ed25519 (base58) over
+ * the UTF-8 message by the Solana index-0 key, as the root's verifier names.
+ */
+async function signOwnerWith(root: { ethereum(i: number): PrivateKeyAccount; solana(i: number): SolanaKey }, verifier: EntropyIdVerifier, message: string): Promise<string> {
+  if (verifier === 'ethereum-address-verifier') return root.ethereum(0).signMessage({ message })
+  return base58.encode(root.solana(0).sign(new TextEncoder().encode(message)))
 }
 
 /** An imported key's size: an Ethereum secp256k1 scalar or a Solana ed25519 seed. */

@@ -29,6 +29,21 @@ const key = (appId: string, entropyId: string) => `${appId}:${entropyId.toLowerC
 export interface AuthShareReply {
   share: string
   mfa_enrolled: boolean
+  /** Within the grace period after a change of the shares: the replaced auth share. */
+  previous_share?: string
+}
+
+/**
+ * The root from this device's share and the server's auth share: the current one, else (a
+ * device that missed a change of the shares, within the grace period) the previous one.
+ */
+export async function rootFromAuth(device: Uint8Array, auth: AuthShareReply, ref: EntropyRef): Promise<WalletRoot> {
+  try {
+    return await rootFromShares(device, shareFromString(auth.share), ref)
+  } catch (e) {
+    if (!auth.previous_share) throw e
+    return rootFromShares(device, shareFromString(auth.previous_share), ref)
+  }
 }
 
 export function fetchAuthShare(ctx: FrameContext, req: Authed & EntropyRef): Promise<AuthShareReply> {
@@ -79,7 +94,7 @@ export async function unlock(ctx: FrameContext, ref: Authed & EntropyRef): Promi
     const device = await loadDeviceShare(ctx.config.appId, ref.entropyId)
     if (!device) throw new FrameFailure('wallet_not_on_device', FRAME_TEXTS.notOnDevice)
     const auth = await fetchAuthShare(ctx, ref)
-    const root = await rootFromShares(device, shareFromString(auth.share), ref)
+    const root = await rootFromAuth(device, auth, ref)
     return lease(ctx, ref, root, auth.mfa_enrolled)
   })()
   pending.set(k, p)

@@ -14,6 +14,7 @@ import { FRAME_TEXTS, FrameFailure, type FrameContext } from './context'
 import { loadDeviceShare } from './device-store'
 import { ImportedRoot, entropyToPhrase, matchesEntropyId, rootFromSecret, seedFromEntropy, type WalletRoot } from './keys'
 import { combineShares, shareFromString } from './shares'
+import type { AuthShareReply } from './session'
 
 export type SecretPurpose = 'export' | 'delegation'
 
@@ -31,17 +32,26 @@ export async function withRootSecret<T>(ctx: FrameContext, ref: Authed & Entropy
   if (!ref.accessToken) throw new FrameFailure('invalid_request_arguments', FRAME_TEXTS.missingToken)
   const device = await loadDeviceShare(ctx.config.appId, ref.entropyId)
   if (!device) throw new FrameFailure('wallet_not_on_device', FRAME_TEXTS.notOnDevice)
-  const auth = await ctx.api<{ share: string }>('/wallets/auth_share', { entropy_id: ref.entropyId, purpose }, ref.accessToken)
-  let entropy: Uint8Array
-  try {
-    entropy = await combineShares(device, shareFromString(auth.share))
-  } catch {
-    throw new FrameFailure('error', FRAME_TEXTS.mismatch)
+  const auth = await ctx.api<AuthShareReply>('/wallets/auth_share', { entropy_id: ref.entropyId, purpose }, ref.accessToken)
+  // The current auth share, else (a change this device missed, within the grace period) the previous one.
+  let found: { entropy: Uint8Array; root: WalletRoot } | null = null
+  for (const share of [auth.share, auth.previous_share]) {
+    if (!share) continue
+    try {
+      const e = await combineShares(device, shareFromString(share))
+      const r = await rootFromSecret(e, ref.entropyIdVerifier)
+      if (await matchesEntropyId(r, ref.entropyId, ref.entropyIdVerifier)) {
+        found = { entropy: e, root: r }
+        break
+      }
+      r.wipe()
+      e.fill(0)
+    } catch {}
   }
-  const root = await rootFromSecret(entropy, ref.entropyIdVerifier)
+  if (!found) throw new FrameFailure('error', FRAME_TEXTS.mismatch)
+  const { entropy, root } = found
   const seeds: Uint8Array[] = []
   try {
-    if (!(await matchesEntropyId(root, ref.entropyId, ref.entropyIdVerifier))) throw new FrameFailure('error', FRAME_TEXTS.mismatch)
     return await fn({
       root,
       phrase: () => {

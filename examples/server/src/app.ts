@@ -36,6 +36,7 @@ import { registerChainInfo } from './routes/chain-info'
 import { derivedRecoveryKey, registerWallets, type WalletOptions } from './routes/wallets'
 import { registerWalletPassword } from './routes/wallet-password'
 import { assertRecoveryKey } from './keys-at-rest'
+import { registerWalletStepUp } from './routes/wallet-step-up'
 import { registerFunding } from './routes/funding'
 import { registerRecovery } from './routes/recovery'
 import { registerDelegation } from './routes/delegation'
@@ -51,6 +52,8 @@ export const ALLOWED_HEADERS = [
   'privy-client',
   'privy-ui',
   'farcaster-channel-token',
+  // The wallet frame's device proof (issue 26, wallet-custody.ts).
+  'portico-device-proof',
 ]
 
 export interface ServerOptions {
@@ -191,7 +194,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
       if (!origin) return null
       const appId = c.req.header('privy-app-id')
       const known = appId ? apps.get(appId) : undefined
-      // The wallet frame's own origin calls the wallet routes (they check the Origin again).
+      // The wallet frame's own origin calls the wallet routes (a browser hint: they check a device proof).
       if (origin === walletFrameOrigin()) return origin
       const ok = known && c.req.method !== 'OPTIONS' ? known.allowedOrigins.includes(origin) : apps.allOrigins().has(origin)
       return ok ? origin : null
@@ -199,7 +202,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
     credentials: true,
     allowMethods: ['GET', 'POST', 'OPTIONS'],
     allowHeaders: ALLOWED_HEADERS,
-    exposeHeaders: ['x-request-id', 'retry-after'],
+    exposeHeaders: ['x-request-id', 'retry-after', 'portico-device-nonce'],
     maxAge: 600,
   })
   app.use('/api/*', corsMw)
@@ -281,6 +284,8 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   registerChainInfo(api, ctx)
   const wallets = registerWallets(api, ctx, { ...opts.wallets, recoveryKey: opts.wallets?.recoveryKey ?? derivedRecoveryKey(opts.secret ?? DEV_SECRET) })
   registerWalletPassword(api, ctx, { guard: wallets.guard, recoveryKeys: wallets.recoveryKeys })
+  // New wallet devices: the step-up, the devices list and their removal (issue 26).
+  registerWalletStepUp(api, ctx)
   registerFunding(api, ctx)
   registerRecovery(api, app, ctx, { frameOrigin: walletFrameOrigin })
   registerDelegation(api, ctx, { fromFrame: wallets.guard })

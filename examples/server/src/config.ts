@@ -48,7 +48,8 @@ export interface AppSettings {
     secretEnv?: string | null
     verifyUrl?: string | null
   } | null
-  embeddedWallets?: { createOnLogin?: 'off' | 'users-without-wallets' | 'all-users'; [k: string]: unknown } | null
+  /** `allowRawSign`: the wallet frame signs raw hashes (secp256k1_sign); off by default (issue 26). */
+  embeddedWallets?: { createOnLogin?: 'off' | 'users-without-wallets' | 'all-users'; allowRawSign?: boolean; [k: string]: unknown } | null
   passkeysForSignupEnabled?: boolean
   /**
    * Passkeys (WebAuthn): relying party ids the client may name (default: the host names of
@@ -153,7 +154,7 @@ const appSchema = z.looseObject({
       verifyUrl: z.url().nullish(),
     })
     .nullish(),
-  embeddedWallets: z.looseObject({ createOnLogin: z.enum(['off', 'users-without-wallets', 'all-users']).optional() }).nullish(),
+  embeddedWallets: z.looseObject({ createOnLogin: z.enum(['off', 'users-without-wallets', 'all-users']).optional(), allowRawSign: z.boolean().optional() }).nullish(),
   passkeysForSignupEnabled: z.boolean().optional(),
   passkeys: z.object({ rpIds: z.array(z.string().min(1)).optional(), origins: z.array(z.url()).optional() }).nullish(),
   telegramBotName: str,

@@ -175,3 +175,22 @@ export async function deliverCode(d: Delivery, m: Message): Promise<void> {
     throw new DeliveryError()
   }
 }
+
+/**
+ * Development mode: a notice (not a code) in the dev outbox, e.g. 'A new device was added to
+ * your wallet' (`/dev/outbox?kind=notice`; the default listing stays codes only).
+ */
+export async function devOutboxNotice(
+  q: { query(sql: string, params?: unknown[]): Promise<unknown> },
+  d: Pick<Delivery, 'dev'>,
+  m: { appId: string; channel: 'email' | 'sms'; to: string; text: string },
+): Promise<void> {
+  if (!d.dev) return
+  await q.query(`INSERT INTO outbox (app_id, channel, to_addr, code, sent_at, kind) VALUES ($1, $2, $3, $4, $5, 'notice')`, [
+    m.appId,
+    m.channel,
+    m.to,
+    m.text,
+    Math.floor(Date.now() / 1000),
+  ])
+}

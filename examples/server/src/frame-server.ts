@@ -111,7 +111,15 @@ export function createFrameServer(opts: FrameServerOptions): Hono {
       const settings = appId.length === 25 ? opts.apps.get(appId) : undefined
       if (!settings) return c.text('Unknown app id', 404)
       // Public settings only: the page's query (client id, caid, an export's address ...) stays in the page's own URL.
-      const config = { appId, apiUrl: originOf(opts.apiUrl), allowedOrigins: settings.allowedOrigins, clientId: c.req.query('client_id') ?? null, caid: c.req.query('caid') ?? null }
+      const config = {
+        appId,
+        apiUrl: originOf(opts.apiUrl),
+        allowedOrigins: settings.allowedOrigins,
+        clientId: c.req.query('client_id') ?? null,
+        caid: c.req.query('caid') ?? null,
+        // Raw hash signing (secp256k1_sign) is off unless the app turns it on (embeddedWallets.allowRawSign).
+        allowRawSign: settings.embeddedWallets?.allowRawSign === true,
+      }
       c.header('content-security-policy', frameCsp(opts.apiUrl, settings.allowedOrigins))
       c.header('cache-control', 'no-store')
       return c.html(

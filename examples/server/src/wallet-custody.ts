@@ -21,7 +21,7 @@ import { randomToken } from './tokens'
 import type { Queryable } from './store'
 import { now } from './tokens'
 
-export { CUSTODY_CODES, DEVICE_NONCE_HEADER, DEVICE_PROOF_HEADER, DEVICE_PROOF_TYP, ownerMessage, type OwnerAction } from './wallet-owner-message'
+export { CUSTODY_CODES, CUSTODY_TEXTS, DEVICE_NONCE_HEADER, DEVICE_PROOF_HEADER, DEVICE_PROOF_TYP, ownerMessage, setRecoveryFields, type OwnerAction } from './wallet-owner-message'
 /** How long a device proof's iat is accepted (seconds, either side). */
 export const PROOF_MAX_AGE_S = 60
 /** How long a proof nonce lives (seconds). */
@@ -31,15 +31,6 @@ export const STEP_UP_GRANT_TTL_S = 300
 /** How long replaced shares are kept (seconds): 7 days. */
 export const SHARE_GRACE_S = 7 * 86400
 
-export const CUSTODY_TEXTS = {
-  proofRequired: 'Wallet secrets are released to a registered wallet device only.',
-  nonce: 'The wallet device proof expired. Please try again.',
-  stepUpRequired: 'Confirm it’s you to use your wallet on this device.',
-  stepUpUnavailable: 'This wallet cannot be restored on a new device: add an e-mail address, a phone number or MFA to your account first.',
-  deviceRevoked: 'This device was removed from your wallet.',
-  ownerSignature: 'The change is not signed by the wallet.',
-  newDeviceNotice: 'A new device was added to your wallet',
-} as const
 
 export interface StepUpGrantRef {
   appId: string

@@ -23,6 +23,17 @@ export const CUSTODY_CODES = {
   ownerSignature: 'wallet_owner_signature_invalid',
 } as const
 
+/** The user-facing texts of the custody errors (the frame shows them too). */
+export const CUSTODY_TEXTS = {
+  proofRequired: 'Wallet secrets are released to a registered wallet device only.',
+  nonce: 'The wallet device proof expired. Please try again.',
+  stepUpRequired: 'Confirm it’s you to use your wallet on this device.',
+  stepUpUnavailable: 'This wallet cannot be restored on a new device: add an e-mail address, a phone number or MFA to your account first.',
+  deviceRevoked: 'This device was removed from your wallet.',
+  ownerSignature: 'The change is not signed by the wallet.',
+  newDeviceNotice: 'A new device was added to your wallet',
+} as const
+
 export type OwnerAction = 'set_recovery' | 'add' | 'register_device' | 'revoke_device' | 'password_recovered'
 
 /**
@@ -37,4 +48,29 @@ export function ownerMessage(p: { action: OwnerAction; appId: string; entropyId:
     lines.push(`${k}: ${value}`)
   }
   return lines.join('\n')
+}
+
+/**
+ * What a new device signs with the key it derives from a user-owned recovery share (frame
+ * recovery-proof.ts), to get the auth share after opening that share with the user's password
+ * or cloud file: it proves the share without showing it.
+ */
+export function recoveryProofMessage(p: { appId: string; entropyId: string; nonce: string; deviceId: string }): string {
+  return ['Portico wallet recovery', `app: ${p.appId}`, `root: ${p.entropyId.toLowerCase()}`, `nonce: ${p.nonce}`, `device: ${p.deviceId}`].join('\n')
+}
+
+/** The HKDF salt of the recovery-proof key (info: `<appId>|<entropy id lowercased>`). */
+export const RECOVERY_PROOF_SALT = 'portico recovery proof v1'
+
+const hex = (b: ArrayBuffer) => [...new Uint8Array(b)].map((x) => x.toString(16).padStart(2, '0')).join('')
+const sha256hex = async (v: string) => hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(v)))
+
+/** The action fields set_recovery's owner signature covers (over the strings as sent). */
+export async function setRecoveryFields(b: { auth_share?: string | null; recovery_share: string; recovery_method: string; recovery_proof_key?: string | null }) {
+  return {
+    auth_share_sha256: b.auth_share ? await sha256hex(b.auth_share) : 'none',
+    recovery_share_sha256: await sha256hex(b.recovery_share),
+    recovery_method: b.recovery_method,
+    recovery_proof_key: b.recovery_proof_key ?? 'none',
+  }
 }

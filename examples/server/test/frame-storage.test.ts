@@ -14,7 +14,7 @@ import { handlerFor } from '../frame/handlers/index'
 import { STORAGE_TEXTS, checkStorage, isStorageError, probe, resilientStore, storageMode, type StorageAccessDocument } from '../frame/storage-check'
 import { memoryStore, useFrameStore, type FrameStore } from '../frame/storage'
 import type { Store } from '../src/store'
-import { DEMO, openTestPglite, startTestServer, uniqueEmail, type TestServer } from './helpers'
+import { DEMO, openTestStore, startTestServer, uniqueEmail, type TestServer } from './helpers'
 
 const FRAME = 'http://127.0.0.1:48791'
 /** What Chromium's IndexedDB answers a third-party frame whose storage is blocked. */
@@ -182,7 +182,7 @@ describe('creation where the frame cannot keep its share', () => {
   let store: Store
   let s: TestServer
   beforeAll(async () => {
-    store = await openTestPglite()
+    store = await openTestStore()
     s = await startTestServer(store, { wallets: { frameOrigin: FRAME } })
   })
   afterAll(async () => {

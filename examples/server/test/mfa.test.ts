@@ -11,6 +11,7 @@ import type { ServerCtx } from '../src/context'
 import { requireFreshMfa } from '../src/mfa-gate'
 import { MFA_MAX_ATTEMPTS, MFA_MSG } from '../src/routes/mfa'
 import { ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
+import { testDevice } from './device-client'
 import { SoftAuthenticator } from './soft-authenticator'
 import { HdRoot, generateEntropy } from '../frame/keys'
 import { shareToString, splitEntropy } from '../frame/shares'
@@ -228,9 +229,10 @@ describe('passkeys', () => {
 })
 
 describe('the wallet routes behind the gate', () => {
-  const frameCall = (path: string, token: string, body: unknown) => s.call(`/api/v1${path}`, { token, body, appId: MFA, headers: { origin: FRAME } })
 
   it('the auth share and the recovery share are refused without a fresh verification, released after it', async () => {
+    const device = testDevice(s, MFA)
+    const frameCall = (path: string, token: string, body: unknown) => device.call(`/api/v1${path}`, token, body)
     const a = await login()
     const entropy = generateEntropy()
     const root = await HdRoot.fromEntropy(entropy)

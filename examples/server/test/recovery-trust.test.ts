@@ -22,6 +22,7 @@ import { deriveKeys } from '../src/keys'
 import { AUTH_SHARE_PURPOSE, RECOVERY_SHARE_PURPOSE } from '../src/routes/wallets'
 import { DEV_SECRET } from '../src/settings'
 import type { Store } from '../src/store'
+import { testDevice, type TestDevice } from './device-client'
 import { DEMO, freePort, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 
 const FRAME = 'http://127.0.0.1:48790'
@@ -42,6 +43,7 @@ beforeAll(async () => {
   closeDrive = () => new Promise<void>((r) => server.close(() => r()))
   process.env.PORTICO_CLOUD_DRIVE_BASE_URL = driveUrl
   s = await startTestServer(store, { wallets: { frameOrigin: FRAME, recoveryKey: RECOVERY_KEY } })
+  device = testDevice(s)
 })
 afterAll(async () => {
   await s?.close()
@@ -49,19 +51,12 @@ afterAll(async () => {
   await store?.close()
 })
 
-/** The frame's view of the server (Origin set as the browser sets it for the frame page). */
+/** The user's wallet frame: its device proves every call (issue 26). */
+let device: TestDevice
+
+/** The frame's view of the server (the frame's own API client, with the device's proofs). */
 function frameCtx(token: string, entropyId: string): FrameContext & { entropyId: string; accessToken: string } {
-  return {
-    config: { appId: DEMO, apiUrl: s.url, allowedOrigins: [] },
-    origin: 'http://localhost:5173',
-    entropyId,
-    accessToken: token,
-    async api(path, body, accessToken) {
-      const r = await s.call(`/api/v1${path}`, { token: accessToken, body, headers: { origin: FRAME } })
-      if (r.status !== 200) throw new FrameFailure('error', r.body.error ?? String(r.status), r.body.code)
-      return r.body as never
-    },
-  }
+  return { ...device.ctx(), entropyId, accessToken: token }
 }
 
 async function login() {
@@ -78,18 +73,14 @@ async function createWith(token: string, method: 'user-passcode' | 'google-drive
   const entropyId = root.ethereum(0).address
   const ctx = frameCtx(token, entropyId)
   const sealed = await recoveryMethod(method).seal(shares.recovery, { recoveryMethod: method, ...input }, ctx)
-  const res = await s.call('/api/v1/wallets/create', {
-    token,
-    headers: { origin: FRAME },
-    body: {
-      entropy_id: entropyId,
-      entropy_id_verifier: 'ethereum-address-verifier',
-      auth_share: shareToString(shares.auth),
-      recovery_method: method,
-      recovery_share: sealed.recoveryShare,
-      recovery_meta: sealed.recoveryMeta,
-      wallets: [{ address: entropyId, chain_type: 'ethereum', wallet_index: 0 }],
-    },
+  const res = await device.call('/api/v1/wallets/create', token, {
+    entropy_id: entropyId,
+    entropy_id_verifier: 'ethereum-address-verifier',
+    auth_share: shareToString(shares.auth),
+    recovery_method: method,
+    recovery_share: sealed.recoveryShare,
+    recovery_meta: sealed.recoveryMeta,
+    wallets: [{ address: entropyId, chain_type: 'ethereum', wallet_index: 0 }],
   })
   expect(res.status, JSON.stringify(res.body)).toBe(200)
   return { entropy, root, shares, entropyId, ctx, sealed }
@@ -162,17 +153,13 @@ describe('the attacker is real', () => {
     const root = await HdRoot.fromEntropy(entropy)
     const shares = await splitEntropy(entropy)
     const entropyId = root.ethereum(0).address
-    const res = await s.call('/api/v1/wallets/create', {
-      token,
-      headers: { origin: FRAME },
-      body: {
-        entropy_id: entropyId,
-        entropy_id_verifier: 'ethereum-address-verifier',
-        auth_share: shareToString(shares.auth),
-        recovery_method: 'privy',
-        recovery_share: shareToString(shares.recovery),
-        wallets: [{ address: entropyId, chain_type: 'ethereum', wallet_index: 0 }],
-      },
+    const res = await device.call('/api/v1/wallets/create', token, {
+      entropy_id: entropyId,
+      entropy_id_verifier: 'ethereum-address-verifier',
+      auth_share: shareToString(shares.auth),
+      recovery_method: 'privy',
+      recovery_share: shareToString(shares.recovery),
+      wallets: [{ address: entropyId, chain_type: 'ethereum', wallet_index: 0 }],
     })
     expect(res.status).toBe(200)
     expect(await attackerRebuilds(entropyId)).toBe(true)
@@ -195,7 +182,7 @@ describe('user-passcode', { timeout: 180_000 }, () => {
     // Positive control: the password opens the stored share, which with the auth share rebuilds the wallet.
     const stored = { recoveryShare: row.recovery_share, recoveryMeta: row.recovery_meta }
     const share = await recoveryMethod('user-passcode').open(stored, { recoveryMethod: 'user-passcode', recoveryPassword: 'correct-horse-battery' }, w.ctx)
-    const auth = await s.call('/api/v1/wallets/auth_share', { token, headers: { origin: FRAME }, body: { entropy_id: w.entropyId } })
+    const auth = await device.call('/api/v1/wallets/auth_share', token, { entropy_id: w.entropyId })
     expect(auth.status).toBe(200)
     const root = await HdRoot.fromEntropy(await combineShares(share, shareFromString(auth.body.share)))
     expect(root.ethereum(0).address).toBe(w.entropyId)

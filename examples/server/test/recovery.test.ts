@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createCloudDrive } from '../../stand-ins/cloud-drive/server'
 import type { Store } from '../src/store'
 import { freePort, ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
+import { testDevice } from './device-client'
 
 let store: Store
 let s: TestServer
@@ -265,20 +266,22 @@ describe('iCloud (CloudKit web services)', () => {
 })
 
 describe('cloud key', () => {
-  it('is per user and per wallet, stable, for the wallet frame only, and needs a token', async () => {
+  it("is per user and per wallet, stable, for a wallet frame's device only (a proof, not an Origin), and needs a token", async () => {
     const [a, b] = [await login(), await login()]
-    const k = (t: string, e: string) => s.call('/api/v1/recovery/cloud_key', { token: t, body: { entropy_id: e }, headers: { origin: FRAME } })
+    const device = testDevice(s)
+    const k = (t: string, e: string) => device.call('/api/v1/recovery/cloud_key', t, { entropy_id: e })
     const a1 = await k(a, 'entropy-1')
     expect(a1.status).toBe(200)
     expect(a1.body.key).toMatch(/^[0-9a-f]{64}$/)
     // The frame learns where the drive is (the stand-in here).
     expect(a1.body.endpoints.google).toEqual({ files: `${driveUrl}/google/drive/v3/files`, upload: `${driveUrl}/google/upload/drive/v3/files` })
     expect(a1.body.endpoints.icloud).toMatchObject({ base: `${driveUrl}/icloud`, container: 'iCloud.dev.portico.recovery' })
-    // The host page (its own origin) and a page without an Origin get nothing.
-    for (const headers of [{ origin: ORIGIN }, {}] as Record<string, string>[]) {
+    // Without the device's proof, whatever the Origin (the frame's forged too), nothing.
+    for (const headers of [{ origin: ORIGIN }, { origin: FRAME }, {}] as Record<string, string>[]) {
       const x = await s.call('/api/v1/recovery/cloud_key', { token: a, body: { entropy_id: 'entropy-1' }, headers })
       expect(x.status).toBe(403)
-      expect(x.body.code).toBe('invalid_origin')
+      expect(x.body.code).toBe('device_proof_required')
+      expect(x.body.key).toBeUndefined()
     }
     expect((await k(a, 'entropy-1')).body.key).toBe(a1.body.key)
     expect((await k(a, 'entropy-2')).body.key).not.toBe(a1.body.key)

@@ -6,8 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { combineShares, shareFromString, shareToString, splitEntropy } from '../frame/shares'
 import { HdRoot, ImportedRoot, generateEntropy } from '../frame/keys'
 import type { Store } from '../src/store'
-import { startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
+import { decodeJwt } from 'jose'
+import { insertStepUpGrant, ownerMessage } from '../src/wallet-custody'
+import { DEMO, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 import { WALLET_MSG } from '../src/routes/wallets'
+import { testDevice, type TestDevice } from './device-client'
 
 const FRAME = 'http://127.0.0.1:48788'
 const RECOVERY_KEY = 'test-recovery-key-kept-outside-the-database-0001'
@@ -18,6 +21,7 @@ let s: TestServer
 beforeAll(async () => {
   store = await openTestStore()
   s = await startTestServer(store, { wallets: { frameOrigin: FRAME, recoveryKey: RECOVERY_KEY } })
+  device = testDevice(s)
 })
 afterAll(async () => {
   await s?.close()
@@ -38,8 +42,15 @@ async function newRoot() {
   return { entropy, root, shares, entropyId: root.ethereum(0).address }
 }
 
-const frameCall = (path: string, token: string | null, body: unknown, origin: string | null = FRAME) =>
-  s.call(path, { token, body, headers: origin ? { origin } : {} })
+/** The user's wallet frame (one device for every test user: it registers with each wallet it creates). */
+let device: TestDevice
+const frameCall = (path: string, token: string | null, body: unknown) => device.call(path, token, body)
+
+/** A verified step-up for the session of `token`, the test device and `entropyId` (what /wallets/step_up/verify records). */
+async function grant(token: string, entropyId: string) {
+  const { sub, sid } = decodeJwt(token) as { sub: string; sid: string }
+  await insertStepUpGrant(store, { appId: DEMO, userId: sub, sessionId: sid, deviceId: await device.id(), entropyId }, 'email')
+}
 
 async function create(token: string, r: Awaited<ReturnType<typeof newRoot>>, extra: Record<string, unknown> = {}) {
   return frameCall('/api/v1/wallets/create', token, {
@@ -97,22 +108,18 @@ describe('create', () => {
     expect((await create(other, await newRoot())).status).toBe(200)
   })
 
-  it('only from the frame origin, only with a valid token', async () => {
+  it('only with a device proof (the frame Origin is no credential), only with a valid token', async () => {
     const token = await login()
     const r = await newRoot()
-    expect((await frameCall('/api/v1/wallets/create', token, {}, 'http://localhost:5173')).status).toBeGreaterThanOrEqual(400)
-    const wrongOrigin = await create(token, r, {})
-    expect(wrongOrigin.status).toBe(200)
-    const r2 = await newRoot()
-    const token2 = await login()
-    const res = await s.call('/api/v1/wallets/create', {
-      token: token2,
-      headers: { origin: 'http://localhost:5173' },
-      body: { entropy_id: r2.entropyId, entropy_id_verifier: 'ethereum-address-verifier', auth_share: shareToString(r2.shares.auth), recovery_method: 'privy', recovery_share: shareToString(r2.shares.recovery), wallets: [{ address: r2.entropyId, chain_type: 'ethereum', wallet_index: 0 }] },
-    })
-    expect(res.status).toBe(403)
-    expect(res.body.code).toBe('invalid_origin')
-    const noToken = await create(null as never, r2)
+    const body = { entropy_id: r.entropyId, entropy_id_verifier: 'ethereum-address-verifier', auth_share: shareToString(r.shares.auth), recovery_method: 'privy', recovery_share: shareToString(r.shares.recovery), wallets: [{ address: r.entropyId, chain_type: 'ethereum', wallet_index: 0 }] }
+    // The frame's Origin, forged by a client without the device key: refused, nothing written.
+    const forged = await s.call('/api/v1/wallets/create', { token, headers: { origin: FRAME }, body })
+    expect(forged.status).toBe(403)
+    expect(forged.body).toMatchObject({ code: 'device_proof_required', error: 'Wallet secrets are released to a registered wallet device only.' })
+    expect((await store.query('SELECT 1 FROM embedded_wallet_roots WHERE lower(entropy_id) = lower($1)', [r.entropyId])).length).toBe(0)
+    // With the device's proof (whatever the Origin): created.
+    expect((await create(token, r)).status).toBe(200)
+    const noToken = await create(null as never, await newRoot())
     expect(noToken.status).toBe(401)
   })
 
@@ -132,7 +139,7 @@ describe('create', () => {
 })
 
 describe('shares', () => {
-  it('auth share: frame origin and the owner only; with the device share it rebuilds the root', async () => {
+  it('auth share: the registered device and the owner only; with the device share it rebuilds the root', async () => {
     const token = await login()
     const r = await newRoot()
     expect((await create(token, r)).status).toBe(200)
@@ -143,8 +150,13 @@ describe('shares', () => {
     const rebuilt = await HdRoot.fromEntropy(await combineShares(r.shares.device, shareFromString(ok.body.share)))
     expect(rebuilt.ethereum(0).address).toBe(r.entropyId)
 
-    expect((await frameCall('/api/v1/wallets/auth_share', token, { entropy_id: r.entropyId }, 'http://localhost:5173')).status).toBe(403)
-    expect((await frameCall('/api/v1/wallets/auth_share', token, { entropy_id: r.entropyId }, null)).status).toBe(403)
+    // Without the device's proof (the frame's Origin forged): refused. Another device: refused.
+    const noProof = await s.call('/api/v1/wallets/auth_share', { token, body: { entropy_id: r.entropyId }, headers: { origin: FRAME } })
+    expect(noProof.status).toBe(403)
+    expect(noProof.body.share).toBeUndefined()
+    const otherDevice = await testDevice(s).call('/api/v1/wallets/auth_share', token, { entropy_id: r.entropyId })
+    expect(otherDevice.body).toMatchObject({ code: 'device_step_up_required' })
+    expect(otherDevice.body.share).toBeUndefined()
     const other = await login()
     const refused = await frameCall('/api/v1/wallets/auth_share', other, { entropy_id: r.entropyId })
     expect(refused.status).toBe(404)
@@ -153,12 +165,17 @@ describe('shares', () => {
     expect((await frameCall('/api/v1/wallets/auth_share', 'x.y.z', { entropy_id: r.entropyId })).status).toBe(401)
   })
 
-  it('privy recovery share: opened by the server; with the auth share it rebuilds the root', async () => {
+  it('privy recovery share: only after a step-up on this device (single use); opened by the server; with the auth share it rebuilds the root', async () => {
     const token = await login()
     const r = await newRoot()
     await create(token, r)
+    const none = await frameCall('/api/v1/wallets/recovery_share', token, { entropy_id: r.entropyId })
+    expect(none.status).toBe(403)
+    expect(none.body).toMatchObject({ code: 'device_step_up_required', error: 'Confirm it’s you to use your wallet on this device.' })
+    await grant(token, r.entropyId)
     const rec = await frameCall('/api/v1/wallets/recovery_share', token, { entropy_id: r.entropyId })
     expect(rec.status).toBe(200)
+    expect((await frameCall('/api/v1/wallets/recovery_share', token, { entropy_id: r.entropyId })).status).toBe(403)
     expect(rec.body.recovery_method).toBe('privy')
     const auth = await frameCall('/api/v1/wallets/auth_share', token, { entropy_id: r.entropyId })
     const rebuilt = await HdRoot.fromEntropy(await combineShares(shareFromString(rec.body.recovery_share), shareFromString(auth.body.share)))
@@ -215,8 +232,18 @@ describe('add', () => {
       recovery_share: shareToString(r.shares.recovery),
       wallets: [{ address: r.entropyId, chain_type: 'ethereum', wallet_index: 0 }],
     })
-    const add = (chain_type: string, wallet_index: number, address: string) =>
-      frameCall('/api/v1/wallets/add', token, { entropy_id: r.entropyId, chain_type, wallet_index, address })
+    // Signed by the root's index-0 key (what the frame does); unsigned or signed by another key: refused.
+    const add = (chain_type: string, wallet_index: number, address: string, signer = r.root) =>
+      device.call('/api/v1/wallets/add', token, { entropy_id: r.entropyId, chain_type, wallet_index, address }, {
+        sign: async (nonce) => ({
+          owner_signature: await signer.signOwner('ethereum-address-verifier', ownerMessage({ action: 'add', appId: DEMO, entropyId: r.entropyId, nonce, fields: { chain_type, wallet_index, address } })),
+        }),
+      })
+    const unsigned = await frameCall('/api/v1/wallets/add', token, { entropy_id: r.entropyId, chain_type: 'ethereum', wallet_index: 1, address: r.root.ethereum(1).address })
+    expect(unsigned.status).toBe(403)
+    expect(unsigned.body).toMatchObject({ code: 'wallet_owner_signature_invalid', error: 'The change is not signed by the wallet.' })
+    const foreign = await add('ethereum', 1, r.root.ethereum(1).address, (await newRoot()).root)
+    expect(foreign.body.code).toBe('wallet_owner_signature_invalid')
     const neg = await add('ethereum', -1, r.root.ethereum(1).address)
     expect(neg.status).toBe(422)
     expect(neg.body.error).toContain('A negative walletIndex is invalid.')
@@ -268,7 +295,8 @@ describe('import (an imported root wallet: imported true, index 0, shares split 
     const auth = await frameCall('/api/v1/wallets/auth_share', token, { entropy_id: r.address })
     expect(auth.status).toBe(200)
     expect([...(await combineShares(r.shares.device, shareFromString(auth.body.share)))]).toEqual([...r.key])
-    // The server's privy share opens too (automatic recovery of an imported key).
+    // The server's privy share opens too (automatic recovery of an imported key), after a step-up.
+    await grant(token, r.address)
     const rec = await frameCall('/api/v1/wallets/recovery_share', token, { entropy_id: r.address })
     expect([...(await combineShares(shareFromString(rec.body.recovery_share), shareFromString(auth.body.share)))]).toEqual([...r.key])
   })
@@ -283,7 +311,7 @@ describe('import (an imported root wallet: imported true, index 0, shares split 
     expect(add.body.error).toBe(WALLET_MSG.importedHasNoSiblings)
   })
 
-  it('refuses the same key twice, another user importing it, a mismatched entropy id, and callers other than the frame', async () => {
+  it("refuses the same key twice, another user importing it, a mismatched entropy id, and callers without the frame's device proof", async () => {
     const token = await login()
     const r = await imported()
     expect((await importCall(token, r)).status).toBe(200)
@@ -298,8 +326,11 @@ describe('import (an imported root wallet: imported true, index 0, shares split 
     expect(mismatch.status).toBe(422)
     const chain = await importCall(token, r2, { entropy_id_verifier: 'solana-address-verifier' })
     expect(chain.status).toBe(422)
-    const fromHost = await frameCall('/api/v1/wallets/import', token, { entropy_id: r2.address, entropy_id_verifier: 'ethereum-address-verifier', auth_share: shareToString(r2.shares.auth), recovery_method: 'privy', recovery_share: shareToString(r2.shares.recovery), wallet: { address: r2.address, chain_type: 'ethereum' } }, 'http://localhost:5173')
-    expect(fromHost.status).toBe(403)
+    const body = { entropy_id: r2.address, entropy_id_verifier: 'ethereum-address-verifier', auth_share: shareToString(r2.shares.auth), recovery_method: 'privy', recovery_share: shareToString(r2.shares.recovery), wallet: { address: r2.address, chain_type: 'ethereum' } }
+    const forged = await s.call('/api/v1/wallets/import', { token, headers: { origin: FRAME }, body })
+    expect(forged.status).toBe(403)
+    // Another device on the session the user's frame uses: refused too.
+    expect((await testDevice(s).call('/api/v1/wallets/import', token, body)).body.code).toBe('device_step_up_required')
     const n = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM embedded_wallet_roots WHERE lower(entropy_id) = lower($1)', [r2.address])
     expect(n[0].n).toBe(0)
   })

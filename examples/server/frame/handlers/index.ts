@@ -8,5 +8,6 @@ import './rpc'
 import './recovery-passcode'
 import './recovery-cloud'
 import './delegation'
+import './step-up'
 
 export { handlerFor, register, registerRecoveryMethod, recoveryMethod } from './registry'

@@ -87,6 +87,8 @@ register('wallets:rpc', async (p, ctx) => {
           return { method: r.method, data: await account.signTransaction(toSerializable(tx)) }
         }
         case 'secp256k1_sign': {
+          // Off unless the app turns it on (its settings, served with the frame page: the host cannot).
+          if (ctx.config.allowRawSign !== true) throw new FrameFailure('error', FRAME_TEXTS.rawSignOff)
           const [hash] = r.params ?? []
           if (typeof hash !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(hash)) throw bad('hash: expected 32 bytes hex')
           return { method: r.method, data: await account.sign({ hash: hash as Hex }) }

@@ -8,7 +8,9 @@ import { deleteDeviceShare, loadDeviceShare, saveDeviceShare } from '../device-s
 import { storageMode } from '../storage-check'
 import { HdRoot, ImportedRoot, generateEntropy, matchesEntropyId, rootFromSecret, verifierFor, type WalletRoot } from '../keys'
 import { parseImportedKey } from '../import-key'
-import { fetchAuthShare, lease, rootFromShares, unlock, clearSession } from '../session'
+import { fetchAuthShare, lease, rootFromAuth, unlock, clearSession, type AuthShareReply } from '../session'
+import { recoveryProof, recoveryProofKey } from '../recovery-proof'
+import { ownerMessage, setRecoveryFields } from '../../src/wallet-owner-message'
 import { combineShares, shareFromString, shareToString, splitEntropy } from '../shares'
 import { confirmRecovery, recoveryMethod, register, type SealedRecovery } from './registry'
 
@@ -69,7 +71,7 @@ async function createRoot(
   const entropyId = root.entropyId(entropyIdVerifier)
   const wallets: FrameWallet[] = chainTypes.map((chainType) => ({ chainType, walletIndex: 0, address: root.address(chainType, 0) }))
   const recovery = await sealRecovery(ctx, method, shares.recovery, { ...p, recoveryMethod: method } as RecoveryInput, entropyId, p.accessToken)
-  const res = await keptThenSent(ctx, entropyId, shares.device, (session_only) =>
+  const res = await keptThenSent(ctx, entropyId, shares.device, async (session_only) =>
     ctx.api<ServerWallets>(
       '/wallets/create',
       {
@@ -77,6 +79,7 @@ async function createRoot(
         entropy_id_verifier: entropyIdVerifier,
         auth_share: shareToString(shares.auth),
         ...recovery,
+        recovery_proof_key: await recoveryProofKey(shares.recovery, ctx.config.appId, entropyId),
         wallets: wallets.map((w) => ({ address: w.address, chain_type: w.chainType, wallet_index: w.walletIndex })),
         session_only,
       },
@@ -112,11 +115,13 @@ async function addWallet(
   const l = await unlock(ctx, p)
   try {
     const wallet: FrameWallet = { chainType: p.chainType, walletIndex: p.walletIndex, address: l.root.address(p.chainType, p.walletIndex) }
-    const res = await ctx.api<{ recovery_method: RecoveryMethod }>(
-      '/wallets/add',
-      { entropy_id: p.entropyId, address: wallet.address, chain_type: wallet.chainType, wallet_index: wallet.walletIndex },
-      p.accessToken,
-    )
+    const fields = { chain_type: wallet.chainType, wallet_index: wallet.walletIndex, address: wallet.address }
+    const res = await ctx.api<{ recovery_method: RecoveryMethod }>('/wallets/add', { entropy_id: p.entropyId, ...fields }, p.accessToken, {
+      // The change is signed by the root's index-0 key (a stolen token cannot add wallets).
+      sign: async (nonce) => ({
+        owner_signature: await l.root.signOwner(p.entropyIdVerifier, ownerMessage({ action: 'add', appId: ctx.config.appId, entropyId: p.entropyId, nonce, fields })),
+      }),
+    })
     return { wallet, recoveryMethod: res.recovery_method }
   } finally {
     l.release()
@@ -153,7 +158,7 @@ register('wallets:import', async (p, ctx) => {
   const wallet: FrameWallet = { chainType: p.chainType, walletIndex: 0, address: entropyId }
   try {
     const recovery = await sealRecovery(ctx, method, shares.recovery, { ...p, recoveryMethod: method } as RecoveryInput, entropyId, p.accessToken)
-    const res = await keptThenSent(ctx, entropyId, shares.device, (session_only) =>
+    const res = await keptThenSent(ctx, entropyId, shares.device, async (session_only) =>
       ctx.api<ServerWallets>(
         '/wallets/import',
         {
@@ -161,6 +166,8 @@ register('wallets:import', async (p, ctx) => {
           entropy_id_verifier: entropyIdVerifier,
           auth_share: shareToString(shares.auth),
           ...recovery,
+          recovery_proof_key: await recoveryProofKey(shares.recovery, ctx.config.appId, entropyId),
+        recovery_proof_key: await recoveryProofKey(shares.recovery, ctx.config.appId, entropyId),
           wallet: { address: wallet.address, chain_type: wallet.chainType },
           session_only,
         },
@@ -199,12 +206,28 @@ register('wallets:recover', async (p, ctx) => {
   const sealed: SealedRecovery = { recoveryShare: stored.recovery_share, recoveryMeta: stored.recovery_meta ?? undefined }
   if (method === 'privy') share = shareFromString(stored.recovery_share)
   else share = await recoveryMethod(method).open(sealed, { ...p, recoveryMethod: method }, { ...ctx, entropyId: p.entropyId, accessToken: p.accessToken })
-  const auth = await fetchAuthShare(ctx, p)
+  // A device that opened a user-owned share proves it (the server never sees the share); privy's
+  // share came with a step-up that registered this device already.
+  const auth = await ctx.api<AuthShareReply>('/wallets/auth_share', { entropy_id: p.entropyId }, p.accessToken, {
+    sign: async (nonce, deviceId) =>
+      method === 'privy' ? {} : { recovery_proof: await recoveryProof(share, { appId: ctx.config.appId, entropyId: p.entropyId, nonce, deviceId }) },
+  })
   let root: WalletRoot
   try {
-    root = await rootFromShares(share, shareFromString(auth.share), p)
+    root = await rootFromAuth(share, auth, p)
   } catch {
     throw new FrameFailure('error', FRAME_TEXTS.unableToRecover)
+  }
+  // This device joins the wallet: signed by the root's index-0 key (the user is told by the server).
+  try {
+    await ctx.api('/wallets/devices/register', { entropy_id: p.entropyId }, p.accessToken, {
+      sign: async (nonce, deviceId) => ({
+        owner_signature: await root.signOwner(p.entropyIdVerifier, ownerMessage({ action: 'register_device', appId: ctx.config.appId, entropyId: p.entropyId, nonce, fields: { device: deviceId } })),
+      }),
+    })
+  } catch (e) {
+    root.wipe()
+    throw e
   }
   // Any two shares of the split rebuild the root: this device keeps the recovery share as its own.
   await saveDeviceShare(ctx.config.appId, p.entropyId, share)
@@ -227,28 +250,39 @@ register('wallets:set-recovery', async (p, ctx) => {
   const device = await loadDeviceShare(ctx.config.appId, p.entropyId)
   if (!device) throw new FrameFailure('wallet_not_on_device', FRAME_TEXTS.notOnDevice)
   const auth = await fetchAuthShare(ctx, p)
-  let entropy: Uint8Array
-  try {
-    entropy = await combineShares(device, shareFromString(auth.share))
-  } catch {
-    throw new FrameFailure('error', FRAME_TEXTS.mismatch)
-  }
-  try {
-    const root = await rootFromSecret(entropy, p.entropyIdVerifier)
-    try {
-      if (!(await matchesEntropyId(root, p.entropyId, p.entropyIdVerifier))) throw new FrameFailure('error', FRAME_TEXTS.mismatch)
-      const shares = await splitEntropy(entropy)
-      const recovery = await sealRecovery(ctx, method, shares.recovery, { ...p, recoveryMethod: method }, p.entropyId, p.accessToken)
-      await ctx.api('/wallets/set_recovery', { entropy_id: p.entropyId, ...recovery, auth_share: shareToString(shares.auth) }, p.accessToken)
-      // Only once the server holds the new shares: this device's share follows them.
-      await saveDeviceShare(ctx.config.appId, p.entropyId, shares.device)
-      await confirmRecovery(method, root, null, { ...p, recoveryMethod: method }, { ...ctx, accessToken: p.accessToken, entropyId: p.entropyId, entropyIdVerifier: p.entropyIdVerifier })
-    } finally {
-      root.wipe()
+  // The current auth share, else (a change this device missed, within the grace period) the previous one.
+  let found: { entropy: Uint8Array; root: WalletRoot } | null = null
+  for (const s of [auth.share, auth.previous_share]) {
+    if (!s || found) continue
+    const e = await combineShares(device, shareFromString(s)).catch(() => null)
+    if (!e) continue
+    const r = await rootFromSecret(e, p.entropyIdVerifier).catch(() => null)
+    if (r && (await matchesEntropyId(r, p.entropyId, p.entropyIdVerifier))) found = { entropy: e, root: r }
+    else {
+      r?.wipe()
+      e.fill(0)
     }
+  }
+  if (!found) throw new FrameFailure('error', FRAME_TEXTS.mismatch)
+  const { entropy, root } = found
+  try {
+    const shares = await splitEntropy(entropy)
+    const recovery = await sealRecovery(ctx, method, shares.recovery, { ...p, recoveryMethod: method }, p.entropyId, p.accessToken)
+    const body = { entropy_id: p.entropyId, ...recovery, auth_share: shareToString(shares.auth), recovery_proof_key: await recoveryProofKey(shares.recovery, ctx.config.appId, p.entropyId) }
+    const fields = await setRecoveryFields(body)
+    // The change is signed by the root's index-0 key: a stolen token cannot replace the shares.
+    await ctx.api('/wallets/set_recovery', body, p.accessToken, {
+      sign: async (nonce) => ({
+        owner_signature: await root.signOwner(p.entropyIdVerifier, ownerMessage({ action: 'set_recovery', appId: ctx.config.appId, entropyId: p.entropyId, nonce, fields })),
+      }),
+    })
+    // Only once the server holds the new shares: this device's share follows them.
+    await saveDeviceShare(ctx.config.appId, p.entropyId, shares.device)
+    await confirmRecovery(method, root, null, { ...p, recoveryMethod: method }, { ...ctx, accessToken: p.accessToken, entropyId: p.entropyId, entropyIdVerifier: p.entropyIdVerifier })
     return { entropyId: p.entropyId, entropyIdVerifier: p.entropyIdVerifier, recoveryMethod: method }
   } finally {
     entropy.fill(0)
+    root.wipe()
   }
 })
 

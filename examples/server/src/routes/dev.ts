@@ -15,9 +15,11 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};
 
 /** Development-only routes (not mounted in production): the code outbox and a custom-auth token issuer. */
 export function registerDev(app: Hono<Env>, ctx: ServerCtx) {
-  const list = async (to?: string): Promise<OutboxEntry[]> => {
+  /** Codes by default; `kind` 'notice': the notices (their text in `code`); 'all': both. */
+  const list = async (to?: string, kind: string = 'code'): Promise<OutboxEntry[]> => {
+    const where = [to ? 'to_addr = $1' : null, kind === 'all' ? null : `kind = ${kind === 'notice' ? "'notice'" : "'code'"}`].filter(Boolean)
     const rows = await ctx.store.query<{ to_addr: string; channel: 'email' | 'sms'; code: string; app_id: string; sent_at: number }>(
-      `SELECT to_addr, channel, code, app_id, sent_at FROM outbox ${to ? 'WHERE to_addr = $1' : ''} ORDER BY id DESC LIMIT 200`,
+      `SELECT to_addr, channel, code, app_id, sent_at FROM outbox ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT 200`,
       to ? [normaliseTo(to)] : [],
     )
     return rows.map((r) => ({ to: r.to_addr, channel: r.channel, code: r.code, app_id: r.app_id, sent_at: Number(r.sent_at) }))
@@ -25,7 +27,7 @@ export function registerDev(app: Hono<Env>, ctx: ServerCtx) {
   const html = (entries: OutboxEntry[]) =>
     `<!doctype html><meta charset="utf-8"><title>Portico dev outbox</title>
 <style>body{font:14px system-ui;margin:2rem}table{border-collapse:collapse}td,th{padding:.3rem .8rem;border-bottom:1px solid #ddd;text-align:left}code{font-size:1.2em}</style>
-<h1>Dev outbox</h1><p>Newest first. Refresh to update.</p>
+<h1>Dev outbox</h1><p>Newest first, codes and notices. Refresh to update.</p>
 <table><tr><th>To</th><th>Channel</th><th>Code</th><th>App</th><th>Sent</th></tr>
 ${entries
   .map(
@@ -36,12 +38,12 @@ ${entries
 </table>`
 
   app.get('/dev/outbox', async (c) => {
-    const entries = await list(c.req.query('to'))
     const accept = c.req.header('accept') ?? ''
-    if (accept.includes('text/html') && !accept.includes('application/json')) return c.html(html(entries))
-    return c.json(entries)
+    const page = accept.includes('text/html') && !accept.includes('application/json')
+    const entries = await list(c.req.query('to'), c.req.query('kind') ?? (page ? 'all' : 'code'))
+    return page ? c.html(html(entries)) : c.json(entries)
   })
-  app.get('/dev/outbox.html', async (c) => c.html(html(await list(c.req.query('to')))))
+  app.get('/dev/outbox.html', async (c) => c.html(html(await list(c.req.query('to'), c.req.query('kind') ?? 'all'))))
 
   app.get('/dev/custom-token', async (c) => {
     const user = c.req.query('user')

@@ -29,6 +29,7 @@ import { z } from 'zod'
 import { hitLimit } from '../codes'
 import { clientIp, requireAuth, type Api, type C, type Env, type ServerCtx } from '../context'
 import { ApiError, errors } from '../errors'
+import { requireDevice } from '../device-proof'
 import { requireFreshMfa } from '../mfa-gate'
 import { now, sha256 } from '../tokens'
 import { id, optId } from '../validate'
@@ -246,11 +247,10 @@ export function registerRecovery(api: Api, root: Hono<Env>, ctx: ServerCtx, opts
     { summary: "Recovery: the key that seals the wallet's recovery share kept in the user's cloud drive — wallet frame only", auth: 'bearer' },
     z.object({ entropy_id: id(256) }),
     async (c, b) => {
-      // Like the wallet shares: released to the wallet frame's origin only.
-      const origin = opts.frameOrigin?.()
-      if (!origin) throw new ApiError(403, 'embedded_wallets_disabled', 'Embedded wallets are not configured on this server (no wallet frame origin).')
-      if (c.req.header('origin') !== origin) throw new ApiError(403, 'invalid_origin', 'Wallet secrets are released to the wallet frame only.')
-      const auth = await requireAuth(c, ctx)
+      // Like the wallet shares: released to a wallet frame's device (a device proof, device-proof.ts;
+      // Origin is no credential). A new device may ask: the drive's file is the factor the token lacks.
+      if (!opts.frameOrigin?.()) throw new ApiError(403, 'embedded_wallets_disabled', 'Embedded wallets are not configured on this server (no wallet frame origin).')
+      const { auth } = await requireDevice(c, ctx, { entropyId: b.entropy_id, binding: 'any' })
       await requireFreshMfa(ctx, auth, 'recovery')
       await limit(c)
       c.header('cache-control', 'no-store')

@@ -4,18 +4,20 @@
  * material; the server keeps the public wallet records (linked accounts of type 'wallet',
  * wallet_client_type 'privy') and, per HD root, two of the three Shamir shares:
  *
- * - the auth share, sealed at rest with a key derived from PORTICO_SECRET, released only to
- *   requests whose Origin is the frame's origin, with a valid access token and after
- *   `requireFreshMfa(ctx, auth, 'auth_share')`;
+ * - the auth share, sealed at rest with a key derived from PORTICO_SECRET, released only to a
+ *   registered wallet device bound to the session (a device proof, src/device-proof.ts; issue
+ *   26), with a valid access token and after `requireFreshMfa(ctx, auth, 'auth_share')`;
  * - the recovery share: for `privy` (automatic recovery) sealed with the recovery key
  *   (PORTICO_RECOVERY_KEY, kept outside the database); for user-owned methods
  *   (user-passcode, google-drive, icloud) stored as the frame sealed it, unreadable here.
  *
  *   POST /wallets/create          new HD root + its index-0 wallets
  *   POST /wallets/add             another wallet on the user's root (index rules of section 5)
- *   POST /wallets/auth_share      the auth share (frame only) and whether the frame may cache it
- *   POST /wallets/recovery_share  the recovery share (privy: opened; others: as sealed)
- *   POST /wallets/set_recovery    reseal the recovery share under another method
+ *   POST /wallets/device_nonce    a nonce for the next device proof
+ *   POST /wallets/auth_share      the auth share (a registered device) and whether the frame may cache it
+ *   POST /wallets/recovery_share  the recovery share (privy: opened, after a step-up; others: as sealed)
+ *   POST /wallets/devices/register  a device joins after a recovery (step-up grant or owner signature)
+ *   POST /wallets/set_recovery    reseal the recovery share under another method (owner signature)
  *   POST /wallets/import          an imported private key: a root of its own (imported: true)
  *
  * Every write runs in one transaction after every check; a refused request writes nothing.
@@ -34,6 +36,8 @@ import { requireFreshMfa } from '../mfa-gate'
 import { isUniqueViolation, type Queryable } from '../store'
 import { now } from '../tokens'
 import { id } from '../validate'
+import { answerWithNonce, custodyErrors, deviceLabel, notifyNewDevice, rebindSession, registerDevice, requireDevice, verifyOwnerSignature, verifyRecoveryProof, type Device, type DeviceOptions } from '../device-proof'
+import { SHARE_GRACE_S, consumeStepUpGrant, ownerMessage, setRecoveryFields, type OwnerAction } from '../wallet-custody'
 
 export interface WalletOptions {
   /** The wallet frame's origin (its own listener): the only origin shares are released to. */
@@ -75,7 +79,11 @@ const recoveryShape = {
   /** privy: the share (base64, 17 bytes); other methods: the frame's sealed form (opaque). */
   recovery_share: z.string().min(1, 'Required').max(8192, 'Must be at most 8192 characters'),
   recovery_meta: z.record(z.string().max(64), z.union([z.string().max(2048), z.number(), z.boolean(), z.null()])).nullish(),
+  /** The public half of the key the frame derives from the recovery share (frame/recovery-proof.ts). */
+  recovery_proof_key: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'Expected a base64url ed25519 public key').nullish(),
 }
+/** A signature by the root's index-0 key over ownerMessage() (wallet-owner-message.ts). */
+const ownerSignature = z.string().min(1, 'Required').max(256, 'Must be at most 256 characters')
 
 const createBody = z.object({
   entropy_id: entropyId,
@@ -86,20 +94,28 @@ const createBody = z.object({
     .array(z.object({ address: id(64), chain_type: chainType, wallet_index: walletIndex }))
     .min(1, 'Required')
     .max(2, 'At most one wallet per chain type'),
+  /** The frame keeps its device key and share in memory only (storage blocked): the device lives for one page session. */
+  session_only: z.boolean({ message: 'Expected a boolean' }).nullish(),
 })
-const addBody = z.object({ entropy_id: entropyId, address: id(64), chain_type: chainType, wallet_index: walletIndex })
+const addBody = z.object({ entropy_id: entropyId, address: id(64), chain_type: chainType, wallet_index: walletIndex, owner_signature: ownerSignature.nullish() })
 const rootBody = z.object({ entropy_id: entropyId })
 /** `purpose`: what the frame unlocks the wallet for (an export or a delegation consent is gated as such). */
-const authShareBody = rootBody.extend({ purpose: z.enum(['export', 'delegation'], { message: "Expected 'export' or 'delegation'" }).nullish() })
+const authShareBody = rootBody.extend({
+  purpose: z.enum(['export', 'delegation'], { message: "Expected 'export' or 'delegation'" }).nullish(),
+  /** A new device that opened a user-owned recovery share proves it (frame/recovery-proof.ts). */
+  recovery_proof: z.string().max(128, 'Must be at most 128 characters').nullish(),
+})
+const registerBody = rootBody.extend({ owner_signature: ownerSignature.nullish() })
 const importBody = z.object({
   entropy_id: entropyId,
   entropy_id_verifier: z.enum(VERIFIERS, { message: 'Unknown entropy id verifier' }),
   auth_share: b64(64),
   ...recoveryShape,
   wallet: z.object({ address: id(64), chain_type: chainType }),
+  session_only: z.boolean({ message: 'Expected a boolean' }).nullish(),
 })
 /** `auth_share`: the frame split the root afresh; the server's share is replaced with the recovery share. */
-const setRecoveryBody = z.object({ entropy_id: entropyId, ...recoveryShape, auth_share: b64(64).nullish() })
+const setRecoveryBody = z.object({ entropy_id: entropyId, ...recoveryShape, auth_share: b64(64).nullish(), owner_signature: ownerSignature.nullish() })
 
 export const AUTH_SHARE_PURPOSE = 'wallet-auth-share'
 export const RECOVERY_SHARE_PURPOSE = 'wallet-recovery-share'
@@ -133,25 +149,43 @@ interface RootRow {
   recovery_share: string
   recovery_meta: Record<string, unknown> | null
   imported: boolean
+  recovery_proof_key: string | null
 }
 
 const alreadyExists = () => new ApiError(400, 'embedded_wallet_already_exists', WALLET_MSG.alreadyExists)
 const notFound = () => new ApiError(404, 'embedded_wallet_not_found', WALLET_MSG.notFound)
 
-export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = {}): { fromFrame: (c: C) => Promise<Auth> } {
+export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = {}): { guard: (c: C, entropyId?: string | null) => Promise<Auth>; recoveryKeys: Keys } {
   const r = ctx.routes
   if (!opts.recoveryKey || opts.recoveryKey.length < 32) throw new Error('registerWallets: a recovery key of at least 32 characters is required')
   const recoveryKeys: Keys = deriveKeys(opts.recoveryKey, opts.recoveryKeyPrevious)
   const frameOrigin = () => (typeof opts.frameOrigin === 'function' ? opts.frameOrigin() : opts.frameOrigin)
 
-  /** Only the wallet frame's origin, with a valid access token; shares per user are rate limited. */
-  const fromFrame = async (c: C) => {
-    const origin = frameOrigin()
-    if (!origin) throw new ApiError(403, 'embedded_wallets_disabled', WALLET_MSG.noFrame)
-    if (c.req.header('origin') !== origin) throw new ApiError(403, 'invalid_origin', WALLET_MSG.frameOnly)
-    const auth = await requireAuth(c, ctx)
-    if (!(await hitLimit(ctx.store, `wallet-secrets:${auth.userId}`, ctx.limits.perIp * 4, ctx.limits.windowS))) throw errors.tooMany()
-    return auth
+  /**
+   * The wallet frame's device (device-proof.ts: a valid token and a proof by the session's
+   * device; `registered`: a device registered for the user's wallet). Origin is no credential.
+   * Shares per user are rate limited.
+   */
+  const fromDevice = async (c: C, o: DeviceOptions) => {
+    if (!frameOrigin()) throw new ApiError(403, 'embedded_wallets_disabled', WALLET_MSG.noFrame)
+    const d = await requireDevice(c, ctx, o)
+    if (!(await hitLimit(ctx.store, `wallet-secrets:${d.auth.userId}`, ctx.limits.perIp * 4, ctx.limits.windowS))) throw errors.tooMany()
+    return d
+  }
+  /**
+   * Create and import register the creating device: the user's first device, or one already
+   * registered. An unregistered device of a user who has a registered one steps up first (else a
+   * token stolen before the frame bound its session would register a device through an import).
+   */
+  const mayRegisterCreator = async (q: Queryable, appId: string, d: Device) => {
+    if (d.row && d.row.revoked_at == null) return
+    const others = await q.query('SELECT 1 FROM wallet_devices WHERE app_id = $1 AND user_id = $2 AND revoked_at IS NULL LIMIT 1', [appId, d.auth.userId])
+    if (others.length) throw custodyErrors.stepUpRequired()
+  }
+  /** A change to the root's shares or devices needs a signature by its index-0 key over ownerMessage(). */
+  const requireOwner = async (c: C, d: Device, root: RootRow, action: OwnerAction, signature: string | null | undefined, fields: Record<string, string | number>) => {
+    const message = ownerMessage({ action, appId: c.get('app').id, entropyId: root.entropy_id, nonce: d.nonce, fields })
+    if (!(await verifyOwnerSignature(root, message, signature))) throw custodyErrors.ownerSignature()
   }
   const context = (appId: string, entropy: string) => `${appId}|${entropy.toLowerCase()}`
 
@@ -227,8 +261,16 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
     ).map((x) => x.data)
   const user = async (userId: string): Promise<WireUser> => (await loadUser(ctx.store, userId))!
 
-  r.post(api, '/wallets/create', { summary: 'Create an embedded wallet (HD root, index-0 wallets, auth and recovery shares) — wallet frame only', auth: 'bearer' }, createBody, async (c, b) => {
-    const auth = await fromFrame(c)
+  r.post(api, '/wallets/device_nonce', { summary: "A nonce for the wallet frame's next device proof (also in the portico-device-nonce header)", auth: 'bearer' }, z.object({}), async (c) => {
+    const auth = await requireAuth(c, ctx)
+    if (!(await hitLimit(ctx.store, `wallet-nonce:${auth.userId}`, ctx.limits.perIp * 4, ctx.limits.windowS))) throw errors.tooMany()
+    c.header('cache-control', 'no-store')
+    return c.json({ nonce: await answerWithNonce(c, ctx, auth) })
+  })
+
+  r.post(api, '/wallets/create', { summary: "Create an embedded wallet (HD root, index-0 wallets, auth and recovery shares) — the session's wallet device only", auth: 'bearer' }, createBody, async (c, b) => {
+    const device = await fromDevice(c, { entropyId: b.entropy_id })
+    const auth = device.auth
     const app = c.get('app')
     const seen = new Set<string>()
     const wallets = b.wallets.map((w) => {
@@ -258,13 +300,14 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
       // Imported keys are roots of their own: they do not count as the user's created wallet.
       const has = await q.query('SELECT 1 FROM embedded_wallet_roots WHERE app_id = $1 AND user_id = $2 AND NOT imported', [app.id, auth.userId])
       if (has.length || (await embedded(q, app.id, auth.userId)).some((w) => !w.imported)) throw alreadyExists()
+      await mayRegisterCreator(q, app.id, device)
       const t = now()
       try {
         await q.query('SAVEPOINT root_insert')
         await q.query(
-          `INSERT INTO embedded_wallet_roots (app_id, entropy_id, user_id, entropy_id_verifier, auth_share, recovery_method, recovery_share, recovery_meta, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
-          [app.id, root.entropy_id, auth.userId, b.entropy_id_verifier, authShare, b.recovery_method, recoveryShare, b.recovery_meta ? JSON.stringify(b.recovery_meta) : null, t],
+          `INSERT INTO embedded_wallet_roots (app_id, entropy_id, user_id, entropy_id_verifier, auth_share, recovery_method, recovery_share, recovery_meta, created_at, updated_at, created_session_id, recovery_proof_key)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11)`,
+          [app.id, root.entropy_id, auth.userId, b.entropy_id_verifier, authShare, b.recovery_method, recoveryShare, b.recovery_meta ? JSON.stringify(b.recovery_meta) : null, t, auth.sessionId, b.recovery_proof_key ?? null],
         )
         await q.query('RELEASE SAVEPOINT root_insert')
       } catch (e) {
@@ -276,15 +319,24 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
         throw alreadyExists()
       }
       for (const w of wallets) await insertWallet(q, app.id, auth.userId, walletAccount(w, root))
+      await registerDevice(q, { appId: app.id, userId: auth.userId, deviceId: device.deviceId, jwk: device.jwk, addedBy: 'create', label: deviceLabel(c.req.header('user-agent')), sessionOnly: !!b.session_only })
     })
     ctx.log.info({ app_id: app.id, wallets: wallets.length, recovery_method: b.recovery_method }, 'embedded wallet created')
     return c.json({ user: await user(auth.userId), mfa_enrolled: gate.mfaEnrolled })
   })
 
-  r.post(api, '/wallets/add', { summary: 'Add a wallet on the user\'s HD root (createAdditional / walletIndex) — wallet frame only', auth: 'bearer' }, addBody, async (c, b) => {
-    const auth = await fromFrame(c)
+  r.post(api, '/wallets/add', { summary: "Add a wallet on the user's HD root (createAdditional / walletIndex) — a registered wallet device only", auth: 'bearer' }, addBody, async (c, b) => {
+    const device = await fromDevice(c, { entropyId: b.entropy_id, registered: true })
+    const auth = device.auth
     const app = c.get('app')
     const address = walletAddress(b.chain_type, b.address)
+    const current = await rootOf(ctx.store, app.id, auth.userId, b.entropy_id)
+    if (current.imported) throw errors.invalidData(WALLET_MSG.importedHasNoSiblings, undefined, 400)
+    await requireOwner(c, device, current, 'add', b.owner_signature, {
+      chain_type: b.chain_type,
+      wallet_index: b.wallet_index,
+      address: b.address,
+    })
     await ctx.store.transaction(async (q) => {
       await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [auth.userId])
       const root = await rootOf(q, app.id, auth.userId, b.entropy_id)
@@ -298,8 +350,9 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
     return c.json({ user: await user(auth.userId), recovery_method: root.recovery_method })
   })
 
-  r.post(api, '/wallets/import', { summary: 'Register an imported private key as a root wallet of its own (imported: true) — wallet frame only', auth: 'bearer' }, importBody, async (c, b) => {
-    const auth = await fromFrame(c)
+  r.post(api, '/wallets/import', { summary: "Register an imported private key as a root wallet of its own (imported: true) — the session's wallet device only", auth: 'bearer' }, importBody, async (c, b) => {
+    const device = await fromDevice(c, { entropyId: b.entropy_id })
+    const auth = device.auth
     const app = c.get('app')
     const address = walletAddress(b.wallet.chain_type, b.wallet.address)
     const verifierChain = b.entropy_id_verifier === 'ethereum-address-verifier' ? 'ethereum' : 'solana'
@@ -318,13 +371,14 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
       if (!u.length) throw errors.invalidToken()
       const same = (w: { address: string; chain_type: string }) => w.chain_type === b.wallet.chain_type && (address.startsWith('0x') ? w.address.toLowerCase() === address.toLowerCase() : w.address === address)
       if ((await embedded(q, app.id, auth.userId)).some(same)) throw alreadyExists()
+      await mayRegisterCreator(q, app.id, device)
       const t = now()
       try {
         await q.query('SAVEPOINT root_insert')
         await q.query(
-          `INSERT INTO embedded_wallet_roots (app_id, entropy_id, user_id, entropy_id_verifier, auth_share, recovery_method, recovery_share, recovery_meta, created_at, updated_at, imported)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, true)`,
-          [app.id, address, auth.userId, b.entropy_id_verifier, authShare, b.recovery_method, recoveryShare, b.recovery_meta ? JSON.stringify(b.recovery_meta) : null, t],
+          `INSERT INTO embedded_wallet_roots (app_id, entropy_id, user_id, entropy_id_verifier, auth_share, recovery_method, recovery_share, recovery_meta, created_at, updated_at, imported, created_session_id, recovery_proof_key)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, true, $10, $11)`,
+          [app.id, address, auth.userId, b.entropy_id_verifier, authShare, b.recovery_method, recoveryShare, b.recovery_meta ? JSON.stringify(b.recovery_meta) : null, t, auth.sessionId, b.recovery_proof_key ?? null],
         )
         await q.query('RELEASE SAVEPOINT root_insert')
       } catch (e) {
@@ -332,39 +386,114 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
         throw e
       }
       await insertWallet(q, app.id, auth.userId, walletAccount({ address, chain_type: b.wallet.chain_type, wallet_index: 0 }, root))
+      await registerDevice(q, { appId: app.id, userId: auth.userId, deviceId: device.deviceId, jwk: device.jwk, addedBy: 'import', label: deviceLabel(c.req.header('user-agent')), sessionOnly: !!b.session_only })
     })
     ctx.log.info({ app_id: app.id, chain_type: b.wallet.chain_type, recovery_method: b.recovery_method }, 'embedded wallet imported')
     return c.json({ user: await user(auth.userId), mfa_enrolled: gate.mfaEnrolled })
   })
 
-  r.post(api, '/wallets/auth_share', { summary: 'The auth share of the user\'s wallet — wallet frame only, fresh MFA when enrolled', auth: 'bearer' }, authShareBody, async (c, b) => {
-    const auth = await fromFrame(c)
-    const row = await rootOf(ctx.store, c.get('app').id, auth.userId, b.entropy_id)
+  r.post(api, '/wallets/auth_share', { summary: "The auth share of the user's wallet — a registered wallet device bound to the session, fresh MFA when enrolled", auth: 'bearer' }, authShareBody, async (c, b) => {
+    const device = await fromDevice(c, { entropyId: b.entropy_id, binding: 'any' })
+    const auth = device.auth
+    const app = c.get('app')
+    const row = await rootOf(ctx.store, app.id, auth.userId, b.entropy_id)
+    if (!(device.row && device.row.revoked_at == null && device.bound)) {
+      // Not this session's registered device: only a device that opened a user-owned recovery
+      // share (the password or the cloud file is the factor the token lacks) proves it here.
+      const proven =
+        row.recovery_method !== 'privy' &&
+        verifyRecoveryProof(row.recovery_proof_key, b.recovery_proof, { appId: app.id, entropyId: row.entropy_id, nonce: device.nonce, deviceId: device.deviceId })
+      if (!proven) throw device.row?.revoked_at != null ? custodyErrors.revoked() : custodyErrors.stepUpRequired()
+    }
     const gate = await requireFreshMfa(ctx, auth, b.purpose ?? 'auth_share')
     c.header('cache-control', 'no-store')
-    return c.json({ share: await openAuth(row), mfa_enrolled: gate.mfaEnrolled })
+    // Within SHARE_GRACE_S of a change, the replaced share too: a device that missed it still opens.
+    const [prev] = await ctx.store.query<{ auth_share: string }>(
+      'SELECT auth_share FROM embedded_wallet_share_history WHERE app_id = $1 AND lower(entropy_id) = lower($2) AND expires_at > $3 ORDER BY replaced_at DESC, id DESC LIMIT 1',
+      [app.id, row.entropy_id, now()],
+    )
+    const previous = prev ? await openAuth({ ...row, auth_share: prev.auth_share }).catch(() => null) : null
+    return c.json({ share: await openAuth(row), mfa_enrolled: gate.mfaEnrolled, ...(previous ? { previous_share: previous } : {}) })
   })
 
-  r.post(api, '/wallets/recovery_share', { summary: 'The recovery share (privy: opened with the recovery key; others: as sealed) — wallet frame only', auth: 'bearer' }, rootBody, async (c, b) => {
-    const auth = await fromFrame(c)
-    const row = await rootOf(ctx.store, c.get('app').id, auth.userId, b.entropy_id)
+  r.post(
+    api,
+    '/wallets/recovery_share',
+    { summary: 'The recovery share (privy: opened with the recovery key, after a step-up on this device; others: as sealed) — wallet frame device only', auth: 'bearer' },
+    rootBody,
+    async (c, b) => {
+    const device = await fromDevice(c, { entropyId: b.entropy_id, binding: 'any' })
+    const auth = device.auth
+    const app = c.get('app')
+    const row = await rootOf(ctx.store, app.id, auth.userId, b.entropy_id)
     await requireFreshMfa(ctx, auth, 'recovery')
+    if (row.recovery_method === 'privy') {
+      // The server could open this share and the auth share: only a step-up the token does not
+      // carry (a code to the user's e-mail or phone, fresh MFA) lets a device have it. The grant
+      // registers the device and binds the session to it; the user is told.
+      const ref = { appId: app.id, userId: auth.userId, sessionId: auth.sessionId, deviceId: device.deviceId, entropyId: row.entropy_id }
+      const fresh = await ctx.store.transaction(async (q) => {
+        if (!(await consumeStepUpGrant(q, ref))) throw custodyErrors.stepUpRequired()
+        await rebindSession(q, auth.sessionId, device.deviceId)
+        return registerDevice(q, { appId: app.id, userId: auth.userId, deviceId: device.deviceId, jwk: device.jwk, addedBy: 'step_up', label: deviceLabel(c.req.header('user-agent')) })
+      })
+      if (fresh) await notifyNewDevice(ctx, { appId: app.id, userId: auth.userId, label: deviceLabel(c.req.header('user-agent')) })
+    }
     c.header('cache-control', 'no-store')
     return c.json({ recovery_method: row.recovery_method, recovery_share: await openRecovery(row), recovery_meta: row.recovery_meta })
-  })
+    },
+  )
 
-  r.post(api, '/wallets/set_recovery', { summary: 'Reseal the recovery share under another recovery method — wallet frame only', auth: 'bearer' }, setRecoveryBody, async (c, b) => {
-    const auth = await fromFrame(c)
+  r.post(
+    api,
+    '/wallets/devices/register',
+    { summary: "Register this wallet device after a recovery: with a step-up grant or a signature by the root's index-0 key", auth: 'bearer' },
+    registerBody,
+    async (c, b) => {
+      const device = await fromDevice(c, { entropyId: b.entropy_id, binding: 'any' })
+      const auth = device.auth
+      const app = c.get('app')
+      const root = await rootOf(ctx.store, app.id, auth.userId, b.entropy_id)
+      if (device.row && device.row.revoked_at == null && device.bound) return c.json({ registered: true, device_id: device.deviceId })
+      let addedBy: 'recovery' | 'step_up' = 'recovery'
+      if (b.owner_signature) await requireOwner(c, device, root, 'register_device', b.owner_signature, { device: device.deviceId })
+      const label = deviceLabel(c.req.header('user-agent'))
+      const fresh = await ctx.store.transaction(async (q) => {
+        if (!b.owner_signature) {
+          const ref = { appId: app.id, userId: auth.userId, sessionId: auth.sessionId, deviceId: device.deviceId, entropyId: root.entropy_id }
+          if (!(await consumeStepUpGrant(q, ref))) throw custodyErrors.stepUpRequired()
+          addedBy = 'step_up'
+        }
+        await rebindSession(q, auth.sessionId, device.deviceId)
+        return registerDevice(q, { appId: app.id, userId: auth.userId, deviceId: device.deviceId, jwk: device.jwk, addedBy, label })
+      })
+      if (fresh) await notifyNewDevice(ctx, { appId: app.id, userId: auth.userId, label })
+      ctx.log.info({ app_id: app.id, added_by: addedBy, fresh }, 'wallet device registered')
+      return c.json({ registered: true, device_id: device.deviceId })
+    },
+  )
+
+  r.post(api, '/wallets/set_recovery', { summary: 'Reseal the recovery share under another recovery method — a registered wallet device only', auth: 'bearer' }, setRecoveryBody, async (c, b) => {
+    const device = await fromDevice(c, { entropyId: b.entropy_id, registered: true })
+    const auth = device.auth
     const app = c.get('app')
     const existing = await rootOf(ctx.store, app.id, auth.userId, b.entropy_id)
     await requireFreshMfa(ctx, auth, 'recovery')
+    await requireOwner(c, device, existing, 'set_recovery', b.owner_signature, await setRecoveryFields(b))
     const sealed = await sealRecovery(app.id, existing.entropy_id, b.recovery_method, b.recovery_share)
     const authShare = b.auth_share ? await ctx.keys.seal(`${context(app.id, existing.entropy_id)}|${b.auth_share}`, AUTH_SHARE_PURPOSE) : null
     await ctx.store.transaction(async (q) => {
       const row = await rootOf(q, app.id, auth.userId, b.entropy_id, true)
+      // The replaced shares are kept for SHARE_GRACE_S: a device that missed the change still opens.
+      const t = now()
       await q.query(
-        'UPDATE embedded_wallet_roots SET recovery_method = $3, recovery_share = $4, recovery_meta = $5, updated_at = $6, auth_share = COALESCE($7, auth_share) WHERE app_id = $1 AND entropy_id = $2',
-        [app.id, row.entropy_id, b.recovery_method, sealed, b.recovery_meta ? JSON.stringify(b.recovery_meta) : null, now(), authShare],
+        `INSERT INTO embedded_wallet_share_history (app_id, entropy_id, user_id, auth_share, recovery_method, recovery_share, recovery_meta, recovery_proof_key, replaced_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [app.id, row.entropy_id, auth.userId, row.auth_share, row.recovery_method, row.recovery_share, row.recovery_meta ? JSON.stringify(row.recovery_meta) : null, row.recovery_proof_key, t, t + SHARE_GRACE_S],
+      )
+      await q.query(
+        'UPDATE embedded_wallet_roots SET recovery_method = $3, recovery_share = $4, recovery_meta = $5, updated_at = $6, auth_share = COALESCE($7, auth_share), recovery_proof_key = $8 WHERE app_id = $1 AND entropy_id = $2',
+        [app.id, row.entropy_id, b.recovery_method, sealed, b.recovery_meta ? JSON.stringify(b.recovery_meta) : null, t, authShare, b.recovery_proof_key ?? null],
       )
       await q.query(
         `UPDATE accounts SET data = jsonb_set(data, '{recovery_method}', to_jsonb($4::text))
@@ -374,8 +503,12 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
     })
     return c.json({ user: await user(auth.userId) })
   })
-  // The guard of every wallet route (delegation consent, wallet-password.ts use it too) and the recovery key's keys.
-  return { guard: fromFrame, recoveryKeys }
+  /**
+   * The guard of the frame routes beside these (delegation consent, the password OPRF): a token
+   * and a proof by the session's device (binding an unbound session), for the root named.
+   */
+  const guard = async (c: C, entropyId: string | null = null) => (await fromDevice(c, { entropyId })).auth
+  return { guard, recoveryKeys }
 }
 
 /** A fingerprint of the recovery key for logs (never the key). */
