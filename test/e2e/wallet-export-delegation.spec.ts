@@ -492,9 +492,11 @@ describe('export forces verification (MFA)', { timeout: 150_000 }, () => {
     token = await tokenOf(page)
     expect(await page.evaluate(() => (window as any).portico.session.user.mfaMethods.length)).toBe(1)
 
-    // The export page's share (purpose 'export') is refused to this session: skipping the screen gains nothing.
+    // The export page's share (purpose 'export') asked outside the frame (its Origin forged): no device proof, nothing
+    // (the frame's own request is refused until the session verifies: examples/server/test/mfa.test.ts).
     const refused = await api('/wallets/auth_share', token, { entropy_id: entropyId, purpose: 'export' }, { origin: s.frameUrl })
-    expect([refused.status, refused.body.code]).toEqual([403, 'missing_or_invalid_mfa'])
+    expect([refused.status, refused.body.code]).toEqual([403, 'device_proof_required'])
+    expect(refused.body.share).toBeUndefined()
 
     // 'Not now': no export, and no export page was ever loaded.
     await page.click('[data-testid=export-wallet]')

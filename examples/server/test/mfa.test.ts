@@ -260,8 +260,8 @@ describe('the wallet routes behind the gate', () => {
 
     // Another session of the user: a client that skips the screen gets nothing.
     const b = await login(a.email)
-    for (const path of ['/wallets/auth_share', '/wallets/recovery_share']) {
-      const refused = await frameCall(path, b.token, { entropy_id: entropyId })
+    for (const [path, purpose] of [['/wallets/auth_share'], ['/wallets/auth_share', 'export'], ['/wallets/auth_share', 'delegation'], ['/wallets/recovery_share']]) {
+      const refused = await frameCall(path, b.token, { entropy_id: entropyId, ...(purpose ? { purpose } : {}) })
       expect(refused.status, path).toBe(403)
       expect(refused.body).toMatchObject({ code: 'missing_or_invalid_mfa' })
       expect(JSON.stringify(refused.body)).not.toContain(shareToString(shares.auth))

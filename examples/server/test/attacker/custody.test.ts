@@ -199,8 +199,8 @@ describe('custody: a stolen access token', () => {
       // A grant for the user's device does not serve another device.
       await insertStepUpGrant(t.store, { appId: DEMO, userId: v.userId, sessionId: v.sessionId, deviceId: await v.device.id(), entropyId: v.ref.entropyId }, 'email')
       expect((await thief.call('/api/v1/wallets/devices/register', v.token, { entropy_id: v.ref.entropyId })).body.code).toBe('device_step_up_required')
-      const devices = await t.store.query('SELECT device_id FROM wallet_devices WHERE user_id = $1', [v.userId])
-      expect(devices.map((d: { device_id: string }) => d.device_id)).toEqual([await v.device.id()])
+      const devices = await t.store.query<{ device_id: string }>('SELECT device_id FROM wallet_devices WHERE user_id = $1', [v.userId])
+      expect(devices.map((d) => d.device_id)).toEqual([await v.device.id()])
     }
   })
 
