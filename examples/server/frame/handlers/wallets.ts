@@ -167,7 +167,6 @@ register('wallets:import', async (p, ctx) => {
           auth_share: shareToString(shares.auth),
           ...recovery,
           recovery_proof_key: await recoveryProofKey(shares.recovery, ctx.config.appId, entropyId),
-        recovery_proof_key: await recoveryProofKey(shares.recovery, ctx.config.appId, entropyId),
           wallet: { address: wallet.address, chain_type: wallet.chainType },
           session_only,
         },
