@@ -1,6 +1,6 @@
 /**
  * Delegated actions over HTTP: consent (POST /wallets/delegate with a key sealed to the
- * server, as the wallet frame sends it), the host backend's signing API (POST
+ * server, as the wallet frame sends it: the user's token and a device proof), the host backend's signing API (POST
  * /wallets/{address}/rpc with the app secret) verified with viem and ed25519, revoke, and every
  * refusal (the spec's texts; nothing written on a 4xx).
  */
@@ -18,6 +18,7 @@ import { normalizePolicy, type DelegationPolicy, type DelegationPolicyInput } fr
 import type { AppSettings } from '../src/config'
 import { DELEGATION_MSG, SECRET_FAILURES_PER_WINDOW } from '../src/routes/delegation'
 import type { Store } from '../src/store'
+import { testDevice, type TestDevice } from './device-client'
 import { APPS_FILE, DEMO, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 
 const XPD = 'portico-test-xpd-00000001'
@@ -26,7 +27,7 @@ const XPD_SECRET = 'xpd-test-app-secret-not-for-production-000000'
 const OTHER = 'portico-test-xpd-00000002'
 const OTHER_SECRET = 'xpd-other-app-secret-not-for-production-0000'
 
-/** The wallet frame's origin: consent comes through the wallet routes' frame guard. */
+/** The wallet frame's origin (embedded wallets on). Not a credential: consent goes through the wallet guard (token + device proof). */
 const FRAME = 'http://127.0.0.1:48800'
 
 let store: Store
@@ -87,13 +88,12 @@ async function userWith(wallets: TestWallet[], appId = XPD) {
 const seal = (w: TestWallet, over: Partial<{ address: string; chain_type: 'ethereum' | 'solana'; private_key: string; policy: DelegationPolicy }> = {}) =>
   sealWalletKey(jwk, { address: w.address, chain_type: w.chain, private_key: w.key, ...over })
 
-/** As the consent page sends it (from the frame's origin), with `policy` (normalised, as the page seals it). */
+/** As the consent page sends it (from the user's wallet frame: token and device proof), with `policy` (normalised, as the page seals it). */
 const delegate = async (token: string, w: TestWallet, sealed?: string, appId = XPD, policy?: DelegationPolicyInput) =>
-  s.call('/api/v1/wallets/delegate', {
-    appId,
-    token,
-    headers: { origin: FRAME },
-    body: { address: w.address, chain_type: w.chain, sealed_key: sealed ?? (await seal(w, { policy: normalizePolicy(w.chain, policy) })) },
+  frameOf(token, appId).call('/api/v1/wallets/delegate', token, {
+    address: w.address,
+    chain_type: w.chain,
+    sealed_key: sealed ?? (await seal(w, { policy: normalizePolicy(w.chain, policy) })),
   })
 
 /** A broad policy for the signing tests: every method, the test chains, generous caps. */
@@ -116,6 +116,15 @@ async function snapshot() {
             (SELECT coalesce(max(last_used_at), 0)::bigint FROM wallet_delegations) AS used`,
   )
   return r
+}
+
+/** The wallet frame a user's session runs in (one device per session and app: the first proof binds the session). */
+const devices = new Map<string, TestDevice>()
+const frameOf = (token: string, appId = XPD) => {
+  const k = `${appId} ${token}`
+  let d = devices.get(k)
+  if (!d) devices.set(k, (d = testDevice(s, appId)))
+  return d
 }
 
 const delegatedFlag = (user: any, address: string) => user.linked_accounts.find((a: any) => a.address === address)?.delegated
@@ -183,12 +192,12 @@ describe('consent', () => {
   it('takes Ethereum and Solana only', async () => {
     const w = ethWallet()
     const { token } = await userWith([w])
-    const r = await s.call('/api/v1/wallets/delegate', { appId: XPD, token, headers: { origin: FRAME }, body: { address: w.address, chain_type: 'bitcoin', sealed_key: await seal(w) } })
+    const r = await frameOf(token).call('/api/v1/wallets/delegate', token, { address: w.address, chain_type: 'bitcoin', sealed_key: await seal(w) })
     expect(r.status).toBe(422)
     expect(r.body.error).toContain(DELEGATION_MSG.chainTypes)
   })
 
-  it('refuses a key that is not the wallet’s, a tampered seal, and a missing token; nothing written', async () => {
+  it('refuses a key that is not the wallet’s, a tampered seal, a call without a device proof, and a missing token; nothing written', async () => {
     const w = ethWallet()
     const { token } = await userWith([w])
     const before = await snapshot()
@@ -203,9 +212,13 @@ describe('consent', () => {
     parts[3] = parts[3].slice(0, -2) + (parts[3].endsWith('AA') ? 'BB' : 'AA')
     const r3 = await delegate(token, w, parts.join('.'))
     expect([r3.status, r3.body.error]).toEqual([400, DELEGATION_MSG.badSeal])
-    const r4 = await s.call('/api/v1/wallets/delegate', { appId: XPD, headers: { origin: FRAME }, body: { address: w.address, chain_type: 'ethereum', sealed_key: good } })
+    // The token with the frame's Origin but no device proof (not the frame): refused.
+    const r6 = await s.call('/api/v1/wallets/delegate', { appId: XPD, token, headers: { origin: FRAME }, body: { address: w.address, chain_type: 'ethereum', sealed_key: good } })
+    expect([r6.status, r6.body.code]).toEqual([403, 'device_proof_required'])
+    // The user's own frame without a token: refused.
+    const r4 = await frameOf(token).call('/api/v1/wallets/delegate', null, { address: w.address, chain_type: 'ethereum', sealed_key: good })
     expect(r4.status).toBe(401)
-    // A token of another app does not carry over.
+    // A token of another app does not carry over (a frame of that app, proof and all).
     const r5 = await delegate(token, w, good, DEMO)
     expect(r5.status).toBe(401)
     expect(await snapshot()).toEqual(before)

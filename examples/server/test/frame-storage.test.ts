@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { verifyMessage } from 'viem'
-import { FrameFailure, type FrameContext } from '../frame/context'
+import { FrameFailure, createApi, type FrameContext } from '../frame/context'
 import { loadDeviceShare } from '../frame/device-store'
 import { handlerFor } from '../frame/handlers/index'
 import { STORAGE_TEXTS, checkStorage, isStorageError, probe, resilientStore, storageMode, type StorageAccessDocument } from '../frame/storage-check'
@@ -16,6 +16,7 @@ import { memoryStore, useFrameStore, type FrameStore } from '../frame/storage'
 import type { Store } from '../src/store'
 import { DEMO, openTestStore, startTestServer, uniqueEmail, type TestServer } from './helpers'
 
+/** The wallet frame's origin in the server's settings (embedded wallets on; not a credential: calls carry device proofs). */
 const FRAME = 'http://127.0.0.1:48791'
 /** What Chromium's IndexedDB answers a third-party frame whose storage is blocked. */
 const DENIAL = 'The user denied permission to access the database.'
@@ -191,18 +192,22 @@ describe('creation where the frame cannot keep its share', () => {
   })
   afterEach(() => useFrameStore(memoryStore()))
 
-  /** The frame's view of the server; `seen` records each call (path, body) and the device share held at that moment. */
+  /**
+   * The frame's view of the server: the real API client (frame/context.ts createApi: a device
+   * proof by this frame's device key, kept in the frame's store, and a server nonce on every
+   * call), wrapped so `seen` records each call (path, body) and the device share held at that moment.
+   */
   function frameCtx(seen: { path: string; body: any; deviceShareHeld: boolean }[]): FrameContext {
+    const config = { appId: DEMO, apiUrl: s.url, allowedOrigins: [] }
+    const api = createApi(config)
     return {
-      config: { appId: DEMO, apiUrl: s.url, allowedOrigins: [] },
+      config,
       origin: 'http://localhost:5173',
-      async api(path, body, accessToken) {
+      async api(path, body, accessToken, opts) {
         const b = body as { entropy_id?: string }
         const held = b?.entropy_id ? !!(await loadDeviceShare(DEMO, b.entropy_id)) : false
         seen.push({ path, body, deviceShareHeld: held })
-        const r = await s.call(`/api/v1${path}`, { token: accessToken, body, headers: { origin: FRAME } })
-        if (r.status !== 200) throw new FrameFailure('error', r.body.error ?? String(r.status), r.body.code)
-        return r.body as never
+        return api(path, body, accessToken, opts)
       },
     }
   }

@@ -1,8 +1,10 @@
 /**
  * Attacker suite (issue 26): delegated signing. The attacker holds the app's secret (a
- * compromised backend), or a user's stolen access token, and forges any header. A delegation
- * signs only inside the policy the user consented to; a revoked or expired one signs nothing;
- * the app's secret cannot widen a policy; a stolen token cannot create a delegation.
+ * compromised backend), or a user's stolen access token, forges any header and runs a wallet
+ * frame of its own (a device key of its own, proofs and all). A delegation signs only inside the
+ * policy the user consented to; a revoked or expired one signs nothing; the app's secret cannot
+ * widen a policy; a stolen token cannot create a delegation. The user's consent (every positive
+ * control) goes through the user's own device (token and device proof), as the real frame sends it.
  * Each claim runs on every target (PGlite, and PostgreSQL where installed).
  */
 import { ed25519 } from '@noble/curves/ed25519.js'
@@ -13,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sealWalletKey } from '../../frame/delegation-seal'
 import { normalizePolicy, type DelegationPolicyInput } from '../../../../plugins/delegated-actions/policy'
 import { DELEGATION_MSG } from '../../src/routes/delegation'
+import { testDevice, type TestDevice } from '../device-client'
 import { uniqueEmail } from '../helpers'
 import { FRAME_ORIGIN, attacker, startTargets, type Target } from './harness'
 
@@ -42,8 +45,15 @@ const solWallet = (): Wallet => {
   return { chain: 'solana', address: base58.encode(ed25519.getPublicKey(seed)), key: `0x${Buffer.from(seed).toString('hex')}` }
 }
 
-/** A user of the app with `w` as an embedded wallet (as the wallet frame's create leaves it). */
-async function victim(t: Target, w: Wallet) {
+interface Victim {
+  token: string
+  userId: string
+  /** The user's wallet frame (its device key signs a proof on each call). */
+  device: TestDevice
+}
+
+/** A user of the app with `w` as an embedded wallet (as the wallet frame's create leaves it), and their frame's device. */
+async function victim(t: Target, w: Wallet): Promise<Victim> {
   const login = await t.s.emailLogin(uniqueEmail('atk-deleg'), { appId: XPD })
   expect(login.status).toBe(200)
   const userId = login.body.user.id as string
@@ -56,14 +66,14 @@ async function victim(t: Target, w: Wallet) {
       JSON.stringify({ address: w.address, chain_type: w.chain, wallet_client_type: 'privy', connector_type: 'embedded', imported: false, delegated: false, recovery_method: 'privy', wallet_index: 0 }),
     ],
   )
-  return { token: login.body.token as string, userId }
+  return { token: login.body.token as string, userId, device: testDevice(t.s, XPD) }
 }
 
-/** The user's consent as the consent page sends it: the wallet's key and the policy, sealed to the server. */
-async function consent(t: Target, token: string, w: Wallet, policy?: DelegationPolicyInput) {
+/** The user's consent as the consent page sends it from the user's frame (token and device proof): the wallet's key and the policy, sealed to the server. */
+async function consent(t: Target, v: Victim, w: Wallet, policy?: DelegationPolicyInput) {
   const jwk = (await t.s.call('/api/v1/wallets/delegation_key', { appId: XPD })).body.jwk as JWK
   const sealed = await sealWalletKey(jwk, { address: w.address, chain_type: w.chain, private_key: w.key, policy: normalizePolicy(w.chain, policy) })
-  const r = await attacker(t.s, token, { appId: XPD }).post('/wallets/delegate', { address: w.address, chain_type: w.chain, sealed_key: sealed })
+  const r = await v.device.call('/api/v1/wallets/delegate', v.token, { address: w.address, chain_type: w.chain, sealed_key: sealed })
   expect(r.status).toBe(200)
 }
 
@@ -83,8 +93,9 @@ describe('attacker: delegated signing', () => {
   it('with the app secret: an out-of-policy chain, contract or value (per transaction, per day) is refused and audited', async () => {
     for (const t of targets) {
       const w = ethWallet()
-      const { token, userId } = await victim(t, w)
-      await consent(t, token, w, { methods: ['eth_signTransaction'], chainIds: [1], contracts: [TO], maxValuePerTx: '100', maxValuePerDay: '150' })
+      const v = await victim(t, w)
+      const { userId } = v
+      await consent(t, v, w, { methods: ['eth_signTransaction'], chainIds: [1], contracts: [TO], maxValuePerTx: '100', maxValuePerDay: '150' })
       expect((await sign(t, w, ethTx({ chain_id: 8453 }))).body.data.reason).toBe('chain_not_allowed')
       expect((await sign(t, w, ethTx({ to: '0x000000000000000000000000000000000000dEaD' }))).body.data.reason).toBe('contract_not_allowed')
       expect((await sign(t, w, ethTx({ to: undefined }))).body.data.reason).toBe('contract_not_allowed') // a contract creation
@@ -100,8 +111,7 @@ describe('attacker: delegated signing', () => {
   it('with the app secret: parallel requests cannot overrun the per-day cap', async () => {
     for (const t of targets) {
       const w = ethWallet()
-      const { token } = await victim(t, w)
-      await consent(t, token, w, { methods: ['eth_signTransaction'], chainIds: [1], maxValuePerTx: '100', maxValuePerDay: '300' })
+      await consent(t, await victim(t, w), w, { methods: ['eth_signTransaction'], chainIds: [1], maxValuePerTx: '100', maxValuePerDay: '300' })
       const results = await Promise.all([0, 1, 2, 3, 4, 5].map((nonce) => sign(t, w, ethTx({ value: 100, nonce }))))
       expect(results.filter((r) => r.status === 200)).toHaveLength(3)
       expect(results.filter((r) => r.status === 403).every((r) => r.body.data.reason === 'value_over_day_cap')).toBe(true)
@@ -111,8 +121,9 @@ describe('attacker: delegated signing', () => {
   it('with the app secret: a transaction without chain_id (legacy included) is refused', async () => {
     for (const t of targets) {
       const w = ethWallet()
-      const { token, userId } = await victim(t, w)
-      await consent(t, token, w, { methods: ['eth_signTransaction'], chainIds: [1], maxValuePerTx: '100' })
+      const v = await victim(t, w)
+      const { userId } = v
+      await consent(t, v, w, { methods: ['eth_signTransaction'], chainIds: [1], maxValuePerTx: '100' })
       const legacy = await sign(t, w, { method: 'eth_signTransaction', params: { transaction: { to: TO, value: 0, gas_price: 1_000_000_000, gas_limit: 21000, nonce: 0 } } })
       expect([legacy.status, legacy.body.error]).toEqual([422, DELEGATION_MSG.chainIdRequired])
       const eip1559 = await sign(t, w, ethTx({ chain_id: undefined }))
@@ -128,7 +139,7 @@ describe('attacker: delegated signing', () => {
     for (const t of targets) {
       const a = ethWallet()
       const byUser = await victim(t, a)
-      await consent(t, byUser.token, a)
+      await consent(t, byUser, a)
       expect((await sign(t, a, { method: 'personal_sign', params: { message: 'before' } })).status).toBe(200)
       expect((await t.s.call('/api/v1/wallets/revoke', { appId: XPD, token: byUser.token, body: {} })).status).toBe(200)
       const after = await sign(t, a, { method: 'personal_sign', params: { message: 'after' } })
@@ -136,7 +147,7 @@ describe('attacker: delegated signing', () => {
 
       const b = solWallet()
       const byApp = await victim(t, b)
-      await consent(t, byApp.token, b)
+      await consent(t, byApp, b)
       expect((await backend(t, '/wallets/delegations/revoke', { address: b.address })).status).toBe(200)
       expect((await sign(t, b, { method: 'signMessage', params: { message: 'AA==' } })).body.code).toBe('wallet_not_delegated')
       expect((await audit(t, byApp.userId)).map((x) => x.reason)).toEqual(['not_delegated'])
@@ -146,8 +157,9 @@ describe('attacker: delegated signing', () => {
   it('an expired delegation cannot sign (and its sealed key is deleted)', async () => {
     for (const t of targets) {
       const w = ethWallet()
-      const { token, userId } = await victim(t, w)
-      await consent(t, token, w, { expiresIn: 60 })
+      const v = await victim(t, w)
+      const { userId } = v
+      await consent(t, v, w, { expiresIn: 60 })
       await t.store.query('UPDATE wallet_delegations SET expires_at = $1 WHERE user_id = $2', [Math.floor(Date.now() / 1000) - 1, userId])
       const r = await sign(t, w, { method: 'personal_sign', params: { message: 'expired' } })
       expect([r.status, r.body.data.reason]).toEqual([403, 'expired'])
@@ -158,8 +170,9 @@ describe('attacker: delegated signing', () => {
   it('the app secret cannot widen a policy: no route takes one from the app, and a widened database row is not what the server checks', async () => {
     for (const t of targets) {
       const w = ethWallet()
-      const { token, userId } = await victim(t, w)
-      await consent(t, token, w) // message signing only
+      const v = await victim(t, w)
+      const { userId } = v
+      await consent(t, v, w) // message signing only
       // The consent route is the user's (bearer through the frame guard): the app secret is refused.
       const jwk = (await t.s.call('/api/v1/wallets/delegation_key', { appId: XPD })).body.jwk as JWK
       const wide = await sealWalletKey(jwk, {
@@ -179,20 +192,24 @@ describe('attacker: delegated signing', () => {
     }
   })
 
-  it('a stolen user token cannot create a delegation without the frame’s consent: no frame guard, no wallet key → refused, nothing written', async () => {
+  it('a stolen user token cannot create a delegation without the frame’s consent: no device proof, no wallet key → refused, nothing written', async () => {
     for (const t of targets) {
       const w = ethWallet()
       const { token, userId } = await victim(t, w)
       const jwk = (await t.s.call('/api/v1/wallets/delegation_key', { appId: XPD })).body.jwk as JWK
       const mine = ethWallet()
       const forged = await sealWalletKey(jwk, { address: w.address, chain_type: 'ethereum', private_key: mine.key, policy: normalizePolicy('ethereum', null) })
-      // Outside the wallet frame (no frame Origin, no device proof): the frame guard refuses.
-      const plain = await t.s.call('/api/v1/wallets/delegate', { appId: XPD, token, body: { address: w.address, chain_type: 'ethereum', sealed_key: forged } })
-      expect([401, 403]).toContain(plain.status)
-      // Forging the frame's headers does not help: the seal must hold the wallet's own key, which only the frame rebuilds.
-      const withHeaders = await attacker(t.s, token, { appId: XPD }).post('/wallets/delegate', { address: w.address, chain_type: 'ethereum', sealed_key: forged })
-      expect([400, 401, 403]).toContain(withHeaders.status)
-      if (withHeaders.status === 400) expect(withHeaders.body.error).toBe(DELEGATION_MSG.keyMismatch)
+      const body = { address: w.address, chain_type: 'ethereum', sealed_key: forged }
+      // Outside the wallet frame (no frame Origin, no device proof): the wallet guard refuses.
+      const plain = await t.s.call('/api/v1/wallets/delegate', { appId: XPD, token, body })
+      expect([plain.status, plain.body.code]).toEqual([403, 'device_proof_required'])
+      // Forging the frame's Origin and Referer does not help: no device proof.
+      const withHeaders = await attacker(t.s, token, { appId: XPD }).post('/wallets/delegate', body)
+      expect([withHeaders.status, withHeaders.body.code]).toEqual([403, 'device_proof_required'])
+      // A frame of its own (a device key of its own, proofs and all) passes the guard on a session no device holds yet,
+      // but the seal must hold the wallet's own key, which only the user's frame rebuilds.
+      const own = await testDevice(t.s, XPD).call('/api/v1/wallets/delegate', token, body, { headers: { origin: FRAME_ORIGIN } })
+      expect([own.status, own.body.error]).toEqual([400, DELEGATION_MSG.keyMismatch])
       expect(await t.store.query('SELECT 1 FROM wallet_delegations WHERE user_id = $1', [userId])).toHaveLength(0)
       expect((await sign(t, w, { method: 'personal_sign', params: { message: 'x' } })).status).toBe(404)
     }
