@@ -11,13 +11,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FrameFailure, type FrameContext } from '../frame/context'
+import { decodeJwt } from 'jose'
+import { type FrameContext } from '../frame/context'
 import { recoveryMethod } from '../frame/handlers/index'
 import { HdRoot, generateEntropy } from '../frame/keys'
 import { combineShares, shareFromString, shareToString, splitEntropy } from '../frame/shares'
 import { deriveKeys } from '../src/keys'
 import { derivedRecoveryKey } from '../src/routes/wallets'
 import { openStore, type Store } from '../src/store'
+import { insertStepUpGrant } from '../src/wallet-custody'
+import { testDevice, type TestDevice } from './device-client'
 import { DEMO, startServerProcess, startTestServer, uniqueEmail, type TestServer } from './helpers'
 
 const MAIN = new URL('../src/main.ts', import.meta.url).pathname
@@ -84,19 +87,20 @@ describe('rotate-keys', { timeout: 600_000 }, () => {
     rmSync(dir, { recursive: true, force: true })
   })
 
-  const frameCtx = (s: TestServer, token: string, entropyId: string): FrameContext & { entropyId: string; accessToken: string } => ({
-    config: { appId: DEMO, apiUrl: s.url, allowedOrigins: [] },
-    origin: 'http://localhost:5173',
-    entropyId,
-    accessToken: token,
-    async api(path, body, accessToken) {
-      const r = await s.call(`/api/v1${path}`, { token: accessToken, body, headers: { origin: FRAME } })
-      if (r.status !== 200) throw new FrameFailure('error', r.body.error ?? String(r.status), r.body.code)
-      return r.body as never
-    },
-  })
+  /** The frame on `device`: its real API (a device proof and a fresh nonce on every call). */
+  const frameCtx = (device: TestDevice, token: string, entropyId: string): FrameContext & { entropyId: string; accessToken: string } => ({ ...device.ctx(), entropyId, accessToken: token })
 
-  async function create(s: TestServer, token: string, method: 'privy' | 'user-passcode') {
+  /** The same browser after the restart: its device key (kept by the frame) talking to the new server. */
+  async function sameDevice(old: TestDevice, s: TestServer): Promise<TestDevice> {
+    const d = testDevice(s)
+    const key = `device-signing:${DEMO}`
+    await d.store.put('keys', key, await old.store.get('keys', key))
+    expect(await d.id()).toBe(await old.id())
+    return d
+  }
+
+  /** A wallet created from the user's own wallet device (as the frame creates it). */
+  async function create(device: TestDevice, token: string, method: 'privy' | 'user-passcode') {
     const entropy = generateEntropy()
     const root = await HdRoot.fromEntropy(entropy)
     const shares = await splitEntropy(entropy)
@@ -104,19 +108,15 @@ describe('rotate-keys', { timeout: 600_000 }, () => {
     const sealed =
       method === 'privy'
         ? { recoveryShare: shareToString(shares.recovery), recoveryMeta: undefined }
-        : await recoveryMethod('user-passcode').seal(shares.recovery, { recoveryMethod: 'user-passcode', recoveryPassword: 'rotate-me-not' }, frameCtx(s, token, entropyId))
-    const res = await s.call('/api/v1/wallets/create', {
-      token,
-      headers: { origin: FRAME },
-      body: {
-        entropy_id: entropyId,
-        entropy_id_verifier: 'ethereum-address-verifier',
-        auth_share: shareToString(shares.auth),
-        recovery_method: method,
-        recovery_share: sealed.recoveryShare,
-        recovery_meta: sealed.recoveryMeta,
-        wallets: [{ address: entropyId, chain_type: 'ethereum', wallet_index: 0 }],
-      },
+        : await recoveryMethod('user-passcode').seal(shares.recovery, { recoveryMethod: 'user-passcode', recoveryPassword: 'rotate-me-not' }, frameCtx(device, token, entropyId))
+    const res = await device.call('/api/v1/wallets/create', token, {
+      entropy_id: entropyId,
+      entropy_id_verifier: 'ethereum-address-verifier',
+      auth_share: shareToString(shares.auth),
+      recovery_method: method,
+      recovery_share: sealed.recoveryShare,
+      recovery_meta: sealed.recoveryMeta,
+      wallets: [{ address: entropyId, chain_type: 'ethereum', wallet_index: 0 }],
     })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     return { entropyId, shares, sealed }
@@ -130,9 +130,12 @@ describe('rotate-keys', { timeout: 600_000 }, () => {
     let s = await startTestServer(store, { secret: OLD_SECRET, wallets: { frameOrigin: FRAME, recoveryKey: OLD_RECOVERY } })
     const email = uniqueEmail('rot')
     const token = (await s.emailLogin(email)).body.token as string
-    const privy = await create(s, token, 'privy')
+    // Each user's own browser (wallet device).
+    const device1 = testDevice(s)
+    const privy = await create(device1, token, 'privy')
     const token2 = (await s.emailLogin(uniqueEmail('rot'))).body.token as string
-    const pass = await create(s, token2, 'user-passcode')
+    const device2 = testDevice(s)
+    const pass = await create(device2, token2, 'user-passcode')
     // A third user with an authenticator app (its TOTP secret sealed under the old secret).
     const userId = (await s.emailLogin(uniqueEmail('rot'))).body.user!.id
     await store.query(`INSERT INTO mfa_methods (user_id, type, data, verified_at) VALUES ($1, 'totp', $2, 1)`, [
@@ -186,14 +189,19 @@ describe('rotate-keys', { timeout: 600_000 }, () => {
     try {
       const t1 = (await s.emailLogin(email)).body.token as string
       expect(t1).toBeTruthy()
-      const auth = await s.call('/api/v1/wallets/auth_share', { token: t1, headers: { origin: FRAME }, body: { entropy_id: privy.entropyId } })
+      // The user's registered device, on the new session.
+      const d1 = await sameDevice(device1, s)
+      const auth = await d1.call('/api/v1/wallets/auth_share', t1, { entropy_id: privy.entropyId })
       expect(auth.status, JSON.stringify(auth.body)).toBe(200)
-      const rs = await s.call('/api/v1/wallets/recovery_share', { token: t1, headers: { origin: FRAME }, body: { entropy_id: privy.entropyId } })
-      expect(rs.status).toBe(200)
+      // privy's recovery share after a step-up on this device (what /wallets/step_up/verify records after the e-mailed code).
+      const { sub, sid } = decodeJwt(t1) as { sub: string; sid: string }
+      await insertStepUpGrant(store!, { appId: DEMO, userId: sub, sessionId: sid, deviceId: await d1.id(), entropyId: privy.entropyId }, 'email')
+      const rs = await d1.call('/api/v1/wallets/recovery_share', t1, { entropy_id: privy.entropyId })
+      expect(rs.status, JSON.stringify(rs.body)).toBe(200)
       const root = await HdRoot.fromEntropy(await combineShares(shareFromString(auth.body.share), shareFromString(rs.body.recovery_share)))
       expect(root.ethereum(0).address).toBe(privy.entropyId)
       // The password wallet: the OPRF key is the same key, re-wrapped: the password still opens the share.
-      const share = await recoveryMethod('user-passcode').open(pass.sealed, { recoveryMethod: 'user-passcode', recoveryPassword: 'rotate-me-not' }, frameCtx(s, token2, pass.entropyId))
+      const share = await recoveryMethod('user-passcode').open(pass.sealed, { recoveryMethod: 'user-passcode', recoveryPassword: 'rotate-me-not' }, frameCtx(await sameDevice(device2, s), token2, pass.entropyId))
       expect(shareToString(share)).toBe(shareToString(pass.shares.recovery))
     } finally {
       await s.close()

@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { serve } from '@hono/node-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCloudDrive } from '../../../stand-ins/cloud-drive/server'
-import { FrameFailure, type FrameContext } from '../../frame/context'
+import { type FrameContext } from '../../frame/context'
 import { recoveryMethod } from '../../frame/handlers/index'
 import { cloudContext } from '../../frame/handlers/recovery-cloud'
 import { HdRoot, generateEntropy } from '../../frame/keys'
@@ -18,8 +18,9 @@ import { rotateKeys } from '../../src/rotate-keys'
 import { cloudKey } from '../../src/routes/recovery'
 import { AUTH_SHARE_PURPOSE, RECOVERY_SHARE_PURPOSE, derivedRecoveryKey } from '../../src/routes/wallets'
 import { DEV_SECRET } from '../../src/settings'
+import { testDevice, type TestDevice } from '../device-client'
 import { DEMO, ORIGIN, freePort, memoryProviders, uniqueEmail, type TestServer } from '../helpers'
-import { FRAME_ORIGIN, RECOVERY_KEY, startTargets, type Target } from './harness'
+import { RECOVERY_KEY, startTargets, type Target } from './harness'
 
 let targets: Target[] = []
 let drive: ReturnType<typeof createCloudDrive>
@@ -40,20 +41,13 @@ afterAll(async () => {
 })
 
 type Ctx = FrameContext & { entropyId: string; accessToken: string }
-const frameCtx = (s: TestServer, token: string, entropyId: string): Ctx => ({
-  config: { appId: DEMO, apiUrl: s.url, allowedOrigins: [] },
-  origin: ORIGIN,
-  entropyId,
-  accessToken: token,
-  async api(path, body, accessToken) {
-    const r = await s.call(`/api/v1${path}`, { token: accessToken, body, headers: { origin: FRAME_ORIGIN } })
-    if (r.status !== 200) throw new FrameFailure('error', r.body.error ?? String(r.status), r.body.code)
-    return r.body as never
-  },
-})
+/** The frame on `device`: its real API (a device proof and a fresh nonce on every call). */
+const frameCtx = (device: TestDevice, token: string, entropyId: string): Ctx => ({ ...device.ctx(), origin: ORIGIN, entropyId, accessToken: token })
 
+/** A user's wallet, created from the user's own wallet device (as the frame creates it). */
 async function create(t: Target, method: 'privy' | 'google-drive', input: Record<string, unknown> = {}) {
   const token = (await t.s.emailLogin(uniqueEmail('atk-keys'))).body.token as string
+  const device = testDevice(t.s)
   const entropy = generateEntropy()
   const root = await HdRoot.fromEntropy(entropy)
   const shares = await splitEntropy(entropy)
@@ -61,19 +55,15 @@ async function create(t: Target, method: 'privy' | 'google-drive', input: Record
   const sealed =
     method === 'privy'
       ? { recoveryShare: shareToString(shares.recovery), recoveryMeta: undefined }
-      : await recoveryMethod(method).seal(shares.recovery, { recoveryMethod: method, ...input }, frameCtx(t.s, token, entropyId))
-  const res = await t.s.call('/api/v1/wallets/create', {
-    token,
-    headers: { origin: FRAME_ORIGIN },
-    body: {
-      entropy_id: entropyId,
-      entropy_id_verifier: 'ethereum-address-verifier',
-      auth_share: shareToString(shares.auth),
-      recovery_method: method,
-      recovery_share: sealed.recoveryShare,
-      recovery_meta: sealed.recoveryMeta,
-      wallets: [{ address: entropyId, chain_type: 'ethereum', wallet_index: 0 }],
-    },
+      : await recoveryMethod(method).seal(shares.recovery, { recoveryMethod: method, ...input }, frameCtx(device, token, entropyId))
+  const res = await device.call('/api/v1/wallets/create', token, {
+    entropy_id: entropyId,
+    entropy_id_verifier: 'ethereum-address-verifier',
+    auth_share: shareToString(shares.auth),
+    recovery_method: method,
+    recovery_share: sealed.recoveryShare,
+    recovery_meta: sealed.recoveryMeta,
+    wallets: [{ address: entropyId, chain_type: 'ethereum', wallet_index: 0 }],
   })
   expect(res.status, JSON.stringify(res.body)).toBe(200)
   const userId = (await t.store.query<{ user_id: string }>('SELECT user_id FROM embedded_wallet_roots WHERE entropy_id = $1', [entropyId]))[0].user_id

@@ -11,7 +11,8 @@ import { scryptAsync } from '@noble/hashes/scrypt.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { base64 } from '@scure/base'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FrameFailure, type FrameContext } from '../../frame/context'
+import { type FrameContext } from '../../frame/context'
+import { recoveryProofKey } from '../../frame/recovery-proof'
 import { recoveryMethod } from '../../frame/handlers/index'
 import { passcodeContext } from '../../frame/handlers/recovery-passcode'
 import { HdRoot, generateEntropy } from '../../frame/keys'
@@ -22,8 +23,9 @@ import { deriveOprfKey, OPRF_KEY_PURPOSE } from '../../src/routes/wallet-passwor
 import { AUTH_SHARE_PURPOSE } from '../../src/routes/wallets'
 import { DEV_SECRET } from '../../src/settings'
 import { PASSWORD_MAX_EVALUATIONS, PASSWORD_TEXTS } from '../../src/wallet-password-oprf'
-import { DEMO, uniqueEmail, type TestServer } from '../helpers'
-import { FRAME_ORIGIN, RECOVERY_KEY, attacker, startTargets, type Target } from './harness'
+import { testDevice, type TestDevice } from '../device-client'
+import { DEMO, uniqueEmail } from '../helpers'
+import { RECOVERY_KEY, attacker, startTargets, type Target } from './harness'
 
 const PASSWORD = 'sunny-4-days'
 const DICTIONARY = ['123456', 'password', 'qwerty123', PASSWORD]
@@ -37,42 +39,36 @@ afterAll(async () => {
 })
 
 type Ctx = FrameContext & { entropyId: string; accessToken: string }
-const frameCtx = (s: TestServer, token: string, entropyId: string): Ctx => ({
-  config: { appId: DEMO, apiUrl: s.url, allowedOrigins: [] },
-  origin: 'http://localhost:5173',
-  entropyId,
-  accessToken: token,
-  async api(path, body, accessToken) {
-    const r = await s.call(`/api/v1${path}`, { token: accessToken, body, headers: { origin: FRAME_ORIGIN } })
-    if (r.status !== 200) throw new FrameFailure('error', r.body.error ?? String(r.status), r.body.code)
-    return r.body as never
-  },
-})
+/** The frame on `device`: its real API (a device proof and a fresh nonce on every call). */
+const frameCtx = (device: TestDevice, token: string, entropyId: string): Ctx => ({ ...device.ctx(), entropyId, accessToken: token })
 
-/** A user with a password wallet, created as the frame creates it. */
+/** A user with a password wallet, created as the frame creates it, from the user's own wallet device. */
 async function passwordWallet(t: Target) {
-  const token = (await t.s.emailLogin(uniqueEmail('atk-pw'))).body.token as string
+  const email = uniqueEmail('atk-pw')
+  const token = (await t.s.emailLogin(email)).body.token as string
+  const device = testDevice(t.s)
   const entropy = generateEntropy()
   const root = await HdRoot.fromEntropy(entropy)
   const shares = await splitEntropy(entropy)
   const entropyId = root.ethereum(0).address
-  const sealed = await recoveryMethod('user-passcode').seal(shares.recovery, { recoveryMethod: 'user-passcode', recoveryPassword: PASSWORD }, frameCtx(t.s, token, entropyId))
-  const res = await t.s.call('/api/v1/wallets/create', {
-    token,
-    headers: { origin: FRAME_ORIGIN },
-    body: {
-      entropy_id: entropyId,
-      entropy_id_verifier: 'ethereum-address-verifier',
-      auth_share: shareToString(shares.auth),
-      recovery_method: 'user-passcode',
-      recovery_share: sealed.recoveryShare,
-      recovery_meta: sealed.recoveryMeta,
-      wallets: [{ address: entropyId, chain_type: 'ethereum', wallet_index: 0 }],
-    },
+  const sealed = await recoveryMethod('user-passcode').seal(shares.recovery, { recoveryMethod: 'user-passcode', recoveryPassword: PASSWORD }, frameCtx(device, token, entropyId))
+  const res = await device.call('/api/v1/wallets/create', token, {
+    entropy_id: entropyId,
+    entropy_id_verifier: 'ethereum-address-verifier',
+    auth_share: shareToString(shares.auth),
+    recovery_method: 'user-passcode',
+    recovery_share: sealed.recoveryShare,
+    recovery_meta: sealed.recoveryMeta,
+    recovery_proof_key: await recoveryProofKey(shares.recovery, DEMO, entropyId),
+    wallets: [{ address: entropyId, chain_type: 'ethereum', wallet_index: 0 }],
   })
   expect(res.status, JSON.stringify(res.body)).toBe(200)
-  return { token, entropyId }
+  return { email, token, entropyId, device }
 }
+
+const evaluations = async (t: Target, entropyId: string) =>
+  (await t.store.query<{ evaluations: number }>('SELECT evaluations FROM wallet_password_oprf WHERE entropy_id = $1', [entropyId.toLowerCase()]))[0].evaluations
+const blindedGuess = () => base64.encode(ristretto255_oprf.oprf.blind(crypto.getRandomValues(new Uint8Array(32))).blinded)
 
 /** The database dump's row of a wallet (what a thief of the database holds). */
 async function dumpRow(t: Target, entropyId: string) {
@@ -124,11 +120,11 @@ describe('attacker: password recovery', { timeout: 600_000 }, () => {
       await expect(deriveKeys(DEV_SECRET).open(row.oprf_key, OPRF_KEY_PURPOSE)).rejects.toBeTruthy()
       const guessedKeys = [deriveOprfKey(deriveKeys(DEV_SECRET), DEMO, w.entropyId)]
       expect(await offlineDictionary(row, authShare, w.entropyId, guessedKeys), t.name).toBeNull()
-      // Positive control: the server's evaluation, with the right password, opens it (one counted guess).
+      // Positive control: the user's own frame (the server's evaluation), with the right password, opens it (one counted guess).
       const share = await recoveryMethod('user-passcode').open(
         { recoveryShare: row.recovery_share, recoveryMeta: row.recovery_meta },
         { recoveryMethod: 'user-passcode', recoveryPassword: PASSWORD },
-        frameCtx(t.s, w.token, w.entropyId),
+        frameCtx(w.device, w.token, w.entropyId),
       )
       expect((await HdRoot.fromEntropy(await combineShares(share, shareFromString(authShare)))).ethereum(0).address).toBe(w.entropyId)
     }
@@ -150,16 +146,30 @@ describe('attacker: password recovery', { timeout: 600_000 }, () => {
   it(`password guesses through the server with a stolen token are counted and locked out after ${PASSWORD_MAX_EVALUATIONS}, the right password included`, async () => {
     for (const t of targets) {
       const w = await passwordWallet(t)
-      const a = attacker(t.s, w.token)
-      const guess = () => a.post('/wallets/recovery/password/evaluate', { entropy_id: w.entropyId, blinded: base64.encode(ristretto255_oprf.oprf.blind(crypto.getRandomValues(new Uint8Array(32))).blinded) })
       // The create's seal was one evaluation.
+      expect(await evaluations(t, w.entropyId), t.name).toBe(1)
+      // The token of the session the user's frame uses: alone (the frame's Origin forged) it gets no
+      // evaluation; with a device of the thief's own, the session is bound to the user's device.
+      const forged = await attacker(t.s, w.token).post('/wallets/recovery/password/evaluate', { entropy_id: w.entropyId, blinded: blindedGuess() })
+      expect(forged.status, t.name).toBe(403)
+      expect(forged.body.code).toBe('device_proof_required')
+      const thief = testDevice(t.s)
+      const rebound = await thief.call('/api/v1/wallets/recovery/password/evaluate', w.token, { entropy_id: w.entropyId, blinded: blindedGuess() })
+      expect(rebound.status, t.name).toBe(403)
+      expect(rebound.body.code).toBe('device_step_up_required')
+      expect(await evaluations(t, w.entropyId)).toBe(1)
+      // A token of a session the user's frame never used (the residual the README names): the
+      // thief's device binds it and reaches the server, where every guess is counted.
+      const stolen = (await t.s.emailLogin(w.email)).body.token as string
+      const guess = () => thief.call('/api/v1/wallets/recovery/password/evaluate', stolen, { entropy_id: w.entropyId, blinded: blindedGuess() })
       for (let i = 1; i < PASSWORD_MAX_EVALUATIONS; i++) expect((await guess()).status, t.name).toBe(200)
       const refused = await guess()
       expect(refused.status).toBe(429)
       expect(refused.body.error).toBe(PASSWORD_TEXTS.locked)
+      // Locked for the user's own frame too, the right password included.
       const row = await dumpRow(t, w.entropyId)
       const err = await recoveryMethod('user-passcode')
-        .open({ recoveryShare: row.recovery_share, recoveryMeta: row.recovery_meta }, { recoveryMethod: 'user-passcode', recoveryPassword: PASSWORD }, frameCtx(t.s, w.token, w.entropyId))
+        .open({ recoveryShare: row.recovery_share, recoveryMeta: row.recovery_meta }, { recoveryMethod: 'user-passcode', recoveryPassword: PASSWORD }, frameCtx(w.device, w.token, w.entropyId))
         .catch((e) => e)
       expect(err.message).toBe(PASSWORD_TEXTS.locked)
     }
@@ -172,7 +182,7 @@ describe('attacker: password recovery', { timeout: 600_000 }, () => {
       const wrongs = DICTIONARY.filter((d) => d !== PASSWORD)
       for (const word of wrongs) {
         const err = await recoveryMethod('user-passcode')
-          .open({ recoveryShare: row.recovery_share, recoveryMeta: row.recovery_meta }, { recoveryMethod: 'user-passcode', recoveryPassword: word }, frameCtx(t.s, w.token, w.entropyId))
+          .open({ recoveryShare: row.recovery_share, recoveryMeta: row.recovery_meta }, { recoveryMethod: 'user-passcode', recoveryPassword: word }, frameCtx(w.device, w.token, w.entropyId))
           .catch((e) => e)
         expect(err).toMatchObject({ type: 'invalid_recovery_pin', message: 'Invalid recovery password, please try again.' })
       }
