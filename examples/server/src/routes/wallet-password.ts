@@ -34,7 +34,7 @@ export interface WalletPasswordOptions {
   /** The recovery key's keys (never the server secret's). */
   recoveryKeys: Keys
   /** The wallet routes' guard: a token and a proof by the session's device for this root. */
-  guard: (c: C, entropyId?: string | null) => Promise<Auth>
+  guard: (c: C, entropyId?: string | null, o?: { binding?: 'bound' | 'any' }) => Promise<Auth>
 }
 
 interface OprfRow {
@@ -91,7 +91,7 @@ export function registerWalletPassword(api: Api, ctx: ServerCtx, opts: WalletPas
     { summary: "Password recovery: the server's OPRF evaluation of the frame's blinded password (counted, locked out after 10) — wallet frame only", auth: 'bearer' },
     evaluateBody,
     async (c, b) => {
-      const auth = await opts.guard(c, b.entropy_id)
+      const auth = await opts.guard(c, b.entropy_id, { binding: 'any' })
       const app = c.get('app')
       const entropy = b.entropy_id.toLowerCase()
       const root = await rootOwner(app.id, entropy)
@@ -151,7 +151,7 @@ export function registerWalletPassword(api: Api, ctx: ServerCtx, opts: WalletPas
     { summary: "Password recovery: report a success (signed by the wallet's index-0 key) — resets the guess counter", auth: 'bearer' },
     verifiedBody,
     async (c, b) => {
-      const auth = await opts.guard(c, b.entropy_id)
+      const auth = await opts.guard(c, b.entropy_id, { binding: 'any' })
       const app = c.get('app')
       const entropy = b.entropy_id.toLowerCase()
       const row = (

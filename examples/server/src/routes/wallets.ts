@@ -155,7 +155,7 @@ interface RootRow {
 const alreadyExists = () => new ApiError(400, 'embedded_wallet_already_exists', WALLET_MSG.alreadyExists)
 const notFound = () => new ApiError(404, 'embedded_wallet_not_found', WALLET_MSG.notFound)
 
-export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = {}): { guard: (c: C, entropyId?: string | null) => Promise<Auth>; recoveryKeys: Keys } {
+export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = {}): { guard: (c: C, entropyId?: string | null, o?: { binding?: 'bound' | 'any' }) => Promise<Auth>; recoveryKeys: Keys } {
   const r = ctx.routes
   if (!opts.recoveryKey || opts.recoveryKey.length < 32) throw new Error('registerWallets: a recovery key of at least 32 characters is required')
   const recoveryKeys: Keys = deriveKeys(opts.recoveryKey, opts.recoveryKeyPrevious)
@@ -505,9 +505,15 @@ export function registerWallets(api: Api, ctx: ServerCtx, opts: WalletOptions = 
   })
   /**
    * The guard of the frame routes beside these (delegation consent, the password OPRF): a token
-   * and a proof by the session's device (binding an unbound session), for the root named.
+   * and a proof by an unrevoked device for the root named; by default the session's device
+   * (binding an unbound session); `binding: 'any'` for a new device whose factor is the
+   * password (the OPRF counts its guesses), as the recovery share of user-owned methods.
    */
-  const guard = async (c: C, entropyId: string | null = null) => (await fromDevice(c, { entropyId })).auth
+  const guard = async (c: C, entropyId: string | null = null, o: { binding?: 'bound' | 'any' } = {}) => {
+    const d = await fromDevice(c, { entropyId, binding: o.binding })
+    if (d.row?.revoked_at != null) throw custodyErrors.revoked()
+    return d.auth
+  }
   return { guard, recoveryKeys }
 }
 
