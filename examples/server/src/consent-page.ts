@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Hono } from 'hono'
 import type { AppsRegistry } from './config'
-import { exportCsp } from './export-page'
+import { escapeJson, exportCsp, pageBundler } from './export-page'
 
 export interface ConsentPageOptions {
   apps: AppsRegistry
@@ -28,34 +28,8 @@ export interface ConsentPageOptions {
 const ENTRY = fileURLToPath(new URL('../frame/consent/main.ts', import.meta.url))
 const CSS = fileURLToPath(new URL('../frame/consent/consent.css', import.meta.url))
 
-let bundle: Promise<{ code: string; etag: string }> | null = null
+const consentBundle = pageBundler(ENTRY)
 
-function consentBundle(minify = true): Promise<{ code: string; etag: string }> {
-  bundle ??= (async () => {
-    const { build } = await import('esbuild')
-    const { createHash } = await import('node:crypto')
-    const out = await build({
-      entryPoints: [ENTRY],
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'browser',
-      target: 'es2022',
-      minify,
-      legalComments: 'none',
-      define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
-      logLevel: 'silent',
-    })
-    const code = out.outputFiles[0].text
-    return { code, etag: `"${createHash('sha256').update(code).digest('base64url').slice(0, 16)}"` }
-  })()
-  bundle.catch(() => {
-    bundle = null
-  })
-  return bundle
-}
-
-const escapeJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026')
 const originOf = (u: string) => new URL(u).origin
 const COLOR = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/
 

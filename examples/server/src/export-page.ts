@@ -25,34 +25,41 @@ export interface ExportPageOptions {
 const ENTRY = fileURLToPath(new URL('../frame/export/main.ts', import.meta.url))
 const CSS = fileURLToPath(new URL('../frame/export/export.css', import.meta.url))
 
-let bundle: Promise<{ code: string; etag: string }> | null = null
-
-function exportBundle(minify = true): Promise<{ code: string; etag: string }> {
-  bundle ??= (async () => {
-    const { build } = await import('esbuild')
-    const { createHash } = await import('node:crypto')
-    const out = await build({
-      entryPoints: [ENTRY],
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'browser',
-      target: 'es2022',
-      minify,
-      legalComments: 'none',
-      define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
-      logLevel: 'silent',
+/**
+ * A page of the frame's origin bundles its script once (esbuild, on first request); a failed build
+ * is tried again on the next request. Shared by the export page and the consent page.
+ */
+export function pageBundler(entry: string): (minify?: boolean) => Promise<{ code: string; etag: string }> {
+  let bundle: Promise<{ code: string; etag: string }> | null = null
+  return (minify = true) => {
+    bundle ??= (async () => {
+      const { build } = await import('esbuild')
+      const { createHash } = await import('node:crypto')
+      const out = await build({
+        entryPoints: [entry],
+        bundle: true,
+        write: false,
+        format: 'esm',
+        platform: 'browser',
+        target: 'es2022',
+        minify,
+        legalComments: 'none',
+        define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
+        logLevel: 'silent',
+      })
+      const code = out.outputFiles[0].text
+      return { code, etag: `"${createHash('sha256').update(code).digest('base64url').slice(0, 16)}"` }
+    })()
+    bundle.catch(() => {
+      bundle = null
     })
-    const code = out.outputFiles[0].text
-    return { code, etag: `"${createHash('sha256').update(code).digest('base64url').slice(0, 16)}"` }
-  })()
-  bundle.catch(() => {
-    bundle = null
-  })
-  return bundle
+    return bundle
+  }
 }
 
-const escapeJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026')
+const exportBundle = pageBundler(ENTRY)
+
+export const escapeJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026')
 const originOf = (u: string) => new URL(u).origin
 
 export function exportCsp(apiUrl: string, allowedOrigins: string[]): string {
