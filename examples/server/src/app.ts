@@ -288,7 +288,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   registerWalletStepUp(api, ctx)
   registerFunding(api, ctx)
   registerRecovery(api, app, ctx, { frameOrigin: walletFrameOrigin })
-  registerDelegation(api, ctx, { fromFrame: wallets.guard })
+  registerDelegation(api, ctx, { guard: wallets.guard })
   app.route('/api/v1', api)
   app.get('/openapi.json', (c) => c.json(ctx.routes.openapi(VERSION)))
 

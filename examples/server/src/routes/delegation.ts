@@ -520,18 +520,16 @@ async function readAudit(q: Queryable, appId: string, where: { userId?: string; 
 
 export interface DelegationOptions {
   /**
-   * The wallet routes' guard for requests of the wallet frame (src/routes/wallets.ts: the frame
-   * origin today, the device proof with issue 26's custody core): consent goes through it too.
-   * Without one (unit tests of other parts), a bearer token is required and nothing else.
+   * The wallet routes' guard (src/routes/wallets.ts: a token and a device proof by the
+   * session's device): consent goes through it too.
    */
-  fromFrame?: (c: C) => Promise<Auth>
+  guard: (c: C) => Promise<Auth>
 }
 
-export function registerDelegation(api: Api, ctx: ServerCtx, opts: DelegationOptions = {}) {
+export function registerDelegation(api: Api, ctx: ServerCtx, opts: DelegationOptions) {
   const r = ctx.routes
   let key: Promise<SealingKey> | undefined
   const sk = () => (key ??= sealingKey(ctx))
-  const fromFrame = opts.fromFrame ?? ((c: C) => requireAuth(c, ctx))
 
   r.get(api, '/wallets/delegation_key', { summary: 'The public key the wallet frame seals a delegated wallet key to' }, async (c) =>
     c.json({ jwk: (await sk()).publicJwk }),
@@ -547,7 +545,7 @@ export function registerDelegation(api: Api, ctx: ServerCtx, opts: DelegationOpt
       sealed_key: z.string().min(1, 'Required').max(8192, 'Must be at most 8192 characters').regex(/^[A-Za-z0-9_.-]+$/, 'Expected a compact JWE'),
     }),
     async (c, b) => {
-      const auth = await fromFrame(c)
+      const auth = await opts.guard(c)
       const app = c.get('app')
       await requireFreshMfa(ctx, auth, 'delegation')
       findWallet(await embeddedWallets(ctx.store, auth.userId), b.chain_type, b.address)
