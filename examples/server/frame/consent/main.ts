@@ -20,6 +20,7 @@ import '../messages'
 import { FRAME_TEXTS, FrameFailure, createApi, type FrameConfig, type FrameContext } from '../context'
 import { accepts } from '../guard'
 import { checkConsentPayload, sealAndDelegate } from './delegate'
+import { applyTheme, el } from '../page-dom'
 
 export interface ConsentConfig extends FrameConfig {
   appName: string
@@ -48,22 +49,7 @@ const config = JSON.parse(document.getElementById('portico-consent-config')?.tex
 const api = createApi(config)
 const main = document.getElementById('consent') as HTMLElement
 
-applyTheme(config)
-
-function applyTheme(c: ConsentConfig) {
-  const root = document.documentElement
-  root.dataset.theme = c.theme
-  if (c.colors.accent) root.style.setProperty('--c-accent', c.colors.accent)
-  if (c.colors.background) root.style.setProperty('--c-bg', c.colors.background)
-  if (c.colors.foreground) root.style.setProperty('--c-fg', c.colors.foreground)
-}
-
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]) => {
-  const e = document.createElement(tag)
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v)
-  e.append(...children)
-  return e
-}
+applyTheme(config, 'c')
 
 const short = (a: string) => (a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a)
 

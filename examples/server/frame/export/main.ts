@@ -17,6 +17,7 @@ import { accepts } from '../guard'
 import { exportedKey, withRootSecret } from '../wallet-secret'
 import { resilientStore } from '../storage-check'
 import { frameStore, useFrameStore } from '../storage'
+import { applyTheme, el } from '../page-dom'
 
 // Storage blocked on this site (a third-party frame): a clear text instead of the browser's.
 useFrameStore(resilientStore(frameStore()))
@@ -50,23 +51,7 @@ const config = JSON.parse(document.getElementById('portico-export-config')?.text
 const api = createApi(config)
 const main = document.getElementById('export') as HTMLElement
 
-applyTheme(config)
-
-/** Colours from the query (checked on the server: #rgb / #rrggbb) through the CSSOM, which the CSP allows. */
-function applyTheme(c: ExportConfig) {
-  const root = document.documentElement
-  root.dataset.theme = c.theme
-  if (c.colors.accent) root.style.setProperty('--x-accent', c.colors.accent)
-  if (c.colors.background) root.style.setProperty('--x-bg', c.colors.background)
-  if (c.colors.foreground) root.style.setProperty('--x-fg', c.colors.foreground)
-}
-
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]) => {
-  const e = document.createElement(tag)
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v)
-  e.append(...children)
-  return e
-}
+applyTheme(config, 'x')
 
 function qr(value: string, label: string): SVGSVGElement {
   const { data, size } = encode(value, { ecc: 'M', border: 2 })
