@@ -27,6 +27,7 @@ import { EmbeddedJWK, calculateJwkThumbprint, decodeProtectedHeader, jwtVerify, 
 import { bearer, requireAuth, type Auth, type C, type ServerCtx } from './context'
 import { devOutboxNotice } from './delivery'
 import { ApiError } from './errors'
+import { browserAndOs } from './user-agent'
 import type { Queryable } from './store'
 import { now, randomToken } from './tokens'
 import {
@@ -225,29 +226,7 @@ export async function registerDevice(
 
 /** A short label for the device the request came from ('Chrome on Linux'), from its User-Agent. */
 export function deviceLabel(userAgent: string | undefined): string {
-  const ua = userAgent ?? ''
-  const browser = /Edg\//.test(ua)
-    ? 'Edge'
-    : /OPR\//.test(ua)
-      ? 'Opera'
-      : /Firefox\//.test(ua)
-        ? 'Firefox'
-        : /Chrome\//.test(ua)
-          ? 'Chrome'
-          : /Safari\//.test(ua)
-            ? 'Safari'
-            : null
-  const os = /Android/.test(ua)
-    ? 'Android'
-    : /iPhone|iPad|iPod/.test(ua)
-      ? 'iOS'
-      : /Windows/.test(ua)
-        ? 'Windows'
-        : /Mac OS X|Macintosh/.test(ua)
-          ? 'macOS'
-          : /Linux/.test(ua)
-            ? 'Linux'
-            : null
+  const { browser, os } = browserAndOs(userAgent)
   if (browser && os) return `${browser} on ${os}`
   return browser ?? os ?? 'Unknown device'
 }

@@ -27,6 +27,8 @@ import type { Queryable } from '../store'
 import { now } from '../tokens'
 import { id, mode, optId } from '../validate'
 import { CHALLENGE_TTL_S, advanceCounter, authenticationOptions, authenticationResponse, loadCredential, registrationResponse, verifyAssertion } from '../webauthn'
+import { browserAndOs } from '../user-agent'
+export { browserAndOs }
 
 /** Spec part 1 section 9: at most 5 passkeys per user. */
 export const MAX_PASSKEYS = 5
@@ -70,35 +72,6 @@ export function authenticatorName(aaguid: string | undefined): string | null {
   return (aaguid && AAGUID_NAMES[aaguid.toLowerCase()]) || null
 }
 
-/** Browser and OS named by a User-Agent (only the families a title needs). */
-export function browserAndOs(ua: string | undefined): { browser: string | null; os: string | null } {
-  const u = (ua ?? '').slice(0, 512)
-  const browser = /Edg(e|A|iOS)?\//.test(u)
-    ? 'Edge'
-    : /OPR\//.test(u)
-      ? 'Opera'
-      : /(Firefox|FxiOS)\//.test(u)
-        ? 'Firefox'
-        : /(Chrome|CriOS|Chromium)\//.test(u)
-          ? 'Chrome'
-          : /Version\/[\d.]+.*Safari\//.test(u)
-            ? 'Safari'
-            : null
-  const os = /Windows/.test(u)
-    ? 'Windows'
-    : /iPhone|iPad|iPod/.test(u)
-      ? 'iOS'
-      : /Android/.test(u)
-        ? 'Android'
-        : /CrOS/.test(u)
-          ? 'ChromeOS'
-          : /Mac OS X|Macintosh/.test(u)
-            ? 'macOS'
-            : /Linux/.test(u)
-              ? 'Linux'
-              : null
-  return { browser, os }
-}
 
 /** The relying party id (requested or the app's first) and the origins a response may come from. */
 export function relyingParty(app: AppSettings, requested?: string | null): { rpId: string; origins: string[] } {
