@@ -21,6 +21,7 @@ const external = (id) =>
 
 const input = { 'kernel/index': 'kernel/index.ts', 'kernel/internal': 'kernel/internal.ts' }
 if (existsSync('ui/index.ts')) input['ui/index'] = 'ui/index.ts'
+if (existsSync('ui/screens.ts')) input['ui/screens'] = 'ui/screens.ts'
 if (existsSync('ui/core.ts')) input['ui/core'] = 'ui/core.ts'
 if (existsSync('ui/phone-input.ts')) input['ui/phone-input'] = 'ui/phone-input.ts'
 if (existsSync('ui/qr.tsx')) input['ui/qr'] = 'ui/qr.tsx'

@@ -11,6 +11,7 @@ export const sourceAliases = [
   { find: /^portico\/internal$/, replacement: r('./kernel/internal.ts') },
   { find: /^portico\/ui\/styles\.css$/, replacement: r('./ui/styles.css') },
   { find: /^portico\/ui$/, replacement: r('./ui/index.ts') },
+  { find: /^portico\/ui\/screens$/, replacement: r('./ui/screens.ts') },
   { find: /^portico\/ui\/core$/, replacement: r('./ui/core.ts') },
   { find: /^portico\/ui\/phone-input$/, replacement: r('./ui/phone-input.ts') },
   { find: /^portico\/ui\/qr$/, replacement: r('./ui/qr.tsx') },

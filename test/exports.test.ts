@@ -18,6 +18,7 @@ const entries: Record<string, string> = {
   portico: 'kernel/index.ts',
   'portico/internal': 'kernel/internal.ts',
   'portico/ui': 'ui/index.ts',
+  'portico/ui/screens': 'ui/screens.ts',
   'portico/ui/core': 'ui/core.ts',
   'portico/ui/phone-input': 'ui/phone-input.ts',
   'portico/ui/qr': 'ui/qr.tsx',

@@ -90,7 +90,7 @@ const hasSideEffects = (file: string) =>
 
 describe('packaging', () => {
   it('builds the entries the exports map names', () => {
-    for (const name of ['kernel/index', 'ui/index', 'ui/core', 'ui/phone-input', 'testing/index', 'plugins/email/index', 'plugins/sms/index', 'plugins/siwe/index']) {
+    for (const name of ['kernel/index', 'ui/index', 'ui/screens', 'ui/core', 'ui/phone-input', 'testing/index', 'plugins/email/index', 'plugins/sms/index', 'plugins/siwe/index']) {
       expect(entries.has(name), name).toBe(true)
     }
     for (const [subpath, target] of Object.entries(pkg.exports as Record<string, string | { import: string }>)) {

@@ -1,45 +1,50 @@
 /**
- * portico/ui — React bindings, the modal shell, the generic screens and the shared components
- * plugin authors build their screens with. Import the stylesheet once: `portico/ui/styles.css`.
- * Safe to import during server rendering (no `window` at module load).
+ * portico/ui — the host app's entry: the provider and the app-facing hooks (`usePortico`,
+ * `useLogin`, `useUser` …), the modal shell (the dialog and every screen load lazily), the
+ * landing entries' icons (by name), constants and `lazyComponent`. Safe to import during server
+ * rendering (no `window` at module load). Plugin screens import their building blocks from
+ * `portico/ui/screens`.
  *
- * `portico/ui/core` is the part without screen components (provider, hooks, modal shell,
- * the landing entries' icons): import from it in a host app and in a plugin's entry to keep the screen
- * components out of the initial load with esbuild (see ./core.ts); plugin screens, which load
- * lazily, import from here.
+ * Why two entries: with code splitting, esbuild puts every module that an entry of the
+ * initial load re-exports, and that any lazy chunk uses, into the initial load. If this entry
+ * re-exported the screen components (layout, buttons, code boxes, the landing), every host
+ * would ship them up front; kept in `portico/ui/screens`, they stay in the lazy chunks of the
+ * screens that use them. Vite and Rollup are not affected.
+ *
+ * For the same reason this file re-exports nothing that only screens use: esbuild assigns a
+ * module to the initial load when an initial module imports it (re-exports included), and
+ * keeps in it every part some lazy chunk uses. `UI_TEXTS` here would put the generic screens'
+ * texts into every host's initial load, `icons` all fifteen icons.
  */
-export * from './core'
+// Provider and app-facing hooks
+export {
+  PorticoProvider,
+  usePortico,
+  useLogin,
+  useLinkAccount,
+  useLogout,
+  useUser,
+  useModalStatus,
+  useKernel,
+  loginEntries,
+  useStore,
+  usePlugin,
+  usePluginState,
+  useTexts,
+  LOADING_SCREEN,
+} from './context'
+export type { PorticoProviderProps, LoginSuccess, FlowCallbacks } from './context'
 
-// Screen-facing hooks, screen texts and the icon set (not in `portico/ui/core`: see ./core.ts)
-export { useScreen, useCompleteLogin, goToLanding } from './screen-context'
-export { UI_TEXTS } from './strings'
-export { CHIP_TEXTS } from './components/chip-texts'
-export { CODE_NUMERIC_ERROR } from './components/code-texts'
-export * as icons from './components/icons'
+// Screen-facing hooks: `useScreen`, `useCompleteLogin`, `goToLanding` are in `portico/ui/screens`
+export type { ScreenProps, CompleteOptions } from './screen-context'
+export { attachUi, CLOSE_DELAY_MS, NEXT_SCREEN_DELAY_MS } from './internal/attach'
+export type { AttachOptions, UiSnapshot } from './internal/attach'
 
-// The landing screen (loaded lazily by the modal)
-export { Landing, LegalLine } from './screens/landing'
-export { planLanding, MAX_ROWS, MAX_ROWS_WITH_OVERFLOW } from './screens/landing-plan'
-
-// Shared components for plugin screens
-export { ScreenLayout } from './components/layout'
-export type { ScreenLayoutProps } from './components/layout'
-export { Button } from './components/button'
-export type { ButtonProps } from './components/button'
-export { TextInput } from './components/text-input'
-export type { TextInputProps } from './components/text-input'
-export { CodeInput } from './components/code-input'
-export { CodeEntryScreen } from './components/code-entry'
-export type { CodeEntryScreenProps, CodeEntryStatus } from './components/code-entry'
-export type { CodeInputProps, CodeInputHandle } from './components/code-input'
-export { Chip } from './components/chip'
-export type { ChipProps } from './components/chip'
-export { CopyButton } from './components/copy-button'
-export type { CopyButtonProps } from './components/copy-button'
-export { Spinner, StatusIcon } from './components/status'
-export type { SpinnerProps, StatusIconProps } from './components/status'
-export type { IconProps } from './components/entry-icons'
-export { ListButton } from './components/list-button'
-export type { ListButtonProps } from './components/list-button'
-export { QrSlot } from './components/qr-slot'
-export type { QrSlotProps } from './components/qr-slot'
+// Modal shell and constants (the landing's layout, `planLanding`, is in `portico/ui/screens`)
+export { Modal, screenComponent } from './modal/modal'
+export type { LoginInputProps, LandingPlan, LandingView } from './screens/landing-plan'
+export { CODE_LENGTH, RESEND_COOLDOWN_MS, CODE_RESET_MS } from 'portico/plugins/code'
+export { lazyComponent } from './internal/lazy'
+export type { PreloadableComponent } from './internal/lazy'
+// The icons a plugin's landing entry draws (the whole set, `icons`, is in `portico/ui/screens`)
+export { MailIcon, PhoneIcon, WalletIcon, UserIcon, CopyIcon, KeyIcon } from './components/entry-icons'

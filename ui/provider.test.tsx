@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { StrictMode } from 'react'
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { definePlugin, type PorticoConfig } from 'portico'
-import { PorticoProvider, ScreenLayout, useLogin, usePlugin, usePluginState, usePortico } from 'portico/ui'
+import { PorticoProvider, ScreenLayout, useLogin, usePlugin, usePluginState, usePortico } from 'portico/ui/screens'
 import { createFetchDouble, appConfig, TEST_APP_ID, type FetchDouble } from 'portico/testing'
 
 afterEach(() => cleanup())

@@ -1,7 +1,7 @@
 // Server rendering: the provider renders with react-dom/server in Node (no window at load).
 import { describe, expect, it } from 'vitest'
 import { renderToString } from 'react-dom/server'
-import { PorticoProvider, usePortico } from 'portico/ui'
+import { PorticoProvider, usePortico } from 'portico/ui/screens'
 import { TEST_APP_ID } from 'portico/testing'
 
 function Status() {

@@ -12,7 +12,7 @@ import {
   useLogin,
   usePortico,
   type CodeInputHandle,
-} from 'portico/ui'
+} from 'portico/ui/screens'
 import { PhoneInput } from 'portico/ui/phone-input'
 import { authResponse, createTestKernel, wireUser, type TestKernel } from 'portico/testing'
 
@@ -353,7 +353,7 @@ describe('PhoneInput', () => {
 
 describe('more components and hooks', () => {
   it("CopyButton shows 'Copied' for the configured time", async () => {
-    const { CopyButton } = await import('portico/ui')
+    const { CopyButton } = await import('portico/ui/screens')
     vi.useFakeTimers()
     try {
       Object.defineProperty(navigator, 'clipboard', { value: { writeText: vi.fn(async () => {}) }, configurable: true })
@@ -371,7 +371,7 @@ describe('more components and hooks', () => {
   })
 
   it('useModalStatus follows the navigator; closing a link flow reports exited_link_flow', async () => {
-    const { useModalStatus, useLinkAccount } = await import('portico/ui')
+    const { useModalStatus, useLinkAccount } = await import('portico/ui/screens')
     const me = wireUser()
     const t = await createTestKernel({ plugins: [fakeLogin('alpha')], app: { login_methods: ['alpha'] }, user: me })
     const onError = vi.fn()

@@ -8,7 +8,7 @@
  * embedded wallet of that chain).
  */
 import { useMemo } from 'react'
-import { useKernel } from 'portico/ui/core'
+import { useKernel } from 'portico/ui'
 import type { EmbeddedWallet } from 'portico/plugins/embedded-wallet'
 import type { UiOptions } from './session'
 

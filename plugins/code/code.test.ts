@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createStore, PorticoError } from 'portico'
-import { CODE_LENGTH as UI_CODE_LENGTH, CODE_RESET_MS as UI_CODE_RESET_MS, RESEND_COOLDOWN_MS as UI_RESEND_COOLDOWN_MS } from 'portico/ui/core'
+import { CODE_LENGTH as UI_CODE_LENGTH, CODE_RESET_MS as UI_CODE_RESET_MS, RESEND_COOLDOWN_MS as UI_RESEND_COOLDOWN_MS } from 'portico/ui'
 import {
   CODE_LENGTH,
   CODE_RESET_MS,

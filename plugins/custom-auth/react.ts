@@ -1,5 +1,5 @@
 import { useCallback, useEffect } from 'react'
-import { usePlugin, useStore } from 'portico/ui/core'
+import { usePlugin, useStore } from 'portico/ui'
 import type { CustomAuthOptions, CustomAuthState } from './flow'
 
 /**

@@ -1,6 +1,6 @@
 /** React hooks of delegated actions. */
 import { useMemo } from 'react'
-import { useKernel } from 'portico/ui/core'
+import { useKernel } from 'portico/ui'
 import type { DelegateOptions } from './flow'
 
 /** `{ delegateWallet({ address, chainType }), revokeWallets() }` (stable references). */

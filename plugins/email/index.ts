@@ -9,7 +9,7 @@
  * Headless: `useLoginWithEmail()`; without React: `kernel.plugin('email')`.
  */
 import { definePlugin, lazyOnce, normaliseFields, type EmailAccount, type PorticoPlugin } from 'portico'
-import { MailIcon, lazyComponent, type LoginInputProps } from 'portico/ui/core'
+import { MailIcon, lazyComponent, type LoginInputProps } from 'portico/ui'
 import { INITIAL_CODE_STATE } from 'portico/plugins/code'
 import { checkEmail } from './check'
 import { codeErrorMessage, emailErrors } from './errors'

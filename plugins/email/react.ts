@@ -4,7 +4,7 @@
  */
 import { useCallback, useRef } from 'react'
 import { PorticoError, toPorticoError, type AuthResult, type FlowResult } from 'portico'
-import { useKernel, usePlugin, useStore, useTexts, type FlowCallbacks, type LoginSuccess } from 'portico/ui/core'
+import { useKernel, usePlugin, useStore, useTexts, type FlowCallbacks, type LoginSuccess } from 'portico/ui'
 import type { EmailFlowState } from './flow'
 import { EMAIL_TEXTS } from './strings'
 

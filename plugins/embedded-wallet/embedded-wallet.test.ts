@@ -418,7 +418,7 @@ describe('React hooks', () => {
   it('useWallets / useSolanaWallets list the embedded wallets', async () => {
     const { renderHook } = await import('@testing-library/react')
     const { createElement } = await import('react')
-    const { PorticoProvider } = await import('portico/ui')
+    const { PorticoProvider } = await import('portico/ui/screens')
     const { useWallets, useSolanaWallets, useCreateWallet } = await import('./index')
     const t = await setup({ accounts: [walletAccount(eth.address, 'ethereum'), walletAccount(SOL, 'solana')] })
     const wrapper = ({ children }: { children: unknown }) => createElement(PorticoProvider as never, { kernel: t.kernel } as never, children as never)

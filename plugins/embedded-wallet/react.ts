@@ -4,7 +4,7 @@
  * `useWalletDevices()` (the devices registered for the wallet, and their removal).
  */
 import { useCallback, useEffect, useMemo, useState } from 'react'
-import { usePlugin, useStore, useUser } from 'portico/ui/core'
+import { usePlugin, useStore, useUser } from 'portico/ui'
 import type { ChainType, WalletDevice } from './protocol'
 import type { CreateOptions, EmbeddedWallet, ImportOptions } from './wallets'
 

@@ -1,7 +1,7 @@
 /** React hooks of the Farcaster plugin. */
 import { useCallback } from 'react'
 import { PorticoError, type FarcasterAccount, type User } from 'portico'
-import { useKernel } from 'portico/ui/core'
+import { useKernel } from 'portico/ui'
 
 /** `unlinkFarcaster(fid?)`: unlinks the user's Farcaster account (default the linked one) and refreshes the user. */
 export function useUnlinkFarcaster() {

@@ -18,7 +18,7 @@
  * the embedded wallet calls `promptAfterWalletCreation(wallet)` after creating one.
  */
 import { definePlugin, type PorticoPlugin, type ScreenDefinition } from 'portico'
-import { CopyIcon, WalletIcon } from 'portico/ui/core'
+import { CopyIcon, WalletIcon } from 'portico/ui'
 import { createFundingApi, type FundingApi, type FundingOptions } from './api'
 import { fundingErrors } from './errors'
 import {

@@ -1,6 +1,6 @@
 /** React hooks of the funding base: `useFundWallet()` for hosts, `useFundingRequest()` for funding screens. */
 import { useCallback } from 'react'
-import { useKernel, usePlugin, useStore } from 'portico/ui/core'
+import { useKernel, usePlugin, useStore } from 'portico/ui'
 import { PorticoError } from 'portico'
 import type { FundingApi, FundingResult } from './api'
 import type { FundingRequest, ResolvedFundingRequest } from './request'

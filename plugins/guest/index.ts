@@ -6,7 +6,7 @@
  * and keeps the account (the server upgrades the guest user).
  */
 import { definePlugin, lazyOnce, type PorticoPlugin } from 'portico'
-import { UserIcon } from 'portico/ui/core'
+import { UserIcon } from 'portico/ui'
 import { CREDENTIAL_KEY, GUEST_METHOD, INITIAL_GUEST_STATE, type GuestApi, type GuestState } from './state'
 import { GUEST_TEXTS } from './strings'
 

@@ -1,5 +1,5 @@
 import { useCallback } from 'react'
-import { usePlugin, useStore } from 'portico/ui/core'
+import { usePlugin, useStore } from 'portico/ui'
 import type { GuestState } from './flow'
 
 /** Headless guest accounts: `createGuestAccount()` logs in as a guest (same account on this browser). */

@@ -9,7 +9,7 @@
  * `useMfaEnrollment()`; without React `kernel.plugin('mfa')`.
  */
 import { definePlugin, lazyOnce, type PorticoPlugin, type ScreenDefinition } from 'portico'
-import { lazyComponent } from 'portico/ui/core'
+import { lazyComponent } from 'portico/ui'
 import { mfaErrors } from './errors'
 import type { MfaEngine } from './flow'
 import { INITIAL_MFA_STATE, MFA_FRESH_MS, MFA_METHOD_TYPES, MFA_SCREENS, type MfaApi, type MfaListener, type MfaSettings, type MfaState } from './state'

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import type { WireLinkedAccount, WireUser } from 'portico'
-import { PorticoProvider } from 'portico/ui/core'
+import { PorticoProvider } from 'portico/ui'
 import { createTestKernel, emailAccount, pluginContract, renderScreen, wireUser } from 'portico/testing'
 import { MFA_CODE_WAIT_MS, MFA_FRESH_MS, MFA_MAX_ATTEMPTS, mfa, validateMfaCode, type MfaSettings } from './index'
 import { MFA_TEXTS } from './strings'

@@ -1,7 +1,7 @@
 /** React hooks of the MFA plugin: verification (screen or headless) and enrolment. */
 import { useCallback, useEffect, useMemo, useRef } from 'react'
 import { PorticoError, type User, type WireUser } from 'portico'
-import { useKernel, usePlugin, useStore, useUser } from 'portico/ui/core'
+import { useKernel, usePlugin, useStore, useUser } from 'portico/ui'
 import type { MfaType } from './calls'
 import { MFA_METHOD_TYPES, methodPluginId, type MfaListener, type MfaState } from './state'
 

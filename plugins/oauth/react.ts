@@ -5,7 +5,7 @@
  * call the provider's API. Without React: `kernel.events.on('oauth:tokens', fn)`.
  */
 import { useEffect, useRef } from 'react'
-import { useKernel } from 'portico/ui/core'
+import { useKernel } from 'portico/ui'
 import type { OAuthTokenGrant } from './flow'
 
 export interface UseOAuthTokensOptions {

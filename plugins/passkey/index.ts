@@ -14,7 +14,7 @@
  * remembered as the recent method.
  */
 import { definePlugin, lazyOnce, normaliseFields, type PasskeyAccount, type PorticoPlugin } from 'portico'
-import { KeyIcon } from 'portico/ui/core'
+import { KeyIcon } from 'portico/ui'
 import type { PasskeyApi, PasskeySettings } from './flow'
 import { passkeyLabel } from './labels'
 import { INITIAL_PASSKEY_STATE, passkeysOf, type PasskeyState } from './state'

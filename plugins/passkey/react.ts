@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react'
-import { usePlugin, useStore, useUser } from 'portico/ui/core'
+import { usePlugin, useStore, useUser } from 'portico/ui'
 import { MAX_PASSKEYS, passkeysOf, type PasskeyState } from './state'
 
 /**

@@ -7,7 +7,7 @@
  * (`portico/plugins/code`). Headless: `useLoginWithSms()`; without React: `kernel.plugin('sms')`.
  */
 import { definePlugin, lazyOnce, normaliseFields, type PhoneAccount, type PorticoPlugin } from 'portico'
-import { PhoneIcon } from 'portico/ui/core'
+import { PhoneIcon } from 'portico/ui'
 import { INITIAL_CODE_STATE } from 'portico/plugins/code'
 import type { SmsApi, SmsState } from './flow'
 import { smsLabel } from './labels'

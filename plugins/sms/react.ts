@@ -1,7 +1,7 @@
 /** React hooks of the SMS plugin: the headless login and the phone-account management. */
 import { useCallback, useMemo } from 'react'
 import { PorticoError, type FlowResult, type User } from 'portico'
-import { useKernel, usePlugin, useStore } from 'portico/ui/core'
+import { useKernel, usePlugin, useStore } from 'portico/ui'
 import type { SmsState } from './flow'
 
 /**

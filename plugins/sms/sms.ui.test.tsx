@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { act, cleanup, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/react'
 import type { ReactNode } from 'react'
-import { PorticoProvider, usePortico } from 'portico/ui/core'
+import { PorticoProvider, usePortico } from 'portico/ui'
 import { authResponse, createTestKernel, emailAccount, wireUser, type TestKernel } from 'portico/testing'
 import type { WireLinkedAccount } from 'portico'
 import { sms, useLoginWithSms, usePhoneAccount } from './index'

@@ -1,6 +1,6 @@
 /** React hooks of key export. */
 import { useMemo } from 'react'
-import { useKernel } from 'portico/ui/core'
+import { useKernel } from 'portico/ui'
 import type { ExportOptions } from './flow'
 
 /** `{ exportWallet({ address?, phrase? }), exportSolanaWallet({ address? }) }` (stable references). */

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useState } from 'react'
 import { PorticoError, type FlowResult, type Portico } from 'portico'
-import { useKernel } from 'portico/ui/core'
+import { useKernel } from 'portico/ui'
 import { CONNECTORS_CHANGED, WALLET_LIST_SCREEN } from './ids'
 import { connectedWallets, type ExternalWallet } from './wallets'
 

@@ -20,7 +20,7 @@
  * ```
  */
 import type { Portico, PluginContext, ResolvedConfig } from 'portico'
-import { WalletIcon } from 'portico/ui/core'
+import { WalletIcon } from 'portico/ui'
 import { WALLET_METHOD, smartWalletDescriptor, walletDescriptor } from './account'
 import { walletChains } from './chains'
 import { isLoginConnector, type WalletLoginConnector } from './connection'

@@ -1,7 +1,7 @@
 /** Unlinking an external wallet, headless and as a React hook (needs `<PorticoProvider>`). */
 import { useCallback } from 'react'
 import { PorticoError, type Portico, type User } from 'portico'
-import { useKernel } from 'portico/ui/core'
+import { useKernel } from 'portico/ui'
 import { isExternalWallet } from './account'
 import { unlinkExternalWallet } from './calls'
 

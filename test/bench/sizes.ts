@@ -14,6 +14,7 @@ const REACT = ['react', 'react-dom', 'react/jsx-runtime', 'react-dom/client', 'r
 export const aliases: Record<string, string> = {
   portico: join(ROOT, 'kernel/index.ts'),
   'portico/ui': join(ROOT, 'ui/index.ts'),
+  'portico/ui/screens': join(ROOT, 'ui/screens.ts'),
   'portico/ui/core': join(ROOT, 'ui/core.ts'),
   'portico/ui/phone-input': join(ROOT, 'ui/phone-input.ts'),
   'portico/ui/qr': join(ROOT, 'ui/qr.tsx'),
@@ -67,7 +68,7 @@ const gz = (text: Uint8Array | string) => gzipSync(text, { level: 9 }).length
 export function entries(): Record<string, string> {
   const out: Record<string, string> = { kernel: aliases.portico }
   if (existsSync(aliases['portico/ui'])) out.ui = aliases['portico/ui']
-  if (existsSync(aliases['portico/ui/core'])) out['ui/core'] = aliases['portico/ui/core']
+  if (existsSync(aliases['portico/ui/screens'])) out['ui/screens'] = aliases['portico/ui/screens']
   for (const [k, v] of Object.entries(aliases)) if (k.startsWith('portico/plugins/')) out[k.slice('portico/'.length)] = v
   return out
 }

@@ -84,7 +84,7 @@ describe('the packed package in a consumer app', () => {
     expect(files).toContain('package.json')
     // The docs a third party needs: the README, the CHANGELOG, the plugin guide and the worked example.
     for (const doc of ['README.md', 'CHANGELOG.md', 'plugins/README.md', 'server/README.md', 'examples/custom-plugin/README.md', 'examples/custom-plugin/src/index.ts']) expect(files).toContain(doc)
-    for (const entry of ['kernel/index', 'ui/index', 'ui/core', 'plugins/email/index', 'testing/index', 'wagmi/index', 'server/index']) {
+    for (const entry of ['kernel/index', 'ui/index', 'ui/screens', 'ui/core', 'plugins/email/index', 'testing/index', 'wagmi/index', 'server/index']) {
       expect(files).toContain(`dist/${entry}.js`)
       expect(files).toContain(`dist/${entry}.d.ts`)
     }

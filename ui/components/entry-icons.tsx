@@ -3,7 +3,7 @@
  * ./icons.tsx: esbuild puts a whole file into one chunk, so a host app's initial load carries
  * this small file (only the icons its plugins use: unused ones are tree-shaken) and not the
  * whole set, which loads with the screens that draw it. Exported by name from
- * `portico/ui/core` (and `portico/ui`); `icons` (in `portico/ui`) has them all.
+ * `portico/ui` (and `portico/ui`); `icons` (in `portico/ui`) has them all.
  */
 import type { SVGProps } from 'react'
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { act, cleanup, render, screen } from '@testing-library/react'
 import { useEffect } from 'react'
 import { definePlugin, type PorticoPlugin } from 'portico'
-import { PorticoProvider, ScreenLayout } from 'portico/ui'
+import { PorticoProvider, ScreenLayout } from 'portico/ui/screens'
 import { createTestKernel } from 'portico/testing'
 
 afterEach(() => cleanup())

@@ -1,7 +1,7 @@
 /**
  * The landing's pure layout (part 1 section 2): which entry is the inline input, which rows
  * show in which group, and what goes to 'More options'. No React: it is in the initial load
- * (`portico/ui/core`), while the landing screen itself loads lazily (preloaded at idle).
+ * (`portico/ui`), while the landing screen itself loads lazily (preloaded at idle).
  */
 import type { LoginMethod, Portico } from 'portico'
 import { isRecentEntry } from 'portico'

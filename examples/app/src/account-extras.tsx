@@ -4,7 +4,7 @@
  */
 import { useCallback, useState, useSyncExternalStore } from 'react'
 import type { PorticoError } from 'portico'
-import { usePortico } from 'portico/ui/core'
+import { usePortico } from 'portico/ui'
 import { usePhoneAccount } from 'portico/plugins/sms'
 import { useGuestAccounts } from 'portico/plugins/guest'
 import { useCustomAuth } from 'portico/plugins/custom-auth'

@@ -5,7 +5,7 @@
  * get SOL and demo USDC, send SOL and an SPL transfer. `npm start` runs both chains.
  */
 import { useState } from 'react'
-import { useUser } from 'portico/ui/core'
+import { useUser } from 'portico/ui'
 import { useWallets } from 'portico/plugins/embedded-wallet'
 import {
   useSendSolanaTransaction,

@@ -10,7 +10,7 @@ import { useState } from 'react'
 import type { FundingChain, SolanaCluster } from 'portico/plugins/funding'
 import { useFundWallet } from 'portico/plugins/funding'
 import { useWallets } from 'portico/plugins/embedded-wallet'
-import { useKernel, usePortico } from 'portico/ui/core'
+import { useKernel, usePortico } from 'portico/ui'
 import { DEFAULT_SVM } from './approvals-settings'
 
 export const LOCAL_EVM_RPC = 'http://127.0.0.1:8545'

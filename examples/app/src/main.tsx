@@ -1,7 +1,7 @@
 import { StrictMode, Suspense } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createPortico } from 'portico'
-import { PorticoProvider } from 'portico/ui/core'
+import { PorticoProvider } from 'portico/ui'
 import 'portico/ui/styles.css'
 import './app.css'
 import { App } from './App'

@@ -5,7 +5,7 @@
  */
 import { useEffect } from 'react'
 import type { PorticoError } from 'portico'
-import { usePortico } from 'portico/ui/core'
+import { usePortico } from 'portico/ui'
 import { useMfaEnrollment } from 'portico/plugins/mfa'
 
 /** The app's enrolment success callback (plugins.ts) reports through this event. */

@@ -3,7 +3,7 @@
  * provider tokens of the last grant were (never the tokens themselves: the demo keeps none).
  */
 import { useState } from 'react'
-import { useLinkAccount, usePlugin, usePortico, useUser } from 'portico/ui/core'
+import { useLinkAccount, usePlugin, usePortico, useUser } from 'portico/ui'
 import { useOAuthTokens } from 'portico/plugins/oauth'
 import type { PorticoError } from 'portico'
 import { ConfirmButton } from './confirm-button'

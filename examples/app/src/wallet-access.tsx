@@ -6,7 +6,7 @@
  */
 import { useState } from 'react'
 import type { PorticoError, WalletAccount } from 'portico'
-import { useKernel, useUser } from 'portico/ui/core'
+import { useKernel, useUser } from 'portico/ui'
 import { useExportWallet } from 'portico/plugins/wallet-export'
 import { useDelegatedActions, type DelegationPolicyInput } from 'portico/plugins/delegated-actions'
 

@@ -4,7 +4,7 @@
  * EIP-1193 provider with a viem wallet client (Ethereum) or the headless signer (Solana).
  */
 import { useCallback, useEffect, useState } from 'react'
-import { usePlugin, useUser } from 'portico/ui/core'
+import { usePlugin, useUser } from 'portico/ui'
 import { useCreateWallet, useSetWalletRecovery, useWalletDevices, useWallets, type EmbeddedWallet } from 'portico/plugins/embedded-wallet'
 import { ConfirmButton } from './confirm-button'
 import type { PorticoError } from 'portico'

@@ -1,6 +1,6 @@
 /** The smallest Portico app: e-mail login only. `vite build` output is what the bundle benchmark measures. */
 import { createRoot } from 'react-dom/client'
-import { PorticoProvider, usePortico } from 'portico/ui/core'
+import { PorticoProvider, usePortico } from 'portico/ui'
 import { email } from 'portico/plugins/email'
 import 'portico/ui/styles.css'
 

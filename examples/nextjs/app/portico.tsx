@@ -2,7 +2,7 @@
 // The provider lives in a client component. On the server it renders the loading state; in the
 // browser the kernel loads the app's settings and the session, then shows 'Log in'.
 import { useState } from 'react'
-import { PorticoProvider, usePortico } from 'portico/ui/core'
+import { PorticoProvider, usePortico } from 'portico/ui'
 import { email } from 'portico/plugins/email'
 
 // NEXT_PUBLIC_* variables are inlined at `next build`.

@@ -5,7 +5,7 @@
  */
 import { useState } from 'react'
 import { formatText, isPorticoError, type PorticoError, type WireAccountTransferData } from 'portico'
-import { Button, CopyButton, ScreenLayout, useCompleteLogin, usePlugin, useScreen, useTexts } from 'portico/ui'
+import { Button, CopyButton, ScreenLayout, useCompleteLogin, usePlugin, useScreen, useTexts } from 'portico/ui/screens'
 import { ACCOUNT_TEXTS } from '../strings'
 import { ACCOUNT_SCREENS, TRANSFER_COPY_RESET_MS } from '../transfer'
 

@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
-import { PorticoProvider } from 'portico/ui/core'
+import { PorticoProvider } from 'portico/ui'
 import { createTestKernel } from 'portico/testing'
 import { approvals } from '../index'
 import { APPROVALS_TEXTS as T } from '../strings'

@@ -4,7 +4,7 @@
  * receipt's explorer link and the review's action row (Continue, Add funds or Approve).
  */
 import { useCallback, useEffect, type ReactNode } from 'react'
-import { Button, ScreenLayout, Spinner, StatusIcon, useKernel, useScreen } from 'portico/ui'
+import { Button, ScreenLayout, Spinner, StatusIcon, useKernel, useScreen } from 'portico/ui/screens'
 import type { ApprovalsTexts } from '../strings'
 import { AppIcon, fill, type Failure } from './parts'
 import { once, peek, useSessionState } from './persist'

@@ -1,6 +1,6 @@
 /** Pieces shared by the approval screens: detail rows, amounts, the error panel, funding. */
 import type { ReactNode } from 'react'
-import { CopyButton, useKernel } from 'portico/ui'
+import { CopyButton, useKernel } from 'portico/ui/screens'
 import type { Amount } from '../session'
 import type { ApprovalsTexts } from '../strings'
 

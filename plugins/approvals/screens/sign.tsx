@@ -5,7 +5,7 @@
  * Closing without signing rejects the request (4001).
  */
 import { useEffect, type ReactNode } from 'react'
-import { Button, CopyButton, ScreenLayout, StatusIcon, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, CopyButton, ScreenLayout, StatusIcon, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { APPROVALS_TEXTS } from '../strings'
 import type { SignSession } from '../session'
 import { AppIcon, Details } from './parts'

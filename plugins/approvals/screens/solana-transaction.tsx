@@ -6,7 +6,7 @@
  * line about insufficient lamports replaces it —, the signature, 'Retry transaction', which
  * refreshes the blockhash). Missing funds: 'Add funds on Solana to complete transaction.'.
  */
-import { Button, ScreenLayout, StatusIcon, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { APPROVALS_TEXTS, type ApprovalsTexts } from '../strings'
 import type { SolanaReview, SolanaSession } from '../session'
 import type { SolanaInstruction } from '../solana'

@@ -7,7 +7,7 @@
  * carries a hash). Missing funds: 'Add funds on {chain} to complete transaction.' and 'Add
  * funds' when the funding plugin is there.
  */
-import { Button, ScreenLayout, StatusIcon, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { APPROVALS_TEXTS, type ApprovalsTexts } from '../strings'
 import type { EvmReview, EvmSession } from '../session'
 import type { DecodedTransaction } from '../decode'

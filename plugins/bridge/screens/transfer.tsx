@@ -28,7 +28,7 @@ import {
   type FundingChain,
   type SolanaSender,
 } from 'portico/plugins/funding'
-import { Button, ScreenLayout, StatusIcon, TextInput, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, TextInput, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { fetchBridgeQuote, type BridgeQuote } from '../calls'
 import { BRIDGE } from '../errors'
 import { bridgeHost, isSolanaSource, quoteInput, solanaSourceChain } from '../quote'

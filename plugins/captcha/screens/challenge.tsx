@@ -5,7 +5,7 @@
  * retries, and 'Try again'.
  */
 import { useEffect, useRef } from 'react'
-import { Button, ScreenLayout, StatusIcon, useKernel, useScreen, useStore, useTexts } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, useKernel, useScreen, useStore, useTexts } from 'portico/ui/screens'
 import type { CaptchaApi } from '../index'
 import { CAPTCHA_TEXTS } from '../strings'
 

@@ -8,7 +8,7 @@
  */
 import { useEffect, useState } from 'react'
 import type { FundingPopup } from 'portico/plugins/funding'
-import { Button, ScreenLayout, StatusIcon, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { getCoinbaseOnrampStatus, initCoinbaseOnramp } from '../calls'
 import { COINBASE_ONRAMP } from '../errors'
 import { coinbaseTarget, paymentMethodFor } from '../networks'

@@ -6,7 +6,7 @@
  * inside the click.
  */
 import { useEffect, useRef } from 'react'
-import { Button, ScreenLayout, StatusIcon, useCompleteLogin, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, useCompleteLogin, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { authenticateCrossApp, linkCrossApp, type CrossAppConnection } from '../calls'
 import { CROSS_APP, CROSS_APP_METHOD } from '../errors'
 import { CROSS_APP_SCREEN } from '../flow'

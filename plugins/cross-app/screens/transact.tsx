@@ -6,7 +6,7 @@
  * closes. Declining posts `error: 'rejected'`.
  */
 import { useState } from 'react'
-import { Button, ScreenLayout, useKernel, useLogin, useTexts, useUser } from 'portico/ui'
+import { Button, ScreenLayout, useKernel, useLogin, useTexts, useUser } from 'portico/ui/screens'
 import { authorizeCrossApp } from '../calls'
 import { CROSS_APP } from '../errors'
 import { CROSS_APP_RESPONSE, decodeRequest } from '../popup'

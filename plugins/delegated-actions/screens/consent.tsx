@@ -7,7 +7,7 @@
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { toPorticoError } from 'portico'
-import { ScreenLayout, StatusIcon, useKernel, usePlugin, useScreen, useTexts, type ScreenProps } from 'portico/ui'
+import { ScreenLayout, StatusIcon, useKernel, usePlugin, useScreen, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { onConsentPage } from '../calls'
 import { DELEGATED_ACTIONS, RESULT_CLOSE_MS } from '../ids'
 import type { ConsentScreenParams, ScreenOutcome } from '../flow'

@@ -1,7 +1,7 @@
 /** The consent and revoke screens' shared part: one action, then success or error, closing after 2.5 s. */
 import { useEffect, useRef, useState } from 'react'
 import { toPorticoError } from 'portico'
-import { useScreen } from 'portico/ui'
+import { useScreen } from 'portico/ui/screens'
 import { RESULT_CLOSE_MS, type ScreenOutcome } from '../flow'
 
 export type Phase = { step: 'idle' } | { step: 'working' } | { step: 'success' } | { step: 'error'; message: string }

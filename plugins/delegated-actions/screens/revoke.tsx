@@ -3,7 +3,7 @@
  * (POST /wallets/revoke); success or the error shows and the modal closes after 2.5 s.
  */
 import { formatText } from 'portico'
-import { Button, ScreenLayout, StatusIcon, useKernel, usePlugin, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, useKernel, usePlugin, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { DELEGATED_ACTIONS } from '../ids'
 import { DELEGATED_ACTIONS_TEXTS } from '../strings'
 import { useResultAction } from './result'

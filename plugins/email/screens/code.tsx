@@ -4,7 +4,7 @@
  * 30 s, reset 1.4 s after a failed code). The navigator's intent picks authenticate, link or
  * update.
  */
-import { CodeEntryScreen, MailIcon, useCompleteLogin, usePlugin, useScreen, useStore, type ScreenProps } from 'portico/ui'
+import { CodeEntryScreen, MailIcon, useCompleteLogin, usePlugin, useScreen, useStore, type ScreenProps } from 'portico/ui/screens'
 
 export default function EmailCodeScreen({ params }: ScreenProps<{ email: string }>) {
   const flow = usePlugin('email')

@@ -1,6 +1,6 @@
 /** The e-mail field: inline on the landing (`LoginMethod.input`) and on the e-mail form screen. */
 import { useState } from 'react'
-import { Button, Chip, CHIP_TEXTS, TextInput, useKernel, usePlugin, type LoginInputProps } from 'portico/ui'
+import { Button, Chip, CHIP_TEXTS, TextInput, useKernel, usePlugin, type LoginInputProps } from 'portico/ui/screens'
 
 export interface EmailFieldProps {
   recent?: boolean

@@ -1,5 +1,5 @@
 /** 'email-form': the e-mail field on a screen of its own (landing row, link, update). */
-import { ScreenLayout, useKernel, usePlugin, useScreen, MailIcon } from 'portico/ui'
+import { ScreenLayout, useKernel, usePlugin, useScreen, MailIcon } from 'portico/ui/screens'
 import { EmailField } from './field'
 
 export default function EmailFormScreen() {

@@ -4,7 +4,7 @@
  * when the modal closes.
  */
 import { useCallback } from 'react'
-import { usePlugin } from 'portico/ui/core'
+import { usePlugin } from 'portico/ui'
 import type { RecoveryApi } from './index'
 import type { UserOwnedMethod } from './flow'
 

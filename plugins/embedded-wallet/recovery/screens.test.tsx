@@ -6,7 +6,7 @@
 import { StrictMode } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { act, cleanup, fireEvent, render, screen as dom, waitFor } from '@testing-library/react'
-import { PorticoProvider } from 'portico/ui/core'
+import { PorticoProvider } from 'portico/ui'
 import { definePlugin, type PorticoError } from 'portico'
 import { createTestKernel, renderScreen, wireUser } from 'portico/testing'
 import { RECOVERY_SCREENS, registerRecovery, type RecoveryApi, type RecoveryHost } from './index'
@@ -255,7 +255,7 @@ describe('password update, the update splash and automatic recovery (setWalletRe
     const plugin = definePlugin({ id: 'embedded-wallet', kind: 'wallet', setup: (ctx) => void (api = registerRecovery(ctx, () => f.host, () => undefined)) })
     const { kernel } = await createTestKernel({ plugins: [plugin], user: wireUser(), ...(o.app ? { app: o.app as never } : {}) })
     const { render } = await import('@testing-library/react')
-    const { PorticoProvider } = await import('portico/ui')
+    const { PorticoProvider } = await import('portico/ui/screens')
     render(<PorticoProvider kernel={kernel} ui={{ sleep: async () => {} }} />)
     return { kernel, api, ...f }
   }
@@ -371,7 +371,7 @@ describe('recovery selection', () => {
     const { kernel, api } = await setup({ method: 'google-drive' })
     void api.setWalletRecovery()
     const { render } = await import('@testing-library/react')
-    const { PorticoProvider } = await import('portico/ui')
+    const { PorticoProvider } = await import('portico/ui/screens')
     render(<PorticoProvider kernel={kernel} ui={{ sleep: async () => {} }} />)
     await dom.findByText(T.selectTitle)
     expect(dom.queryByText(T.googleDrive)).toBeNull()
@@ -385,7 +385,7 @@ describe('recovery selection', () => {
   it('connect-time: user-passcode → password recovery, cloud → the cloud screen, unknown → failure with Close', async () => {
     const { kernel, api } = await setup()
     const { render } = await import('@testing-library/react')
-    const { PorticoProvider } = await import('portico/ui')
+    const { PorticoProvider } = await import('portico/ui/screens')
     render(<PorticoProvider kernel={kernel} ui={{ sleep: async () => {} }} />)
     expect(await api.recoverOnConnect('privy')).toBeNull()
     void api.recoverOnConnect('user-passcode')
@@ -436,7 +436,7 @@ describe('recovery selection', () => {
   it("the cloud screen's failure title: 'Recovery with {provider} unsuccessful', and without a popup 'An error has occurred'", async () => {
     const { kernel, api } = await setup({ method: 'google-drive' })
     const { render } = await import('@testing-library/react')
-    const { PorticoProvider } = await import('portico/ui')
+    const { PorticoProvider } = await import('portico/ui/screens')
     render(<PorticoProvider kernel={kernel} ui={{ sleep: async () => {} }} />)
     void api.recoverOnConnect('google-drive')
     fireEvent.click(await dom.findByRole('button', { name: 'Continue with Google Drive' }))
@@ -471,7 +471,7 @@ describe('creation on login when recovery must be user-owned', () => {
       app: { embedded_wallet_config: { create_on_login: 'users-without-wallets', require_user_owned_recovery_on_create: true, user_owned_recovery_options: ['user-passcode'] } } as never,
     })
     const { render } = await import('@testing-library/react')
-    const { PorticoProvider } = await import('portico/ui')
+    const { PorticoProvider } = await import('portico/ui/screens')
     render(<PorticoProvider kernel={kernel} ui={{ sleep: async () => {} }} />)
     const chain = kernel.hooks.authenticated.promise({ intent: 'login', session: kernel.session, screens: kernel.screens, config: kernel.config, user: kernel.session.user!, isNewUser: true } as never)
     await dom.findByText(T.createTitle)

@@ -3,7 +3,7 @@
  * creating, then the created screen ('Welcome' for a new user, 'All set!' otherwise) which
  * the login flow closes after 2.5 s; a failure shows with Close.
  */
-import { Button, ScreenLayout, StatusIcon, icons, usePlugin, useStore, useTexts } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, icons, usePlugin, useStore, useTexts } from 'portico/ui/screens'
 import { EMBEDDED_WALLET } from '../codes'
 import { EMBEDDED_WALLET_TEXTS } from '../strings'
 

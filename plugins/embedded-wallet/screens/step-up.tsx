@@ -4,7 +4,7 @@
  * six-box code entry (resend after the cooldown, the server's clear text when a code is wrong
  * or void). On success the flow closes and the wallet operation goes on; × ends it.
  */
-import { CodeEntryScreen, MailIcon, PhoneIcon, useScreen, useTexts, type ScreenProps } from 'portico/ui'
+import { CodeEntryScreen, MailIcon, PhoneIcon, useScreen, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { EMBEDDED_WALLET } from '../codes'
 import type { StepUpParams } from '../engine'
 import { EMBEDDED_WALLET_TEXTS } from '../strings'

@@ -4,7 +4,7 @@
  * storage on this site. The wallet works until the tab closes; next time it is restored through
  * recovery. 'Got it', × and Escape close it.
  */
-import { Button, ScreenLayout, StatusIcon, icons, useScreen, useTexts } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, icons, useScreen, useTexts } from 'portico/ui/screens'
 import { EMBEDDED_WALLET } from '../codes'
 import { EMBEDDED_WALLET_TEXTS } from '../strings'
 

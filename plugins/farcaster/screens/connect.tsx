@@ -6,7 +6,7 @@
  * error screen through `screen.error`.
  */
 import { lazy, Suspense, useEffect, useState } from 'react'
-import { Button, QrSlot, ScreenLayout, Spinner, StatusIcon, useCompleteLogin, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, QrSlot, ScreenLayout, Spinner, StatusIcon, useCompleteLogin, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { FARCASTER } from '../errors'
 import { FarcasterIcon } from '../icon'
 import { FARCASTER_TEXTS } from '../strings'

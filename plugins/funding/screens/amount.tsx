@@ -3,7 +3,7 @@
  * becomes '0.'); Continue needs an amount above 0.
  */
 import { useState } from 'react'
-import { Button, ScreenLayout, TextInput, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, TextInput, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { isPositiveAmount, sanitizeAmount } from '../index'
 import { FUNDING } from '../index'
 import { FUNDING_TEXTS } from '../strings'

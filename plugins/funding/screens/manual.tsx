@@ -5,7 +5,7 @@
  */
 import { lazy, Suspense, useEffect, useState } from 'react'
 import { formatText } from 'portico'
-import { Button, CopyButton, QrSlot, ScreenLayout, Spinner, StatusIcon, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, CopyButton, QrSlot, ScreenLayout, Spinner, StatusIcon, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { requestBalance } from '../chain'
 import { FUNDING } from '../index'
 import { FUNDING_QR_SIZE, MANUAL_POLL_MS } from '../index'

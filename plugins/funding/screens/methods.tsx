@@ -7,7 +7,7 @@
  */
 import { useEffect, useMemo, useState, type ReactNode } from 'react'
 import { formatText } from 'portico'
-import { Button, ListButton, ScreenLayout, icons, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ListButton, ScreenLayout, icons, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { FUNDING } from '../index'
 import { FUNDING_AMOUNT_SCREEN } from '../index'
 import { listFundingMethods, type FundingMethod } from '../index'

@@ -1,5 +1,5 @@
 /** 'funding-phantom': 'Create a Phantom wallet' — how to get a Solana wallet, with a reload button. */
-import { Button, ScreenLayout, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { FUNDING } from '../index'
 import { FUNDING_TEXTS } from '../strings'
 

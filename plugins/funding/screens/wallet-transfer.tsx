@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from 'react'
 import { formatText, isPorticoError } from 'portico'
-import { Button, ScreenLayout, StatusIcon, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { FUNDING } from '../index'
 import { FUNDING_SUCCESS_CLOSE_MS } from '../index'
 import { FUNDING_TEXTS } from '../strings'

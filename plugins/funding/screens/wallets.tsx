@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from 'react'
 import { formatText, type WalletConnectorEntry } from 'portico'
-import { ListButton, ScreenLayout, icons, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
+import { ListButton, ScreenLayout, icons, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { FUNDING } from '../index'
 import { FUNDING_PHANTOM_SCREEN, FUNDING_WALLET_TRANSFER_SCREEN } from '../index'
 import { FUNDING_TEXTS } from '../strings'

@@ -1,7 +1,7 @@
 /** 'mfa-sms-code' — the enrolment code (part 2 section 4); back returns to the number; then 'SMS verification added'. */
 import { useRef, useState } from 'react'
 import { formatText } from 'portico'
-import { ScreenLayout, icons, usePlugin, useScreen, useTexts, type CodeInputHandle } from 'portico/ui'
+import { ScreenLayout, icons, usePlugin, useScreen, useTexts, type CodeInputHandle } from 'portico/ui/screens'
 import { MFA_ERRORS, MFA_SCREENS, MfaCodeBoxes } from 'portico/plugins/mfa'
 import { MFA_SMS_TEXTS } from '../strings'
 

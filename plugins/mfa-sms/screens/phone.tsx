@@ -1,7 +1,7 @@
 /** 'mfa-sms' — the number to enrol, with the consent text naming the app (part 2 sections 4 and 5). */
 import { useState, type FormEvent } from 'react'
 import { formatText } from 'portico'
-import { Button, ScreenLayout, TextInput, icons, useKernel, usePlugin, useScreen, useTexts } from 'portico/ui'
+import { Button, ScreenLayout, TextInput, icons, useKernel, usePlugin, useScreen, useTexts } from 'portico/ui/screens'
 import { MFA_SMS_TEXTS } from '../strings'
 
 export default function MfaSmsPhoneScreen() {

@@ -3,7 +3,7 @@
  * MFA rules), then 'Authenticator app verification added' and the app's enrolment callback.
  */
 import { useRef, useState } from 'react'
-import { ScreenLayout, icons, usePlugin, useScreen, useTexts, type CodeInputHandle } from 'portico/ui'
+import { ScreenLayout, icons, usePlugin, useScreen, useTexts, type CodeInputHandle } from 'portico/ui/screens'
 import { MFA_ERRORS, MFA_SCREENS, MfaCodeBoxes } from 'portico/plugins/mfa'
 import { MFA_TOTP_TEXTS } from '../strings'
 

@@ -4,7 +4,7 @@
  * to the code.
  */
 import { Suspense, lazy, useEffect, useId, useState } from 'react'
-import { Button, CopyButton, QrSlot, ScreenLayout, Spinner, icons, usePlugin, useScreen, useTexts } from 'portico/ui'
+import { Button, CopyButton, QrSlot, ScreenLayout, Spinner, icons, usePlugin, useScreen, useTexts } from 'portico/ui/screens'
 import type { TotpEnrollmentInfo } from '../calls'
 import { MFA_TOTP_TEXTS } from '../strings'
 

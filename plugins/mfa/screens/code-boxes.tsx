@@ -5,7 +5,7 @@
  * moving back, submit at the sixth digit. Method plugins' code screens use it too.
  */
 import { forwardRef } from 'react'
-import { CodeInput, useTexts, type CodeInputHandle } from 'portico/ui'
+import { CodeInput, useTexts, type CodeInputHandle } from 'portico/ui/screens'
 import { MFA_CODE_LENGTH } from '../index'
 import { MFA_TEXTS } from '../strings'
 

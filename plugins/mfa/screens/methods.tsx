@@ -7,7 +7,7 @@
  */
 import { useState } from 'react'
 import { formatText } from 'portico'
-import { Button, Chip, ListButton, ScreenLayout, icons, useKernel, usePlugin, useScreen, useTexts, useUser } from 'portico/ui'
+import { Button, Chip, ListButton, ScreenLayout, icons, useKernel, usePlugin, useScreen, useTexts, useUser } from 'portico/ui/screens'
 import type { MfaType } from '../calls'
 import { MFA_METHOD_TYPES, MFA_SCREENS, methodPluginId } from '../index'
 import { MFA_TEXTS } from '../strings'

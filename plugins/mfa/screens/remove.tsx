@@ -1,7 +1,7 @@
 /** 'mfa-remove' — the removal confirmation (part 2 sections 2 and 4); verification first when needed. */
 import { useState } from 'react'
 import { formatText } from 'portico'
-import { Button, ScreenLayout, icons, usePlugin, useScreen, useTexts } from 'portico/ui'
+import { Button, ScreenLayout, icons, usePlugin, useScreen, useTexts } from 'portico/ui/screens'
 import type { MfaType } from '../calls'
 import { hasCode } from '../errors'
 import { MFA_ERRORS } from '../index'

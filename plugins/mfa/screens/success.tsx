@@ -2,7 +2,7 @@
  * 'mfa-success' — '<Method> verification added' (part 2 sections 2 and 4); the app's
  * enrolment callback already ran (`api.enrolled`); Done completes the flow.
  */
-import { Button, ScreenLayout, StatusIcon, useScreen, useTexts } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, useScreen, useTexts } from 'portico/ui/screens'
 import { MFA_TEXTS } from '../strings'
 
 export default function MfaSuccessScreen() {

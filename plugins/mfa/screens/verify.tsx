@@ -6,7 +6,7 @@
  * valid' inline; a blocking error (max attempts, time limit) disables input.
  */
 import { useEffect, useRef, useState } from 'react'
-import { Button, ListButton, ScreenLayout, Spinner, icons, useKernel, usePlugin, useStore, useTexts, type CodeInputHandle } from 'portico/ui'
+import { Button, ListButton, ScreenLayout, Spinner, icons, useKernel, usePlugin, useStore, useTexts, type CodeInputHandle } from 'portico/ui/screens'
 import type { MfaType } from '../calls'
 import { MFA_CODE_LENGTH } from '../index'
 import { MFA_TEXTS } from '../strings'

@@ -8,7 +8,7 @@
 import { useEffect, useState } from 'react'
 import { formatText } from 'portico'
 import type { FundingPopup } from 'portico/plugins/funding'
-import { Button, ScreenLayout, StatusIcon, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { signMoonpayUrl } from '../calls'
 import { moonpayCurrencyCode } from '../currency'
 import { MOONPAY } from '../errors'

@@ -7,7 +7,7 @@
  * mode: the window must open inside a click).
  */
 import { createElement, useEffect, type ComponentType, type SVGProps } from 'react'
-import { Button, ScreenLayout, StatusIcon, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
 import type { OAuthApi } from '../flow'
 import { OAUTH_TEXTS } from '../strings'
 

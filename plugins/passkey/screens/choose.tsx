@@ -4,7 +4,7 @@
  * link flow (`useLinkAccount().link('passkey')`) goes to the link screen.
  */
 import { useEffect } from 'react'
-import { Button, ScreenLayout, icons, useKernel, usePlugin, useScreen, useTexts } from 'portico/ui'
+import { Button, ScreenLayout, icons, useKernel, usePlugin, useScreen, useTexts } from 'portico/ui/screens'
 import { PASSKEY } from '../errors'
 import { PASSKEY_TEXTS } from '../strings'
 

@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'react'
 import { formatText, type PorticoError } from 'portico'
-import { Button, ScreenLayout, StatusIcon, icons, useKernel, usePlugin, useScreen, useTexts, useUser } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, icons, useKernel, usePlugin, useScreen, useTexts, useUser } from 'portico/ui/screens'
 import { PASSKEY } from '../errors'
 import { MAX_PASSKEYS, passkeysOf } from '../flow'
 import { PASSKEY_TEXTS } from '../strings'

@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { PorticoError } from 'portico'
-import { Button, ScreenLayout, StatusIcon, icons, useCompleteLogin, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, icons, useCompleteLogin, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { PASSKEY } from '../errors'
 import { PASSKEY_TEXTS } from '../strings'
 

@@ -7,7 +7,7 @@
  * allowlist, region, ...) go there (`hasOwnScreen`).
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js'
-import { CodeEntryScreen, icons, useCompleteLogin, usePlugin, useScreen, useStore, useTexts } from 'portico/ui'
+import { CodeEntryScreen, icons, useCompleteLogin, usePlugin, useScreen, useStore, useTexts } from 'portico/ui/screens'
 import { codeErrorMessage } from '../errors'
 import { SMS_TEXTS } from '../strings'
 

@@ -7,7 +7,7 @@
  */
 import { lazy, Suspense, type ComponentType } from 'react'
 import { formatText } from 'portico'
-import { useKernel, type LoginInputProps } from 'portico/ui/core'
+import { useKernel, type LoginInputProps } from 'portico/ui'
 import { smsLabel } from '../labels'
 import type { PhoneFormProps } from './phone-form'
 

@@ -6,7 +6,7 @@
  */
 import { useState } from 'react'
 import { formatText, toPorticoError, type Intent } from 'portico'
-import { Button, useKernel, usePlugin, useTexts } from 'portico/ui'
+import { Button, useKernel, usePlugin, useTexts } from 'portico/ui/screens'
 import { PhoneInput, type PhoneValue } from 'portico/ui/phone-input'
 import { SMS_TEXTS } from '../strings'
 

@@ -3,7 +3,7 @@
  * input is the inline one) and for linking or updating a phone number (intent 'link' / 'update').
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js'
-import { ScreenLayout, useKernel, useScreen, useTexts } from 'portico/ui'
+import { ScreenLayout, useKernel, useScreen, useTexts } from 'portico/ui/screens'
 import { SMS_TEXTS } from '../strings'
 import { PhoneForm } from './phone-form'
 

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef } from 'react'
 import { PorticoError, toPorticoError } from 'portico'
-import { Button, ScreenLayout, StatusIcon, useCompleteLogin, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, useCompleteLogin, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { authenticateTelegram, linkTelegram, type TelegramCredential } from '../calls'
 import { telegramErrorText } from '../errors'
 import { STATUS_SCREEN } from '../flow'

@@ -5,7 +5,7 @@
  * postMessage after its `ready`; the URL carries only public data (addresses, index, theme).
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
-import { Button, ScreenLayout, useKernel, useScreen, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, useKernel, useScreen, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { onExportFrameEscape, requestExport } from '../calls'
 import { exportError, WALLET_EXPORT } from '../ids'
 import type { ExportScreenParams } from '../flow'

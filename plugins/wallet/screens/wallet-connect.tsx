@@ -9,7 +9,7 @@
  * only their waiting screens (`renderWaiting`).
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react'
-import { Button, CLOSE_DELAY_MS, ScreenLayout, StatusIcon, useCompleteLogin, useKernel, useScreen, useTexts } from 'portico/ui'
+import { Button, CLOSE_DELAY_MS, ScreenLayout, StatusIcon, useCompleteLogin, useKernel, useScreen, useTexts } from 'portico/ui/screens'
 import { formatText } from 'portico'
 import { isLoginConnector, type ConnectionState, type WalletConnection as Connection, type WalletLoginConnector, connectedWallets } from '../index'
 import { createWalletConnection } from '../connect-flow'

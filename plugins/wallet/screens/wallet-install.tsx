@@ -2,7 +2,7 @@
  * Install-wallet screen (spec part 1 section 2): a wallet the app lists (`walletList`) is not
  * in this browser. A button to get it and a learn-more link. Params: `{ brand }`.
  */
-import { ScreenLayout, useKernel, useScreen, useTexts } from 'portico/ui'
+import { ScreenLayout, useKernel, useScreen, useTexts } from 'portico/ui/screens'
 import { formatText } from 'portico'
 import { brandLinks } from '../brand-links'
 import { brandName, walletBrand } from '../index'

@@ -3,7 +3,7 @@
  * connect with wallet', 'Try again' (the interstitial again) and 'Cancel' (back to the list,
  * or closed when there is none). Params: `{ connectorId?, brand? }`.
  */
-import { Button, ScreenLayout, StatusIcon, useKernel, useScreen, useTexts } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, useKernel, useScreen, useTexts } from 'portico/ui/screens'
 import { isLoginConnector, WALLET_LIST_SCREEN, WALLET_REDIRECT_SCREEN } from '../index'
 import { WALLET_TEXTS } from '../strings'
 import { WalletLogo } from './wallet-logo'

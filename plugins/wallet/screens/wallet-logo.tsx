@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { WalletIcon } from 'portico/ui/core'
+import { WalletIcon } from 'portico/ui'
 import { BrandIcon, BRAND_MARKS } from './brand-icons'
 
 /**

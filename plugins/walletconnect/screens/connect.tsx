@@ -8,7 +8,7 @@
  * The pairing URI is on the QR element as `data-portico-wc-uri`.
  */
 import { lazy, Suspense, useState, type ReactNode } from 'react'
-import { Button, CopyButton, QrSlot, ScreenLayout, Spinner, StatusIcon, usePlugin, useScreen, useStore, useTexts } from 'portico/ui'
+import { Button, CopyButton, QrSlot, ScreenLayout, Spinner, StatusIcon, usePlugin, useScreen, useStore, useTexts } from 'portico/ui/screens'
 import { formatText } from 'portico'
 import { walletConnectionScreen, type ConnectionState, type WalletTexts } from 'portico/plugins/wallet'
 import { WALLETCONNECT_TEXTS } from '../strings'

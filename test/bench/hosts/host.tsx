@@ -5,7 +5,7 @@
  */
 import { createRoot } from 'react-dom/client'
 import type { PorticoPlugin } from 'portico'
-import { PorticoProvider, usePortico } from 'portico/ui/core'
+import { PorticoProvider, usePortico } from 'portico/ui'
 import 'portico/ui/styles.css'
 
 function App() {

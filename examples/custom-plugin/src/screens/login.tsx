@@ -5,7 +5,7 @@
  * button that opens a new popup, inside the click. Its status is the plugin's kernel state.
  */
 import { useEffect, useRef } from 'react'
-import { Button, ScreenLayout, StatusIcon, useCompleteLogin, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, useCompleteLogin, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { authenticateAcmeId, exchangeCode } from '../calls'
 import { ACME_ID, acmeIdError } from '../errors'
 import { SCREEN } from '../flow'

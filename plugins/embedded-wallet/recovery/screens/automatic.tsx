@@ -5,7 +5,7 @@
  * longer combines with anything. A wallet already on automatic recovery just says so.
  */
 import { useEffect, useRef, useState } from 'react'
-import { Button, ScreenLayout, StatusIcon, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui/screens'
 import type { RecoveryController } from '../controller'
 import { finisher, type OnDone } from '../finish'
 import { SUCCESS_CLOSE_MS } from '../ids'

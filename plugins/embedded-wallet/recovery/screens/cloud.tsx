@@ -7,7 +7,7 @@
  */
 import { useEffect, useRef, useState } from 'react'
 import { PorticoError } from 'portico'
-import { Button, ScreenLayout, StatusIcon, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui/screens'
 import type { RecoverInput, RecoveryController } from '../controller'
 import type { CloudMethod } from '../flow'
 import { finisher, type OnDone } from '../finish'

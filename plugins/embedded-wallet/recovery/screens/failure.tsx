@@ -1,5 +1,5 @@
 /** Connect-time recovery with a method this client cannot handle: the failure, with Close. */
-import { Button, ScreenLayout, StatusIcon, useScreen, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, useScreen, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { finisher, type OnDone } from '../finish'
 import { RECOVERY_TEXTS } from '../strings'
 

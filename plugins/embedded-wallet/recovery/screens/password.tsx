@@ -7,7 +7,7 @@
  * automatically it cannot, and the modal closes 1.4 s after done.
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
-import { Button, CopyButton, ScreenLayout, StatusIcon, TextInput, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, CopyButton, ScreenLayout, StatusIcon, TextInput, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui/screens'
 import type { RecoveryController } from '../controller'
 import { initialPasswordFlow, passwordFlow, type PasswordFlowState } from '../flow'
 import { finisher, type OnDone } from '../finish'

@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import type { PorticoError } from 'portico'
-import { Button, ScreenLayout, StatusIcon, TextInput, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, TextInput, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui/screens'
 import type { RecoverInput, RecoveryController } from '../controller'
 import { finisher, type OnDone } from '../finish'
 import { SUCCESS_CLOSE_MS } from '../ids'

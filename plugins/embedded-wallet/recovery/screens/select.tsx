@@ -5,7 +5,7 @@
  * flow, whose first back button returns here.
  */
 import type { ReactNode } from 'react'
-import { ListButton, ScreenLayout, StatusIcon, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui'
+import { ListButton, ScreenLayout, StatusIcon, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui/screens'
 import type { RecoveryController } from '../controller'
 import type { UserOwnedMethod } from '../flow'
 import type { OnDone } from '../finish'

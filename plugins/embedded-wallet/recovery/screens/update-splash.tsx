@@ -3,7 +3,7 @@
  * exist'): shown before the password update of a wallet that already has a password; skipped
  * when the user is resetting. Continue opens the four-step flow in update mode.
  */
-import { Button, ScreenLayout, StatusIcon, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui'
+import { Button, ScreenLayout, StatusIcon, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui/screens'
 import type { RecoveryController } from '../controller'
 import { finisher, type OnDone } from '../finish'
 import { RECOVERY_SCREENS } from '../ids'
