@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest'
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
 /** Public entries a plugin may import from this package. */
-const PUBLIC = /^portico(?:\/ui|\/ui\/core|\/ui\/styles\.css|\/ui\/phone-input|\/ui\/qr|\/wagmi|\/testing|\/plugins\/[a-z0-9]+(?:-[a-z0-9]+)*)?$/
+const PUBLIC = /^portico(?:\/ui|\/ui\/screens|\/ui\/core|\/ui\/styles\.css|\/ui\/phone-input|\/ui\/qr|\/wagmi|\/testing|\/plugins\/[a-z0-9]+(?:-[a-z0-9]+)*)?$/
 
 /**
  * Violations that existed when this test was written, in files owned by other people. The
