@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
-import { PorticoProvider } from 'portico/ui/screens'
+import { PorticoProvider } from 'portico/ui'
 import { createTestKernel } from 'portico/testing'
 import {
   createPublicClient,

@@ -7,7 +7,7 @@ import { createPortico } from 'portico'
 import { email } from 'portico/plugins/email'
 import { google } from 'portico/plugins/google'
 import { embeddedWallet } from 'portico/plugins/embedded-wallet'
-import { PorticoProvider, useLogin, useUser, usePortico } from 'portico/ui/screens'
+import { PorticoProvider, useLogin, useUser, usePortico } from 'portico/ui'
 import { porticoConnector } from 'portico/wagmi'
 import 'portico/ui/styles.css'
 

@@ -12,7 +12,7 @@
  */
 import { act, render, screen, type RenderResult } from '@testing-library/react'
 import type { FlowResult, Intent, Portico } from 'portico'
-import { PorticoProvider, type AttachOptions } from 'portico/ui/screens'
+import { PorticoProvider, type AttachOptions } from 'portico/ui'
 
 export interface RenderScreenOptions {
   /** 'login' (default), 'link' or 'update'. */

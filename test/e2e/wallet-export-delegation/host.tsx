@@ -7,7 +7,7 @@
 import { StrictMode, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createPortico } from 'portico'
-import { PorticoProvider, useLogin, usePortico, useUser } from 'portico/ui/screens'
+import { PorticoProvider, useLogin, usePortico, useUser } from 'portico/ui'
 import { email } from 'portico/plugins/email'
 import { embeddedWallet } from 'portico/plugins/embedded-wallet'
 import { walletExport } from 'portico/plugins/wallet-export'

@@ -5,7 +5,7 @@
  */
 import { createRoot } from 'react-dom/client'
 import { createPortico, type Portico } from 'portico'
-import { PorticoProvider } from 'portico/ui/screens'
+import { PorticoProvider } from 'portico/ui'
 import { email } from 'portico/plugins/email'
 import { embeddedWallet } from 'portico/plugins/embedded-wallet'
 
