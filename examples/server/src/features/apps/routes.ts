@@ -1,5 +1,5 @@
 import { toWireApp } from '../../config'
-import type { Api, ServerCtx } from '../../core/context'
+import type { ServerCtx } from '../../core/context'
 import { errors } from '../../core/errors'
 import { router } from '../../core/router'
 

@@ -11,10 +11,10 @@
  * Read-only, no database. An unreachable source answers 424 (`price_unavailable`,
  * `rpc_unavailable`): the client shows no price or symbol, never an error screen.
  */
-import type { Api, ServerCtx } from '../../core/context'
-import { ApiError, errors } from '../../core/errors'
+import type { ServerCtx } from '../../core/context'
+import { errors } from '../../core/errors'
 import { router } from '../../core/router'
-import type { WireErrorCode } from '../../wire'
+import { noPrice, notMint, unavailable } from './errors'
 
 export interface ChainInfoOptions {
   priceUrl: string
@@ -76,8 +76,6 @@ export function chainInfoOptionsFromEnv(): ChainInfoOptions {
   }
 }
 
-const unavailable = (code: WireErrorCode, msg: string) => new ApiError(424, code, msg)
-
 const SYMBOL = /^[A-Za-z0-9.]{1,16}$/
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
 const CACHE_MS = 60_000
@@ -99,7 +97,7 @@ export function chainInfoRoutes(ctx: ServerCtx, options: Partial<ChainInfoOption
     if (!/^\d{1,12}$/.test(chainId)) throw errors.invalidData('chainId must be a chain id number')
     if (!SYMBOL.test(symbol)) throw errors.invalidData('tokenSymbol must be a token symbol')
     const id = PRICE_IDS[symbol]
-    if (!id) throw new ApiError(404, 'not_found', `No price for ${symbol}`)
+    if (!id) throw noPrice(symbol)
     const hit = prices.get(id)
     if (hit && Date.now() - hit.at < CACHE_MS) return c.json({ usd: hit.usd })
     let usd: unknown
@@ -109,7 +107,7 @@ export function chainInfoRoutes(ctx: ServerCtx, options: Partial<ChainInfoOption
     } catch {
       throw unavailable('price_unavailable', 'The price source could not be reached')
     }
-    if (typeof usd !== 'number' || !Number.isFinite(usd)) throw new ApiError(404, 'not_found', `No price for ${symbol}`)
+    if (typeof usd !== 'number' || !Number.isFinite(usd)) throw noPrice(symbol)
     prices.set(id, { usd, at: Date.now() })
     return c.json({ usd })
   })
@@ -134,7 +132,7 @@ export function chainInfoRoutes(ctx: ServerCtx, options: Partial<ChainInfoOption
     }
     const parsed = value?.data?.parsed
     if (!value || !String(value.data?.program ?? '').startsWith('spl-token') || parsed?.type !== 'mint' || typeof parsed.info?.decimals !== 'number') {
-      throw new ApiError(404, 'not_found', 'Not an SPL token mint')
+      throw notMint()
     }
     const symbol = o.splTokens[mint] ?? null
     return c.json({ mint_address: mint, cluster, symbol, name: symbol, decimals: parsed.info.decimals })

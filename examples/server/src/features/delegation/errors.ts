@@ -1,4 +1,5 @@
-/** Delegation's error texts. */
+/** Delegation's error texts and errors. */
+import { ApiError } from '../../core/errors'
 
 export const DELEGATION_MSG = {
   // Spec part 2, section 8 (word for word).
@@ -25,3 +26,29 @@ export const DELEGATION_MSG = {
   overTxCap: 'The value is over this delegation’s limit per transaction.',
   overDayCap: 'The value is over this delegation’s limit per day.',
 } as const
+
+export const notDelegated = () => new ApiError(404, 'wallet_not_delegated', DELEGATION_MSG.notDelegated)
+
+/** Audit reasons (wallet_delegation_audit.reason) of a refused request. */
+export type RefusalReason =
+  | 'not_delegated'
+  | 'expired'
+  | 'method_not_allowed'
+  | 'chain_id_required'
+  | 'chain_not_allowed'
+  | 'contract_not_allowed'
+  | 'value_over_tx_cap'
+  | 'value_over_day_cap'
+  | 'invalid_request'
+
+/** A refusal by the policy: 403 `delegation_policy_violation` (reason in the body and the audit). */
+export class PolicyRefusal extends ApiError {
+  constructor(
+    readonly reason: RefusalReason,
+    message: string,
+    status: 403 | 422 = 403,
+    data: Record<string, unknown> = {},
+  ) {
+    super(status, status === 403 ? 'delegation_policy_violation' : 'invalid_data', message, { reason, ...data })
+  }
+}

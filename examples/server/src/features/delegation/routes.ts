@@ -32,16 +32,11 @@
  * The app secret is the app's `appSecret` (inline, tests and demos) or `appSecretEnv` (the
  * environment variable holding it) in apps.json; at least 32 characters.
  */
-import { createECDH, createHash, createPrivateKey, timingSafeEqual, type KeyObject } from 'node:crypto'
-import { ed25519 } from '@noble/curves/ed25519.js'
-import { base58, base64 } from '@scure/base'
-import { calculateJwkThumbprint, compactDecrypt, type JWK } from 'jose'
-import { getAddress, isAddress, type Hex, type TransactionSerializable } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { createHash } from 'node:crypto'
+import { base64 } from '@scure/base'
 import { z } from 'zod'
-import type { AppSettings } from '../../config'
 import { clientIp, type C, type ServerCtx } from '../../core/context'
-import { normalizePolicy, PolicyError, type DelegationPolicy } from '../../wire/frame'
+import { normalizePolicy, type DelegationPolicy } from '../../wire/frame'
 import { ApiError, errors } from '../../core/errors'
 import { loadUser, userResponse } from '../../core/identity'
 import { requireFreshMfa } from '../mfa/gate'
@@ -51,407 +46,18 @@ import { id } from '../../core/validate'
 import { router } from '../../core/router'
 import { requireAppSecret, requireAuth } from '../../core/auth'
 import type { Auth } from '../../core/auth'
-import { DELEGATION_MSG } from './errors'
+import { type ChainType, addressKey, type SealingKey, sealingKey, openSealed, findWallet, METHOD_CHAIN, sign, type RequestFacts, requestFacts, checkPolicy, DAY_S, canonical } from './service'
+import { embeddedWallets, audit, readAudit } from './repo'
+import { PolicyRefusal, DELEGATION_MSG, notDelegated } from './errors'
 
-/** Audit reasons (wallet_delegation_audit.reason) of a refused request. */
-export type RefusalReason =
-  | 'not_delegated'
-  | 'expired'
-  | 'method_not_allowed'
-  | 'chain_id_required'
-  | 'chain_not_allowed'
-  | 'contract_not_allowed'
-  | 'value_over_tx_cap'
-  | 'value_over_day_cap'
-  | 'invalid_request'
-
-/** A refusal by the policy: 403 `delegation_policy_violation` (reason in the body and the audit). */
-class PolicyRefusal extends ApiError {
-  constructor(
-    readonly reason: RefusalReason,
-    message: string,
-    status: 403 | 422 = 403,
-    data: Record<string, unknown> = {},
-  ) {
-    super(status, status === 403 ? 'delegation_policy_violation' : 'invalid_data', message, { reason, ...data })
-  }
-}
-
-const SEAL_PURPOSE = 'portico delegated wallet key v1'
-
-type ChainType = 'ethereum' | 'solana'
-
-const addressKey = (chain: ChainType, address: string) => (chain === 'ethereum' ? address.toLowerCase() : address)
-
-/** The address a private key (32 bytes) controls. */
-function addressOf(chain: ChainType, key: Uint8Array): string {
-  if (chain === 'ethereum') return privateKeyToAccount(`0x${Buffer.from(key).toString('hex')}`).address
-  return base58.encode(ed25519.getPublicKey(key))
-}
 
 // ------------------------------------------------------------------ the sealing key
 
-interface SealingKey {
-  publicJwk: JWK
-  privateKey: KeyObject
-}
-
-/**
- * The server's sealing key pair (P-256): the private scalar is a keyed hash of a fixed label
- * under PORTICO_SECRET, so it is the same on every process and never written anywhere.
- * node:crypto derives the public point; jose does the JWE.
- */
-async function sealingKey(ctx: ServerCtx): Promise<SealingKey> {
-  for (let i = 0; ; i++) {
-    const d = Buffer.from(ctx.keys.codeHash([SEAL_PURPOSE, String(i)]), 'hex')
-    const ecdh = createECDH('prime256v1')
-    try {
-      ecdh.setPrivateKey(d)
-    } catch {
-      continue // out of range (probability ~2^-32): the next label
-    }
-    const pub = ecdh.getPublicKey()
-    const b64u = (b: Buffer) => b.toString('base64url')
-    const jwk = { kty: 'EC', crv: 'P-256', x: b64u(pub.subarray(1, 33)), y: b64u(pub.subarray(33, 65)) }
-    const privateKey = createPrivateKey({ key: { ...jwk, d: b64u(d) }, format: 'jwk' })
-    const publicJwk: JWK = { ...jwk, alg: 'ECDH-ES', use: 'enc', kid: await calculateJwkThumbprint(jwk) }
-    return { publicJwk, privateKey }
-  }
-}
-
-const sealedPayload = z.object({
-  address: z.string().max(128),
-  chain_type: z.enum(['ethereum', 'solana']),
-  private_key: z.string().regex(/^(0x)?[0-9a-fA-F]{64}([0-9a-fA-F]{64})?$/),
-  /** The policy the user saw on the consent page (normalised by normalizePolicy). */
-  policy: z.record(z.string(), z.unknown()).nullish(),
-})
-
-interface Opened {
-  key: Uint8Array
-  policy: DelegationPolicy
-}
-
-/**
- * Opens a sealed wallet key and checks it is `address`'s (else 400). Returns the 32-byte key
- * and the sealed policy (the defaults when the seal carries none).
- */
-async function openSealed(sk: SealingKey, jwe: string, chain: ChainType, address: string): Promise<Opened> {
-  let payload: unknown
-  try {
-    const { plaintext, protectedHeader } = await compactDecrypt(jwe, sk.privateKey, {
-      keyManagementAlgorithms: ['ECDH-ES'],
-      contentEncryptionAlgorithms: ['A256GCM'],
-    })
-    if (protectedHeader.kid !== undefined && protectedHeader.kid !== sk.publicJwk.kid) throw new Error('kid')
-    payload = JSON.parse(new TextDecoder().decode(plaintext))
-  } catch {
-    throw errors.invalidData(DELEGATION_MSG.badSeal)
-  }
-  const p = sealedPayload.safeParse(payload)
-  if (!p.success) throw errors.invalidData(DELEGATION_MSG.badSeal)
-  // A Solana secret key may come as the 64-byte form (seed + public key): the seed is its first half.
-  const key = Uint8Array.from(Buffer.from(p.data.private_key.replace(/^0x/, ''), 'hex')).subarray(0, 32)
-  let derived: string
-  try {
-    derived = addressOf(chain, key)
-  } catch {
-    throw errors.invalidData(DELEGATION_MSG.keyMismatch)
-  }
-  if (p.data.chain_type !== chain || addressKey(chain, derived) !== addressKey(chain, address) || addressKey(chain, p.data.address) !== addressKey(chain, address)) {
-    throw errors.invalidData(DELEGATION_MSG.keyMismatch)
-  }
-  let policy: DelegationPolicy
-  try {
-    policy = normalizePolicy(chain, p.data.policy as never)
-  } catch (err) {
-    key.fill(0)
-    if (err instanceof PolicyError) throw errors.invalidData(err.message, undefined, 422)
-    throw err
-  }
-  return { key, policy }
-}
-
 // ------------------------------------------------------------------ embedded wallet accounts
-
-interface WalletRow {
-  id: number
-  address: string
-  chain_type: ChainType
-  wallet_index: number | null
-  delegated: boolean
-}
-
-/** The user's embedded wallets (linked accounts of type wallet with wallet_client_type 'privy'). */
-async function embeddedWallets(q: Queryable, userId: string, lock = false): Promise<WalletRow[]> {
-  const rows = await q.query<{ id: number; data: Record<string, unknown> }>(
-    `SELECT id, data FROM accounts WHERE user_id = $1 AND type = 'wallet' AND data->>'wallet_client_type' = 'privy' ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
-    [userId],
-  )
-  return rows.map((r) => ({
-    id: Number(r.id),
-    address: String(r.data.address ?? ''),
-    chain_type: r.data.chain_type as ChainType,
-    wallet_index: typeof r.data.wallet_index === 'number' ? r.data.wallet_index : null,
-    delegated: r.data.delegated === true,
-  }))
-}
-
-function findWallet(wallets: WalletRow[], chain: ChainType, address: string): WalletRow {
-  const mine = wallets.filter((w) => w.chain_type === chain)
-  if (chain === 'solana' && !mine.length) throw errors.invalidData(DELEGATION_MSG.needSolana)
-  const w = mine.find((x) => addressKey(chain, x.address) === addressKey(chain, address))
-  if (!w) throw errors.invalidData(DELEGATION_MSG.notAssociated)
-  return w
-}
 
 // ------------------------------------------------------------------ signing
 
-const hexData = z.string().max(262_144).regex(/^0x([0-9a-fA-F]{2})*$/, 'Expected 0x-prefixed hex')
-/** Spec part 2 section 5: numeric transaction fields are numbers or hex strings (an error names the property). */
-const quantity = (name: string) =>
-  z.custom<number | string>(
-    (v) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) || (typeof v === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(v)),
-    { message: `${name} must be a number, bigint or hex string` },
-  )
-const big = (v: number | string | undefined) => (v === undefined ? undefined : BigInt(v))
-const num = (v: number | string | undefined) => (v === undefined ? undefined : Number(BigInt(v)))
-
-const paramSchemas = {
-  personal_sign: z.object({ message: z.string().max(65_536), encoding: z.enum(['utf-8', 'hex']).default('utf-8') }),
-  eth_signTypedData_v4: z.object({
-    typed_data: z.object({
-      domain: z.record(z.string(), z.unknown()).default({}),
-      types: z.record(z.string(), z.array(z.object({ name: z.string().max(256), type: z.string().max(256) })).max(256)),
-      primary_type: z.string().max(256).optional(),
-      primaryType: z.string().max(256).optional(),
-      message: z.record(z.string(), z.unknown()),
-    }),
-  }),
-  eth_signTransaction: z.object({
-    transaction: z.object({
-      to: z.string().refine((a) => isAddress(a, { strict: false }), 'to must be an address').optional(),
-      data: hexData.optional(),
-      value: quantity('value').optional(),
-      nonce: quantity('nonce').optional(),
-      chain_id: quantity('chain_id').optional(),
-      gas_limit: quantity('gas_limit').optional(),
-      gas_price: quantity('gas_price').optional(),
-      max_fee_per_gas: quantity('max_fee_per_gas').optional(),
-      max_priority_fee_per_gas: quantity('max_priority_fee_per_gas').optional(),
-      type: z.union([z.literal(0), z.literal(2)]).optional(),
-    }),
-  }),
-  signMessage: z.object({ message: z.string().max(87_384).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Expected base64'), encoding: z.literal('base64').default('base64') }),
-  /** A Solana wire transaction (at most 1232 bytes on the network; some slack here), base64. */
-  signTransaction: z.object({
-    transaction: z.string().min(1, 'Required').max(4096, 'Must be at most 4096 characters').regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Expected base64'),
-    encoding: z.literal('base64').default('base64'),
-  }),
-} as const
-type RpcMethod = keyof typeof paramSchemas
-const METHOD_CHAIN: Record<RpcMethod, ChainType> = {
-  personal_sign: 'ethereum',
-  eth_signTypedData_v4: 'ethereum',
-  eth_signTransaction: 'ethereum',
-  signMessage: 'solana',
-  signTransaction: 'solana',
-}
-
-function parseParams<M extends RpcMethod>(method: M, params: unknown): z.infer<(typeof paramSchemas)[M]> {
-  const r = paramSchemas[method].safeParse(params ?? {})
-  if (r.success) return r.data as z.infer<(typeof paramSchemas)[M]>
-  const fields: Record<string, string> = {}
-  for (const i of r.error.issues) fields[['params', ...i.path].join('.')] ??= i.message
-  const [first] = Object.entries(fields)
-  throw errors.invalidData(`${first[0]}: ${first[1]}`, { fields }, 422)
-}
-
-/** Signs one request with the wallet's key (viem accounts for Ethereum, @noble/curves ed25519 for Solana). */
-async function sign(method: RpcMethod, params: unknown, key: Uint8Array): Promise<Record<string, unknown>> {
-  if (method === 'signMessage') {
-    const p = parseParams('signMessage', params)
-    return { signature: base64.encode(ed25519.sign(base64.decode(p.message), key)), encoding: 'base64' }
-  }
-  if (method === 'signTransaction') {
-    const p = parseParams('signTransaction', params)
-    // @solana/web3.js loads only when a backend signs a Solana transaction.
-    const { signSolanaWire, SolanaSignError } = await import('../../solana-sign')
-    try {
-      return { signed_transaction: base64.encode(signSolanaWire(base64.decode(p.transaction), key)), encoding: 'base64' }
-    } catch (err) {
-      if (err instanceof SolanaSignError) throw errors.invalidData(err.message)
-      throw errors.invalidData('Invalid transaction request')
-    }
-  }
-  const account = privateKeyToAccount(`0x${Buffer.from(key).toString('hex')}`)
-  try {
-    if (method === 'personal_sign') {
-      const p = parseParams('personal_sign', params)
-      if (p.encoding === 'hex' && !/^0x([0-9a-fA-F]{2})*$/.test(p.message)) throw errors.invalidData('params.message: Expected 0x-prefixed hex', undefined, 422)
-      const signature = await account.signMessage({ message: p.encoding === 'hex' ? { raw: p.message as Hex } : p.message })
-      return { signature, encoding: 'hex' }
-    }
-    if (method === 'eth_signTypedData_v4') {
-      const { typed_data: t } = parseParams('eth_signTypedData_v4', params)
-      const primaryType = t.primaryType ?? t.primary_type
-      if (!primaryType) throw errors.invalidData('params.typed_data.primary_type: Required', { fields: { 'params.typed_data.primary_type': 'Required' } }, 422)
-      const signature = await account.signTypedData({ domain: t.domain as never, types: t.types, primaryType, message: t.message })
-      return { signature, encoding: 'hex' }
-    }
-    const { transaction: t } = parseParams('eth_signTransaction', params)
-    const common = { to: t.to ? getAddress(t.to) : undefined, data: t.data as Hex | undefined, value: big(t.value), nonce: num(t.nonce), chainId: num(t.chain_id), gas: big(t.gas_limit) }
-    const legacy = t.type === 0 || (t.gas_price !== undefined && t.type === undefined)
-    if (!legacy && common.chainId === undefined) {
-      throw errors.invalidData('params.transaction.chain_id: Required', { fields: { 'params.transaction.chain_id': 'Required' } }, 422)
-    }
-    const tx: TransactionSerializable = legacy
-      ? { ...common, type: 'legacy', gasPrice: big(t.gas_price) }
-      : { ...common, chainId: common.chainId!, type: 'eip1559', maxFeePerGas: big(t.max_fee_per_gas), maxPriorityFeePerGas: big(t.max_priority_fee_per_gas) }
-    return { signed_transaction: await account.signTransaction(tx), encoding: 'rlp' }
-  } catch (err) {
-    if (err instanceof ApiError) throw err
-    // viem's own validation (typed data that does not match its types, bad fields): the caller's input.
-    throw errors.invalidData(`Could not sign: ${(err as { shortMessage?: string }).shortMessage ?? 'invalid request'}`)
-  }
-}
-
 // ------------------------------------------------------------------ the policy
-
-/** What a request asks for, as the policy and the audit see it. */
-interface RequestFacts {
-  chainId: bigint | null
-  to: string | null
-  /** Native value moved (wei / lamports). */
-  value: bigint
-  /** Solana: the programs the transaction invokes. */
-  programs: string[]
-}
-
-/** Validates the params and extracts what the policy checks (refusals are PolicyRefusals). */
-async function requestFacts(method: RpcMethod, params: unknown, address: string): Promise<RequestFacts> {
-  const none: RequestFacts = { chainId: null, to: null, value: 0n, programs: [] }
-  if (method === 'personal_sign' || method === 'signMessage') {
-    parseParams(method, params)
-    return none
-  }
-  if (method === 'eth_signTypedData_v4') {
-    const { typed_data: t } = parseParams('eth_signTypedData_v4', params)
-    const cid = t.domain.chainId
-    const chainId =
-      typeof cid === 'number' && Number.isSafeInteger(cid) && cid > 0 ? BigInt(cid) : typeof cid === 'string' && /^(0x[0-9a-fA-F]{1,16}|[1-9][0-9]{0,18})$/.test(cid) ? BigInt(cid) : null
-    if (chainId === null) throw new PolicyRefusal('chain_id_required', DELEGATION_MSG.typedChainRequired, 422, { fields: { 'params.typed_data.domain.chainId': 'Required' } })
-    const vc = t.domain.verifyingContract
-    return { ...none, chainId, to: typeof vc === 'string' ? vc.toLowerCase() : null }
-  }
-  if (method === 'eth_signTransaction') {
-    const { transaction: t } = parseParams('eth_signTransaction', params)
-    // Legacy or not: without a chain id a signed transaction replays on every chain.
-    if (t.chain_id === undefined) throw new PolicyRefusal('chain_id_required', DELEGATION_MSG.chainIdRequired, 422, { fields: { 'params.transaction.chain_id': 'Required' } })
-    return { ...none, chainId: BigInt(t.chain_id), to: t.to ? t.to.toLowerCase() : null, value: big(t.value) ?? 0n }
-  }
-  const p = parseParams('signTransaction', params)
-  const { solanaTxFacts, SolanaSignError } = await import('../../solana-sign')
-  try {
-    const f = solanaTxFacts(base64.decode(p.transaction), address)
-    return { ...none, value: f.lamports, programs: f.programs }
-  } catch (err) {
-    if (err instanceof SolanaSignError) throw errors.invalidData(err.message)
-    throw errors.invalidData('Invalid transaction request')
-  }
-}
-
-/** The policy's verdict on one request, before the per-day sum (which needs the lock). */
-function checkPolicy(policy: DelegationPolicy, method: RpcMethod, f: RequestFacts): void {
-  if (!policy.methods.includes(method)) throw new PolicyRefusal('method_not_allowed', DELEGATION_MSG.methodNotAllowed(method))
-  if (f.chainId !== null && !policy.chain_ids.some((c) => BigInt(c) === f.chainId)) throw new PolicyRefusal('chain_not_allowed', DELEGATION_MSG.chainNotAllowed(String(f.chainId)))
-  if (policy.contracts) {
-    const targets = method === 'signTransaction' ? f.programs : method === 'personal_sign' || method === 'signMessage' ? [] : [f.to ?? '']
-    const bad = targets.find((t) => !policy.contracts!.includes(t))
-    if (bad !== undefined) throw new PolicyRefusal('contract_not_allowed', DELEGATION_MSG.contractNotAllowed(bad))
-  }
-  if (f.value > BigInt(policy.max_value_per_tx)) throw new PolicyRefusal('value_over_tx_cap', DELEGATION_MSG.overTxCap)
-}
-
-const DAY_S = 86400
-const canonical = (v: unknown): string =>
-  Array.isArray(v) ? `[${v.map(canonical).join(',')}]` : v && typeof v === 'object' ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}` : JSON.stringify(v) ?? 'null'
-
-interface AuditRow {
-  appId: string
-  userId: string
-  chain: ChainType
-  address: string
-  method: string
-  payloadSha256: string
-  facts: RequestFacts | null
-  ip: string
-  allowed: boolean
-  reason: string | null
-}
-
-async function audit(q: Queryable, a: AuditRow): Promise<void> {
-  await q.query(
-    `INSERT INTO wallet_delegation_audit (app_id, user_id, chain_type, address, method, payload_sha256, chain_id, to_address, value, requester_ip, allowed, reason, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10, $11, $12, $13)`,
-    [
-      a.appId,
-      a.userId,
-      a.chain,
-      a.address,
-      a.method,
-      a.payloadSha256,
-      a.facts?.chainId?.toString() ?? null,
-      a.facts?.to ?? null,
-      a.facts ? a.facts.value.toString() : null,
-      a.ip,
-      a.allowed,
-      a.reason,
-      now(),
-    ],
-  )
-}
-
-interface AuditWire {
-  id: number
-  user_id: string
-  chain_type: string
-  address: string
-  method: string
-  payload_sha256: string
-  chain_id: number | null
-  to: string | null
-  value: string | null
-  requester_ip: string | null
-  allowed: boolean
-  reason: string | null
-  created_at: number
-}
-
-async function readAudit(q: Queryable, appId: string, where: { userId?: string; address?: string }, limit: number): Promise<AuditWire[]> {
-  const args: unknown[] = [appId]
-  let sql = `SELECT id, user_id, chain_type, address, method, payload_sha256, chain_id, to_address, value::text AS value, requester_ip, allowed, reason, created_at
-             FROM wallet_delegation_audit WHERE app_id = $1`
-  if (where.userId) sql += ` AND user_id = $${args.push(where.userId)}`
-  if (where.address) sql += ` AND lower(address) = lower($${args.push(where.address)})`
-  sql += ` ORDER BY created_at DESC, id DESC LIMIT $${args.push(limit)}`
-  const rows = await q.query<Record<string, unknown>>(sql, args)
-  return rows.map((r) => ({
-    id: Number(r.id),
-    user_id: String(r.user_id),
-    chain_type: String(r.chain_type),
-    address: String(r.address),
-    method: String(r.method),
-    payload_sha256: String(r.payload_sha256),
-    chain_id: r.chain_id === null ? null : Number(r.chain_id),
-    to: (r.to_address as string | null) ?? null,
-    value: (r.value as string | null) ?? null,
-    requester_ip: (r.requester_ip as string | null) ?? null,
-    allowed: r.allowed === true,
-    reason: (r.reason as string | null) ?? null,
-    created_at: Number(r.created_at),
-  }))
-}
 
 // ------------------------------------------------------------------ routes
 
@@ -528,7 +134,7 @@ export function delegationRoutes(ctx: ServerCtx, opts: DelegationOptions) {
         b.chain_type ? [app.id, [b.address, b.address.toLowerCase()], b.chain_type] : [app.id, [b.address, b.address.toLowerCase()]],
       )
       const row = rows.find((x) => addressKey(x.chain_type, x.address) === addressKey(x.chain_type, b.address))
-      if (!row) throw new ApiError(404, 'wallet_not_delegated', DELEGATION_MSG.notDelegated)
+      if (!row) throw notDelegated()
       await ctx.store.transaction((q) => endDelegation(q, app.id, row.chain_type, row.address, row.user_id))
       ctx.log.info({ req_id: c.get('requestId'), app_id: app.id, chain_type: row.chain_type }, 'delegation revoked by the app')
       return c.json({ revoked: true, address: row.address, chain_type: row.chain_type })
@@ -597,7 +203,7 @@ export function delegationRoutes(ctx: ServerCtx, opts: DelegationOptions) {
           [app.id, `${chain}:${addressKey(chain, address)}`],
         )
         if (owner) await audit(ctx.store, { appId: app.id, userId: owner.user_id, chain, address: owner.address, method: b.method, payloadSha256, facts: null, ip, allowed: false, reason: 'not_delegated' })
-        throw new ApiError(404, 'wallet_not_delegated', DELEGATION_MSG.notDelegated)
+        throw notDelegated()
       }
       const row = rows[0]
       const base = { appId: app.id, userId: row.user_id, chain, address: row.address, method: b.method, payloadSha256, ip }
@@ -616,7 +222,7 @@ export function delegationRoutes(ctx: ServerCtx, opts: DelegationOptions) {
           const data = await ctx.store.transaction(async (q) => {
             // The row lock serialises this wallet's signatures: the day's sum cannot be raced.
             const locked = await lookup(q, true)
-            if (!locked.length) throw new ApiError(404, 'wallet_not_delegated', DELEGATION_MSG.notDelegated)
+            if (!locked.length) throw notDelegated()
             if (f.value > 0n) {
               const [day] = await q.query<{ total: string }>(
                 `SELECT coalesce(sum(value), 0)::text AS total FROM wallet_delegation_audit

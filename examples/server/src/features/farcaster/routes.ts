@@ -23,7 +23,7 @@ import { z } from 'zod'
 import type { AppSettings } from '../../config'
 import { methodEnabled } from '../../config'
 import { clientIp, type C, type ServerCtx } from '../../core/context'
-import { ApiError, errors } from '../../core/errors'
+import { errors } from '../../core/errors'
 import { linkAccount, loginWithAccount, transferAccount, unlinkAccount, type AccountInput } from '../../core/identity'
 import { hitLimit } from '../../codes'
 import { checkIssuedAt, checkUri } from '../../nonces'
@@ -35,6 +35,7 @@ import { id, mode, optId, text } from '../../core/validate'
 import { router } from '../../core/router'
 import { currentGuest } from '../../core/auth'
 import { bearer } from '../../core/auth'
+import { unavailable } from './errors'
 
 /** The Farcaster IdRegistry on Optimism (its `idOf(custody)` / `custodyOf(fid)`). */
 export const ID_REGISTRY_ADDRESS: Address = '0x00000000Fc6c5F01Fc30151999387Bb99A9f489b'
@@ -86,8 +87,6 @@ interface ChannelRow {
   used_at: number | null
 }
 
-const unavailable = () =>
-  new ApiError(503, 'not_supported', 'Farcaster login is unavailable right now: the custody-address lookup (Optimism RPC) failed.')
 const profileStr = z.string().max(1024).nullish()
 
 /** The /farcaster routes (`api`) and the relay's channel authenticate (`root`, outside /api/v1). */

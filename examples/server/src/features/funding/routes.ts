@@ -22,9 +22,10 @@ import { SignJWT } from 'jose'
 import { z } from 'zod'
 import { hitLimit } from '../../codes'
 import { type C, type ServerCtx } from '../../core/context'
-import { ApiError, errors } from '../../core/errors'
+import { errors } from '../../core/errors'
 import { DEV_FUNDING, PROVIDER_URLS, fundingOf, type FundingSettings } from '../../funding-config'
 import { router } from '../../core/router'
+import { notConfigured, notEnabled, unavailable } from './errors'
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
@@ -57,15 +58,11 @@ export async function coinbaseJwt(keyName: string, keySecretPem: string, method:
     .sign(createPrivateKey(keySecretPem))
 }
 
-const unavailable = (provider: string) =>
-  new ApiError(424, 'funding_provider_unavailable', `${provider} could not be reached. Please try again or use another method.`)
-const notEnabled = () => new ApiError(403, 'funding_not_enabled', 'Wallet funding is not enabled')
-
 function secret(ctx: ServerCtx, env: string | undefined, dev: string, what: string): string {
   const v = env ? process.env[env] : undefined
   if (v) return v
   if (ctx.dev) return dev
-  throw new ApiError(403, 'funding_not_enabled', `${what} is not configured for this app.`)
+  throw notConfigured(what)
 }
 
 const sign = z.object({

@@ -1,5 +1,5 @@
 import { methodEnabled } from '../../config'
-import type { Api, ServerCtx } from '../../core/context'
+import type { ServerCtx } from '../../core/context'
 import { errors } from '../../core/errors'
 import { guestLogin } from '../../core/identity'
 import { z } from 'zod'

@@ -10,7 +10,8 @@
  */
 import type { Auth } from '../../core/auth'
 import type { ServerCtx } from '../../core/context'
-import { MFA_FRESH_S, mfaErrors, mfaState } from './service'
+import { MFA_FRESH_S, mfaState } from './service'
+import { mfaErrors } from './errors'
 
 /** A verification counts for this long (seconds): 5 minutes, then the user verifies again. */
 export const FRESH_MFA_WINDOW_S = MFA_FRESH_S

@@ -17,20 +17,14 @@ import { clientIp, type C, type Env, type ServerCtx } from '../../core/context'
 import { ApiError, errors } from '../../core/errors'
 import { hitLimit } from '../../codes'
 import { linkAccount, loginWithAccount, transferAccount, unlinkAccount, type AccountInput } from '../../core/identity'
-import {
-  isOAuthProvider,
-  OAUTH_PROVIDERS,
-  resolveProvider,
-  type OAuthProfile,
-  type OAuthProvider,
-  type ResolvedProvider,
-} from './providers'
+import { isOAuthProvider, OAUTH_PROVIDERS, resolveProvider, type OAuthProfile, type OAuthProvider, type ResolvedProvider } from './providers'
 import { now, sha256 } from '../../core/identity/tokens'
 import { id, mode, optId } from '../../core/validate'
 import { checkAllowlist } from '../../core/access'
 import { checkPkceInit, STATE_CODE } from './pkce'
 import { router } from '../../core/router'
 import { currentGuest } from '../../core/auth'
+import { OAUTH_MSG, denied, notConfigured, oauthError, rateLimited, suspended } from './errors'
 
 export const OAUTH_STATE_TTL_S = 600
 export const CALLBACK_PATH = '/api/v1/oauth/callback'
@@ -43,25 +37,6 @@ export interface OAuthOptions {
   /** Where client ids, secrets and PORTICO_OAUTH_BASE_URL are read (default process.env). */
   env?: Record<string, string | undefined>
 }
-
-export const OAUTH_MSG = {
-  missingCodes: 'Authorization and state codes code must be set prior to calling authenticate/link.',
-  denied: 'User denied confirmation during OAuth flow',
-  invalid: 'Invalid code during OAuth flow.',
-  badState: 'Invalid or expired OAuth state.',
-  badVerifier: 'Authentication error.',
-} as const
-
-const oauthError = (msg: string, data?: Record<string, unknown>, status: 400 | 424 = 400) =>
-  new ApiError(status, 'oauth_unexpected', msg, data)
-const denied = (provider: string) => new ApiError(403, 'oauth_user_denied', OAUTH_MSG.denied, { provider })
-const suspended = (p: ResolvedProvider) =>
-  new ApiError(403, 'oauth_account_suspended', `Your ${p.label} account is suspended. Please try another login method.`, { provider: p.id })
-const rateLimited = (p: ResolvedProvider) =>
-  new ApiError(429, 'too_many_requests', `Request limit reached for ${p.label}. Please wait a moment and try again.`, {
-    provider: p.id,
-    reason: 'provider_rate_limit',
-  })
 
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/
 
@@ -86,7 +61,7 @@ export function oauthRoutes(ctx: ServerCtx, opts: OAuthOptions = {}) {
     if (!app.loginMethods.includes(provider) && !app.loginMethods.includes(`${provider}_oauth`)) throw errors.disallowedMethod(provider)
     const p = resolveProvider(provider, app, env)
     // Configured nowhere: only this method is disabled, with a clear error.
-    if (!p) throw new ApiError(403, 'disallowed_login_method', `Login with ${provider} is not configured on this server.`, { reason: 'not_configured' })
+    if (!p) throw notConfigured(provider)
     return p
   }
   const insecure = (url: string) => {

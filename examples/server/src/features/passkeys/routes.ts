@@ -8,20 +8,13 @@
  * Every check that can fail runs before the writing transaction, and the transaction
  * consumes the challenge with its writes: a refused request writes nothing.
  */
-import { isIP } from 'node:net'
 import { randomBytes } from 'node:crypto'
-import {
-  generateRegistrationOptions,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server'
+import { generateRegistrationOptions, verifyRegistrationResponse, type AuthenticationResponseJSON, type AuthenticatorTransport, type RegistrationResponseJSON } from '@simplewebauthn/server'
 import { z } from 'zod'
 import { hitLimit } from '../../codes'
 import { methodEnabled, type AppSettings } from '../../config'
 import { clientIp, type C, type ServerCtx } from '../../core/context'
-import { ApiError, errors } from '../../core/errors'
+import { errors } from '../../core/errors'
 import { insertAccount, loadUser, loginWithAccount, unlinkAccount, userResponse, type AccountInput } from '../../core/identity'
 import type { Queryable } from '../../core/store'
 import { now } from '../../core/identity/tokens'
@@ -29,12 +22,12 @@ import { id, mode, optId } from '../../core/validate'
 import { CHALLENGE_TTL_S, advanceCounter, authenticationOptions, authenticationResponse, loadCredential, registrationResponse, verifyAssertion } from './webauthn'
 import { router } from '../../core/router'
 import { currentGuest } from '../../core/auth'
-import { MAX_PASSKEYS, PASSKEY_MSG, authenticatorName, relyingParty } from './webauthn'
+import { MAX_PASSKEYS, authenticatorName, relyingParty } from './webauthn'
 import { browserAndOs } from '../../user-agent'
+import { PASSKEY_MSG, cannotLinkMore, notAllowed } from './errors'
 
 export { CHALLENGE_TTL_S }
 
-const cannotLinkMore = () => new ApiError(400, 'cannot_link_more_of_type', PASSKEY_MSG.cannotLinkMore)
 const bad = (msg: string = PASSKEY_MSG.badResponse) => errors.invalidCredentials(msg)
 
 type Purpose = 'passkey_register' | 'passkey_authenticate' | 'passkey_link'
@@ -51,7 +44,7 @@ export function passkeysRoutes(ctx: ServerCtx) {
     return app
   }
   const signupAllowed = (app: AppSettings) => {
-    if (!app.passkeysForSignupEnabled) throw new ApiError(403, 'passkey_not_allowed', PASSKEY_MSG.signupNotAllowed)
+    if (!app.passkeysForSignupEnabled) throw notAllowed(PASSKEY_MSG.signupNotAllowed)
     // An allowlist names e-mails, phones and wallets: a passkey alone cannot be on it.
     if (app.allowlist) throw errors.allowlist()
   }

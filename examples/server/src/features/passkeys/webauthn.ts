@@ -5,18 +5,14 @@
  * assertion check and the sign-counter compare-and-set. Options and verification are
  * @simplewebauthn/server's.
  */
-import {
-  generateAuthenticationOptions,
-  verifyAuthenticationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-} from '@simplewebauthn/server'
+import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON, type AuthenticatorTransport } from '@simplewebauthn/server'
 import { isIP } from 'node:net'
 import { z } from 'zod'
 import type { AppSettings } from '../../config'
-import { ApiError, errors } from '../../core/errors'
+import { errors } from '../../core/errors'
 import type { Queryable } from '../../core/store'
 import { optId } from '../../core/validate'
+import { PASSKEY_MSG, notAllowed } from './errors'
 
 /** How long a challenge lives (seconds); also the options' time-out. */
 export const CHALLENGE_TTL_S = 300
@@ -122,16 +118,6 @@ export async function advanceCounter(q: Queryable, appId: string, credentialId: 
 /** Spec part 1 section 9: at most 5 passkeys per user. */
 export const MAX_PASSKEYS = 5
 
-export const PASSKEY_MSG = {
-  cannotLinkMore: 'Cannot link more passkeys to account.',
-  enrolledInMfa: 'This passkey is enrolled in MFA and cannot be unlinked.',
-  badChallenge: 'Invalid or expired passkey challenge.',
-  badResponse: 'The passkey response could not be verified.',
-  unknownPasskey: 'Unknown passkey.',
-  signupNotAllowed: 'Sign-up with a passkey is not allowed for this app.',
-  notConfigured: 'Passkeys are not configured for this app (no relying party id).',
-} as const
-
 /** Authenticator names of well-known AAGUIDs (the community list of passkey providers). */
 export const AAGUID_NAMES: Record<string, string> = {
   'ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4': 'Google Password Manager',
@@ -165,7 +151,7 @@ export function relyingParty(app: AppSettings, requested?: string | null): { rpI
     }
   }
   const ids = app.passkeys?.rpIds ?? [...new Set(app.allowedOrigins.map(hostOf).filter((h) => h && !isIP(h.replace(/^\[|\]$/g, ''))))]
-  if (!ids.length) throw new ApiError(403, 'passkey_not_allowed', PASSKEY_MSG.notConfigured)
+  if (!ids.length) throw notAllowed(PASSKEY_MSG.notConfigured)
   const rpId = requested ?? ids[0]
   if (!ids.includes(rpId)) {
     throw errors.invalidData('relying_party: not a relying party of this app', { fields: { relying_party: 'Not a relying party of this app' } }, 422)

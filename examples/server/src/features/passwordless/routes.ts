@@ -2,22 +2,12 @@
  * The one-time-code login kinds (e-mail and SMS): init, authenticate, link, update, unlink,
  * transfer, one shape configured by email.ts and sms.ts.
  */
-import type { AppSettings } from '../../config'
 import { checkCode, consumeCode, issueCode } from '../../codes'
 import type { Queryable } from '../../core/store'
 import { clientIp, type C, type ServerCtx } from '../../core/context'
 import { codeDelivery } from '../../delivery'
 import { requireCaptcha } from '../../captcha'
-import { ApiError, errors } from '../../core/errors'
-import {
-  linkAccount,
-  loginWithAccount,
-  requireAccountOfType,
-  transferAccount,
-  unlinkAccount,
-  updateAccount,
-  type AccountInput,
-} from '../../core/identity'
+import { linkAccount, loginWithAccount, requireAccountOfType, transferAccount, unlinkAccount, updateAccount } from '../../core/identity'
 import { z } from 'zod'
 import { id, mode, optId } from '../../core/validate'
 import { router } from '../../core/router'

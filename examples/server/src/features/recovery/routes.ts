@@ -36,26 +36,16 @@ import { id, optId } from '../../core/validate'
 import { checkPkceInit, checkStateCode, STATE_CODE } from '../oauth/pkce'
 import { router } from '../../core/router'
 import { RecoveryProviders, cloudEndpoints, cloudKey, recoveryProviders } from './service'
+import { RECOVERY_MSG, denied, googleRateLimited, notSupported, oauthError } from './errors'
+import { noFrame } from '../wallets/errors'
 
 export const RECOVERY_STATE_TTL_S = 600
 export const RECOVERY_CALLBACK_PATH = '/api/v1/recovery/oauth/callback'
 export const DRIVE_SCOPE = 'https://www.googleapis.com/auth/drive.appdata'
 
-/** Spec part 2 sections 5 and 8, word for word. */
-export const RECOVERY_MSG = {
-  missingCodes: 'Authorization and state codes code must be set prior to calling authenicate.',
-  denied: 'User denied confirmation during OAuth flow',
-  invalid: 'Invalid code during OAuth flow.',
-  notSupported: 'Recovery method not supported',
-  tryAgain: 'An error has occurred, please try again.',
-} as const
-
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/
 const PROVIDERS = ['google-drive', 'icloud'] as const
 const loopback = (host: string) => host === 'localhost' || host === '127.0.0.1' || host === '[::1]'
-
-const oauthError = (msg: string, data?: Record<string, unknown>, status: 400 | 424 = 400) => new ApiError(status, 'oauth_unexpected', msg, data)
-const notSupported = (reason: string) => new ApiError(400, 'method_not_supported', RECOVERY_MSG.notSupported, { reason })
 
 export interface RecoveryOptions {
   /** The wallet frame's origin: the cloud key is released to it only. */
@@ -140,7 +130,7 @@ export function recoveryRoutes(ctx: ServerCtx, opts: RecoveryOptions = {}) {
       const app = c.get('app')
       if (!b.authorization_code || !b.state_code) throw errors.invalidData(RECOVERY_MSG.missingCodes)
       if (!(PROVIDERS as readonly string[]).includes(b.provider)) throw errors.field('provider', `Expected one of ${PROVIDERS.join(', ')}`)
-      if (b.authorization_code === 'undefined') throw new ApiError(403, 'oauth_user_denied', RECOVERY_MSG.denied, { provider: b.provider })
+      if (b.authorization_code === 'undefined') throw denied(b.provider)
       if (b.provider === 'icloud') {
         const ck = recoveryProviders(env).icloud
         if (!ck) throw notSupported('not_configured')
@@ -171,7 +161,7 @@ export function recoveryRoutes(ctx: ServerCtx, opts: RecoveryOptions = {}) {
           signal: AbortSignal.timeout(timeoutMs),
           [oauth.allowInsecureRequests]: insecure(g.token),
         })
-        if (res.status === 429) throw new ApiError(429, 'too_many_requests', 'Request limit reached for Google. Please wait a moment and try again.', { provider: 'google-drive' })
+        if (res.status === 429) throw googleRateLimited()
         if (res.status >= 500) throw oauthError('Google is not answering. Please try again later.', { reason: 'provider_error', provider: 'google-drive' }, 424)
         const tokens = await oauth.processAuthorizationCodeResponse(as, client, res)
         return c.json({ access_token: tokens.access_token, ...(typeof tokens.expires_in === 'number' ? { expires_in: tokens.expires_in } : {}) })
@@ -192,7 +182,7 @@ export function recoveryRoutes(ctx: ServerCtx, opts: RecoveryOptions = {}) {
    * Origin is no credential). A new device may ask: the drive's file is the factor the token lacks.
    */
   const frameDevice = async (c: C, b: { entropy_id: string }) => {
-    if (!opts.frameOrigin?.()) throw new ApiError(403, 'embedded_wallets_disabled', 'Embedded wallets are not configured on this server (no wallet frame origin).')
+    if (!opts.frameOrigin?.()) throw noFrame()
     return (await requireDevice(c, ctx, { entropyId: b.entropy_id, binding: 'any' })).auth
   }
   r.post('/recovery/cloud_key', { summary: "Recovery: the key that seals the wallet's recovery share kept in the user's cloud drive — wallet frame only", body: z.object({ entropy_id: id(256) }), guard: frameDevice }, async (c, { body: b, auth }) => {

@@ -9,12 +9,13 @@ import { z } from 'zod'
 import { requireCaptcha } from '../../captcha'
 import { methodEnabled, type AppSettings } from '../../config'
 import { type C, type ServerCtx } from '../../core/context'
-import { ApiError, errors } from '../../core/errors'
+import { errors } from '../../core/errors'
 import { linkAccount, loginWithAccount, transferAccount, unlinkAccount, type AccountInput } from '../../core/identity'
 import { checkWebAppData, checkWidgetData, telegramBotToken } from './service'
 import { id, mode, noControl, optId } from '../../core/validate'
 import { router } from '../../core/router'
 import { currentGuest } from '../../core/auth'
+import { notAllowed } from './errors'
 
 const field = z.union([
   z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
@@ -26,8 +27,6 @@ const authResult = z
   .refine((r) => Object.keys(r).length <= 16, 'Too many fields')
   .nullish()
 const webAppData = z.string().max(4096, 'Must be at most 4096 characters').nullish()
-
-const notAllowed = () => new ApiError(403, 'disallowed_login_method', 'Login with Telegram not allowed.')
 
 export function telegramRoutes(ctx: ServerCtx) {
   const r = router(ctx)

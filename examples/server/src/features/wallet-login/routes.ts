@@ -1,9 +1,8 @@
 /** Shared shape of the wallet-signature kinds (SIWE, SIWS). */
-import type { AppSettings } from '../../config'
 import { clientIp, type C, type ServerCtx } from '../../core/context'
 import { errors } from '../../core/errors'
 import { requireCaptcha } from '../../captcha'
-import { linkAccount, loginWithAccount, transferAccount, unlinkAccount, type AccountInput } from '../../core/identity'
+import { linkAccount, loginWithAccount, transferAccount, unlinkAccount } from '../../core/identity'
 import { issueNonce } from '../../nonces'
 import { z } from 'zod'
 import { id, mode, optId, text } from '../../core/validate'

@@ -17,20 +17,21 @@
  */
 import { ed25519, ristretto255, ristretto255_oprf } from '@noble/curves/ed25519.js'
 import { base58, base64 } from '@scure/base'
-import { verifyMessage } from 'viem'
 import { z } from 'zod'
 import type { Auth } from '../../core/auth'
 import type { C, ServerCtx } from '../../core/context'
-import { ApiError, errors } from '../../core/errors'
+import { errors } from '../../core/errors'
 import type { Keys } from '../../keys'
 import { now, randomToken } from '../../core/identity/tokens'
 import { id } from '../../core/validate'
-import { CUSTODY_CODES, ownerMessage } from '../../wire/custody'
-import { OPRF_SUITE, PASSWORD_CODES, PASSWORD_LOCK_S, PASSWORD_MAX_EVALUATIONS, PASSWORD_NONCE_TTL_S, PASSWORD_TEXTS } from '../../wire/password'
+import { ownerMessage } from '../../wire/custody'
+import { OPRF_SUITE, PASSWORD_LOCK_S, PASSWORD_MAX_EVALUATIONS, PASSWORD_NONCE_TTL_S, PASSWORD_TEXTS } from '../../wire/password'
 import { router } from '../../core/router'
-import { OPRF_KEY_PURPOSE, deriveOprfKey, lockedError, verifyOwnerSignature } from './service'
+import { OPRF_KEY_PURPOSE, deriveOprfKey, verifyOwnerSignature } from './service'
+import { lockedError } from './errors'
+import { notFound } from '../wallets/errors'
+import { custodyErrors } from '../../device-proof'
 
-const OWNER_SIGNATURE_TEXT = 'The change is not signed by the wallet.'
 
 export interface WalletPasswordOptions {
   /** The recovery key's keys (never the server secret's). */
@@ -52,7 +53,6 @@ const entropyId = id(64)
 const evaluateBody = z.object({ entropy_id: entropyId, blinded: z.string().min(1, 'Required').max(256).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Expected base64') })
 const verifiedBody = z.object({ entropy_id: entropyId, owner_signature: z.string().min(1, 'Required').max(512) })
 
-const notFound = () => new ApiError(404, 'embedded_wallet_not_found', 'Embedded wallet not found')
 
 export function walletPasswordRoutes(ctx: ServerCtx, opts: WalletPasswordOptions) {
   const r = router(ctx)
@@ -137,7 +137,7 @@ export function walletPasswordRoutes(ctx: ServerCtx, opts: WalletPasswordOptions
       const rootId = root?.entropy_id ?? b.entropy_id
       const message = ownerMessage({ action: 'password_recovered', appId: app.id, entropyId: rootId, nonce: row.success_nonce })
       if (!(await verifyOwnerSignature(rootId, root?.entropy_id_verifier ?? null, message, b.owner_signature))) {
-        throw new ApiError(403, CUSTODY_CODES.ownerSignature, OWNER_SIGNATURE_TEXT)
+        throw custodyErrors.ownerSignature()
       }
       const done = await ctx.store.query(
         `UPDATE wallet_password_oprf SET evaluations = 0, locked_until = NULL, success_nonce = NULL, success_nonce_expires_at = NULL, last_success_at = $4

@@ -2,13 +2,9 @@
 import { ed25519, ristretto255_oprf } from '@noble/curves/ed25519.js'
 import { base58 } from '@scure/base'
 import { verifyMessage } from 'viem'
-import { ApiError } from '../../core/errors'
 import type { Keys } from '../../keys'
-import { PASSWORD_CODES, PASSWORD_TEXTS } from '../../wire/password'
 
 export const OPRF_KEY_PURPOSE = 'wallet-password-oprf-key'
-
-export const lockedError = (retryAfterS: number) => new ApiError(429, PASSWORD_CODES.locked, PASSWORD_TEXTS.locked, { retry_after: retryAfterS })
 
 /** The wallet's OPRF secret key: derived from the recovery key for this app and root. */
 export function deriveOprfKey(recoveryKeys: Keys, appId: string, entropy: string): Uint8Array {

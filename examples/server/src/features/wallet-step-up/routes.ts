@@ -22,7 +22,7 @@ import { hitLimit, issueCode } from '../../codes'
 import { clientIp, type ServerCtx } from '../../core/context'
 import { canDeliver, DeliveryError, type Delivery } from '../../delivery'
 import { custodyErrors, requireDevice } from '../../device-proof'
-import { ApiError, errors } from '../../core/errors'
+import { errors } from '../../core/errors'
 import { mfaState } from '../mfa/service'
 import type { Queryable } from '../../core/store'
 import { now } from '../../core/identity/tokens'
@@ -30,14 +30,8 @@ import { id } from '../../core/validate'
 import { insertStepUpGrant } from '../wallets/custody'
 import { router } from '../../core/router'
 import { STEP_UP_GUESSES_PER_DAY, STEP_UP_MAX_ATTEMPTS, STEP_UP_MSG, STEP_UP_STARTS_PER_WINDOW, maskAddress } from './service'
-
-const stepUpErrors = {
-  invalidCode: () => new ApiError(401, 'invalid_credentials', STEP_UP_MSG.invalidCode),
-  voided: () => new ApiError(403, 'step_up_code_void', STEP_UP_MSG.voided),
-  noCode: () => new ApiError(400, 'step_up_code_expired', STEP_UP_MSG.noCode),
-  notFound: () => new ApiError(404, 'embedded_wallet_not_found', STEP_UP_MSG.notFound),
-  deviceNotFound: () => new ApiError(404, 'wallet_device_not_found', STEP_UP_MSG.deviceNotFound),
-}
+import { stepUpErrors } from './errors'
+import { mfaErrors } from '../mfa/errors'
 
 /** The one-time-code identifier of a step-up: bound to the user, session, device and root. */
 const identifier = (userId: string, sessionId: string, deviceId: string, entropyId: string) =>
@@ -194,7 +188,7 @@ export function walletStepUpRoutes(ctx: ServerCtx) {
       if (channel.method === 'mfa') {
         // The MFA plugin's 'Verify your identity' ran on this session within the fresh window.
         const s = await mfaState(ctx.store, d.auth)
-        if (!s.fresh) throw new ApiError(403, 'missing_or_invalid_mfa', 'Missing or invalid MFA')
+        if (!s.fresh) throw mfaErrors.missing()
         await insertStepUpGrant(ctx.store, ref, 'mfa')
         return c.json({ verified: true, method: 'mfa' })
       }

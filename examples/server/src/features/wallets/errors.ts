@@ -15,6 +15,11 @@ export const WALLET_MSG = {
   importMismatch: 'entropy_id: an imported wallet is named by its own address',
 } as const
 
+/** No wallet frame origin configured: embedded wallets are off. */
+export const noFrame = () => new ApiError(403, 'embedded_wallets_disabled', WALLET_MSG.noFrame)
+
+export const addressTaken = () => new ApiError(400, 'linked_to_another_user', WALLET_MSG.addressTaken)
+
 export const alreadyExists = () => new ApiError(400, 'embedded_wallet_already_exists', WALLET_MSG.alreadyExists)
 
 export const notFound = () => new ApiError(404, 'embedded_wallet_not_found', WALLET_MSG.notFound)

@@ -23,7 +23,6 @@
  * Every write runs in one transaction after every check; a refused request writes nothing.
  */
 import type { Hono } from 'hono'
-import { createHash, hkdfSync } from 'node:crypto'
 import { getAddress, isAddress } from 'viem'
 import { base58 } from '@scure/base'
 import { z } from 'zod'
@@ -42,7 +41,7 @@ import { SHARE_GRACE_S, consumeStepUpGrant, ownerMessage, setRecoveryFields, typ
 import { router } from '../../core/router'
 import type { Auth } from '../../core/auth'
 import { AUTH_SHARE_PURPOSE, RECOVERY_SHARE_PURPOSE, WalletOptions } from './keys'
-import { WALLET_MSG, alreadyExists, notFound } from './errors'
+import { WALLET_MSG, addressTaken, alreadyExists, noFrame, notFound } from './errors'
 
 const RECOVERY_METHODS = ['privy', 'user-passcode', 'google-drive', 'icloud'] as const
 const CHAIN_TYPES = ['ethereum', 'solana'] as const
@@ -141,7 +140,7 @@ export function walletsRoutes(ctx: ServerCtx, opts: WalletOptions = {}): { app: 
    * Shares per user are rate limited.
    */
   const fromDevice = async (c: C, o: DeviceOptions) => {
-    if (!frameOrigin()) throw new ApiError(403, 'embedded_wallets_disabled', WALLET_MSG.noFrame)
+    if (!frameOrigin()) throw noFrame()
     const d = await requireDevice(c, ctx, o)
     if (!(await hitLimit(ctx.store, `wallet-secrets:${d.auth.userId}`, ctx.limits.perIp * 4, ctx.limits.windowS))) throw errors.tooMany()
     return d
@@ -221,7 +220,7 @@ export function walletsRoutes(ctx: ServerCtx, opts: WalletOptions = {}): { app: 
       )
       await q.query('RELEASE SAVEPOINT wallet_insert')
     } catch (e) {
-      if (isUniqueViolation(e)) throw new ApiError(400, 'linked_to_another_user', WALLET_MSG.addressTaken)
+      if (isUniqueViolation(e)) throw addressTaken()
       throw e
     }
   }
@@ -287,7 +286,7 @@ export function walletsRoutes(ctx: ServerCtx, opts: WalletOptions = {}): { app: 
         // The root's address is taken: by this user (a racing create) or by another user.
         await q.query('ROLLBACK TO SAVEPOINT root_insert')
         const owner = await q.query<{ user_id: string }>('SELECT user_id FROM embedded_wallet_roots WHERE app_id = $1 AND lower(entropy_id) = lower($2)', [app.id, root.entropy_id])
-        if (owner.length && owner[0].user_id !== auth.userId) throw new ApiError(400, 'linked_to_another_user', WALLET_MSG.addressTaken)
+        if (owner.length && owner[0].user_id !== auth.userId) throw addressTaken()
         throw alreadyExists()
       }
       for (const w of wallets) await insertWallet(q, app.id, auth.userId, walletAccount(w, root))
@@ -352,7 +351,7 @@ export function walletsRoutes(ctx: ServerCtx, opts: WalletOptions = {}): { app: 
         )
         await q.query('RELEASE SAVEPOINT root_insert')
       } catch (e) {
-        if (isUniqueViolation(e)) throw new ApiError(400, 'linked_to_another_user', WALLET_MSG.addressTaken)
+        if (isUniqueViolation(e)) throw addressTaken()
         throw e
       }
       await insertWallet(q, app.id, auth.userId, walletAccount({ address, chain_type: b.wallet.chain_type, wallet_index: 0 }, root))
