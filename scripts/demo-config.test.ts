@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { DEMO_PORTS, crossSiteRequested, demoConfig } from './demo-config.mjs'
 import { appsFrom, type AppSettings } from '../examples/server/src/config'
 import { frameCsp } from '../examples/server/src/frame-server'
-import { relyingParty } from '../examples/server/src/routes/passkeys'
+import { relyingParty } from '../examples/server/src/features/passkeys/webauthn'
 import { loadEnv } from '../examples/server/src/settings'
 
 const apps = JSON.parse(readFileSync(new URL('../examples/server/apps.json', import.meta.url), 'utf8')).apps as AppSettings[]

@@ -3,8 +3,8 @@
  * this origin, with the user's access token), the session's unlocked roots, and the
  * failure type that becomes `{ error: { type, message } }`.
  */
-import type { FrameErrorType } from '../../../plugins/embedded-wallet/protocol'
-import { CUSTODY_CODES, CUSTODY_TEXTS, DEVICE_NONCE_HEADER, DEVICE_PROOF_HEADER } from '../src/wallet-owner-message'
+import type { FrameErrorType } from '../src/wire/frame'
+import { CUSTODY_CODES, CUSTODY_TEXTS, DEVICE_NONCE_HEADER, DEVICE_PROOF_HEADER } from '../src/wire/custody'
 import { deviceKey, proof } from './device-key'
 import type { FrameStore } from './storage'
 

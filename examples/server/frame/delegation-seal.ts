@@ -5,7 +5,7 @@
  * the host page never sees either the key or the JWE's plaintext.
  */
 import { CompactEncrypt, importJWK, type JWK } from 'jose'
-import type { DelegationPolicy } from '../../../plugins/delegated-actions/policy'
+import type { DelegationPolicy } from '../src/wire/frame'
 
 export interface DelegatedKey {
   address: string

@@ -6,7 +6,7 @@
  * token's hash and the root, so a stolen token alone is no device.
  */
 import { SignJWT, calculateJwkThumbprint, exportJWK, type JWK } from 'jose'
-import { DEVICE_PROOF_TYP } from '../src/wallet-owner-message'
+import { DEVICE_PROOF_TYP } from '../src/wire/custody'
 import { frameStore, type FrameStore } from './storage'
 
 export interface DeviceKey {

@@ -7,7 +7,7 @@
 import { base58 } from '@scure/base'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
-import type { ChainType } from '../../../plugins/embedded-wallet/protocol'
+import type { ChainType } from '../src/wire/frame'
 import { FRAME_TEXTS, FrameFailure } from './context'
 
 const bad = (chainType: ChainType) => new FrameFailure('invalid_request_arguments', chainType === 'ethereum' ? FRAME_TEXTS.invalidEthereumKey : FRAME_TEXTS.invalidSolanaKey)

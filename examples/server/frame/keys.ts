@@ -13,7 +13,7 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import { HDKey as Slip10Key } from 'micro-key-producer/slip10.js'
 import { toHex } from 'viem'
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
-import { ethereumPath, solanaPath, type ChainType, type EntropyIdVerifier } from '../../../plugins/embedded-wallet/protocol'
+import { ethereumPath, solanaPath, type ChainType, type EntropyIdVerifier } from '../src/wire/frame'
 
 /** 128 bits of entropy (a 12-word mnemonic) from the platform CSPRNG. */
 export const ENTROPY_BYTES = 16
@@ -87,7 +87,7 @@ export class HdRoot {
     return verifier === 'ethereum-address-verifier' ? this.ethereum(0).address : this.solana(0).address
   }
 
-  /** Signs an owner message (wallet-owner-message.ts) with the index-0 key of the verifier's chain. */
+  /** Signs an owner message (src/wire/custody.ts) with the index-0 key of the verifier's chain. */
   signOwner(verifier: EntropyIdVerifier, message: string): Promise<string> {
     return signOwnerWith(this, verifier, message)
   }
@@ -140,7 +140,7 @@ export class ImportedRoot {
     return this.address(verifier === 'ethereum-address-verifier' ? 'ethereum' : 'solana', 0)
   }
 
-  /** Signs an owner message (wallet-owner-message.ts) with its own key. */
+  /** Signs an owner message (src/wire/custody.ts) with its own key. */
   signOwner(verifier: EntropyIdVerifier, message: string): Promise<string> {
     return signOwnerWith(this, verifier, message)
   }

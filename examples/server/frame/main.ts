@@ -4,7 +4,7 @@
  * its parent window only, and only when the parent's origin is one of the app's allowed
  * origins; everything else is ignored without a reply.
  */
-import { FRAME_PROTOCOL, isFrameRequest, type FrameReplyMessage } from '../../../plugins/embedded-wallet/protocol'
+import { FRAME_PROTOCOL, isFrameRequest, type FrameReplyMessage } from '../src/wire/frame'
 import { FRAME_TEXTS, FrameFailure, createApi, type FrameConfig, type FrameContext } from './context'
 import { accepts } from './guard'
 import { handlerFor } from './handlers/index'

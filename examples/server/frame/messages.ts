@@ -2,8 +2,7 @@
  * The export and delegation message types, added to the frame protocol by declaration merging
  * (their payloads are defined by the host plugins wallet-export and delegated-actions).
  */
-import type { ConsentPayload, ConsentReply } from '../../../plugins/delegated-actions/protocol'
-import type { ExportReply, ExportRequestPayload } from '../../../plugins/wallet-export/protocol'
+import type { ConsentPayload, ConsentReply, ExportReply, ExportRequestPayload } from '../src/wire/frame'
 
 declare module '../../../plugins/embedded-wallet/protocol' {
   interface FrameRequests {

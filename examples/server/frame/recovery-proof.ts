@@ -5,7 +5,7 @@
  * with it and so gets the auth share, without the share ever leaving the frame.
  */
 import { ed25519 } from '@noble/curves/ed25519.js'
-import { RECOVERY_PROOF_SALT, recoveryProofMessage } from '../src/wallet-owner-message'
+import { RECOVERY_PROOF_SALT, recoveryProofMessage } from '../src/wire/custody'
 
 const enc = new TextEncoder()
 const b64url = (u: Uint8Array) => {

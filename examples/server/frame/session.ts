@@ -4,7 +4,7 @@
  * has no MFA method, the root stays in this frame's memory for the session (bound to the
  * access token that unlocked it); otherwise it is wiped after the one operation.
  */
-import type { Authed, EntropyRef } from '../../../plugins/embedded-wallet/protocol'
+import type { Authed, EntropyRef } from '../src/wire/frame'
 import { FRAME_TEXTS, FrameFailure, type FrameContext } from './context'
 import { loadDeviceShare } from './device-store'
 import { matchesEntropyId, rootFromSecret, type WalletRoot } from './keys'

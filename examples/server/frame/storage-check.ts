@@ -22,7 +22,7 @@
  * device; a read of something this page never saw becomes `storage_unavailable` with a clear
  * text, never the raw IndexedDB message.
  */
-import type { FrameStorage } from '../../../plugins/embedded-wallet/protocol'
+import type { FrameStorage } from '../src/wire/frame'
 import { FrameFailure } from './context'
 import { frameStore, indexedDbStore, memoryStore, type FrameStore } from './storage'
 

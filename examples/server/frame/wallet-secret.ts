@@ -9,7 +9,7 @@
  */
 import { HDKey } from '@scure/bip32'
 import { base58 } from '@scure/base'
-import { ethereumPath, type Authed, type ChainType, type EntropyRef } from '../../../plugins/embedded-wallet/protocol'
+import { ethereumPath, type Authed, type ChainType, type EntropyRef } from '../src/wire/frame'
 import { FRAME_TEXTS, FrameFailure, type FrameContext } from './context'
 import { loadDeviceShare } from './device-store'
 import { ImportedRoot, entropyToPhrase, matchesEntropyId, rootFromSecret, seedFromEntropy, type WalletRoot } from './keys'

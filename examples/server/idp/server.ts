@@ -3,7 +3,7 @@
  * closed, so tests and the offline demo sign in against this server instead of Google,
  * Apple, Discord, GitHub, Instagram, Spotify, TikTok, Twitter and LinkedIn. Each provider is
  * served under `/<provider>/<the provider's real path>` (see `rebase` in
- * ../src/oauth-providers.ts) with that provider's documented request parameters and response
+ * ../src/features/oauth/providers.ts) with that provider's documented request parameters and response
  * shapes:
  *
  * - authorize (GET): a consent page, clearly labelled as a local stand-in, with a test-user
@@ -23,7 +23,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { Hono, type Context } from 'hono'
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose'
-import { OAUTH_PROVIDERS, PROVIDERS, rebase, type OAuthProvider } from '../src/oauth-providers'
+import { OAUTH_PROVIDERS, PROVIDERS, rebase, type OAuthProvider } from '../src/features/oauth/providers'
 
 export interface TestUser {
   id: string

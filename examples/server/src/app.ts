@@ -5,41 +5,41 @@ import { requestId } from 'hono/request-id'
 import { pino, type Logger } from 'pino'
 import { appsFrom, loadApps, type AppSettings, type AppsRegistry } from './config'
 import { limitsFromEnv, type Limits } from './codes'
-import type { Env, ServerCtx } from './context'
+import type { Env, ServerCtx } from './core/context'
 import { canDeliver, smtpProvider, type EmailProvider, type SmsProvider } from './delivery'
 import { DEV_ISSUER_PUBLIC_JWK } from './dev-issuer'
-import { ApiError, errors } from './errors'
+import { ApiError, errors } from './core/errors'
 import { deriveKeys } from './keys'
-import { Routes } from './openapi'
+import { OpenApi } from './core/openapi'
 import { ConfigError, DEV_SECRET } from './settings'
-import type { Store } from './store'
-import { loadSigner, type Signer } from './tokens'
-import { registerApps } from './routes/apps'
-import { registerSessions } from './routes/sessions'
-import { registerPasswordless } from './routes/passwordless'
-import { registerPasswordlessSms } from './routes/passwordless-sms'
-import { registerGuest } from './routes/guest'
-import { registerCustomAuth } from './routes/custom-auth'
-import { registerSiwe } from './routes/siwe'
-import { registerSiws } from './routes/siws'
-import { registerPasskeys } from './routes/passkeys'
-import { registerUsers } from './routes/users'
-import { registerDev } from './routes/dev'
-import { registerOAuth, registerOAuthCallback, type OAuthOptions } from './routes/oauth'
-import { registerTelegram } from './routes/telegram'
+import type { Store } from './core/store'
+import { loadSigner, type Signer } from './core/identity/tokens'
+import { appsRoutes } from './features/apps/routes'
+import { sessionsRoutes } from './features/sessions/routes'
+import { usersRoutes } from './features/users/routes'
+import { emailRoutes, smsRoutes } from './features/passwordless/routes'
+import { guestRoutes } from './features/guest/routes'
+import { customAuthRoutes } from './features/custom-auth/routes'
+import { siweRoutes, siwsRoutes } from './features/wallet-login/routes'
+import { passkeysRoutes } from './features/passkeys/routes'
+import { oauthCallbackRoutes, oauthRoutes, type OAuthOptions } from './features/oauth/routes'
+import { telegramRoutes } from './features/telegram/routes'
+import { farcasterRoutes } from './features/farcaster/routes'
+import { crossAppRoutes } from './features/cross-app/routes'
+import { mfaRoutes } from './features/mfa/routes'
+import { chainInfoRoutes } from './features/chain-info/routes'
+import { walletsRoutes } from './features/wallets/routes'
+import { walletPasswordRoutes } from './features/wallet-password/routes'
+import { walletStepUpRoutes } from './features/wallet-step-up/routes'
+import { fundingRoutes } from './features/funding/routes'
+import { recoveryRoutes } from './features/recovery/routes'
+import { delegationRoutes } from './features/delegation/routes'
+import { devRoutes } from './features/dev/routes'
 import { captchaSecret } from './captcha'
-import { telegramBotToken } from './telegram'
-import { registerFarcaster, type FarcasterOptions } from './routes/farcaster'
-import { registerCrossApp } from './routes/cross-app'
-import { registerMfa } from './routes/mfa'
-import { registerChainInfo } from './routes/chain-info'
-import { derivedRecoveryKey, registerWallets, type WalletOptions } from './routes/wallets'
-import { registerWalletPassword } from './routes/wallet-password'
+import { telegramBotToken } from './features/telegram/service'
 import { assertRecoveryKey } from './keys-at-rest'
-import { registerWalletStepUp } from './routes/wallet-step-up'
-import { registerFunding } from './routes/funding'
-import { registerRecovery } from './routes/recovery'
-import { registerDelegation } from './routes/delegation'
+import { derivedRecoveryKey, type WalletOptions } from './features/wallets/keys'
+import type { FarcasterOptions } from './features/farcaster/routes'
 
 export const VERSION = '0.2.0'
 
@@ -154,9 +154,8 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
     delivery,
     trustProxy: opts.trustProxy === true ? 1 : Number(opts.trustProxy || 0),
     log,
-    routes: new Routes(),
+    openapi: new OpenApi(),
     rpcUrls: opts.rpcUrls ?? {},
-    farcaster: opts.farcaster ?? {},
   }
   const draining = opts.draining ?? (() => false)
   const walletFrameOrigin = () => (typeof opts.wallets?.frameOrigin === 'function' ? opts.wallets.frameOrigin() : opts.wallets?.frameOrigin)
@@ -245,7 +244,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
     if (length !== undefined && parseInt(length, 10) > MAX_BODY) return tooLarge(c)
     await next()
   })
-  api.get('/openapi.json', (c) => c.json(ctx.routes.openapi(VERSION)))
+  api.get('/openapi.json', (c) => c.json(ctx.openapi.document(VERSION)))
   // App id: header `privy-app-id` on every call (GET /apps/{appId}... may give it in the path instead).
   api.use('*', async (c, next) => {
     const pathApp = /^\/api\/v1\/apps\/([^/]{1,200})/.exec(c.req.path)?.[1]
@@ -264,35 +263,42 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
     c.set('app', settings)
     await next()
   })
-  registerApps(api, ctx)
-  registerSessions(api, ctx)
-  registerUsers(api, ctx)
-  registerPasswordless(api, ctx)
-  registerPasswordlessSms(api, ctx)
-  registerGuest(api, ctx)
-  registerCustomAuth(api, ctx)
-  registerSiwe(api, ctx)
-  registerSiws(api, ctx)
-  registerPasskeys(api, ctx)
-  registerOAuth(api, ctx, opts.oauth)
-  // The provider's redirect carries no app-id header: registered ahead of the /api/v1 group.
-  registerOAuthCallback(app, ctx)
-  registerTelegram(api, ctx)
-  registerFarcaster(api, app, ctx)
-  registerCrossApp(api, ctx)
-  registerMfa(api, ctx)
-  registerChainInfo(api, ctx)
-  const wallets = registerWallets(api, ctx, { ...opts.wallets, recoveryKey: opts.wallets?.recoveryKey ?? derivedRecoveryKey(opts.secret ?? DEV_SECRET) })
-  registerWalletPassword(api, ctx, { guard: wallets.guard, recoveryKeys: wallets.recoveryKeys })
+  // The features: each a sub-app whose routes declare their path, body and who may call them
+  // (core/router.ts), mounted in this order (the OpenAPI document lists them so). Routes
+  // outside /api/v1 carry no app-id header: they go on the root app ahead of the /api/v1 group.
+  api.route('/', appsRoutes(ctx))
+  api.route('/', sessionsRoutes(ctx))
+  api.route('/', usersRoutes(ctx))
+  api.route('/', emailRoutes(ctx))
+  api.route('/', smsRoutes(ctx))
+  api.route('/', guestRoutes(ctx))
+  api.route('/', customAuthRoutes(ctx))
+  api.route('/', siweRoutes(ctx))
+  api.route('/', siwsRoutes(ctx))
+  api.route('/', passkeysRoutes(ctx))
+  api.route('/', oauthRoutes(ctx, opts.oauth))
+  app.route('/', oauthCallbackRoutes(ctx))
+  api.route('/', telegramRoutes(ctx))
+  const farcaster = farcasterRoutes(ctx, opts.farcaster)
+  api.route('/', farcaster.api)
+  app.route('/', farcaster.root)
+  api.route('/', crossAppRoutes(ctx))
+  api.route('/', mfaRoutes(ctx))
+  api.route('/', chainInfoRoutes(ctx))
+  const wallets = walletsRoutes(ctx, { ...opts.wallets, recoveryKey: opts.wallets?.recoveryKey ?? derivedRecoveryKey(opts.secret ?? DEV_SECRET) })
+  api.route('/', wallets.app)
+  api.route('/', walletPasswordRoutes(ctx, { guard: wallets.guard, recoveryKeys: wallets.recoveryKeys }))
   // New wallet devices: the step-up, the devices list and their removal (issue 26).
-  registerWalletStepUp(api, ctx)
-  registerFunding(api, ctx)
-  registerRecovery(api, app, ctx, { frameOrigin: walletFrameOrigin })
-  registerDelegation(api, ctx, { guard: wallets.guard })
+  api.route('/', walletStepUpRoutes(ctx))
+  api.route('/', fundingRoutes(ctx))
+  const recovery = recoveryRoutes(ctx, { frameOrigin: walletFrameOrigin })
+  api.route('/', recovery.api)
+  app.route('/', recovery.root)
+  api.route('/', delegationRoutes(ctx, { guard: wallets.guard }))
   app.route('/api/v1', api)
-  app.get('/openapi.json', (c) => c.json(ctx.routes.openapi(VERSION)))
+  app.get('/openapi.json', (c) => c.json(ctx.openapi.document(VERSION)))
 
-  if (ctx.dev) registerDev(app, ctx)
+  if (ctx.dev) app.route('/', devRoutes(ctx))
   return app
 }
 

@@ -8,9 +8,9 @@
  * the token is only checked for presence (warned at start-up).
  */
 import type { AppSettings } from './config'
-import type { C, ServerCtx } from './context'
-import { clientIp } from './context'
-import { ApiError, errors } from './errors'
+import type { C, ServerCtx } from './core/context'
+import { clientIp } from './core/context'
+import { ApiError, errors } from './core/errors'
 
 export const SITEVERIFY_URLS = {
   turnstile: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto'
-import type { Queryable, Store } from './store'
-import { MSG, errors } from './errors'
+import type { Queryable, Store } from './core/store'
+import { MSG, errors } from './core/errors'
 import type { Keys } from './keys'
-import { now } from './tokens'
+import { now } from './core/identity/tokens'
 
 /** One-time code, rate-limit and session settings (environment-configurable). */
 export interface Limits {

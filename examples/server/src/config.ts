@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import type { JWK } from 'jose'
 import { z } from 'zod'
 import { ConfigError } from './settings'
-import type { WireAppConfig } from '../../../kernel/wire'
-import { OAUTH_PROVIDERS, type OAuthAppSettings } from './oauth-providers'
+import type { WireAppConfig } from './wire'
+import { OAUTH_PROVIDERS, type OAuthAppSettings } from './features/oauth/providers'
 import { fundingSchema, fundingWire } from './funding-config'
 
 /** One app as written in apps.json (camelCase, may hold secrets-free server-only settings). */

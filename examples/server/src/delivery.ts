@@ -7,7 +7,7 @@
  */
 import { connect, type Socket } from 'node:net'
 import type { Logger } from 'pino'
-import { ApiError } from './errors'
+import { ApiError } from './core/errors'
 
 export interface Message {
   appId: string

@@ -24,12 +24,13 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58 } from '@scure/base'
 import { verifyMessage, type Hex } from 'viem'
 import { EmbeddedJWK, calculateJwkThumbprint, decodeProtectedHeader, jwtVerify, type JWK } from 'jose'
-import { bearer, requireAuth, type Auth, type C, type ServerCtx } from './context'
+import { bearer, requireAuth, type Auth } from './core/auth'
+import type { C, ServerCtx } from './core/context'
 import { devOutboxNotice } from './delivery'
-import { ApiError } from './errors'
+import { ApiError } from './core/errors'
 import { browserAndOs } from './user-agent'
-import type { Queryable } from './store'
-import { now, randomToken } from './tokens'
+import type { Queryable } from './core/store'
+import { now, randomToken } from './core/identity/tokens'
 import {
   CUSTODY_CODES,
   CUSTODY_TEXTS,
@@ -38,8 +39,8 @@ import {
   DEVICE_PROOF_TYP,
   PROOF_MAX_AGE_S,
   PROOF_NONCE_TTL_S,
-} from './wallet-custody'
-import { recoveryProofMessage } from './wallet-owner-message'
+} from './features/wallets/custody'
+import { recoveryProofMessage } from './wire/custody'
 
 export const custodyErrors = {
   proofRequired: () => new ApiError(403, CUSTODY_CODES.proofRequired, CUSTODY_TEXTS.proofRequired),
@@ -260,7 +261,7 @@ export async function notifyNewDevice(ctx: ServerCtx, p: { appId: string; userId
 }
 
 /**
- * Whether `signature` is the root's index-0 key over `message` (wallet-owner-message.ts):
+ * Whether `signature` is the root's index-0 key over `message` (src/wire/custody.ts):
  * EIP-191 personal_sign for Ethereum roots (viem verifyMessage), ed25519 over the UTF-8 bytes
  * for Solana roots (base58 signature).
  */

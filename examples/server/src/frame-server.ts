@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { registerConsentPage } from './consent-page'
 import { registerExportPage } from './export-page'
 import type { AppsRegistry } from './config'
-import { cloudDriveOrigins } from './routes/recovery'
+import { cloudDriveOrigins } from './features/recovery/service'
 
 export interface FrameServerOptions {
   apps: AppsRegistry

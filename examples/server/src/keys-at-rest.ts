@@ -7,7 +7,7 @@
  * PORTICO_RECOVERY_KEY_PREVIOUS) open what they sealed until `rotate-keys` re-wraps it.
  */
 import { readFileSync } from 'node:fs'
-import { derivedRecoveryKey } from './routes/wallets'
+import { derivedRecoveryKey } from './features/wallets/keys'
 import { ConfigError, RECOVERY_KEY_REQUIRED } from './settings'
 
 export const KEY_TEXTS = {

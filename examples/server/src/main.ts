@@ -13,14 +13,14 @@ import { pino } from 'pino'
 import { createServer, type ServerOptions } from './app'
 import { loadApps } from './config'
 import { createFrameServer } from './frame-server'
-import { derivedRecoveryKey, recoveryKeyId } from './routes/wallets'
+import { derivedRecoveryKey, recoveryKeyId } from './features/wallets/keys'
 import { assertRecoveryKey, previousKeys, recoveryKeyChoice } from './keys-at-rest'
 import { deriveKeys } from './keys'
 import { rotateKeys } from './rotate-keys'
 import { twilioProvider, webhookProvider } from './delivery'
 import { ConfigError, loadEnv } from './settings'
-import { openStore } from './store'
-import { pendingMigrations, runMigrations } from './store/migrate'
+import { openStore } from './core/store'
+import { pendingMigrations, runMigrations } from './core/store/migrate'
 
 const args = process.argv.slice(2)
 let env: ReturnType<typeof loadEnv>

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
-import type { WireNonceResponse } from '../../../kernel/wire'
+import type { WireNonceResponse } from './wire'
 import { hitLimit, type Limits } from './codes'
-import { errors } from './errors'
-import type { Store } from './store'
-import { now } from './tokens'
+import { errors } from './core/errors'
+import type { Store } from './core/store'
+import { now } from './core/identity/tokens'
 
 export const NONCE_TTL_S = 600
 

@@ -10,10 +10,10 @@
  * current or a previous key. Records already under the current key are left alone: a second run
  * changes nothing (idempotent). Once it reports no `remaining`, the previous keys can go.
  */
-import { AUTH_SHARE_PURPOSE, RECOVERY_SHARE_PURPOSE } from './routes/wallets'
-import { OPRF_KEY_PURPOSE } from './routes/wallet-password'
+import { AUTH_SHARE_PURPOSE, RECOVERY_SHARE_PURPOSE } from './features/wallets/keys'
+import { OPRF_KEY_PURPOSE } from './features/wallet-password/service'
 import type { Keys } from './keys'
-import type { Queryable, Store } from './store'
+import type { Queryable, Store } from './core/store'
 
 export interface RotationKeys {
   /** The server secret's keys (current + previous). */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SignJWT, createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose'
 import type { WireAppConfig, WireAuthResponse, WireForkResponse } from '../../../kernel/wire'
-import type { Store } from '../src/store'
-import { loadSigner } from '../src/tokens'
+import type { Store } from '../src/core/store'
+import { loadSigner } from '../src/core/identity/tokens'
 import { devKeys, openTestStore } from './helpers'
 import {
   ALLOW,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { serve } from '@hono/node-server'
-import type { Store } from '../src/store'
+import type { Store } from '../src/core/store'
 import { startTestServer, type TestServer, openTestStore } from './helpers'
 import { createPriceStandIn } from '../../stand-ins/price/handler'
 import { startSvm, type Svm } from '../../../test/chains/svm'

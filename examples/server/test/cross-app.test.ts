@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Store } from '../src/store'
+import type { Store } from '../src/core/store'
 import { ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 
 const PROVIDER = 'portico-test-xprovider-01'

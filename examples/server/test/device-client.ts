@@ -6,7 +6,7 @@
 import { createApi, type FrameContext } from '../frame/context'
 import { deviceKey, proof } from '../frame/device-key'
 import { memoryStore, useFrameStore, type FrameStore } from '../frame/storage'
-import { DEVICE_PROOF_HEADER } from '../src/wallet-owner-message'
+import { DEVICE_PROOF_HEADER } from '../src/wire/custody'
 import { DEMO, type Res, type TestServer } from './helpers'
 
 export interface TestDevice {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSiweMessage } from 'viem/siwe'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import type { Store } from '../src/store'
+import type { Store } from '../src/core/store'
 import { DEMO, ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 
 let store: Store

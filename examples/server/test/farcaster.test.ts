@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import type { Store } from '../src/store'
+import type { Store } from '../src/core/store'
 import { deployIdRegistry, farcasterApp, signIn, startChain, type Chain, type FarcasterUser, type IdRegistry } from './chain/farcaster'
 import { ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 

@@ -13,7 +13,7 @@ import { loadDeviceShare } from '../frame/device-store'
 import { handlerFor } from '../frame/handlers/index'
 import { STORAGE_TEXTS, checkStorage, isStorageError, probe, resilientStore, storageMode, type StorageAccessDocument } from '../frame/storage-check'
 import { memoryStore, useFrameStore, type FrameStore } from '../frame/storage'
-import type { Store } from '../src/store'
+import type { Store } from '../src/core/store'
 import { DEMO, openTestStore, startTestServer, uniqueEmail, type TestServer } from './helpers'
 
 /** The wallet frame's origin in the server's settings (embedded wallets on; not a credential: calls carry device proofs). */

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { Store } from '../src/store'
+import type { Store } from '../src/core/store'
 import { DEMO, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30)

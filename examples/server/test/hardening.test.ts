@@ -13,11 +13,11 @@ import { DEV_ISSUER_PRIVATE_JWK, issueDevToken } from '../src/dev-issuer'
 import { smtpProvider, twilioProvider, webhookProvider } from '../src/delivery'
 import { SMTPServer } from 'smtp-server'
 import { deriveKeys } from '../src/keys'
-import { EMAIL } from '../src/routes/passwordless'
+import { EMAIL } from '../src/features/passwordless/email'
 import { ConfigError, DEV_SECRET, loadEnv } from '../src/settings'
-import { openPglite } from '../src/store/pglite'
-import type { Store } from '../src/store'
-import { loadSigner } from '../src/tokens'
+import { openPglite } from '../src/core/store/pglite'
+import type { Store } from '../src/core/store'
+import { loadSigner } from '../src/core/identity/tokens'
 import {
   ALLOW,
   DEMO,

@@ -5,8 +5,8 @@
  */
 import * as OTPAuth from 'otpauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openStore, type Store } from '../src/store'
-import { MFA_MAX_ATTEMPTS } from '../src/routes/mfa'
+import { openStore, type Store } from '../src/core/store'
+import { MFA_MAX_ATTEMPTS } from '../src/features/mfa/service'
 import { startPostgres, startTestServer, uniqueEmail, type TempPostgres, type TestServer } from './helpers'
 
 const MFA = 'portico-test-mfa-00000001'

@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { WireAuthResponse } from '../../../kernel/wire'
-import type { Store } from '../src/store'
-import { browserAndOs } from '../src/routes/passkeys'
+import type { Store } from '../src/core/store'
+import { browserAndOs } from '../src/user-agent'
 import { ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 import { SoftAuthenticator } from './soft-authenticator'
 

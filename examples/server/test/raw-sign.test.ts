@@ -10,7 +10,7 @@ import { handlerFor } from '../frame/handlers/index'
 import { clearSession } from '../frame/session'
 import { appsFrom, loadApps } from '../src/config'
 import { createFrameServer } from '../src/frame-server'
-import type { Store } from '../src/store'
+import type { Store } from '../src/core/store'
 import { testDevice } from './device-client'
 import { APPS_FILE, DEMO, openTestStore, startTestServer, uniqueEmail, type TestServer } from './helpers'
 

@@ -9,7 +9,7 @@ import { serve } from '@hono/node-server'
 import { pino } from 'pino'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createCloudDrive } from '../../stand-ins/cloud-drive/server'
-import type { Store } from '../src/store'
+import type { Store } from '../src/core/store'
 import { freePort, ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 import { testDevice } from './device-client'
 

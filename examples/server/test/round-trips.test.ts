@@ -6,7 +6,7 @@
  * a returning one, so a change that adds a round trip shows up here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Queryable, Store } from '../src/store'
+import type { Store, Tx } from '../src/core/store'
 import { startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 
 interface Counts {
@@ -29,7 +29,8 @@ function counting(inner: Store): { store: Store; counts: Counts; reset(): void }
       inner.transaction((tx) => {
         counts.transactions++
         let inFlight = 0
-        const q: Queryable = {
+        const q: Tx = {
+          exec: (script) => tx.exec(script),
           query: async (sql, params) => {
             counts.statements++
             if (inFlight > 0) counts.pipelined++

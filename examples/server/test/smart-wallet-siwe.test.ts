@@ -18,7 +18,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
 import { serializeErc6492Signature } from 'viem/utils'
 import { loadApps } from '../src/config'
-import type { Store } from '../src/store'
+import type { Store } from '../src/core/store'
 import { APPS_FILE, DEMO, ORIGIN, freePort, startTestServer, type TestServer, openTestStore } from './helpers'
 import { SMART_WALLET_SOURCE, compileSolidity } from '../../../test/chains/evm'
 

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Store } from '../src/store'
+import type { Store } from '../src/core/store'
 import type { AppSettings } from '../src/config'
 import { signWebApp, signWidget, TEST_BOT_NAME, TEST_BOT_TOKEN, type TgUser } from '../../../test/stand-ins/telegram'
 import { startSiteverify, type Siteverify } from '../../../test/stand-ins/captcha'

@@ -6,8 +6,8 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58 } from '@scure/base'
 import { SignJWT, generateKeyPair } from 'jose'
 import type { WireAuthResponse } from '../../../kernel/wire'
-import type { Store } from '../src/store'
-import { createSiwsMessage } from '../src/siws-message'
+import type { Store } from '../src/core/store'
+import { createSiwsMessage } from '../src/features/wallet-login/siws-message'
 import { ALLOW, DEMO, ORIGIN, TERMS, prodOptions, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 
 let store: Store

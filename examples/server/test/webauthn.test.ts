@@ -4,7 +4,7 @@
  * passkeys.test.ts and mfa.test.ts with a software authenticator.
  */
 import { describe, expect, it } from 'vitest'
-import { CHALLENGE_TTL_S, authenticationOptions, authenticationResponse, registrationResponse } from '../src/webauthn'
+import { CHALLENGE_TTL_S, authenticationOptions, authenticationResponse, registrationResponse } from '../src/features/passkeys/webauthn'
 
 describe('webauthn helpers', () => {
   it('authentication options: the RP id, preferred user verification, the challenge lifetime; an allow list only for MFA', async () => {

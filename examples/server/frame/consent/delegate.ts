@@ -6,9 +6,8 @@
  * server's delegation key, and hand it to POST /wallets/delegate. Returns the updated user.
  */
 import type { JWK } from 'jose'
-import type { ConsentPayload } from '../../../../plugins/delegated-actions/protocol'
-import type { DelegationPolicy } from '../../../../plugins/delegated-actions/policy'
-import type { WireUser } from '../../../../kernel/wire'
+import type { ConsentPayload, DelegationPolicy } from '../../src/wire/frame'
+import type { WireUser } from '../../src/wire'
 import { FrameFailure, type FrameContext } from '../context'
 import { withRootSecret } from '../wallet-secret'
 

@@ -13,9 +13,7 @@
  * browser supports IntersectionObserver v2) only while the page is really visible: a host that
  * makes it transparent or covers it with its own button disarms it.
  */
-import { FRAME_PROTOCOL, isFrameRequest, type FrameError, type FrameReplyMessage } from '../../../../plugins/embedded-wallet/protocol'
-import { CONSENT_ESCAPE, CONSENT_REQUEST, CONSENT_RESIZE, type ConsentPayload, type ConsentReply } from '../../../../plugins/delegated-actions/protocol'
-import { describePolicy, normalizePolicy, PolicyError, type DelegationPolicy } from '../../../../plugins/delegated-actions/policy'
+import { FRAME_PROTOCOL, isFrameRequest, type FrameError, type FrameReplyMessage, CONSENT_ESCAPE, CONSENT_REQUEST, CONSENT_RESIZE, type ConsentPayload, type ConsentReply, describePolicy, normalizePolicy, PolicyError, type DelegationPolicy } from '../../src/wire/frame'
 import '../messages'
 import { FRAME_TEXTS, FrameFailure, createApi, type FrameConfig, type FrameContext } from '../context'
 import { accepts } from '../guard'

@@ -9,8 +9,7 @@
  * only `{ exported: true }`.
  */
 import { encode } from 'uqr'
-import { FRAME_PROTOCOL, isFrameRequest, type ChainType, type EntropyIdVerifier, type FrameError, type FrameReplyMessage } from '../../../../plugins/embedded-wallet/protocol'
-import { COPIED_MS, EXPORT_ESCAPE, EXPORT_QR_SIZE, type ExportRequestPayload } from '../../../../plugins/wallet-export/protocol'
+import { FRAME_PROTOCOL, isFrameRequest, type ChainType, type EntropyIdVerifier, type FrameError, type FrameReplyMessage, COPIED_MS, EXPORT_ESCAPE, EXPORT_QR_SIZE, type ExportRequestPayload } from '../../src/wire/frame'
 import '../messages'
 import { FRAME_TEXTS, FrameFailure, createApi, type FrameConfig, type FrameContext } from '../context'
 import { accepts } from '../guard'

@@ -12,7 +12,7 @@
  * not the drive's file: nothing. The drive's file and the server together rebuild the key:
  * that is what recovery on a new device does, with the user's drive sign-in.
  */
-import type { RecoveryInput } from '../../../../plugins/embedded-wallet/protocol'
+import type { RecoveryInput } from '../../src/wire/frame'
 import { FRAME_TEXTS, FrameFailure, type FrameContext } from '../context'
 import { open, seal } from '../seal'
 import { registerRecoveryMethod } from './registry'

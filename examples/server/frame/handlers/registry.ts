@@ -9,7 +9,7 @@
  * opens it again on recovery. A method without a registered handler is refused with
  * 'Recovery method not supported'.
  */
-import type { EntropyIdVerifier, FrameData, FramePayload, FrameRequestType, RecoveryInput, RecoveryMethod } from '../../../../plugins/embedded-wallet/protocol'
+import type { EntropyIdVerifier, FrameData, FramePayload, FrameRequestType, RecoveryInput, RecoveryMethod } from '../../src/wire/frame'
 import { FRAME_TEXTS, FrameFailure, type FrameContext } from '../context'
 import type { WalletRoot } from '../keys'
 

@@ -6,7 +6,7 @@
  */
 import { base64 } from '@scure/base'
 import { isAddressEqual, type Hex, type TransactionSerializable, type TypedDataDefinition } from 'viem'
-import type { FrameTransactionRequest, RpcData } from '../../../../plugins/embedded-wallet/protocol'
+import type { FrameTransactionRequest, RpcData } from '../../src/wire/frame'
 import { FRAME_TEXTS, FrameFailure } from '../context'
 import { unlock } from '../session'
 import { register } from './registry'

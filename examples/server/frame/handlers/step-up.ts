@@ -5,7 +5,7 @@
  * Every call carries this frame's device proof (context.ts createApi), so the grant the server
  * mints is for this device, session and root only.
  */
-import type { StepUpStart, WalletDevice } from '../../../../plugins/embedded-wallet/protocol'
+import type { StepUpStart, WalletDevice } from '../../src/wire/frame'
 import { FRAME_TEXTS, FrameFailure } from '../context'
 import { register } from './registry'
 

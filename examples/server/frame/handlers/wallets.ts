@@ -2,7 +2,7 @@
  * wallets:create / wallets:add / solana-wallet:create / wallets:connect / wallets:recover
  * (privy and registered methods) / wallets:set-recovery / wallets:clear.
  */
-import type { ChainType, EntropyRef, FrameWallet, RecoveryInput, RecoveryMethod } from '../../../../plugins/embedded-wallet/protocol'
+import type { ChainType, EntropyRef, FrameWallet, RecoveryInput, RecoveryMethod } from '../../src/wire/frame'
 import { FRAME_TEXTS, FrameFailure, type FrameContext } from '../context'
 import { deleteDeviceShare, loadDeviceShare, saveDeviceShare } from '../device-store'
 import { storageMode } from '../storage-check'
@@ -10,7 +10,7 @@ import { HdRoot, ImportedRoot, generateEntropy, matchesEntropyId, rootFromSecret
 import { parseImportedKey } from '../import-key'
 import { fetchAuthShare, lease, rootFromAuth, unlock, clearSession, type AuthShareReply } from '../session'
 import { recoveryProof, recoveryProofKey } from '../recovery-proof'
-import { ownerMessage, setRecoveryFields } from '../../src/wallet-owner-message'
+import { ownerMessage, setRecoveryFields } from '../../src/wire/custody'
 import { combineShares, shareFromString, shareToString, splitEntropy } from '../shares'
 import { confirmRecovery, recoveryMethod, register, type SealedRecovery } from './registry'
 

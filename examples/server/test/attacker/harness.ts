@@ -4,8 +4,8 @@
  * token). Each claim runs against PGlite and, where PostgreSQL is installed (always in CI),
  * against PostgreSQL too.
  */
-import type { Store } from '../../src/store'
-import { openStore } from '../../src/store'
+import type { Store } from '../../src/core/store'
+import { openStore } from '../../src/core/store'
 import { DEMO, openTestPglite, openTestStore, startPostgres, startTestServer, type Res, type TempPostgres, type TestServer } from '../helpers'
 import type { ServerOptions } from '../../src/app'
 

@@ -1,0 +1,54 @@
+import { z } from 'zod'
+import { clientIp, type ServerCtx } from '../../core/context'
+import { hitLimit } from '../../codes'
+import { errors } from '../../core/errors'
+import { acceptTerms, loadUser, loadUserOfApp, userResponse } from '../../core/identity'
+import { now } from '../../core/identity/tokens'
+import { id } from '../../core/validate'
+import { router } from '../../core/router'
+
+/** Analytics payloads above this many bytes (serialised) are refused with 413. */
+export const ANALYTICS_PAYLOAD_MAX = 4096
+
+/** The current user, terms acceptance, analytics events. */
+export function usersRoutes(ctx: ServerCtx) {
+  const r = router(ctx)
+  r.get('/users/me', { summary: 'The current user', auth: 'bearer' }, async (c, { auth }) => {
+    const user = await loadUser(ctx.store, auth.userId)
+    if (!user) throw errors.invalidToken()
+    return c.json({ user })
+  })
+
+  // The host app's backend (portico/server getUser): Basic base64(appId:appSecret), never from a
+  // browser; only users of that app.
+  r.get('/users/:userId', { summary: "A user of the app, for the app's backend (Basic app id and app secret)", auth: 'app-secret' }, async (c, { auth: app }) => {
+    const user = await loadUserOfApp(ctx.store, c.req.param('userId') ?? '', app.id)
+    if (!user) throw errors.notFound()
+    return c.json({ user })
+  })
+
+  r.post('/users/me/accept_terms', { summary: 'Record terms acceptance', auth: 'bearer' }, async (c, { auth }) => {
+    const user = await acceptTerms(ctx.store, auth.userId)
+    if (!user) throw errors.invalidToken()
+    return c.json(await userResponse(ctx, c.get('app').id, user))
+  })
+
+  // Unauthenticated: limited per IP (PORTICO_ANALYTICS_PER_IP a minute) and capped in size.
+  r.post('/analytics_events', { summary: 'Record a client analytics event', body: z.object({ eventName: id(200), payload: z.record(z.string(), z.unknown()).nullish() }) }, async (c, { body: b }) => {
+      const payload = JSON.stringify(b.payload ?? null)
+      if (Buffer.byteLength(payload) > ANALYTICS_PAYLOAD_MAX) {
+        throw errors.invalidData(`payload is larger than ${ANALYTICS_PAYLOAD_MAX} bytes`, undefined, 413)
+      }
+      const app = c.get('app')
+      await ctx.store.transaction(async (q) => {
+        if (!(await hitLimit(q, `analytics:${clientIp(c, ctx.trustProxy)}`, ctx.limits.analyticsPerIp, ctx.limits.analyticsWindowS))) throw errors.tooMany()
+        const client = c.req.header('privy-client-id')
+        await q.query(
+          'INSERT INTO analytics_events (app_id, event_name, payload, client_id, created_at) VALUES ($1, $2, $3, $4, $5)',
+          [app.id, b.eventName, payload, client && client.length <= 128 && !/[\u0000-\u001f\u007f]/.test(client) ? client : null, now()],
+        )
+      })
+      return c.json({ success: true })
+    })
+  return r.app
+}

@@ -1,0 +1,142 @@
+/**
+ * The server's layout rules (issue 28), read from the import statements of every module:
+ *
+ * - a feature's routes are mounted by the app assembly (src/app.ts) only: no module imports a
+ *   feature's routes file, so nothing outside the HTTP layer depends on it;
+ * - core/ and wire/ know no feature;
+ * - wire/ is types and the constants the protocols fix: it imports nothing of the server, and of
+ *   the client only the shared wire types and the protocol files its door (wire/frame.ts) names;
+ * - the wallet frame imports only wire/ (and its own folder and npm packages): no server module,
+ *   no client plugin;
+ * - a route's authentication is its declaration (core/router.ts): no feature calls
+ *   requireAuth / requireAppSecret by hand, except inside a guard it declares;
+ * - SQL lives in repo files (and the store): a ratchet lists the modules that still hold queries,
+ *   and fails both when a new one appears and when a listed one is cleaned (remove it then).
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const ROOT = resolve(import.meta.dirname, '..')
+const REPO = resolve(ROOT, '../..')
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name)
+    if (statSync(p).isDirectory()) return walk(p)
+    return /\.(ts|tsx|mjs)$/.test(name) && !/\.test\.tsx?$/.test(name) ? [p] : []
+  })
+}
+
+/** Relative import targets of a module (static, dynamic and re-exports), resolved to repo paths. */
+function imports(file: string): string[] {
+  const src = readFileSync(file, 'utf8')
+  const specs = [...src.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) => m[1])
+  return specs.map((s) => relative(REPO, resolve(dirname(file), s)).replace(/\.(ts|tsx|mjs)$/, ''))
+}
+
+const rel = (f: string) => relative(ROOT, f)
+const src = walk(join(ROOT, 'src'))
+const frame = walk(join(ROOT, 'frame'))
+const isRoutes = (target: string) => /^examples\/server\/src\/features\/[^/]+\/routes$/.test(target)
+
+describe('server layout', () => {
+  it('every feature is a folder with a routes.ts, mounted by app.ts', () => {
+    const features = readdirSync(join(ROOT, 'src/features'))
+    expect(features.length).toBeGreaterThan(15)
+    const app = imports(join(ROOT, 'src/app.ts'))
+    for (const f of features) {
+      expect(statSync(join(ROOT, 'src/features', f, 'routes.ts')).isFile(), f).toBe(true)
+      expect(app, `app.ts mounts ${f}`).toContain(`examples/server/src/features/${f}/routes`)
+    }
+  })
+
+  it('no module but app.ts imports a routes file', () => {
+    const bad = [...src, ...frame]
+      .filter((f) => rel(f) !== 'src/app.ts')
+      .flatMap((f) => imports(f).filter(isRoutes).map((t) => `${rel(f)} -> ${t}`))
+    expect(bad).toEqual([])
+  })
+
+  it('core/ and wire/ import no feature', () => {
+    const bad = src
+      .filter((f) => /^src\/(core|wire)\//.test(rel(f)))
+      .flatMap((f) => imports(f).filter((t) => t.startsWith('examples/server/src/features/')).map((t) => `${rel(f)} -> ${t}`))
+    expect(bad).toEqual([])
+  })
+
+  it('wire/ imports only wire/, the shared wire types and the protocol files of its door', () => {
+    const allowed = [
+      /^examples\/server\/src\/wire\//,
+      /^kernel\/(wire|errors)$/,
+      /^plugins\/embedded-wallet\/(protocol|recovery\/password)$/,
+      /^plugins\/delegated-actions\/(protocol|policy)$/,
+      /^plugins\/wallet-export\/protocol$/,
+    ]
+    const bad = src
+      .filter((f) => rel(f).startsWith('src/wire/'))
+      .flatMap((f) => imports(f).filter((t) => !allowed.some((a) => a.test(t))).map((t) => `${rel(f)} -> ${t}`))
+    expect(bad).toEqual([])
+    // Only the door reaches the client's plugins.
+    const doors = src.filter((f) => imports(f).some((t) => t.startsWith('plugins/'))).map(rel)
+    expect(doors).toEqual(['src/wire/frame.ts'])
+  })
+
+  it('the wallet frame imports only wire/ and its own folder', () => {
+    const bad = frame.flatMap((f) =>
+      imports(f)
+        .filter((t) => !t.startsWith('examples/server/frame/') && !/^examples\/server\/src\/wire(\/|$)/.test(t))
+        .map((t) => `${rel(f)} -> ${t}`),
+    )
+    expect(bad).toEqual([])
+  })
+
+  it('authentication is declared: no hand requireAuth / requireAppSecret in a feature, but in a declared guard', () => {
+    const calls = src
+      .filter((f) => rel(f).startsWith('src/features/'))
+      .flatMap((f) =>
+        readFileSync(f, 'utf8')
+          .split('\n')
+          .map((line, i) => ({ line, at: `${rel(f)}:${i + 1}` }))
+          .filter(({ line }) => /\b(requireAuth|requireAppSecret)\(/.test(line)),
+      )
+    // The one feature guard that accepts either credential (the audit: the app's backend or the user).
+    expect(calls.map((c) => c.at)).toEqual([expect.stringMatching(/^src\/features\/delegation\/routes\.ts:\d+$/)])
+    expect(calls[0].line).toMatch(/requireAppSecret\(c, ctx\).*requireAuth\(c, ctx\)/)
+    const delegation = readFileSync(join(ROOT, 'src/features/delegation/routes.ts'), 'utf8')
+    expect(delegation).toMatch(/guard: userOrApp/)
+  })
+
+  it('SQL lives in repo files (ratchet: the modules below still hold queries)', () => {
+    const STILL = [
+      'src/app.ts',
+      'src/codes.ts',
+      'src/delivery.ts',
+      'src/device-proof.ts',
+      'src/features/cross-app/routes.ts',
+      'src/features/delegation/routes.ts',
+      'src/features/dev/routes.ts',
+      'src/features/farcaster/routes.ts',
+      'src/features/mfa/routes.ts',
+      'src/features/mfa/service.ts',
+      'src/features/oauth/routes.ts',
+      'src/features/passkeys/routes.ts',
+      'src/features/passkeys/webauthn.ts',
+      'src/features/recovery/routes.ts',
+      'src/features/users/routes.ts',
+      'src/features/wallet-password/routes.ts',
+      'src/features/wallet-step-up/routes.ts',
+      'src/features/wallets/custody.ts',
+      'src/features/wallets/routes.ts',
+      'src/nonces.ts',
+      'src/rotate-keys.ts',
+    ]
+    const sql = /\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b/
+    const holders = src
+      .map(rel)
+      .filter((f) => !/(^|\/)repo\.ts$/.test(f) && !f.startsWith('src/core/store/'))
+      .filter((f) => sql.test(readFileSync(join(ROOT, f), 'utf8')))
+      .sort()
+    expect(holders).toEqual([...STILL].sort())
+  })
+})
