@@ -3,7 +3,7 @@
  * embedders who assemble their own kernel. No compatibility promise: names here may change in
  * any release. Hosts and plugins use `portico`.
  */
-export { isTransient } from './portico'
+export { isTransient } from './startup'
 export { validatePlugins, PLUGIN_KINDS } from './plugin'
 export { createHooks } from './hooks'
 export { evalFree, untap, TAPABLE_VERSION } from './tapable'

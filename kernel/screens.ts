@@ -86,6 +86,12 @@ export interface NavigatorDeps {
   /** The kernel's method-neutral fallback (with the app's texts). */
   fallbackView?: (error: PorticoError, context: ErrorContext) => ErrorView
   onOpenChange?: (open: boolean) => void
+  /**
+   * The load hook: runs when a lazy screen's module loads (`ScreenDefinition.load`), and the
+   * load waits for what it returns. The kernel waits there for the plugins' lazily declared
+   * error views, so a screen that shows an error finds its view (the first open's screen does not wait).
+   */
+  onLoad?: (definition: ScreenDefinition) => Promise<unknown> | undefined
 }
 
 export { ERROR_SCREEN }
@@ -143,9 +149,12 @@ export function createNavigator(deps: NavigatorDeps): Navigator {
       if (!def.component && !def.load) {
         throw new PorticoError('invalid_plugin', `Screen '${def.id}' needs a component or a load() function.`)
       }
-      registry.set(def.id, def as ScreenDefinition)
+      const { load } = def
+      const onLoad = deps.onLoad
+      const stored = (load && onLoad ? { ...def, load: () => Promise.all([load(), onLoad(def as ScreenDefinition)]).then(([m]) => m) } : def) as ScreenDefinition
+      registry.set(def.id, stored)
       return () => {
-        if (registry.get(def.id) === (def as ScreenDefinition)) registry.delete(def.id)
+        if (registry.get(def.id) === stored) registry.delete(def.id)
       }
     },
     get: (id) => registry.get(id),
