@@ -6,9 +6,10 @@
  * the recent login method (./recent.ts).
  */
 import { resolveConfig, validateAppId, type PorticoConfig, type ResolvedConfig } from './config'
-import { ERROR_TEXTS, PorticoError, defaultErrorView } from './errors'
+import { ERROR_TEXTS, PorticoError, basicErrorView } from './errors'
 import { createEvents, type PorticoEmitter } from './events'
 import { createHooks, type AuthContext, type PorticoHooks } from './hooks'
+import { lazyOnce } from './lazy'
 import { createMethodRegistry, type MethodRegistry } from './methods'
 import { validatePlugins, type LoginMeta, type PluginApis, type PorticoPlugin } from './plugin'
 import { createRecentLogins, type RecentLogin } from './recent'
@@ -63,10 +64,11 @@ export interface Portico {
   /** Texts of a namespace (a plugin id, 'ui', 'kernel') with the app's overrides. */
   texts<T extends object>(namespace: string, defaults: T): T
   /**
-   * Load what plugins declared lazily (`ctx.declareErrors(() => import('./errors'))`), once.
-   * Every lazy screen's load waits for it, and so does a flow the page address carries, so an
-   * error is never shown before its plugin's view is in. Never rejects: a chunk that fails to
-   * load is warned about and tried again by the next call.
+   * Load the error views that load lazily, once: the kernel's own (./error-views.ts, which
+   * `ready()` loads too) and what plugins declared as loaders (`ctx.declareErrors(() =>
+   * import('./errors'))`). Every lazy screen's load waits for it, and so does a flow the page
+   * address carries, so an error is never shown before its view is in. Never rejects: a chunk
+   * that fails to load is warned about and tried again by the next call.
    */
   loadDeclarations(): Promise<void>
   /** Change host config after creation (appearance, texts, legal ...); the 'config' event tells the UI. */
@@ -169,11 +171,26 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     now: internals.now,
   })
   const recent = createRecentLogins(storage, appId)
+
+  // The kernel's own error views (./error-views.ts) load beside start-up: ready() waits for them,
+  // and so do every lazy screen (but the first open's) and a claimed return flow, with the
+  // plugins' lazily declared ones. Until then, or when they cannot load, the basic view shows.
+  const errorViews = lazyOnce(() => import('./error-views'))
+  const loadErrorViews = () =>
+    errorViews().then(
+      () => {},
+      (e) => warn(`Could not load the error views: ${(e as Error)?.message ?? String(e)}`, 'kernel'),
+    )
+  const loadDeclarations = () => Promise.all([loadErrorViews(), runtime.loadDeclarations()]).then(() => {})
   const screens: Navigator = createNavigator({
     errorView: (err, ctx) => hooks.errorView.call(err, ctx),
-    fallbackView: (err, ctx) => defaultErrorView(err, ctx, texts('kernel', ERROR_TEXTS)),
-    // Every lazy screen but the first open's waits for the plugins' lazily declared error views.
-    onLoad: (def) => (def.firstOpen ? undefined : runtime.loadDeclarations()),
+    fallbackView(err, ctx) {
+      const t = texts('kernel', ERROR_TEXTS)
+      if (errorViews.current) return errorViews.current.defaultErrorView(err, ctx, t)
+      void loadErrorViews()
+      return basicErrorView(t)
+    },
+    onLoad: (def) => (def.firstOpen ? undefined : loadDeclarations()),
   })
 
   const analytics = (eventName: string, payload: Record<string, unknown> = {}) => {
@@ -241,7 +258,8 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     },
     config: () => config,
     started: () => started,
-    loadDeclarations: runtime.loadDeclarations,
+    preload: loadErrorViews,
+    loadDeclarations,
     hasLazyDeclarations: runtime.hasLazyDeclarations,
     warn,
   })
@@ -285,7 +303,7 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
       return runtime.state(id) as Store<S> | undefined
     },
     texts,
-    loadDeclarations: runtime.loadDeclarations,
+    loadDeclarations,
     setConfig(patch) {
       host = { ...host, ...patch, appId: host.appId, plugins: host.plugins }
       config = startup.isReady ? hooks.configure.call(resolveConfig(host, serverConfig, warn)) : hostOnly()

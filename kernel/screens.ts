@@ -3,7 +3,7 @@
  * kernel: a screen is a name plus whatever the UI renders for it (a component, or a lazy
  * loader so the first open ships only the landing).
  */
-import { ERROR_SCREEN, PorticoError, defaultErrorView, toPorticoError, type ErrorContext, type ErrorView } from './errors'
+import { ERROR_SCREEN, PorticoError, basicErrorView, toPorticoError, type ErrorContext, type ErrorView } from './errors'
 
 export type Intent = 'login' | 'link' | 'update'
 
@@ -83,7 +83,7 @@ const EXIT_CODES: Record<Intent, { code: string; message: string }> = {
 
 export interface NavigatorDeps {
   errorView: (error: PorticoError, context: ErrorContext) => ErrorView | undefined
-  /** The kernel's method-neutral fallback (with the app's texts). */
+  /** The kernel's method-neutral fallback, with the app's texts (default: `basicErrorView`). */
   fallbackView?: (error: PorticoError, context: ErrorContext) => ErrorView
   onOpenChange?: (open: boolean) => void
   /**
@@ -135,7 +135,7 @@ export function createNavigator(deps: NavigatorDeps): Navigator {
   const resolveError = (error: unknown, context: ErrorContext = {}): ErrorView => {
     const err = toPorticoError(error)
     const ctx = { screen: state.current?.id, intent: state.intent, ...context }
-    return deps.errorView(err, ctx) ?? (deps.fallbackView ?? defaultErrorView)(err, ctx)
+    return deps.errorView(err, ctx) ?? (deps.fallbackView ? deps.fallbackView(err, ctx) : basicErrorView())
   }
 
   const nav: Navigator = {

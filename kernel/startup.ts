@@ -40,7 +40,9 @@ export interface StartupDeps {
   config(): ResolvedConfig
   /** Whether the plugins are set up; a destroyed kernel stops retrying until it starts again. */
   started(): boolean
-  /** The plugins' lazily declared error views: loaded after ready; a claimed return flow waits for them. */
+  /** What start-up loads beside the app config and waits for (the kernel's error views); never rejects. */
+  preload(): Promise<void>
+  /** The lazily declared error views: loaded after ready; a claimed return flow waits for them. */
   loadDeclarations(): Promise<void>
   hasLazyDeclarations(): boolean
   warn(message: string, source: string): void
@@ -113,6 +115,7 @@ export function createStartup(deps: StartupDeps): Startup {
 
   async function startUp(): Promise<void> {
     setStatus('loading')
+    const preloaded = deps.preload()
     for (let attempt = 1; ; attempt++) {
       try {
         await loadOnce()
@@ -127,6 +130,7 @@ export function createStartup(deps: StartupDeps): Startup {
         if (!deps.started()) await new Promise<void>((resolve) => (paused = resolve))
       }
     }
+    await preloaded
     lastError = null
     isReady = true
     setStatus('ready')
