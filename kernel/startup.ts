@@ -7,9 +7,8 @@
  */
 import { ERROR_TEXTS, PorticoError, toPorticoError } from './errors'
 import type { PorticoEmitter } from './events'
-import type { PorticoHooks } from './hooks'
+import type { PorticoHooks, ReturnClaim } from './hooks'
 import type { KernelInternals } from './portico'
-import { claimReturnPath, pageLocation } from './return-path'
 import type { ResolvedConfig } from './config'
 import type { Session } from './session'
 import type { Api } from './transport'
@@ -22,6 +21,20 @@ export type ReadyStatus = 'idle' | 'loading' | 'retrying' | 'ready' | 'failed'
 export function isTransient(e: PorticoError): boolean {
   if (e.code === 'network_error' || e.code === 'client_request_timeout') return true
   return typeof e.status === 'number' && (e.status >= 500 || e.status === 408 || e.status === 429)
+}
+
+/** The page address and how to rewrite it (default: `location` and `history.replaceState`). */
+export interface PageLocation {
+  href: string
+  replace(url: string): void
+}
+
+/** The browser's address, when the page is served over http(s); null elsewhere (Node, a file, an extension). */
+export function pageLocation(): PageLocation | null {
+  const loc = (globalThis as { location?: Location }).location
+  const hist = (globalThis as { history?: History }).history
+  if (!loc || !/^https?:$/.test(loc.protocol) || !hist) return null
+  return { href: loc.href, replace: (url) => hist.replaceState(hist.state, '', url) }
 }
 
 const defaultRetryDelay = (attempt: number) => Math.min(30_000, 1000 * 2 ** Math.max(0, attempt - 1))
@@ -42,7 +55,7 @@ export interface StartupDeps {
   started(): boolean
   /** What start-up loads beside the app config and waits for (the kernel's error views); never rejects. */
   preload(): Promise<void>
-  /** The lazily declared error views: loaded after ready; a claimed return flow waits for them. */
+  /** The error views that load lazily: after ready; a claimed return flow waits for them. */
   loadDeclarations(): Promise<void>
   hasLazyDeclarations(): boolean
   warn(message: string, source: string): void
@@ -113,6 +126,31 @@ export function createStartup(deps: StartupDeps): Startup {
     if (restored.status === 'rejected') deps.warn(`Could not restore the session: ${String(restored.reason)}`, 'session')
   }
 
+  /**
+   * Offer the page address to the `returnPath` hook; when a plugin claims it, ./return-path.ts
+   * loads, strips the claimed parameters and starts the flow (`returnFlow`). Never throws.
+   */
+  async function offerReturnPath(): Promise<void> {
+    const loc = internals.location === undefined ? pageLocation() : internals.location
+    let url: URL
+    let claim: ReturnClaim | undefined
+    try {
+      if (!loc) return
+      url = new URL(loc.href)
+      claim = deps.hooks.returnPath.call({ url, config: deps.config() })
+    } catch (e) {
+      deps.warn(`A plugin failed to read the page address: ${(e as Error).message}`, 'plugin')
+      return
+    }
+    if (!claim) return
+    try {
+      const { finishReturn } = await import('./return-path')
+      returnFlow = finishReturn(claim, url, loc, { events, before: deps.loadDeclarations })
+    } catch (e) {
+      deps.warn(`Could not finish the flow the page address carries: ${(e as Error)?.message ?? String(e)}`, 'kernel')
+    }
+  }
+
   async function startUp(): Promise<void> {
     setStatus('loading')
     const preloaded = deps.preload()
@@ -135,8 +173,7 @@ export function createStartup(deps: StartupDeps): Startup {
     isReady = true
     setStatus('ready')
     events.emit('ready', { authenticated: deps.session.authenticated })
-    const loc = internals.location === undefined ? pageLocation() : internals.location
-    if (loc) returnFlow = claimReturnPath(loc, { ...deps, config: deps.config(), before: deps.loadDeclarations })
+    await offerReturnPath()
     // In a task of its own: the error views are in before the user gets far.
     if (deps.hasLazyDeclarations()) setTimeout(() => void deps.loadDeclarations(), 0)
   }
