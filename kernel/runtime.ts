@@ -199,12 +199,17 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
       const own = held.get(id)
       if (!own || own.api === undefined) {
         const known = deps.plugins.some((p) => p.id === id)
-        throw new PorticoError(
-          'invalid_plugin',
-          known
-            ? `Plugin '${id}' hands out no API.`
-            : `The ${id} plugin is not set up: add ${id.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())}() to config.plugins (import it from 'portico/plugins/${id}').`,
-        )
+        let message = known ? `Plugin '${id}' hands out no API.` : `Plugin '${id}' is not set up.`
+        // Development builds say what to fix; a bundler defining process.env.NODE_ENV as 'production' drops the text.
+        try {
+          if (process.env.NODE_ENV !== 'production' && !known) {
+            const factory = id.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())
+            message = `The ${id} plugin is not set up: add ${factory}() to config.plugins (import it from 'portico/plugins/${id}').`
+          }
+        } catch {
+          /* no `process` */
+        }
+        throw new PorticoError('invalid_plugin', message)
       }
       return own.api
     },

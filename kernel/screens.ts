@@ -140,14 +140,23 @@ export function createNavigator(deps: NavigatorDeps): Navigator {
 
   const nav: Navigator = {
     register(def) {
-      if (!def || typeof def.id !== 'string' || !def.id) {
-        throw new PorticoError('invalid_plugin', 'A screen needs a non-empty string id.')
-      }
-      if (registry.has(def.id)) {
-        throw new PorticoError('invalid_plugin', `A screen with id '${def.id}' is already registered; choose another id.`)
-      }
-      if (!def.component && !def.load) {
-        throw new PorticoError('invalid_plugin', `Screen '${def.id}' needs a component or a load() function.`)
+      const problem = !def || typeof def.id !== 'string' || !def.id ? 'no-id' : registry.has(def.id) ? 'taken' : !def.component && !def.load ? 'empty' : null
+      if (problem) {
+        let message = `Screen '${def?.id}': ${problem}`
+        // Development builds say what to fix; a bundler defining process.env.NODE_ENV as 'production' drops the text.
+        try {
+          if (process.env.NODE_ENV !== 'production') {
+            message =
+              problem === 'no-id'
+                ? 'A screen needs a non-empty string id.'
+                : problem === 'taken'
+                  ? `A screen with id '${def.id}' is already registered; choose another id.`
+                  : `Screen '${def.id}' needs a component or a load() function.`
+          }
+        } catch {
+          /* no `process` */
+        }
+        throw new PorticoError('invalid_plugin', message)
       }
       const { load } = def
       const onLoad = deps.onLoad
