@@ -8,7 +8,7 @@
 import { resolveConfig, validateAppId, type PorticoConfig, type ResolvedConfig } from './config'
 import { ERROR_TEXTS, PorticoError, basicErrorView } from './errors'
 import { createEvents, type PorticoEmitter } from './events'
-import { createHooks, type AuthContext, type PorticoHooks } from './hooks'
+import { createHooks, type PorticoHooks } from './hooks'
 import { lazyOnce } from './lazy'
 import { createMethodRegistry, type MethodRegistry } from './methods'
 import { validatePlugins, type LoginMeta, type PluginApis, type PorticoPlugin } from './plugin'
@@ -209,19 +209,14 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     }
   }
 
-  async function completeLogin(response: WireAuthResponse, meta: LoginMeta = {}): Promise<AuthResult> {
-    const result = session.apply(response)
-    if (!result) throw new PorticoError('missing_or_invalid_token', 'The server ended the session instead of starting one.')
-    const { method, intent = 'login' } = meta
-    if (method && methods.get(method)?.remembered !== false) recent.remember({ ...meta, method })
-    events.emit('login', { user: result.user, isNewUser: result.isNewUser, method, oauthTokens: result.oauthTokens ?? null })
-    analytics('login_completed', { method: method ?? null, intent, is_new_user: result.isNewUser })
-    const ctx: AuthContext = { ...result, method, intent, session, screens, config }
-    await hooks.authenticated.promise(ctx)
-    const done: AuthResult = { user: session.user ?? result.user, isNewUser: result.isNewUser }
-    if (result.oauthTokens) done.oauthTokens = result.oauthTokens
-    return done
-  }
+  // Finishing a login (./login.ts) loads beside start-up, as the error views do: only a login needs it.
+  const login = lazyOnce(() =>
+    import('./login').then((m) =>
+      m.createCompleteLogin({ session, methods, recent, events, hooks, screens, config: () => config, analytics }),
+    ),
+  )
+  const completeLogin = (response: WireAuthResponse, meta?: LoginMeta): Promise<AuthResult> =>
+    login.current ? login.current(response, meta) : login().then((finish) => finish(response, meta))
 
   const runtime = createRuntime({
     appId,
@@ -258,7 +253,7 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     },
     config: () => config,
     started: () => started,
-    preload: loadErrorViews,
+    preload: () => Promise.all([loadErrorViews(), login().catch(() => {})]).then(() => {}),
     loadDeclarations,
     hasLazyDeclarations: runtime.hasLazyDeclarations,
     warn,
