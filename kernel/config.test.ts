@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest'
-import { CONFIG_TEXTS, MAINNET, resolveConfig, validateAppId, type PorticoConfig } from './config'
+import { describe, expect, it, vi } from 'vitest'
+import { CONFIG_TEXTS, LOGIN_MESSAGE_MAX, MAINNET, resolveConfig, validateAppId, type PorticoConfig } from './config'
 import { PorticoError } from './errors'
 import type { WireAppConfig } from './wire'
 
@@ -51,6 +51,17 @@ describe('config: login methods', () => {
     expect(config.loginMethods).toEqual(['email', 'sms'])
     expect(warnings).toEqual([CONFIG_TEXTS.duplicate('email')])
   })
+  it('warns in development builds only; production builds still drop the duplicate', () => {
+    vi.stubEnv('NODE_ENV', 'production')
+    try {
+      const { config, warnings } = resolve({ loginMethods: ['email', 'sms', 'email'], appearance: { loginMessage: 'x'.repeat(130) } })
+      expect(config.loginMethods).toEqual(['email', 'sms'])
+      expect(config.appearance.loginMessage).toHaveLength(LOGIN_MESSAGE_MAX)
+      expect(warnings).toEqual([])
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
   it('warns (only) above 4 primary methods, and drops overflow entries already primary', () => {
     const { config, warnings } = resolve({
       loginMethodsAndOrder: { primary: ['email', 'sms', 'google', 'apple', 'wallet'], overflow: ['email', 'github'] },
@@ -68,6 +79,7 @@ describe('config: appearance', () => {
     const { config, warnings } = resolve({ appearance: { loginMessage: long } })
     expect(config.appearance.loginMessage).toBe('x'.repeat(100))
     expect(warnings).toEqual([CONFIG_TEXTS.loginMessageCut])
+    expect(CONFIG_TEXTS.loginMessageCut).toContain(` ${LOGIN_MESSAGE_MAX} characters`)
     expect(resolve({ appearance: { loginMessage: 'x'.repeat(100) } }).warnings).toEqual([])
   })
   it("defaults the header to 'Log in or sign up' and takes landingHeader", () => {

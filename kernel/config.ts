@@ -125,17 +125,43 @@ const KNOWN_KEYS = new Set([
   'storage', 'fetch', 'texts', 'analytics',
 ])
 
-export const CONFIG_TEXTS = {
+/** The config errors (thrown in every build). */
+const CONFIG_ERRORS = {
   appId: 'The app ID must be a string of exactly 25 characters.',
   noLoginMethod: 'You must enable at least one login method',
   emptyChains: 'supportedChains must not be empty.',
   missingDefaultChain: 'supportedChains must include the default chain (Ethereum mainnet unless defaultChain says otherwise).',
+} as const
+
+/**
+ * The config warnings: development builds only (see `devWarn`); what they warn about is fixed
+ * in every build (duplicates dropped, the login message cut, a bad logo not shown).
+ */
+const CONFIG_WARNINGS = {
   tooManyPrimary: (n: number) =>
     `${n} primary login methods were configured; at most ${RECOMMENDED_PRIMARY_METHODS} are recommended.`,
   duplicate: (m: string) => `Login method '${m}' is listed more than once; the duplicate is ignored.`,
-  loginMessageCut: `The login message is longer than ${LOGIN_MESSAGE_MAX} characters and was cut.`,
+  // LOGIN_MESSAGE_MAX written out: a computed text would keep this object in production builds.
+  loginMessageCut: 'The login message is longer than 100 characters and was cut.',
   badLogo: 'The logo must be a string or an img or svg element; no logo will be shown.',
 } as const
+
+/** Every config text (errors and warnings), for tests and `portico/internal`. */
+export const CONFIG_TEXTS: typeof CONFIG_ERRORS & typeof CONFIG_WARNINGS = /* @__PURE__ */ Object.assign({}, CONFIG_ERRORS, CONFIG_WARNINGS)
+
+/**
+ * Warn the host developer, in development builds only: a bundler that defines
+ * process.env.NODE_ENV as 'production' drops the call and its texts; without `process` it is skipped.
+ */
+function devWarn(warn: (message: string) => void, text: (t: typeof CONFIG_WARNINGS) => string): void {
+  let message: string | undefined
+  try {
+    if (process.env.NODE_ENV !== 'production') message = text(CONFIG_WARNINGS)
+  } catch {
+    /* no `process` (no bundler): not development */
+  }
+  if (message) warn(message)
+}
 
 const invalid = (message: string, data?: Record<string, unknown>) =>
   new PorticoError('invalid_config', message, { kind: 'client_error', data })
@@ -143,7 +169,7 @@ const invalid = (message: string, data?: Record<string, unknown>) =>
 /** Part 1 section 5: the app id is a string of exactly 25 characters. */
 export function validateAppId(appId: unknown): string {
   if (typeof appId !== 'string' || appId.length !== APP_ID_LENGTH) {
-    throw invalid(CONFIG_TEXTS.appId, { received: typeof appId === 'string' ? appId.length : typeof appId })
+    throw invalid(CONFIG_ERRORS.appId, { received: typeof appId === 'string' ? appId.length : typeof appId })
   }
   return appId
 }
@@ -152,7 +178,7 @@ function dedupe(list: string[], warn: (m: string) => void): string[] {
   const seen = new Set<string>()
   const out: string[] = []
   for (const m of list) {
-    if (seen.has(m)) warn(CONFIG_TEXTS.duplicate(m))
+    if (seen.has(m)) devWarn(warn, (t) => t.duplicate(m))
     else {
       seen.add(m)
       out.push(m)
@@ -171,8 +197,8 @@ const defaultApiUrl = () =>
   typeof globalThis.location !== 'undefined' && /^https?:$/.test(globalThis.location.protocol) ? globalThis.location.origin : ''
 
 /**
- * Merge host config over the server's app config and validate. Pure: warnings are returned
- * through `warn`, errors thrown.
+ * Merge host config over the server's app config and validate. Pure: warnings (development
+ * builds) are returned through `warn`, errors thrown.
  */
 export function resolveConfig(
   host: PorticoConfig,
@@ -192,30 +218,30 @@ export function resolveConfig(
   if (order) {
     const primary = dedupe(order.primary ?? [], warn)
     const overflow = dedupe((order.overflow ?? []).filter((m) => !primary.includes(m)), warn)
-    if (primary.length > RECOMMENDED_PRIMARY_METHODS) warn(CONFIG_TEXTS.tooManyPrimary(primary.length))
+    if (primary.length > RECOMMENDED_PRIMARY_METHODS) devWarn(warn, (t) => t.tooManyPrimary(primary.length))
     loginMethodsAndOrder = { primary, overflow }
   }
   const enabled = loginMethodsAndOrder
     ? [...loginMethodsAndOrder.primary, ...loginMethodsAndOrder.overflow]
     : loginMethods
-  if (requireLoginMethod && enabled.length === 0) throw invalid(CONFIG_TEXTS.noLoginMethod)
+  if (requireLoginMethod && enabled.length === 0) throw invalid(CONFIG_ERRORS.noLoginMethod)
 
   let loginMessage = a.loginMessage ?? s.login_message ?? undefined
   if (typeof loginMessage === 'string' && loginMessage.length > LOGIN_MESSAGE_MAX) {
-    warn(CONFIG_TEXTS.loginMessageCut)
+    devWarn(warn, (t) => t.loginMessageCut)
     loginMessage = loginMessage.slice(0, LOGIN_MESSAGE_MAX)
   }
 
   let logo: Logo | undefined = a.logo ?? s.logo_url ?? undefined
   if (logo !== undefined && !validLogo(logo)) {
-    warn(CONFIG_TEXTS.badLogo)
+    devWarn(warn, (t) => t.badLogo)
     logo = undefined
   }
 
   const supportedChains = host.supportedChains ?? [MAINNET]
-  if (!Array.isArray(supportedChains) || supportedChains.length === 0) throw invalid(CONFIG_TEXTS.emptyChains)
+  if (!Array.isArray(supportedChains) || supportedChains.length === 0) throw invalid(CONFIG_ERRORS.emptyChains)
   const defaultChain = host.defaultChain ?? MAINNET
-  if (!supportedChains.some((c) => c && c.id === defaultChain.id)) throw invalid(CONFIG_TEXTS.missingDefaultChain)
+  if (!supportedChains.some((c) => c && c.id === defaultChain.id)) throw invalid(CONFIG_ERRORS.missingDefaultChain)
 
   const legal = host.legal ?? {}
   const sl = s.legal ?? {}

@@ -3,7 +3,7 @@
  * embedders who assemble their own kernel. No compatibility promise: names here may change in
  * any release. Hosts and plugins use `portico`.
  */
-export { isTransient } from './portico'
+export { isTransient } from './startup'
 export { validatePlugins, PLUGIN_KINDS } from './plugin'
 export { createHooks } from './hooks'
 export { evalFree, untap, TAPABLE_VERSION } from './tapable'
@@ -33,4 +33,5 @@ export type { LockManagerLike, ChannelLike } from './session'
 export { toUser, normaliseGeneric } from './user'
 export type { AccountTypes } from './user'
 export { createNavigator } from './screens'
-export { defaultErrorView, viewFromDeclarations } from './errors'
+export { viewFromDeclarations, basicErrorView } from './errors'
+export { defaultErrorView } from './error-views'

@@ -58,11 +58,20 @@ export function createMethodRegistry(onChange: () => void = () => {}, warn: (mes
   const warnedTypes = new Set<string>()
   return {
     declare(d) {
-      if (!d || typeof d.id !== 'string' || !d.id || typeof d.displayName !== 'string') {
-        throw new PorticoError('invalid_plugin', 'A login method needs a string id and a displayName.')
-      }
-      if (byId.has(d.id)) {
-        throw new PorticoError('invalid_plugin', `Login method '${d.id}' is declared twice; each method is declared by one plugin.`)
+      const invalid = !d || typeof d.id !== 'string' || !d.id || typeof d.displayName !== 'string'
+      if (invalid || byId.has(d.id)) {
+        let message = `Login method '${d?.id}': ${invalid ? 'invalid' : 'duplicate'}`
+        // Development builds say what to fix; a bundler defining process.env.NODE_ENV as 'production' drops the text.
+        try {
+          if (process.env.NODE_ENV !== 'production') {
+            message = invalid
+              ? 'A login method needs a string id and a displayName.'
+              : `Login method '${d.id}' is declared twice; each method is declared by one plugin.`
+          }
+        } catch {
+          /* no `process` */
+        }
+        throw new PorticoError('invalid_plugin', message)
       }
       // Development only: a bundler that defines process.env.NODE_ENV as 'production' drops
       // this block; without `process` (no bundler) it is skipped.

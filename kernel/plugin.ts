@@ -110,42 +110,61 @@ export function definePlugin<Id extends string>(plugin: PorticoPlugin<Id>): Port
 
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
+type PluginProblem = 'not-a-list' | 'not-an-object' | 'no-id' | 'bad-id' | 'duplicate' | 'bad-kind' | 'no-setup'
+
+/**
+ * What to say about a bad plugin. Development builds say what to fix; production builds name
+ * the problem (a bundler that defines process.env.NODE_ENV as 'production' drops the texts).
+ */
+function problemMessage(problem: PluginProblem, index: number, p: unknown): string {
+  const { id } = (p ?? {}) as Partial<PorticoPlugin>
+  const label = `Plugin #${index + 1}`
+  const named = typeof id === 'string' && id ? `Plugin '${id}'` : label
+  try {
+    if (process.env.NODE_ENV !== 'production') return devProblemMessage(problem, label, named, p)
+  } catch {
+    /* no `process` (no bundler): not development */
+  }
+  return `${named}: ${problem}`
+}
+
+function devProblemMessage(problem: PluginProblem, label: string, named: string, p: unknown): string {
+  const { id, kind } = (p ?? {}) as Partial<PorticoPlugin>
+  switch (problem) {
+    case 'not-a-list':
+      return 'config.plugins must be an array of plugins, e.g. plugins: [email()].'
+    case 'not-an-object':
+      return `${label} is ${p === null ? 'null' : typeof p}, not a plugin object: did you pass the factory (email) instead of calling it (email())?`
+    case 'no-id':
+      return `${label} has no id: give it a kebab-case id such as 'my-login'.`
+    case 'bad-id':
+      return `${named} has an invalid id: use kebab-case (lower-case letters, digits and '-'), e.g. 'my-login'.`
+    case 'duplicate':
+      return `Plugin '${id}' is added more than once: each plugin id may be used once; remove the duplicate from config.plugins.`
+    case 'bad-kind':
+      return `${named} has kind '${String(kind)}': use one of ${PLUGIN_KINDS.join(', ')}.`
+    case 'no-setup':
+      return `${named} has no setup(ctx) function.`
+  }
+}
+
 /** Check a list of plugins; throws `invalid_plugin` with a message that says what to fix. */
 export function validatePlugins(plugins: unknown): PorticoPlugin[] {
   if (plugins === undefined) return []
-  if (!Array.isArray(plugins)) {
-    throw new PorticoError('invalid_plugin', 'config.plugins must be an array of plugins, e.g. plugins: [email()].')
+  const fail = (problem: PluginProblem, index = 0, p?: unknown): never => {
+    throw new PorticoError('invalid_plugin', problemMessage(problem, index, p))
   }
+  if (!Array.isArray(plugins)) fail('not-a-list')
   const seen = new Set<string>()
-  return plugins.map((p, i) => {
-    const label = `Plugin #${i + 1}`
-    if (!p || typeof p !== 'object') {
-      throw new PorticoError(
-        'invalid_plugin',
-        `${label} is ${p === null ? 'null' : typeof p}, not a plugin object: did you pass the factory (email) instead of calling it (email())?`,
-      )
-    }
+  return (plugins as unknown[]).map((p, i) => {
+    if (!p || typeof p !== 'object') fail('not-an-object', i, p)
     const { id, kind, setup } = p as Partial<PorticoPlugin>
-    const named = typeof id === 'string' && id ? `Plugin '${id}'` : label
-    if (typeof id !== 'string' || !id) {
-      throw new PorticoError('invalid_plugin', `${label} has no id: give it a kebab-case id such as 'my-login'.`)
-    }
-    if (!KEBAB.test(id)) {
-      throw new PorticoError('invalid_plugin', `${named} has an invalid id: use kebab-case (lower-case letters, digits and '-'), e.g. 'my-login'.`)
-    }
-    if (seen.has(id)) {
-      throw new PorticoError(
-        'invalid_plugin',
-        `Plugin '${id}' is added more than once: each plugin id may be used once; remove the duplicate from config.plugins.`,
-      )
-    }
-    if (!PLUGIN_KINDS.includes(kind as PluginKind)) {
-      throw new PorticoError('invalid_plugin', `${named} has kind '${String(kind)}': use one of ${PLUGIN_KINDS.join(', ')}.`)
-    }
-    if (typeof setup !== 'function') {
-      throw new PorticoError('invalid_plugin', `${named} has no setup(ctx) function.`)
-    }
-    seen.add(id)
+    if (typeof id !== 'string' || !id) fail('no-id', i, p)
+    else if (!KEBAB.test(id)) fail('bad-id', i, p)
+    else if (seen.has(id)) fail('duplicate', i, p)
+    else seen.add(id)
+    if (!PLUGIN_KINDS.includes(kind as PluginKind)) fail('bad-kind', i, p)
+    if (typeof setup !== 'function') fail('no-setup', i, p)
     return p as PorticoPlugin
   })
 }

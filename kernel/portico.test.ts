@@ -25,6 +25,15 @@ describe('createPortico: plugins', () => {
     expect(create([{ id: 'x', kind: 'login' }])).toThrow("Plugin 'x' has no setup(ctx) function.")
     expect(create('email')).toThrow('config.plugins must be an array')
   })
+  it('names the problem in production builds, where the texts that say what to fix are dropped', () => {
+    vi.stubEnv('NODE_ENV', 'production')
+    try {
+      expect(create([{ kind: 'login', setup() {} }])).toThrow(expect.objectContaining({ code: 'invalid_plugin', message: 'Plugin #1: no-id' }))
+      expect(create([noop('email'), noop('email')])).toThrow("Plugin 'email': duplicate")
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
   it('wraps a throwing setup in invalid_plugin', () => {
     const bad = definePlugin({
       id: 'bad',

@@ -1,43 +1,31 @@
 /**
- * `createPortico(config)`: the kernel object. Validates the host config and sets the plugins
- * up (contract v2: the kernel holds each plugin's state, API, screens, method descriptors and
- * taps, and undoes all of them on `destroy()`). On `ready()` it fetches the server's app
- * config, merges and validates it, runs the `configure` hook, restores the session (the two
- * requests run side by side), then offers the page address to the `returnPath` hook. When the
- * API cannot be reached, `ready()` keeps trying with back-off (and at once when the browser
- * comes back online or the page regains focus) instead of failing the page.
+ * `createPortico(config)`: the kernel object, wired from its parts: config (./config.ts),
+ * transport, session, the screen navigator, the plugin runtime (./runtime.ts: each plugin's
+ * context, state, API, declarations and teardown), start-up (./startup.ts: app config, session
+ * restore, retries while the API is unreachable, then the return path, ./return-path.ts) and
+ * the recent login method (./recent.ts).
  */
 import { resolveConfig, validateAppId, type PorticoConfig, type ResolvedConfig } from './config'
-import {
-  ERROR_TEXTS,
-  PorticoError,
-  defaultErrorView,
-  toPorticoError,
-  viewFromDeclarations,
-  type ErrorContext,
-  type ErrorView,
-  type ErrorDeclarations,
-} from './errors'
+import { ERROR_TEXTS, PorticoError, basicErrorView } from './errors'
 import { createEvents, type PorticoEmitter } from './events'
-import { createHooks, type AuthContext, type PorticoHooks, type ReturnClaim } from './hooks'
+import { createHooks, type PorticoHooks } from './hooks'
+import { lazyOnce } from './lazy'
 import { createMethodRegistry, type MethodRegistry } from './methods'
-import { validatePlugins, type LoginMeta, type PluginApis, type PluginContext, type PluginStorage, type PorticoPlugin } from './plugin'
+import { validatePlugins, type LoginMeta, type PluginApis, type PorticoPlugin } from './plugin'
+import { createRecentLogins, type RecentLogin } from './recent'
+import type { PageLocation } from './startup'
+import { createRuntime } from './runtime'
 import { createNavigator, type Navigator } from './screens'
 import { createSession, defaultStorage, type AuthResult, type LockManagerLike, type ChannelLike, type Session } from './session'
-import { createStore, type Store } from './store'
-import { untap } from './tapable'
-import { mergeTexts } from './texts'
+import { createStartup, type ReadyStatus } from './startup'
+import type { Store } from './store'
+import { createTexts } from './texts'
 import { createTransport, type Api } from './transport'
 import type { WireAppConfig, WireAuthResponse } from './wire'
 
-export interface RecentLogin {
-  method: string
-  walletClientType: string | null
-  chainType: string | null
-}
-
-/** Where start-up stands: `loading` the first try, `retrying` while the API is unreachable. */
-export type ReadyStatus = 'idle' | 'loading' | 'retrying' | 'ready' | 'failed'
+export type { RecentLogin } from './recent'
+export type { ReadyStatus } from './startup'
+export { formatText } from './texts'
 
 export interface Portico {
   /** The resolved config; merged with the server's app config once `ready()` has run. */
@@ -76,10 +64,11 @@ export interface Portico {
   /** Texts of a namespace (a plugin id, 'ui', 'kernel') with the app's overrides. */
   texts<T extends object>(namespace: string, defaults: T): T
   /**
-   * Load what plugins declared lazily (`ctx.declareErrors(() => import('./errors'))`), once.
-   * Every lazy screen's load waits for it, and so does a flow the page address carries, so an
-   * error is never shown before its plugin's view is in. Never rejects: a chunk that fails to
-   * load is warned about and tried again by the next call.
+   * Load the error views that load lazily, once: the kernel's own (./error-views.ts, which
+   * `ready()` loads too) and what plugins declared as loaders (`ctx.declareErrors(() =>
+   * import('./errors'))`). Every lazy screen's load waits for it, and so does a flow the page
+   * address carries, so an error is never shown before its view is in. Never rejects: a chunk
+   * that fails to load is warned about and tried again by the next call.
    */
   loadDeclarations(): Promise<void>
   /** Change host config after creation (appearance, texts, legal ...); the 'config' event tells the UI. */
@@ -108,7 +97,7 @@ export interface KernelInternals {
   /** Do not set plugins up until `start()` (the React provider, so StrictMode leaks nothing). */
   deferStart?: boolean
   /** The page address and how to rewrite it (default: `location` and `history.replaceState`). */
-  location?: { href: string; replace(url: string): void } | null
+  location?: PageLocation | null
   /** Back-off before the n-th start-up retry (default 1 s doubling to 30 s). */
   retryDelay?: (attempt: number) => number
   /** Where 'online' / 'focus' wake a waiting retry (default: `window`). */
@@ -121,35 +110,6 @@ const randomId = () => {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
 }
 
-/** A failure that retrying may fix: the network, a time-out, a busy or failing server. */
-export function isTransient(e: PorticoError): boolean {
-  if (e.code === 'network_error' || e.code === 'client_request_timeout') return true
-  return typeof e.status === 'number' && (e.status >= 500 || e.status === 408 || e.status === 429)
-}
-
-const defaultRetryDelay = (attempt: number) => Math.min(30_000, 1000 * 2 ** Math.max(0, attempt - 1))
-
-function pageLocation(): KernelInternals['location'] {
-  const loc = (globalThis as { location?: Location }).location
-  const hist = (globalThis as { history?: History }).history
-  if (!loc || !/^https?:$/.test(loc.protocol) || !hist) return null
-  return { href: loc.href, replace: (url) => hist.replaceState(hist.state, '', url) }
-}
-
-interface Runtime {
-  store?: Store<unknown>
-  api?: unknown
-  undo: (() => void)[]
-}
-
-/** A plugin's error views declared as a loader: loaded once, by `loadDeclarations()`. */
-interface LazyDeclarations {
-  plugin: string
-  load: () => Promise<ErrorDeclarations>
-  loaded?: ErrorDeclarations
-  pending?: Promise<void>
-}
-
 export function createPortico(hostConfig: PorticoConfig, internals: KernelInternals = {}): Portico {
   if (!hostConfig || typeof hostConfig !== 'object') {
     throw new PorticoError('invalid_config', 'createPortico needs a config object with at least an appId.')
@@ -159,8 +119,8 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
   const events = createEvents()
   const hooks = createHooks()
   const storage = hostConfig.storage ?? defaultStorage()
-  const fetchFn: typeof fetch = (...args) => (hostConfig.fetch ?? globalThis.fetch)(...args)
   let host: PorticoConfig = hostConfig
+  let started = false
 
   const warn = (message: string, source = 'config') => {
     const listeners = events.all.get('warning')
@@ -170,28 +130,25 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
 
   // Before the server answers, validate what the host gave (app id, chains, logo); the
   // method list may still come from the server, so it is checked once that is merged.
-  let config: ResolvedConfig = host.skipServerConfig
-    ? resolveConfig(host, null, warn)
-    : resolveConfig(host, null, undefined, { requireLoginMethod: false })
+  const hostOnly = () =>
+    host.skipServerConfig ? resolveConfig(host, null, warn) : resolveConfig(host, null, undefined, { requireLoginMethod: false })
+  let config: ResolvedConfig = hostOnly()
   let serverConfig: WireAppConfig | null = null
+  const { texts, clear: clearTexts } = createTexts(() => config.texts, warn)
 
-  const analyticsKey = `portico:ca-id`
   const analyticsId = () => {
     if (internals.analyticsId) return internals.analyticsId
     try {
-      const existing = storage.getItem(analyticsKey)
+      const existing = storage.getItem('portico:ca-id')
       if (existing) return existing
       const id = randomId()
-      storage.setItem(analyticsKey, id)
+      storage.setItem('portico:ca-id', id)
       return id
     } catch {
       return 'unavailable'
     }
   }
-
   const methods = createMethodRegistry(undefined, (m) => warn(m, 'plugin'))
-
-  let session!: Session
   const api = createTransport({
     baseUrl: () => config.apiUrl,
     appId,
@@ -202,8 +159,7 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     fetch: hostConfig.fetch,
     sleep: internals.sleep,
   })
-
-  session = createSession({
+  const session = createSession({
     appId,
     api: () => api,
     events,
@@ -214,72 +170,28 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     channel: internals.channel,
     now: internals.now,
   })
+  const recent = createRecentLogins(storage, appId)
 
-  const textCache = new Map<string, WeakMap<object, object>>()
-  const texts = <T extends object>(namespace: string, defaults: T): T => {
-    let byDefaults = textCache.get(namespace)
-    if (!byDefaults) textCache.set(namespace, (byDefaults = new WeakMap()))
-    let merged = byDefaults.get(defaults) as T | undefined
-    if (!merged) {
-      merged = mergeTexts(defaults, config.texts[namespace], (m) => warn(m, namespace))
-      byDefaults.set(defaults, merged)
-    }
-    return merged
-  }
-
+  // The kernel's own error views (./error-views.ts) load beside start-up: ready() waits for them,
+  // and so do every lazy screen (but the first open's) and a claimed return flow, with the
+  // plugins' lazily declared ones. Until then, or when they cannot load, the basic view shows.
+  const errorViews = lazyOnce(() => import('./error-views'))
+  const loadErrorViews = () =>
+    errorViews().then(
+      () => {},
+      (e) => warn(`Could not load the error views: ${(e as Error)?.message ?? String(e)}`, 'kernel'),
+    )
+  const loadDeclarations = () => Promise.all([loadErrorViews(), runtime.loadDeclarations()]).then(() => {})
   const screens: Navigator = createNavigator({
     errorView: (err, ctx) => hooks.errorView.call(err, ctx),
-    fallbackView: (err, ctx) => defaultErrorView(err, ctx, texts('kernel', ERROR_TEXTS)),
+    fallbackView(err, ctx) {
+      const t = texts('kernel', ERROR_TEXTS)
+      if (errorViews.current) return errorViews.current.defaultErrorView(err, ctx, t)
+      void loadErrorViews()
+      return basicErrorView(t)
+    },
+    onLoad: (def) => (def.firstOpen ? undefined : loadDeclarations()),
   })
-
-  // Plugins' error views declared as loaders: loaded after ready, by a lazy screen's load (but
-  // the landing's: the first open must not wait for them) or by a claimed return path; never in
-  // the page's initial load.
-  const lazyDeclarations = new Set<LazyDeclarations>()
-  const loadDeclarations = (): Promise<void> =>
-    Promise.all(
-      [...lazyDeclarations].map((d) =>
-        d.loaded
-          ? undefined
-          : (d.pending ??= d.load().then(
-              (declared) => {
-                d.loaded = declared
-              },
-              (e) => {
-                d.pending = undefined
-                warn(`Could not load the error views of plugin '${d.plugin}': ${(e as Error)?.message ?? String(e)}`, 'plugin')
-              },
-            )),
-      ),
-    ).then(() => undefined)
-  // Every lazy screen waits for them: a screen that shows an error finds its view declared.
-  const registerScreen = screens.register
-  screens.register = <C,>(def: Parameters<Navigator['register']>[0]) => {
-    const load = (def as { load?: () => Promise<unknown> }).load
-    if (typeof load !== 'function' || def.firstOpen) return registerScreen<C>(def as never)
-    return registerScreen<C>({ ...def, load: () => Promise.all([load(), loadDeclarations()]).then(([m]) => m) } as never)
-  }
-
-  const recentKeys = {
-    method: `portico:${appId}:recent-login-method`,
-    walletClientType: `portico:${appId}:recent-wallet-client-type`,
-    chainType: `portico:${appId}:recent-chain-type`,
-  }
-  const safeGet = (k: string) => {
-    try {
-      return storage.getItem(k)
-    } catch {
-      return null
-    }
-  }
-  const safeSet = (k: string, v: string | null | undefined) => {
-    try {
-      if (v) storage.setItem(k, v)
-      else storage.removeItem(k)
-    } catch {
-      /* storage unavailable: nothing to remember */
-    }
-  }
 
   const analytics = (eventName: string, payload: Record<string, unknown> = {}) => {
     if (!config.analytics) return
@@ -297,258 +209,55 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     }
   }
 
-  async function completeLogin(response: WireAuthResponse, meta: LoginMeta = {}): Promise<AuthResult> {
-    const result = session.apply(response)
-    if (!result) throw new PorticoError('missing_or_invalid_token', 'The server ended the session instead of starting one.')
-    const remembered = meta.method ? methods.get(meta.method)?.remembered !== false : false
-    if (meta.method && remembered) {
-      safeSet(recentKeys.method, meta.method)
-      safeSet(recentKeys.walletClientType, meta.walletClientType)
-      safeSet(recentKeys.chainType, meta.chainType)
-    }
-    events.emit('login', { user: result.user, isNewUser: result.isNewUser, method: meta.method, oauthTokens: result.oauthTokens ?? null })
-    analytics('login_completed', { method: meta.method ?? null, intent: meta.intent ?? 'login', is_new_user: result.isNewUser })
-    const ctx: AuthContext = {
-      ...result,
-      method: meta.method,
-      intent: meta.intent ?? 'login',
-      session,
-      screens,
-      config,
-    }
-    await hooks.authenticated.promise(ctx)
-    const done: AuthResult = { user: session.user ?? result.user, isNewUser: result.isNewUser }
-    if (result.oauthTokens) done.oauthTokens = result.oauthTokens
-    return done
-  }
+  // Finishing a login (./login.ts) loads beside start-up, as the error views do: only a login needs it.
+  const login = lazyOnce(() =>
+    import('./login').then((m) =>
+      m.createCompleteLogin({ session, methods, recent, events, hooks, screens, config: () => config, analytics }),
+    ),
+  )
+  const completeLogin = (response: WireAuthResponse, meta?: LoginMeta): Promise<AuthResult> =>
+    login.current ? login.current(response, meta) : login().then((finish) => finish(response, meta))
 
-  // ------------------------------------------------------------------------------------------
-  // Plugin runtime
-
-  const runtimes = new Map<string, Runtime>()
-  let started = false
-
-  const pluginStorage = (id: string): PluginStorage => ({
-    get: (key) => safeGet(`portico:${appId}:${id}:${key}`),
-    set: (key, value) => safeSet(`portico:${appId}:${id}:${key}`, value),
+  const runtime = createRuntime({
+    appId,
+    plugins,
+    hooks,
+    events,
+    api,
+    fetch: (...args) => (hostConfig.fetch ?? globalThis.fetch)(...args),
+    session,
+    screens,
+    methods,
+    storage,
+    config: () => config,
+    isReady: () => startup.isReady,
+    texts,
+    warn,
+    assertLoggedOut,
+    completeLogin,
+    analytics,
   })
 
-  function setupPlugin(plugin: PorticoPlugin) {
-    const rt: Runtime = { undo: [] }
-    runtimes.set(plugin.id, rt)
-    const ownScreens: Navigator = Object.create(screens, {
-      register: {
-        value: <C>(def: Parameters<Navigator['register']>[0]) => {
-          const off = screens.register<C>(def as never)
-          rt.undo.push(off)
-          return off
-        },
-      },
-    })
-    const ownMethods: MethodRegistry = {
-      ...methods,
-      declare(d) {
-        const off = methods.declare(d)
-        rt.undo.push(off)
-        return off
-      },
-    }
-    const ctx: PluginContext = {
-      id: plugin.id,
-      get config() {
-        return config
-      },
-      get isReady() {
-        return isReady
-      },
-      hooks,
-      events,
-      api,
-      fetch: fetchFn,
-      session,
-      screens: ownScreens,
-      methods: ownMethods,
-      storage: pluginStorage(plugin.id),
-      store<S>(initial: S) {
-        if (rt.store) throw new PorticoError('invalid_plugin', `Plugin '${plugin.id}' asked for a second store; keep its state in one.`)
-        const store = createStore<S>(initial)
-        rt.store = store as Store<unknown>
-        return store
-      },
-      provide(value) {
-        rt.api = value
-      },
-      plugin: (id: string) => runtimes.get(id)?.api as never,
-      declareErrors(declarations) {
-        if (typeof declarations === 'function') {
-          const lazy: LazyDeclarations = { plugin: plugin.id, load: declarations }
-          lazyDeclarations.add(lazy)
-          rt.undo.push(() => void lazyDeclarations.delete(lazy))
-          hooks.errorView.tap(plugin.id, (err: PorticoError, c: ErrorContext): ErrorView | undefined => {
-            if (lazy.loaded) return viewFromDeclarations(lazy.loaded, err, c)
-            // Asked before the load (a headless caller): the kernel's view now, and load for next time.
-            void loadDeclarations()
-            return undefined
-          })
-          return
-        }
-        hooks.errorView.tap(plugin.id, (err: PorticoError, c: ErrorContext): ErrorView | undefined =>
-          viewFromDeclarations(declarations, err, c),
-        )
-      },
-      texts: (defaults, namespace) => texts(namespace ?? plugin.id, defaults),
-      assertLoggedOut: () => assertLoggedOut(plugin.id),
-      completeLogin,
-      analytics,
-      format: formatText,
-      warn: (m) => warn(m, plugin.id),
-    }
-    let teardown: void | (() => void)
-    try {
-      teardown = plugin.setup(ctx)
-    } catch (e) {
-      throw new PorticoError('invalid_plugin', `Plugin '${plugin.id}' failed to set up: ${(e as Error)?.message ?? String(e)}`, {
-        cause: e,
-      })
-    }
-    if (typeof teardown === 'function') rt.undo.push(teardown)
-  }
-
-  function teardownPlugins() {
-    for (const plugin of [...plugins].reverse()) {
-      const rt = runtimes.get(plugin.id)
-      if (!rt) continue
-      for (const undo of rt.undo.splice(0).reverse()) {
-        try {
-          undo()
-        } catch (e) {
-          warn(`Plugin '${plugin.id}' failed to tear down: ${(e as Error).message}`, 'plugin')
-        }
-      }
-      for (const hook of Object.values(hooks)) untap(hook, plugin.id)
-      runtimes.delete(plugin.id)
-    }
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // Start-up
-
-  let readyPromise: Promise<void> | null = null
-  let isReady = false
-  let status: ReadyStatus = 'idle'
-  let lastError: PorticoError | null = null
-  let wake: (() => void) | null = null
-  let returnFlow: Promise<unknown> | null = null
-  let resumeStartUp: (() => void) | null = null
-  const location = internals.location !== undefined ? internals.location : undefined
-
-  const setStatus = (next: ReadyStatus) => {
-    if (status === next) return
-    status = next
-    events.emit('status', { status: next })
-  }
-
-  /** Wait before the next try; 'online', 'focus' or `retryReady()` end the wait early. */
-  const waitForRetry = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const target =
-        internals.wakeTarget !== undefined
-          ? internals.wakeTarget
-          : typeof window !== 'undefined'
-            ? (window as unknown as NonNullable<KernelInternals['wakeTarget']>)
-            : null
-      const done = () => {
-        clearTimeout(timer)
-        target?.removeEventListener('online', done)
-        target?.removeEventListener('focus', done)
-        wake = null
-        resolve()
-      }
-      const timer = setTimeout(done, ms)
-      ;(timer as { unref?: () => void }).unref?.()
-      target?.addEventListener('online', done)
-      target?.addEventListener('focus', done)
-      wake = done
-    })
-
-  async function loadOnce(): Promise<void> {
-    const fetchConfig = host.skipServerConfig
-      ? Promise.resolve(null)
-      : api.get<WireAppConfig>(`/apps/${encodeURIComponent(appId)}`, { auth: 'none' })
-    const [server, restored] = await Promise.allSettled([fetchConfig, session.restore()])
-    if (server.status === 'rejected') throw toPorticoError(server.reason)
-    if (server.value !== null && (typeof server.value !== 'object' || !Array.isArray(server.value.login_methods))) {
-      throw new PorticoError('invalid_response', 'The server sent an app config this client cannot read.', {
-        kind: 'api_error',
-      })
-    }
-    serverConfig = server.value
-    config = hooks.configure.call(serverConfig ? resolveConfig(host, serverConfig, warn) : config)
-    textCache.clear()
-    if (restored.status === 'rejected') warn(`Could not restore the session: ${String(restored.reason)}`, 'session')
-  }
-
-  function claimReturnPath() {
-    const loc = location === undefined ? pageLocation() : location
-    if (!loc) return
-    let url: URL
-    try {
-      url = new URL(loc.href)
-    } catch {
-      return
-    }
-    let claim: ReturnClaim | undefined
-    try {
-      claim = hooks.returnPath.call({ url, config })
-    } catch (e) {
-      warn(`A plugin failed to read the page address: ${(e as Error).message}`, 'plugin')
-      return
-    }
-    if (!claim) return
-    // Strip before finishing, so a reload (or a failure) never replays a code or token.
-    const next = new URL(url.href)
-    for (const p of claim.params) next.searchParams.delete(p)
-    if (claim.hashParams?.length && next.hash) {
-      const h = new URLSearchParams(next.hash.slice(1))
-      for (const p of claim.hashParams) h.delete(p)
-      const rest = h.toString()
-      next.hash = rest ? `#${rest}` : ''
-    }
-    if (next.href !== url.href) loc.replace(next.pathname + next.search + next.hash)
-    returnFlow = loadDeclarations()
-      .then(() => claim!.finish())
-      .catch((e) => {
-        const err = toPorticoError(e)
-        events.emit('error', err)
-        return undefined
-      })
-  }
-
-  async function startUp(): Promise<void> {
-    setStatus('loading')
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await loadOnce()
-        break
-      } catch (e) {
-        const err = toPorticoError(e)
-        if (!isTransient(err)) throw err
-        lastError = new PorticoError('api_unreachable', ERROR_TEXTS.apiUnreachable, { cause: err, retryable: true, status: err.status })
-        setStatus('retrying')
-        events.emit('error', lastError)
-        await waitForRetry((internals.retryDelay ?? defaultRetryDelay)(attempt))
-        // A destroyed kernel stops trying until it is started again.
-        if (!started) await new Promise<void>((resolve) => (resumeStartUp = resolve))
-      }
-    }
-    lastError = null
-    isReady = true
-    setStatus('ready')
-    events.emit('ready', { authenticated: session.authenticated })
-    claimReturnPath()
-    // In a task of its own: the error views are in before the user gets far.
-    if (lazyDeclarations.size) setTimeout(() => void loadDeclarations(), 0)
-  }
+  const startup = createStartup({
+    appId,
+    api,
+    session,
+    hooks,
+    events,
+    internals,
+    skipServerConfig: () => !!host.skipServerConfig,
+    applyServerConfig(server) {
+      serverConfig = server
+      config = hooks.configure.call(serverConfig ? resolveConfig(host, serverConfig, warn) : config)
+      clearTexts()
+    },
+    config: () => config,
+    started: () => started,
+    preload: () => Promise.all([loadErrorViews(), login().catch(() => {})]).then(() => {}),
+    loadDeclarations,
+    hasLazyDeclarations: runtime.hasLazyDeclarations,
+    warn,
+  })
 
   const kernel: Portico = {
     get config() {
@@ -562,80 +271,52 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     methods,
     plugins,
     get isReady() {
-      return isReady
+      return startup.isReady
     },
     get status() {
-      return status
+      return startup.status
     },
     get lastError() {
-      return lastError
+      return startup.lastError
     },
     get returnFlow() {
-      return returnFlow
+      return startup.returnFlow
     },
     ready() {
       if (!started) kernel.start()
-      readyPromise ??= startUp().catch((e) => {
-        readyPromise = null
-        const err = toPorticoError(e)
-        lastError = err
-        setStatus('failed')
-        events.emit('error', err)
-        throw err
-      })
-      return readyPromise
+      return startup.ready()
     },
-    retryReady() {
-      wake?.()
-    },
+    retryReady: startup.retry,
     plugin(id: string) {
       // A plugin API asked for before start (the React provider starts in an effect): start now.
       if (!started) kernel.start()
-      const rt = runtimes.get(id)
-      if (!rt || rt.api === undefined) {
-        const known = plugins.some((p) => p.id === id)
-        throw new PorticoError(
-          'invalid_plugin',
-          known
-            ? `Plugin '${id}' hands out no API.`
-            : `The ${id} plugin is not set up: add ${id.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())}() to config.plugins (import it from 'portico/plugins/${id}').`,
-        )
-      }
-      return rt.api as never
+      return runtime.api(id) as never
     },
-    hasPlugin: (id) => runtimes.has(id),
+    hasPlugin: runtime.has,
     pluginState: <S,>(id: string) => {
       if (!started) kernel.start()
-      return runtimes.get(id)?.store as Store<S> | undefined
+      return runtime.state(id) as Store<S> | undefined
     },
     texts,
     loadDeclarations,
     setConfig(patch) {
       host = { ...host, ...patch, appId: host.appId, plugins: host.plugins }
-      const next = isReady || host.skipServerConfig ? resolveConfig(host, serverConfig, warn) : resolveConfig(host, null, undefined, { requireLoginMethod: false })
-      config = isReady ? hooks.configure.call(next) : next
-      textCache.clear()
+      config = startup.isReady ? hooks.configure.call(resolveConfig(host, serverConfig, warn)) : hostOnly()
+      clearTexts()
       events.emit('config', config)
     },
     completeLogin,
     assertLoggedOut: (source = 'ui') => assertLoggedOut(source),
-    recentLogin() {
-      const method = safeGet(recentKeys.method)
-      return method
-        ? { method, walletClientType: safeGet(recentKeys.walletClientType), chainType: safeGet(recentKeys.chainType) }
-        : null
-    },
+    recentLogin: recent.get,
     analytics,
     start() {
       if (started) return
       started = true
       session.connect()
-      resumeStartUp?.()
-      resumeStartUp = null
+      startup.resume()
       try {
-        for (const plugin of plugins) setupPlugin(plugin)
+        runtime.start()
       } catch (e) {
-        teardownPlugins()
         started = false
         throw e
       }
@@ -644,7 +325,7 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     destroy() {
       if (!started) return
       started = false
-      teardownPlugins()
+      runtime.stop()
       session.destroy()
       events.emit('plugins', { started: false })
     },
@@ -652,9 +333,4 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
 
   if (!internals.deferStart) kernel.start()
   return kernel
-}
-
-/** Fill `{name}` placeholders. Unknown placeholders stay as they are. */
-export function formatText(text: string, values: Record<string, string | number>): string {
-  return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m))
 }

@@ -1,14 +1,16 @@
 /**
- * Contract v2: what the kernel holds for plugins (store, API, methods, errors, texts, fetch),
- * the start-up return path, start-up retries, and teardown that undoes everything.
+ * The plugin runtime (./runtime.ts, contract v2): what the kernel holds for plugins (store, API,
+ * methods, errors, texts, fetch) and teardown that undoes everything; through the kernel and
+ * `createRuntime` alone.
  */
 import { describe, expect, it, vi } from 'vitest'
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { createTestKernel, authResponse, wireUser, TEST_APP_ID } from '../test/kit/index'
-import { createFetchDouble } from '../test/kit/fetch-double'
-import { createPortico, definePlugin, PorticoError, createStore, memoryStorage, type PorticoPlugin } from './index'
-import { TAPABLE_VERSION } from './tapable'
+import { createPortico, definePlugin, PorticoError, memoryStorage, type PorticoPlugin } from './index'
+import { createEvents } from './events'
+import { createHooks } from './hooks'
+import { createMethodRegistry } from './methods'
+import { createRuntime, type RuntimeDeps } from './runtime'
+import { createNavigator } from './screens'
 
 declare module './plugin' {
   interface PluginApis {
@@ -25,24 +27,6 @@ const counter = (): PorticoPlugin<'counter'> =>
       ctx.provide({ increment: () => (store.set((s) => ({ count: s.count + 1 })), store.get().count) })
     },
   })
-
-describe('createStore', () => {
-  it('merges patches, applies updaters, notifies only on change, resets', () => {
-    const s = createStore({ a: 1, b: 'x' })
-    const seen: unknown[] = []
-    const off = s.subscribe((v) => seen.push(v))
-    s.set({ a: 2 })
-    s.set({ a: 2 }) // no change: no notification
-    s.set((v) => ({ ...v, b: 'y' }))
-    expect(s.get()).toEqual({ a: 2, b: 'y' })
-    expect(Object.isFrozen(s.get())).toBe(true)
-    s.reset()
-    expect(s.get()).toEqual({ a: 1, b: 'x' })
-    off()
-    s.set({ a: 9 })
-    expect(seen).toHaveLength(3)
-  })
-})
 
 describe('plugin runtime', () => {
   it('hands out a plugin API and its state through the kernel', async () => {
@@ -199,13 +183,6 @@ describe('plugin runtime', () => {
     await vi.waitFor(() => expect(kernel.screens.resolveError(new PorticoError('slow_nope', 'x')).title).toBe('Slow nope'))
   })
 
-  it('PorticoError.walk goes through causes', () => {
-    const inner = Object.assign(new Error('rejected'), { code: 4001 })
-    const err = new PorticoError('x', 'outer', { cause: new Error('mid', { cause: inner }) })
-    expect([...err.walk()].map((e) => (e as Error).message)).toEqual(['outer', 'mid', 'rejected'])
-    expect([...PorticoError.walk(null)]).toEqual([])
-  })
-
   it('refuses a login while a non-guest is logged in, with one code', async () => {
     const { kernel } = await createTestKernel({ user: wireUser() })
     expect(() => kernel.assertLoggedOut()).toThrow(expect.objectContaining({ code: 'already_logged_in' }))
@@ -237,101 +214,78 @@ describe('plugin runtime', () => {
   })
 })
 
-describe('start-up return path', () => {
-  const claimer = (finish = vi.fn()) =>
-    definePlugin({
-      id: 'returner',
-      kind: 'login',
-      setup(ctx) {
-        ctx.hooks.returnPath.tap('returner', ({ url }) =>
-          url.searchParams.has('code') ? { params: ['code', 'state'], hashParams: ['tok'], finish: () => finish(url.searchParams.get('code')) } : undefined,
-        )
-      },
+describe('createRuntime alone', () => {
+  const deps = (plugins: PorticoPlugin[], warnings: string[] = []): RuntimeDeps => {
+    const hooks = createHooks()
+    return {
+      appId: TEST_APP_ID,
+      plugins,
+      hooks,
+      events: createEvents(),
+      api: {} as RuntimeDeps['api'],
+      fetch: (() => Promise.reject(new Error('no fetch'))) as typeof fetch,
+      session: {} as RuntimeDeps['session'],
+      screens: createNavigator({ errorView: (e, c) => hooks.errorView.call(e, c) }),
+      methods: createMethodRegistry(),
+      storage: memoryStorage(),
+      config: () => ({}) as ReturnType<RuntimeDeps['config']>,
+      isReady: () => false,
+      texts: (_ns, defaults) => defaults,
+      warn: (m) => void warnings.push(m),
+      assertLoggedOut: () => {},
+      completeLogin: async () => ({}) as never,
+      analytics: () => {},
+    }
+  }
+
+  it('sets plugins up in order and tears them down last first; a failing setup undoes the ones before it', () => {
+    const log: string[] = []
+    const p = (id: string, fail = false) =>
+      definePlugin({
+        id,
+        kind: 'feature',
+        setup(ctx) {
+          if (fail) throw new Error('boom')
+          log.push(`up ${id}`)
+          ctx.provide({ id })
+          ctx.storage.set('k', id)
+          return () => void log.push(`down ${id}`)
+        },
+      })
+    const d = deps([p('a'), p('b')])
+    const rt = createRuntime(d)
+    rt.start()
+    expect(rt.api('b')).toEqual({ id: 'b' })
+    expect(d.storage.getItem(`portico:${TEST_APP_ID}:a:k`)).toBe('a')
+    rt.stop()
+    expect(log).toEqual(['up a', 'up b', 'down b', 'down a'])
+    expect(rt.has('a')).toBe(false)
+
+    const failing = createRuntime(deps([p('c'), p('d', true)]))
+    expect(() => failing.start()).toThrow("Plugin 'd' failed to set up: boom")
+    expect(failing.has('c')).toBe(false)
+    expect(log.slice(-2)).toEqual(['up c', 'down c'])
+    expect(() => failing.api('e')).toThrow("The e plugin is not set up: add e() to config.plugins (import it from 'portico/plugins/e').")
+  })
+
+  it('loads error declarations given as loaders once, and says whether there are any', async () => {
+    let loads = 0
+    const p = definePlugin({
+      id: 'lazy',
+      kind: 'feature',
+      setup: (ctx) => ctx.declareErrors(async () => (loads++, { lazy_x: { title: 'Lazy x' } })),
     })
-
-  it('offers the page address after ready; the claimed parameters leave the address before the flow finishes', async () => {
-    const finish = vi.fn()
-    const { kernel, location } = await createTestKernel({ plugins: [claimer(finish)], url: 'https://app.test/cb?keep=1&code=abc&state=s1#tok=x&other=y' })
-    expect(location.href).toBe('https://app.test/cb?keep=1#other=y')
-    await kernel.returnFlow
-    expect(finish).toHaveBeenCalledWith('abc')
-  })
-
-  it('leaves an address nobody claims alone', async () => {
-    const { kernel, location } = await createTestKernel({ plugins: [claimer()], url: 'https://app.test/?page=2' })
-    expect(location.href).toBe('https://app.test/?page=2')
-    expect(kernel.returnFlow).toBeNull()
-  })
-
-  it("reports a failing return flow through the 'error' event, without failing ready()", async () => {
-    const finish = vi.fn(() => Promise.reject(new PorticoError('oauth_unexpected', 'bad state')))
-    const { kernel } = await createTestKernel({ plugins: [claimer(finish)], url: 'https://app.test/?code=1&state=2', ready: false })
-    const onError = vi.fn()
-    kernel.events.on('error', onError)
-    await kernel.ready()
-    await kernel.returnFlow
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'oauth_unexpected' }))
+    const d = deps([p])
+    const rt = createRuntime(d)
+    expect(rt.hasLazyDeclarations()).toBe(false)
+    rt.start()
+    expect(rt.hasLazyDeclarations()).toBe(true)
+    await Promise.all([rt.loadDeclarations(), rt.loadDeclarations()])
+    await rt.loadDeclarations()
+    expect(loads).toBe(1)
+    expect(d.screens.resolveError(new PorticoError('lazy_x', 'x')).title).toBe('Lazy x')
+    rt.stop()
+    expect(rt.hasLazyDeclarations()).toBe(false)
   })
 })
 
-describe('start-up resilience', () => {
-  it('keeps retrying while the API is unreachable, reports it, and is ready without a reload', async () => {
-    const net = createFetchDouble()
-    let up = false
-    net.on('GET', '/apps/:id', () => (up ? { id: TEST_APP_ID, name: 'ok', login_methods: ['email'] } : { status: 503, body: { code: 'unavailable', error: 'down' } }))
-    net.on('POST', '/sessions', { status: 401, body: { code: 'missing_or_invalid_token', error: 'no' } })
-    const listeners = new Map<string, () => void>()
-    const wakeTarget = { addEventListener: (t: string, l: () => void) => listeners.set(t, l), removeEventListener: (t: string) => listeners.delete(t) }
-    const kernel = createPortico(
-      { appId: TEST_APP_ID, apiUrl: 'http://portico.test', storage: memoryStorage(), fetch: net.fetch },
-      { locks: null, channel: null, sleep: async () => {}, location: null, wakeTarget, retryDelay: () => 60_000 },
-    )
-    const statuses: string[] = []
-    kernel.events.on('status', (s) => statuses.push(s.status))
-    const errors: string[] = []
-    kernel.events.on('error', (e) => errors.push(e.code))
-    const ready = kernel.ready()
-    await vi.waitFor(() => expect(kernel.status).toBe('retrying'))
-    expect(kernel.lastError?.code).toBe('api_unreachable')
-    expect(errors).toEqual(['api_unreachable'])
-    // The browser comes back online: the waiting retry runs at once (not after 60 s).
-    up = true
-    listeners.get('online')!()
-    await ready
-    expect(kernel.isReady).toBe(true)
-    expect(kernel.lastError).toBeNull()
-    expect(statuses).toEqual(['loading', 'retrying', 'ready'])
-    kernel.destroy()
-  })
-
-  it('retryReady() wakes a waiting retry; a permanent failure rejects at once', async () => {
-    const net = createFetchDouble()
-    let reply: unknown = { status: 502, body: { code: 'bad_gateway', error: 'proxy' } }
-    net.on('GET', '/apps/:id', () => reply)
-    net.on('POST', '/sessions', { status: 401, body: { code: 'missing_or_invalid_token', error: 'no' } })
-    const kernel = createPortico(
-      { appId: TEST_APP_ID, apiUrl: 'http://portico.test', storage: memoryStorage(), fetch: net.fetch },
-      { locks: null, channel: null, sleep: async () => {}, location: null, wakeTarget: null, retryDelay: () => 60_000 },
-    )
-    const ready = kernel.ready()
-    await vi.waitFor(() => expect(kernel.status).toBe('retrying'))
-    reply = { status: 404, body: { code: 'missing_or_invalid_privy_app_id', error: 'Unknown app' } }
-    kernel.retryReady()
-    await expect(ready).rejects.toMatchObject({ code: 'missing_or_invalid_privy_app_id' })
-    expect(kernel.status).toBe('failed')
-    kernel.destroy()
-  })
-})
-
-describe('tapable private import', () => {
-  it('is pinned exactly, and lib/Hook.js still has the shape the interpreter relies on', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
-    expect(pkg.dependencies.tapable).toBe(TAPABLE_VERSION)
-    const require = createRequire(import.meta.url)
-    expect(require('tapable/package.json').version).toBe(TAPABLE_VERSION)
-    const Hook = require('tapable/lib/Hook.js')
-    const h = new Hook(['a'], 'probe')
-    for (const m of ['tap', 'tapAsync', 'tapPromise', 'intercept', 'isUsed', '_resetCompilation', '_insert']) expect(typeof h[m]).toBe('function')
-    expect(Array.isArray(h.taps)).toBe(true)
-  })
-})

@@ -3,7 +3,7 @@
  * kernel: a screen is a name plus whatever the UI renders for it (a component, or a lazy
  * loader so the first open ships only the landing).
  */
-import { ERROR_SCREEN, PorticoError, defaultErrorView, toPorticoError, type ErrorContext, type ErrorView } from './errors'
+import { ERROR_SCREEN, PorticoError, basicErrorView, toPorticoError, type ErrorContext, type ErrorView } from './errors'
 
 export type Intent = 'login' | 'link' | 'update'
 
@@ -83,9 +83,15 @@ const EXIT_CODES: Record<Intent, { code: string; message: string }> = {
 
 export interface NavigatorDeps {
   errorView: (error: PorticoError, context: ErrorContext) => ErrorView | undefined
-  /** The kernel's method-neutral fallback (with the app's texts). */
+  /** The kernel's method-neutral fallback, with the app's texts (default: `basicErrorView`). */
   fallbackView?: (error: PorticoError, context: ErrorContext) => ErrorView
   onOpenChange?: (open: boolean) => void
+  /**
+   * The load hook: runs when a lazy screen's module loads (`ScreenDefinition.load`), and the
+   * load waits for what it returns. The kernel waits there for the plugins' lazily declared
+   * error views, so a screen that shows an error finds its view (the first open's screen does not wait).
+   */
+  onLoad?: (definition: ScreenDefinition) => Promise<unknown> | undefined
 }
 
 export { ERROR_SCREEN }
@@ -129,23 +135,35 @@ export function createNavigator(deps: NavigatorDeps): Navigator {
   const resolveError = (error: unknown, context: ErrorContext = {}): ErrorView => {
     const err = toPorticoError(error)
     const ctx = { screen: state.current?.id, intent: state.intent, ...context }
-    return deps.errorView(err, ctx) ?? (deps.fallbackView ?? defaultErrorView)(err, ctx)
+    return deps.errorView(err, ctx) ?? (deps.fallbackView ? deps.fallbackView(err, ctx) : basicErrorView())
   }
 
   const nav: Navigator = {
     register(def) {
-      if (!def || typeof def.id !== 'string' || !def.id) {
-        throw new PorticoError('invalid_plugin', 'A screen needs a non-empty string id.')
+      const problem = !def || typeof def.id !== 'string' || !def.id ? 'no-id' : registry.has(def.id) ? 'taken' : !def.component && !def.load ? 'empty' : null
+      if (problem) {
+        let message = `Screen '${def?.id}': ${problem}`
+        // Development builds say what to fix; a bundler defining process.env.NODE_ENV as 'production' drops the text.
+        try {
+          if (process.env.NODE_ENV !== 'production') {
+            message =
+              problem === 'no-id'
+                ? 'A screen needs a non-empty string id.'
+                : problem === 'taken'
+                  ? `A screen with id '${def.id}' is already registered; choose another id.`
+                  : `Screen '${def.id}' needs a component or a load() function.`
+          }
+        } catch {
+          /* no `process` */
+        }
+        throw new PorticoError('invalid_plugin', message)
       }
-      if (registry.has(def.id)) {
-        throw new PorticoError('invalid_plugin', `A screen with id '${def.id}' is already registered; choose another id.`)
-      }
-      if (!def.component && !def.load) {
-        throw new PorticoError('invalid_plugin', `Screen '${def.id}' needs a component or a load() function.`)
-      }
-      registry.set(def.id, def as ScreenDefinition)
+      const { load } = def
+      const onLoad = deps.onLoad
+      const stored = (load && onLoad ? { ...def, load: () => Promise.all([load(), onLoad(def as ScreenDefinition)]).then(([m]) => m) } : def) as ScreenDefinition
+      registry.set(def.id, stored)
       return () => {
-        if (registry.get(def.id) === (def as ScreenDefinition)) registry.delete(def.id)
+        if (registry.get(def.id) === stored) registry.delete(def.id)
       }
     },
     get: (id) => registry.get(id),

@@ -1,14 +1,17 @@
 /**
- * The session (part 1 sections 3, 4 and 7): tokens and their storage, refresh with
- * `session_update_action`, the single-flight `getAccessToken()` (one refresh request however
- * many callers, in this tab and across tabs), logout, fork and recover.
+ * The session (part 1 sections 3, 4 and 7): tokens and their storage, `session_update_action`,
+ * the user record and the single-flight `getAccessToken()`. Its network calls (refresh, one
+ * request however many callers, in this tab and across tabs; logout, fork, recover, the user
+ * record) are in ./session-calls.ts and load when first needed: a visitor without a session
+ * needs none of them until they log in.
  */
 import type { TokenStorage } from './config'
-import { PorticoError, isPorticoError, toPorticoError } from './errors'
+import { PorticoError, isPorticoError } from './errors'
 import type { PorticoEmitter } from './events'
+import { lazyOnce } from './lazy'
 import type { Api } from './transport'
 import { toUser, type AccountTypes, type User } from './user'
-import type { WireAuthResponse, WireForkResponse, WireOAuthTokens, WireUser } from './wire'
+import type { WireAuthResponse, WireOAuthTokens, WireUser } from './wire'
 
 /** The access token counts as inactive this long before it expires. */
 export const TOKEN_EXPIRY_MARGIN_S = 30
@@ -135,6 +138,24 @@ function setMarkerCookie(on: boolean) {
     : `${REFRESH_MARKER_COOKIE}=; Max-Age=0; Path=/; SameSite=Lax${secure}`
 }
 
+/** What ./session-calls.ts works with: the session's storage, user record and announcements. */
+export interface SessionCore {
+  deps: SessionDeps
+  keys: { token: string; refresh: string; identity: string; provider: string }
+  /** `isTokenActive` now. */
+  isActive(token: string | null): boolean
+  locks: LockManagerLike | null
+  read(key: string): string | null
+  write(key: string, value: string | null | undefined): void
+  readonly user: User | null
+  /** Apply a login, link or refresh response (without telling other tabs). */
+  apply(response: WireAuthResponse): AuthResult | null
+  /** Replace the user record from the wire (the 'user' event fires). */
+  setUser(raw: WireUser): User
+  clearLocal(reason: 'logout' | 'cleared' | 'invalid_token' | 'other_tab', announce?: boolean): void
+  broadcast(type: 'login' | 'logout' | 'refresh'): void
+}
+
 export function createSession(deps: SessionDeps): Session {
   const keys = {
     token: `portico:${deps.appId}:token`,
@@ -143,20 +164,8 @@ export function createSession(deps: SessionDeps): Session {
     provider: `portico:${deps.appId}:provider_token`,
   }
   const now = deps.now ?? Date.now
-  const locks =
-    deps.locks !== undefined ? deps.locks : ((globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks ?? null)
   let channel: ChannelLike | null = null
-  const openChannel = (): ChannelLike | null => {
-    if (deps.channel !== undefined) return deps.channel
-    // Browsers only: in Node an open channel would keep the process alive.
-    if (typeof BroadcastChannel !== 'undefined' && typeof document !== 'undefined') {
-      return new BroadcastChannel(`portico:${deps.appId}`) as ChannelLike
-    }
-    return null
-  }
-
   let user: User | null = null
-  let inFlight: Promise<User | null> | null = null
 
   const read = (k: string) => {
     try {
@@ -173,8 +182,6 @@ export function createSession(deps: SessionDeps): Session {
       throw new PorticoError('session_storage_unavailable', 'The session could not be stored in this browser.', { cause: e })
     }
   }
-
-  const toUserRecord = (raw: WireUser) => toUser(raw, deps.methods)
   const broadcast = (type: 'login' | 'logout' | 'refresh') => {
     try {
       channel?.postMessage({ type })
@@ -187,6 +194,7 @@ export function createSession(deps: SessionDeps): Session {
     user = next
     deps.events.emit('user', next)
   }
+  const setUser = (raw: WireUser) => (setUserRecord(toUser(raw, deps.methods)), user!)
 
   function clearLocal(reason: 'logout' | 'cleared' | 'invalid_token' | 'other_tab', announce = true) {
     const had = user !== null || read(keys.refresh) !== null
@@ -222,75 +230,33 @@ export function createSession(deps: SessionDeps): Session {
         if (res.privy_access_token) write(keys.provider, res.privy_access_token)
         setMarkerCookie(true)
     }
-    setUserRecord(toUserRecord(res.user))
+    setUser(res.user)
     deps.events.emit('session', { authenticated: true })
     const result: AuthResult = { user: user!, isNewUser: res.is_new_user === true }
     if (res.oauth_tokens) result.oauthTokens = res.oauth_tokens
     return result
   }
 
-  async function doRefresh(): Promise<User | null> {
-    const refreshToken = read(keys.refresh)
-    if (!refreshToken) {
-      if (user) clearLocal('invalid_token')
-      return null
-    }
-    const current = read(keys.token)
-    try {
-      const res = await deps.api().post<WireAuthResponse>(
-        '/sessions',
-        { refresh_token: refreshToken },
-        { auth: current ?? 'none' },
-      )
-      const result = apply(res)
-      broadcast('refresh')
-      return result?.user ?? null
-    } catch (e) {
-      const err = toPorticoError(e)
-      // Part 1 section 8: missing_or_invalid_token on refresh clears the session.
-      if (err.code === 'missing_or_invalid_token') clearLocal('invalid_token')
-      throw err
-    }
+  const core: SessionCore = {
+    deps,
+    keys,
+    isActive: (token) => isTokenActive(token, now()),
+    locks:
+      deps.locks !== undefined ? deps.locks : ((globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks ?? null),
+    read,
+    write,
+    get user() {
+      return user
+    },
+    apply,
+    setUser,
+    clearLocal,
+    broadcast,
   }
-
-  /** One refresh for any number of callers; across tabs, the lock and a re-read of storage. */
-  function refresh(): Promise<User | null> {
-    if (inFlight) return inFlight
-    const before = read(keys.token)
-    const run = async () => {
-      if (!locks) return doRefresh()
-      return locks.request(`portico:${deps.appId}:refresh`, async () => {
-        const stored = read(keys.token)
-        // Another tab refreshed while we waited for the lock: use its tokens.
-        if (stored && stored !== before && isTokenActive(stored, now())) {
-          if (!user) return refreshUser()
-          return user
-        }
-        return doRefresh()
-      })
-    }
-    inFlight = run().finally(() => {
-      inFlight = null
-    })
-    return inFlight
-  }
-
-  async function getAccessToken(): Promise<string | null> {
-    const token = read(keys.token)
-    if (isTokenActive(token, now())) return token
-    if (!read(keys.refresh)) return null
-    await refresh()
-    const fresh = read(keys.token)
-    return isTokenActive(fresh, now()) ? fresh : null
-  }
-
-  async function refreshUser(): Promise<User | null> {
-    if (!read(keys.refresh) && !read(keys.token)) return null
-    const res = await deps.api().get<{ user: WireUser }>('/users/me')
-    if (!res?.user) throw new PorticoError('invalid_response', 'The server sent no user.', { kind: 'api_error' })
-    setUserRecord(toUserRecord(res.user))
-    return user
-  }
+  /** The network calls (./session-calls.ts), loaded once when first needed. */
+  const calls = lazyOnce(() => import('./session-calls').then((m) => m.sessionCalls(core)))
+  const refresh = async () => (await calls()).refresh()
+  const refreshUser = async () => (await calls()).refreshUser()
 
   const onMessage = (e: { data: unknown }) => {
     const type = (e.data as { type?: string } | null)?.type
@@ -310,7 +276,14 @@ export function createSession(deps: SessionDeps): Session {
     get user() {
       return user
     },
-    getAccessToken,
+    async getAccessToken() {
+      const token = read(keys.token)
+      if (isTokenActive(token, now())) return token
+      if (!read(keys.refresh)) return null
+      await refresh()
+      const fresh = read(keys.token)
+      return isTokenActive(fresh, now()) ? fresh : null
+    },
     getIdentityToken: () => read(keys.identity),
     getProviderAccessToken: () => read(keys.provider),
     async restore() {
@@ -333,49 +306,20 @@ export function createSession(deps: SessionDeps): Session {
       if (result) broadcast('login')
       return result
     },
-    setUser(raw) {
-      setUserRecord(toUserRecord(raw))
-      return user!
-    },
+    setUser,
     refreshUser,
-    async logout() {
-      const refreshToken = read(keys.refresh)
-      if (refreshToken) {
-        try {
-          await deps.api().post('/sessions/logout', { refresh_token: refreshToken })
-        } catch (e) {
-          deps.events.emit('warning', { message: `Logout request failed: ${(e as Error).message}`, source: 'session' })
-        }
-      }
-      try {
-        await deps.onLogout()
-      } finally {
-        clearLocal('logout')
-      }
-    },
-    async fork() {
-      const refreshToken = read(keys.refresh)
-      if (!refreshToken || !user) throw new PorticoError('must_be_authenticated', 'User must be authenticated to fork the session.')
-      const res = await deps.api().post<WireForkResponse>('/sessions/fork', { refresh_token: refreshToken })
-      if (!res?.new_session_refresh_token) {
-        throw new PorticoError('invalid_response', 'The server sent no forked session.', { kind: 'api_error' })
-      }
-      if (res.token) write(keys.token, res.token)
-      if (res.refresh_token) write(keys.refresh, res.refresh_token)
-      return res.new_session_refresh_token
-    },
-    async recover(forkedRefreshToken) {
-      const res = await deps
-        .api()
-        .post<WireAuthResponse>('/sessions/fork/recover', { refresh_token: forkedRefreshToken }, { auth: 'none' })
-      const result = apply(res)
-      if (!result) throw new PorticoError('missing_or_invalid_token', 'The forked session could not be recovered.')
-      broadcast('login')
-      return result
-    },
+    logout: async () => (await calls()).logout(),
+    fork: async () => (await calls()).fork(),
+    recover: async (forkedRefreshToken) => (await calls()).recover(forkedRefreshToken),
     connect() {
       if (channel) return
-      channel = openChannel()
+      // Browsers only: in Node an open channel would keep the process alive.
+      channel =
+        deps.channel !== undefined
+          ? deps.channel
+          : typeof BroadcastChannel !== 'undefined' && typeof document !== 'undefined'
+            ? (new BroadcastChannel(`portico:${deps.appId}`) as ChannelLike)
+            : null
       channel?.addEventListener('message', onMessage)
     },
     destroy() {

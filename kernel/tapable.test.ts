@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import * as tapable from 'tapable'
 import { describe, expect, it, vi } from 'vitest'
 
@@ -11,6 +13,7 @@ import {
   createSyncBailHook,
   createSyncHook,
   createSyncWaterfallHook,
+  TAPABLE_VERSION,
 } from './tapable'
 
 // Each case runs the same taps on tapable's own (code-generating) hook and on ours: the
@@ -133,5 +136,18 @@ describe('eval-free hooks behave like tapable', () => {
     expect(hook.call(1)).toBe(1)
     hook.tap('inc', (n) => n + 1)
     expect(hook.call(1)).toBe(2)
+  })
+})
+
+describe('tapable private import', () => {
+  it('is pinned exactly, and lib/Hook.js still has the shape the interpreter relies on', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+    expect(pkg.dependencies.tapable).toBe(TAPABLE_VERSION)
+    const require = createRequire(import.meta.url)
+    expect(require('tapable/package.json').version).toBe(TAPABLE_VERSION)
+    const Hook = require('tapable/lib/Hook.js')
+    const h = new Hook(['a'], 'probe')
+    for (const m of ['tap', 'tapAsync', 'tapPromise', 'intercept', 'isUsed', '_resetCompilation', '_insert']) expect(typeof h[m]).toBe('function')
+    expect(Array.isArray(h.taps)).toBe(true)
   })
 })

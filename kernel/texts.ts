@@ -26,3 +26,26 @@ export function mergeTexts<T extends object>(defaults: T, overrides: Record<stri
   }
   return Object.freeze(out) as T
 }
+
+/**
+ * The kernel's `texts(namespace, defaults)`: defaults merged with the app's overrides of that
+ * namespace, once per defaults object until the config changes (`clear()`).
+ */
+export function createTexts(overrides: () => TextOverrides, warn: (message: string, source: string) => void) {
+  const cache = new Map<string, WeakMap<object, object>>()
+  return {
+    texts<T extends object>(namespace: string, defaults: T): T {
+      let byDefaults = cache.get(namespace)
+      if (!byDefaults) cache.set(namespace, (byDefaults = new WeakMap()))
+      let merged = byDefaults.get(defaults) as T | undefined
+      if (!merged) byDefaults.set(defaults, (merged = mergeTexts(defaults, overrides()[namespace], (m) => warn(m, namespace))))
+      return merged
+    },
+    clear: () => cache.clear(),
+  }
+}
+
+/** Fill `{name}` placeholders. Unknown placeholders stay as they are. */
+export function formatText(text: string, values: Record<string, string | number>): string {
+  return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m))
+}

@@ -1,7 +1,7 @@
 /**
  * portico/ui — the host app's entry: the provider and the app-facing hooks (`usePortico`,
  * `useLogin`, `useUser` …), the modal shell (the dialog and every screen load lazily), the
- * landing entries' icons (by name), constants and `lazyComponent`. Safe to import during server
+ * landing entries' icons (by name), the success delays and `lazyComponent`. Safe to import during server
  * rendering (no `window` at module load). Plugin screens import their building blocks from
  * `portico/ui/screens`.
  *
@@ -40,10 +40,9 @@ export type { ScreenProps, CompleteOptions } from './screen-context'
 export { attachUi, CLOSE_DELAY_MS, NEXT_SCREEN_DELAY_MS } from './internal/attach'
 export type { AttachOptions, UiSnapshot } from './internal/attach'
 
-// Modal shell and constants (the landing's layout, `planLanding`, is in `portico/ui/screens`)
+// Modal shell (the landing's layout, `planLanding`, and the code boxes' constants are in `portico/ui/screens`)
 export { Modal, screenComponent } from './modal/modal'
 export type { LoginInputProps, LandingPlan, LandingView } from './screens/landing-plan'
-export { CODE_LENGTH, RESEND_COOLDOWN_MS, CODE_RESET_MS } from 'portico/plugins/code'
 export { lazyComponent } from './internal/lazy'
 export type { PreloadableComponent } from './internal/lazy'
 // The icons a plugin's landing entry draws (the whole set, `icons`, is in `portico/ui/screens`)

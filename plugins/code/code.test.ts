@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createStore, PorticoError } from 'portico'
-import { CODE_LENGTH as UI_CODE_LENGTH, CODE_RESET_MS as UI_CODE_RESET_MS, RESEND_COOLDOWN_MS as UI_RESEND_COOLDOWN_MS } from 'portico/ui'
+import { CODE_LENGTH as UI_CODE_LENGTH, CODE_RESET_MS as UI_CODE_RESET_MS, RESEND_COOLDOWN_MS as UI_RESEND_COOLDOWN_MS } from 'portico/ui/screens'
 import {
   CODE_LENGTH,
   CODE_RESET_MS,
@@ -25,7 +25,7 @@ function setup(overrides: Partial<Parameters<typeof createCodeFlow>[0]> = {}) {
 }
 
 describe('constants', () => {
-  it('are defined once and re-exported by portico/ui', () => {
+  it('are defined once and re-exported by portico/ui/screens', () => {
     expect([CODE_LENGTH, RESEND_COOLDOWN_MS, CODE_RESET_MS]).toEqual([6, 30_000, 1_400])
     expect([UI_CODE_LENGTH, UI_RESEND_COOLDOWN_MS, UI_CODE_RESET_MS]).toEqual([CODE_LENGTH, RESEND_COOLDOWN_MS, CODE_RESET_MS])
   })

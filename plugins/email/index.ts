@@ -10,7 +10,6 @@
  */
 import { definePlugin, lazyOnce, normaliseFields, type EmailAccount, type PorticoPlugin } from 'portico'
 import { MailIcon, lazyComponent, type LoginInputProps } from 'portico/ui'
-import { INITIAL_CODE_STATE } from 'portico/plugins/code'
 import { checkEmail } from './check'
 import { codeErrorMessage, emailErrors } from './errors'
 import type { EmailApi, EmailFlowState, EmailShared } from './flow'
@@ -59,7 +58,8 @@ export function email(options: EmailOptions = {}): PorticoPlugin<'email'> {
         ...config,
         extra: { ...config.extra, email: { ...options, ...((config.extra.email as EmailOptions | undefined) ?? {}) } },
       }))
-      const store = ctx.store<EmailFlowState>(INITIAL_CODE_STATE)
+      // The code-entry base's initial state (its flow, ./flow.ts, loads on use); typed by it.
+      const store = ctx.store<EmailFlowState>({ status: 'initial', destination: null, intent: 'login', error: null, codeSentAt: null })
       const shared: EmailShared = {
         check: (value) => checkEmail(value, ctx.config.disablePlusEmails, texts()),
         texts,

@@ -13,7 +13,8 @@ export const budgets = {
    * plugin runtime (stores, APIs, method and error declarations, texts, teardown of taps),
    * the start-up return path and retry moved into the kernel what every plugin re-implemented.
    */
-  kernel: 14 * KIB,
+  // 14 -> 13.5 KiB (13.3 measured) with the kernel in parts: rare paths load on use.
+  kernel: 13.5 * KIB,
   /**
    * examples/minimal (e-mail only): entry and its static imports, React excluded. 30 -> 28 KiB
    * (26.7 measured) with the dialog in its own lazy chunk; issue 11's target is 20 KiB.
@@ -25,7 +26,16 @@ export const budgets = {
   // landing entries' icons by name), the dialog's style warm-up loads with the dialog, and
   // e-mail's screens read texts through the plugin's API (its strings and errors stay in the
   // host's chunk instead of two chunks of their own).
-  minimalInitial: 20 * KIB,
+  // 20 KiB -> 18,500 B (18,230 measured; 20,391 before issue 27's entry work): the code-entry
+  // flow, the modal's idle preload, the session's network calls, the kernel's error views,
+  // finishing a login and the return path's stripping load when needed; development-only texts.
+  // Issue 27's target is 16,000 B (test/bench/run.ts prints it).
+  minimalInitial: 18_500,
+  /**
+   * test/bench/hosts/readme-email.tsx, the README's e-mail-only app (issue 27's small default
+   * entry): 18,361 B measured, 20,528 before; the target, 16,000 B, is not reached yet.
+   */
+  readmeEmailInitial: 18_500,
   /**
    * examples/app (every plugin on): 48 KiB (44.5 measured) once libphonenumber-js left the
    * initial load; issue 11's target is 60 KiB.

@@ -30,6 +30,11 @@ describe('size budgets (gzip -9, minified, React excluded)', () => {
     expect(s.initial.gzip, `minimal initial load is ${kib(s.initial.gzip)}`).toBeLessThanOrEqual(budgets.minimalInitial)
   })
 
+  it(`the README's e-mail-only app loads at most ${budgets.readmeEmailInitial} B initially (issue 27's small default entry)`, async () => {
+    const s = await appSize(BENCH_HOSTS.readmeEmail.file)
+    expect(s.initial.gzip, `the README's e-mail app's initial load is ${s.initial.gzip} B`).toBeLessThanOrEqual(budgets.readmeEmailInitial)
+  })
+
   it(`examples/app initial load stays within ${kib(budgets.appInitial)}, without libphonenumber-js or viem`, async () => {
     const app = appEntry('app')
     expect(app, 'examples/app/src/main.tsx exists').toBeTruthy()

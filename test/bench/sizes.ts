@@ -42,6 +42,8 @@ const resolvePortico: Plugin = {
  * plugins at their default options, no demo code. Measured like the example apps.
  */
 export const BENCH_HOSTS = {
+  /** The README's e-mail-only app (./hosts/readme-email.tsx): issue 27's small default entry. */
+  readmeEmail: { label: "README's e-mail-only app", file: join(ROOT, 'test/bench/hosts/readme-email.tsx') },
   /** Every plugin of plugins/ (./hosts/every-plugin.tsx; size.test.ts checks that none is missing). */
   everyPlugin: { label: 'every plugin, host code only', file: join(ROOT, 'test/bench/hosts/every-plugin.tsx') },
   /** The identity plugins issue 11's 60 KiB target was set for (./hosts/identity-plugins.ts lists them). */

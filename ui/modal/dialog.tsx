@@ -1,6 +1,7 @@
 /**
  * The dialog itself (see ./modal.tsx): loaded lazily with its helpers, in its own chunk, and
- * preloaded at idle after the modal mounts (./preload.ts), so the first open renders it at once.
+ * fetched as the modal mounts (./preload.ts), so the first open renders it at once; it brings
+ * the idle preload (./idle.ts).
  */
 import { Suspense, useId, useEffect, useLayoutEffect, useRef, useSyncExternalStore, type KeyboardEvent } from 'react'
 import type { Portico } from 'portico'
@@ -10,8 +11,9 @@ import { ScreenContext } from '../screen-context'
 import { ScreenBoundary } from './boundary'
 import { screenComponent } from './modal'
 
-/** The style warm-up, here so that it loads with the dialog (./preload.ts calls it at idle). */
+/** The style warm-up and the idle preload, here so that they load with the dialog (`Modal` starts the idle preload once this chunk is in). */
 export { warmStyles } from './warm'
+export { startIdlePreload } from './idle'
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'

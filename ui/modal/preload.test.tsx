@@ -1,12 +1,13 @@
 // @vitest-environment happy-dom
-/** The modal's idle preload (./preload.ts): lazy landing loaded before the first open, styles warmed. */
+/** The modal's preload (./preload.ts at mount, ./idle.ts at idle): lazy landing loaded before the first open, styles warmed. */
 import { createElement, useEffect, useLayoutEffect } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
 import { definePlugin, type PorticoPlugin } from 'portico'
 import { PorticoProvider, ScreenLayout, screenComponent, useKernel } from 'portico/ui/screens'
 import { createTestKernel } from 'portico/testing'
-import { loadedDialog, preloadScreen, resolvedComponent, whenIdle } from './preload'
+import { loadedDialog, preloadScreen, resolvedComponent } from './preload'
+import { whenIdle } from './idle'
 import { warmStyles } from './warm'
 import { warmRender } from './warm-render'
 

@@ -16,7 +16,7 @@ import type { Navigator, NavigatorState, Portico } from 'portico'
 import { KernelContext } from '../components/optional-kernel'
 import { PorticoContext, type PorticoContextValue } from '../internal/portico-context'
 import { Dialog } from './dialog'
-import { whenIdle } from './preload'
+import { whenIdle } from './idle'
 
 type ActivityType = ComponentType<{ mode: 'hidden' | 'visible'; children?: ReactNode }>
 

@@ -1,0 +1,221 @@
+/**
+ * The plugin runtime (contract v2): sets each plugin up with its context, holds what it hands
+ * the kernel (its state store, its API, its screens, method descriptors, error declarations and
+ * taps) and undoes all of it on teardown, so a plugin set can start again (React StrictMode).
+ * Error declarations given as a loader (`ctx.declareErrors(() => import('./errors'))`) stay out
+ * of the page's first load: `loadDeclarations()` loads them once.
+ */
+import type { ResolvedConfig, TokenStorage } from './config'
+import { PorticoError, viewFromDeclarations, type ErrorContext, type ErrorDeclarations, type ErrorView } from './errors'
+import type { PorticoEmitter } from './events'
+import type { PorticoHooks } from './hooks'
+import type { MethodRegistry } from './methods'
+import type { PluginContext, PorticoPlugin } from './plugin'
+import { safeStorage } from './recent'
+import type { Navigator } from './screens'
+import type { Session } from './session'
+import { createStore, type Store } from './store'
+import { untap } from './tapable'
+import { formatText } from './texts'
+import type { Api } from './transport'
+
+/** What the kernel hands the runtime to build each plugin's context from. */
+export interface RuntimeDeps {
+  appId: string
+  plugins: readonly PorticoPlugin[]
+  hooks: Readonly<PorticoHooks>
+  events: PorticoEmitter
+  api: Api
+  /** `fetch` for other hosts (the host's `fetch` option). */
+  fetch: typeof fetch
+  session: Session
+  screens: Navigator
+  methods: MethodRegistry
+  storage: TokenStorage
+  config(): ResolvedConfig
+  isReady(): boolean
+  texts<T extends object>(namespace: string, defaults: T): T
+  warn(message: string, source: string): void
+  assertLoggedOut(source: string): void
+  completeLogin: PluginContext['completeLogin']
+  analytics: PluginContext['analytics']
+}
+
+export interface PluginRuntime {
+  /** Set every plugin up, in order; when one fails, the ones set up are torn down and it throws. */
+  start(): void
+  /** Tear every plugin down (its teardown, taps, screens, methods, state, API), last first. */
+  stop(): void
+  /** A plugin's API; throws a message that says what to fix. */
+  api(id: string): unknown
+  has(id: string): boolean
+  /** A plugin's state store, if it keeps one. */
+  state(id: string): Store<unknown> | undefined
+  /** Load the error declarations given as loaders, once; never rejects (a failure warns and is tried again next call). */
+  loadDeclarations(): Promise<void>
+  /** Whether some plugin declared its errors as a loader. */
+  hasLazyDeclarations(): boolean
+}
+
+interface Held {
+  store?: Store<unknown>
+  api?: unknown
+  undo: (() => void)[]
+}
+
+/** A plugin's error declarations given as a loader: loaded once, by `loadDeclarations()`. */
+interface LazyDeclarations {
+  plugin: string
+  load: () => Promise<ErrorDeclarations>
+  loaded?: ErrorDeclarations
+  pending?: Promise<void>
+}
+
+export function createRuntime(deps: RuntimeDeps): PluginRuntime {
+  const { hooks, screens, methods } = deps
+  const held = new Map<string, Held>()
+  const lazyDeclarations = new Set<LazyDeclarations>()
+  const storage = safeStorage(deps.storage)
+
+  const loadDeclarations = (): Promise<void> =>
+    Promise.all(
+      [...lazyDeclarations].map((d) =>
+        d.loaded
+          ? undefined
+          : (d.pending ??= d.load().then(
+              (declared) => {
+                d.loaded = declared
+              },
+              (e) => {
+                d.pending = undefined
+                deps.warn(`Could not load the error views of plugin '${d.plugin}': ${(e as Error)?.message ?? String(e)}`, 'plugin')
+              },
+            )),
+      ),
+    ).then(() => undefined)
+
+  function context(plugin: PorticoPlugin, own: Held): PluginContext {
+    const id = plugin.id
+    const undoable = <A extends unknown[]>(add: (...a: A) => () => void) => (...a: A) => {
+      const off = add(...a)
+      own.undo.push(off)
+      return off
+    }
+    return {
+      id,
+      get config() {
+        return deps.config()
+      },
+      get isReady() {
+        return deps.isReady()
+      },
+      hooks,
+      events: deps.events,
+      api: deps.api,
+      fetch: deps.fetch,
+      session: deps.session,
+      // Screens and methods declared here are undone with the plugin's teardown.
+      screens: Object.create(screens, { register: { value: undoable(screens.register) } }),
+      methods: { ...methods, declare: undoable(methods.declare) },
+      storage: {
+        get: (key) => storage.get(`portico:${deps.appId}:${id}:${key}`),
+        set: (key, value) => storage.set(`portico:${deps.appId}:${id}:${key}`, value),
+      },
+      store<S>(initial: S) {
+        if (own.store) throw new PorticoError('invalid_plugin', `Plugin '${id}' asked for a second store; keep its state in one.`)
+        const store = createStore<S>(initial)
+        own.store = store as Store<unknown>
+        return store
+      },
+      provide(value) {
+        own.api = value
+      },
+      plugin: (other: string) => held.get(other)?.api as never,
+      declareErrors(declarations) {
+        if (typeof declarations !== 'function') {
+          hooks.errorView.tap(id, (err: PorticoError, c: ErrorContext) => viewFromDeclarations(declarations, err, c))
+          return
+        }
+        const lazy: LazyDeclarations = { plugin: id, load: declarations }
+        lazyDeclarations.add(lazy)
+        own.undo.push(() => void lazyDeclarations.delete(lazy))
+        hooks.errorView.tap(id, (err: PorticoError, c: ErrorContext): ErrorView | undefined => {
+          if (lazy.loaded) return viewFromDeclarations(lazy.loaded, err, c)
+          // Asked before the load (a headless caller): the kernel's view now, and load for next time.
+          void loadDeclarations()
+          return undefined
+        })
+      },
+      texts: (defaults, namespace) => deps.texts(namespace ?? id, defaults),
+      assertLoggedOut: () => deps.assertLoggedOut(id),
+      completeLogin: deps.completeLogin,
+      analytics: deps.analytics,
+      format: formatText,
+      warn: (m) => deps.warn(m, id),
+    }
+  }
+
+  function setUp(plugin: PorticoPlugin) {
+    const own: Held = { undo: [] }
+    held.set(plugin.id, own)
+    let teardown: void | (() => void)
+    try {
+      teardown = plugin.setup(context(plugin, own))
+    } catch (e) {
+      throw new PorticoError('invalid_plugin', `Plugin '${plugin.id}' failed to set up: ${(e as Error)?.message ?? String(e)}`, {
+        cause: e,
+      })
+    }
+    if (typeof teardown === 'function') own.undo.push(teardown)
+  }
+
+  function stop() {
+    for (const plugin of [...deps.plugins].reverse()) {
+      const own = held.get(plugin.id)
+      if (!own) continue
+      for (const undo of own.undo.splice(0).reverse()) {
+        try {
+          undo()
+        } catch (e) {
+          deps.warn(`Plugin '${plugin.id}' failed to tear down: ${(e as Error).message}`, 'plugin')
+        }
+      }
+      for (const hook of Object.values(hooks)) untap(hook, plugin.id)
+      held.delete(plugin.id)
+    }
+  }
+
+  return {
+    start() {
+      try {
+        for (const plugin of deps.plugins) setUp(plugin)
+      } catch (e) {
+        stop()
+        throw e
+      }
+    },
+    stop,
+    api(id) {
+      const own = held.get(id)
+      if (!own || own.api === undefined) {
+        const known = deps.plugins.some((p) => p.id === id)
+        let message = known ? `Plugin '${id}' hands out no API.` : `Plugin '${id}' is not set up.`
+        // Development builds say what to fix; a bundler defining process.env.NODE_ENV as 'production' drops the text.
+        try {
+          if (process.env.NODE_ENV !== 'production' && !known) {
+            const factory = id.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())
+            message = `The ${id} plugin is not set up: add ${factory}() to config.plugins (import it from 'portico/plugins/${id}').`
+          }
+        } catch {
+          /* no `process` */
+        }
+        throw new PorticoError('invalid_plugin', message)
+      }
+      return own.api
+    },
+    has: (id) => held.has(id),
+    state: (id) => held.get(id)?.store,
+    loadDeclarations,
+    hasLazyDeclarations: () => lazyDeclarations.size > 0,
+  }
+}
