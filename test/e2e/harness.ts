@@ -9,6 +9,7 @@
  *   `Content-Security-Policy: default-src 'self'; connect-src 'self' http://127.0.0.1:<apiPort>`;
  * - a Chromium or Chrome installed on the machine through playwright-core (never a downloaded
  *   browser): `chromiumPath()`, found like `npm test`'s set-up step does (scripts/test-env.mjs);
+ *   in `npm test`'s browser phase one for the whole run, which `launchBrowser()` connects to;
  * - every page opens with `reducedMotion: 'reduce'` (styles.css then drops the dialog's
  *   transform animation) and the scripts of ./page-scripts.ts: an in-page modal-open timer
  *   and a `__name` no-op for functions serialised from tsx-transpiled code;
