@@ -15,8 +15,8 @@ import { connect } from 'node:net'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { ARTIFACTS, CHROMIUM_ARGS, ROOT, chromiumPath } from './harness'
+import { type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { ARTIFACTS, ROOT, launchBrowser } from './harness'
 import { LANDING_TITLE } from './page-scripts'
 // @ts-expect-error a plain ESM script without types
 import { DEMO_PORTS, demoConfig } from '../../scripts/demo-config.mjs'
@@ -64,7 +64,7 @@ beforeAll(async () => {
   child.stderr!.on('data', (d) => (out += d))
   // The banner comes once the app's production build is served (a first build takes a minute or two).
   await waitFor('the banner', async () => out.includes('Portico demo') && out.includes(`open the app:        ${demo.urls.app}`), 480_000)
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })
+  browser = await launchBrowser()
   mkdirSync(ARTIFACTS, { recursive: true })
 }, 600_000)
 

@@ -9,6 +9,7 @@
  *   `Content-Security-Policy: default-src 'self'; connect-src 'self' http://127.0.0.1:<apiPort>`;
  * - a Chromium or Chrome installed on the machine through playwright-core (never a downloaded
  *   browser): `chromiumPath()`, found like `npm test`'s set-up step does (scripts/test-env.mjs);
+ *   in `npm test`'s browser phase one for the whole run, which `launchBrowser()` connects to;
  * - every page opens with `reducedMotion: 'reduce'` (styles.css then drops the dialog's
  *   transform animation) and the scripts of ./page-scripts.ts: an in-page modal-open timer
  *   and a `__name` no-op for functions serialised from tsx-transpiled code;
@@ -78,6 +79,31 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ]
+
+/**
+ * The run's Chromium with CHROMIUM_ARGS: under the e2e config (`npm test`, vitest.e2e.config.ts)
+ * test/e2e/global-setup.ts launches one browser server for the whole run and this connects to
+ * it (a few ms instead of a browser start per spec file); elsewhere (one spec run with the
+ * default config, the bench under tsx) it launches a browser of its own. Either way each caller
+ * gets its own connection: its `close()` closes the contexts it made and nothing else.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  let ws: string | null = null
+  try {
+    const { inject } = await import('vitest')
+    ws = inject('e2eBrowserWsEndpoint') ?? null
+  } catch {
+    /* not under vitest, or no shared browser in this run */
+  }
+  if (ws) {
+    try {
+      return await chromium.connect(ws)
+    } catch {
+      /* the shared browser is gone: fall back to one of our own */
+    }
+  }
+  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })
+}
 
 /** App ids in examples/server/apps.json. */
 export const APPS = {
@@ -382,7 +408,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   apiPort = api.port
   frameOrigin = api.frameOrigin
   const apiUrl = `http://127.0.0.1:${apiPort}`
-  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })
+  const browser = await launchBrowser()
   const contexts = new Set<BrowserContext>()
   const errors = new WeakMap<Page, string[]>()
   mkdirSync(ARTIFACTS, { recursive: true })

@@ -13,7 +13,7 @@
  *   server refuses the export page's share to a session that has not verified.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core'
+import { type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core'
 import { verifyMessage, verifyTypedData, type Hex } from 'viem'
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import { ed25519 } from '@noble/curves/ed25519.js'
@@ -21,7 +21,7 @@ import { base58, base64 } from '@scure/base'
 import * as OTPAuth from 'otpauth'
 import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
 import { startSvm } from '../chains/svm'
-import { ARTIFACTS, CHROMIUM_ARGS, chromiumPath } from './harness'
+import { ARTIFACTS, launchBrowser } from './harness'
 import { XPD_APP, XPD_SECRET, startXpdServers, type XpdServers } from './wallet-export-delegation/servers'
 
 let s: XpdServers
@@ -30,7 +30,7 @@ const contexts: BrowserContext[] = []
 
 beforeAll(async () => {
   s = await startXpdServers()
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })
+  browser = await launchBrowser()
 }, 120_000)
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => {})

@@ -7,12 +7,12 @@
  * user's token gets nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { recoverTransactionAddress, verifyMessage, verifyTypedData, type TransactionSerialized } from 'viem'
 import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58 } from '@scure/base'
-import { CHROMIUM_ARGS, chromiumPath } from './harness'
+import { launchBrowser } from './harness'
 import { WALLET_APP, emailLogin, startWalletServers, type WalletServers } from './wallet-frame/servers'
 
 let s: WalletServers
@@ -21,7 +21,7 @@ const contexts: BrowserContext[] = []
 
 beforeAll(async () => {
   s = await startWalletServers()
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })
+  browser = await launchBrowser()
 })
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => {})

@@ -13,10 +13,10 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { verifyMessage } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { ARTIFACTS, CHROMIUM_ARGS, chromiumPath, clickThenClosed } from './harness'
+import { ARTIFACTS, clickThenClosed, launchBrowser } from './harness'
 import { RECOVERY_CREATE_APP, outboxCode, startRecoveryServers, type RecoveryServers } from './wallet-recovery/servers'
 
 let s: RecoveryServers
@@ -25,7 +25,7 @@ const contexts: BrowserContext[] = []
 
 beforeAll(async () => {
   s = await startRecoveryServers()
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })
+  browser = await launchBrowser()
   mkdirSync(ARTIFACTS, { recursive: true })
 })
 afterAll(async () => {

@@ -1,0 +1,32 @@
+/**
+ * The browser phase of `npm test` (test/e2e/*.spec.ts): the base config plus
+ * - one spec file at a time, or two with PORTICO_E2E_WORKERS=2 (not the default yet: under a
+ *   machine loaded by other jobs, deadlines of the heaviest specs — next build, the axe pass over
+ *   four landings — ran out with two at a time; prove it twice green on the CI machine first),
+ * - one Chromium for the whole run (test/e2e/global-setup.ts; the harness connects to it),
+ * - spec files of a worker in one process (`isolate: false`): the reference server's modules,
+ *   playwright and the harness load once per worker, not once per spec file; test/e2e/setup.ts
+ *   puts back what a spec set in process.env,
+ * - the long spec files first (test/e2e/sequencer.ts), so with two workers no long one is left
+ *   for the end.
+ * `npx vitest run test/e2e/x.spec.ts` (the base config) still runs a spec on its own.
+ */
+import { defineConfig } from 'vitest/config'
+import base from './vitest.config'
+import LongFirstSequencer from './test/e2e/sequencer'
+
+const workers = Math.max(1, Math.min(2, Number(process.env.PORTICO_E2E_WORKERS) || 1))
+
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    include: ['test/e2e/**/*.spec.ts'],
+    globalSetup: [...(base.test?.globalSetup as string[]), 'test/e2e/global-setup.ts'],
+    setupFiles: [...(base.test?.setupFiles as string[]), 'test/e2e/setup.ts'],
+    isolate: false,
+    maxWorkers: workers,
+    fileParallelism: workers > 1,
+    sequence: { ...base.test?.sequence, sequencer: LongFirstSequencer },
+  },
+})
