@@ -1,5 +1,5 @@
 /**
- * Inside this repository `portico`, `portico/ui`, `portico/testing` and `portico/plugins/*`
+ * Inside this repository `portico`, `portico/ui`, `portico/testing`, `portico/kits/*` and `portico/plugins/*`
  * resolve to the sources, for vitest and the example apps' Vite configs alike.
  */
 import { fileURLToPath } from 'node:url'
@@ -18,5 +18,6 @@ export const sourceAliases = [
   { find: /^portico\/wagmi$/, replacement: r('./wagmi/index.ts') },
   { find: /^portico\/server$/, replacement: r('./server/index.ts') },
   { find: /^portico\/testing$/, replacement: r('./test/kit/testing.ts') },
+  { find: /^portico\/kits\/(.*)$/, replacement: r('./kits/$1/index.ts') },
   { find: /^portico\/plugins\/(.*)$/, replacement: r('./plugins/$1/index.ts') },
 ]

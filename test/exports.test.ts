@@ -1,6 +1,6 @@
 /**
  * The public surface, entry by entry: every export name (values, and types marked `type`) of
- * `portico`, `portico/ui`, `portico/testing` and every `portico/plugins/<id>`, read with the
+ * `portico`, `portico/ui`, `portico/testing`, every `portico/kits/<id>` and every `portico/plugins/<id>`, read with the
  * TypeScript checker and compared with the committed snapshot. A removed or renamed export
  * is a breaking change for plugin authors and apps; this makes it visible in review.
  *
@@ -25,6 +25,9 @@ const entries: Record<string, string> = {
   'portico/wagmi': 'wagmi/index.ts',
   'portico/server': 'server/index.ts',
   'portico/testing': 'test/kit/testing.ts',
+}
+for (const id of readdirSync(join(ROOT, 'kits')).sort()) {
+  if (existsSync(join(ROOT, 'kits', id, 'index.ts'))) entries[`portico/kits/${id}`] = `kits/${id}/index.ts`
 }
 for (const id of readdirSync(join(ROOT, 'plugins')).sort()) {
   if (existsSync(join(ROOT, 'plugins', id, 'index.ts'))) entries[`portico/plugins/${id}`] = `plugins/${id}/index.ts`
@@ -68,7 +71,7 @@ describe('export names of every public entry', () => {
     const pkg = (await import('../package.json', { with: { type: 'json' } })).default as { exports: Record<string, unknown> }
     for (const entry of Object.keys(entries)) {
       const sub = entry === 'portico' ? '.' : `./${entry.slice('portico/'.length)}`
-      const key = sub.startsWith('./plugins/') ? './plugins/*' : sub
+      const key = sub.startsWith('./plugins/') ? './plugins/*' : sub.startsWith('./kits/') ? './kits/*' : sub
       expect(pkg.exports, entry).toHaveProperty([key])
     }
   })

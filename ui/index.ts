@@ -43,7 +43,7 @@ export type { AttachOptions, UiSnapshot } from './internal/attach'
 // Modal shell and constants (the landing's layout, `planLanding`, is in `portico/ui/screens`)
 export { Modal, screenComponent } from './modal/modal'
 export type { LoginInputProps, LandingPlan, LandingView } from './screens/landing-plan'
-export { CODE_LENGTH, RESEND_COOLDOWN_MS, CODE_RESET_MS } from 'portico/plugins/code'
+export { CODE_LENGTH, RESEND_COOLDOWN_MS, CODE_RESET_MS } from './components/code-rule'
 export { lazyComponent } from './internal/lazy'
 export type { PreloadableComponent } from './internal/lazy'
 // The icons a plugin's landing entry draws (the whole set, `icons`, is in `portico/ui/screens`)

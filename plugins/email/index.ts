@@ -5,12 +5,12 @@
  * createPortico({ appId, plugins: [email()] })
  * ```
  * Adds the 'email' landing entry (an inline field) and the screens 'email-form' and
- * 'email-code' (loaded lazily), on the shared code-entry flow (`portico/plugins/code`).
+ * 'email-code' (loaded lazily), on the shared code-entry flow (`portico/kits/code`).
  * Headless: `useLoginWithEmail()`; without React: `kernel.plugin('email')`.
  */
 import { definePlugin, lazyOnce, normaliseFields, type EmailAccount, type PorticoPlugin } from 'portico'
 import { MailIcon, lazyComponent, type LoginInputProps } from 'portico/ui'
-import { INITIAL_CODE_STATE } from 'portico/plugins/code'
+import { INITIAL_CODE_STATE } from 'portico/kits/code'
 import { checkEmail } from './check'
 import { codeErrorMessage, emailErrors } from './errors'
 import type { EmailApi, EmailFlowState, EmailShared } from './flow'

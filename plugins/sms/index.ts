@@ -4,11 +4,11 @@
  * typed, Submit disabled while invalid, consent line with the app name), or an 'SMS' row that
  * opens the 'sms-phone' screen; then the 'sms-code' screen (6 boxes, 'Code sent', 'Resend
  * code' with a 30 s cooldown, reset 1.4 s after a failed code), on the shared code-entry flow
- * (`portico/plugins/code`). Headless: `useLoginWithSms()`; without React: `kernel.plugin('sms')`.
+ * (`portico/kits/code`). Headless: `useLoginWithSms()`; without React: `kernel.plugin('sms')`.
  */
 import { definePlugin, lazyOnce, normaliseFields, type PhoneAccount, type PorticoPlugin } from 'portico'
 import { PhoneIcon } from 'portico/ui'
-import { INITIAL_CODE_STATE } from 'portico/plugins/code'
+import { INITIAL_CODE_STATE } from 'portico/kits/code'
 import type { SmsApi, SmsState } from './flow'
 import { smsLabel } from './labels'
 import { preloadPhoneForm, SmsLoginInput } from './screens/login-input'

@@ -21,6 +21,9 @@ export const aliases: Record<string, string> = {
   'portico/wagmi': join(ROOT, 'wagmi/index.ts'),
   'portico/testing': join(ROOT, 'test/kit/testing.ts'),
 }
+for (const id of existsSync(join(ROOT, 'kits')) ? readdirSync(join(ROOT, 'kits')) : []) {
+  if (existsSync(join(ROOT, 'kits', id, 'index.ts'))) aliases[`portico/kits/${id}`] = join(ROOT, 'kits', id, 'index.ts')
+}
 for (const id of existsSync(join(ROOT, 'plugins')) ? readdirSync(join(ROOT, 'plugins')) : []) {
   if (existsSync(join(ROOT, 'plugins', id, 'index.ts'))) aliases[`portico/plugins/${id}`] = join(ROOT, 'plugins', id, 'index.ts')
 }

@@ -1,5 +1,5 @@
 /**
- * portico/plugins/code — the one code-entry flow (part 1 sections 4, 5 and 9) that the code
+ * portico/kits/code — the one code-entry flow (part 1 sections 4, 5 and 9) that the code
  * methods configure instead of re-implementing: e-mail and SMS login today, the MFA methods
  * (SMS, TOTP) next. A library base, not a plugin: no `setup`, no screens, no method name.
  *
@@ -16,16 +16,11 @@
  * })
  * ```
  *
- * `ui`'s `CodeEntryScreen` is the matching screen body (six boxes, 'Code sent', 'Resend code').
+ * `portico/ui/screens`' `CodeEntryScreen` is the matching screen body (six boxes, 'Code sent', 'Resend code').
  */
 import { PorticoError, toPorticoError, type Intent, type Store } from 'portico'
-
-/** Codes are exactly this many digits (part 1 section 9, 'Code length'). */
-export const CODE_LENGTH = 6
-/** A new code may be requested this long after the last one (part 1 section 4). */
-export const RESEND_COOLDOWN_MS = 30_000
-/** The code boxes clear this long after a failed code (part 1 section 4). */
-export const CODE_RESET_MS = 1_400
+// The code rule (6 digits, 30 s cooldown) is defined once, beside the code boxes that draw it.
+import { CODE_LENGTH, RESEND_COOLDOWN_MS } from 'portico/ui'
 
 /** The base's texts. A method passes its own (overridable) ones through `texts`. */
 export const CODE_TEXTS = {
