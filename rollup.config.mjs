@@ -31,6 +31,12 @@ if (existsSync('test/kit/index.ts')) input['testing/index'] = 'test/kit/testing.
 for (const id of existsSync('kits') ? readdirSync('kits') : []) {
   if (existsSync(`kits/${id}/index.ts`)) input[`kits/${id}/index`] = `kits/${id}/index.ts`
 }
+// Plugins that are one file over a kit (kits/<kit>/providers/<id>.tsx) publish as plugins/<id>.
+for (const kit of existsSync('kits') ? readdirSync('kits') : []) {
+  for (const f of existsSync(`kits/${kit}/providers`) ? readdirSync(`kits/${kit}/providers`) : []) {
+    if (/^[a-z0-9-]+\.tsx?$/.test(f)) input[`plugins/${f.replace(/\.tsx?$/, '')}/index`] = `kits/${kit}/providers/${f}`
+  }
+}
 for (const id of existsSync('plugins') ? readdirSync('plugins') : []) {
   if (existsSync(`plugins/${id}/index.ts`)) input[`plugins/${id}/index`] = `plugins/${id}/index.ts`
 }

@@ -10,6 +10,7 @@ import { existsSync, readdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
+import { PROVIDER_ENTRIES } from '../source-aliases'
 import { beforeAll, describe, expect, it } from 'vitest'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -32,6 +33,7 @@ for (const id of readdirSync(join(ROOT, 'kits')).sort()) {
 for (const id of readdirSync(join(ROOT, 'plugins')).sort()) {
   if (existsSync(join(ROOT, 'plugins', id, 'index.ts'))) entries[`portico/plugins/${id}`] = `plugins/${id}/index.ts`
 }
+for (const [id, file] of Object.entries(PROVIDER_ENTRIES).sort()) entries[`portico/plugins/${id}`] = file
 
 let checker: ts.TypeChecker
 let program: ts.Program

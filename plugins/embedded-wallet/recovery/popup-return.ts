@@ -4,7 +4,7 @@
  * origin only) and closes. The flow itself (cloud-oauth.ts) loads on first use.
  */
 import { PorticoError, type ReturnClaim } from 'portico'
-import type { OAuthHost } from 'portico/plugins/oauth'
+import type { OAuthHost } from 'portico/kits/oauth'
 import type { CloudMethod } from './flow'
 
 export const RECOVERY_POPUP_PARAM = 'portico_recovery_popup'
