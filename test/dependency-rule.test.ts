@@ -35,19 +35,14 @@ const PLUGIN_TO_PLUGIN: Record<string, string[]> = {
   'plugins/approvals': ['plugins/embedded-wallet'],
   'plugins/bridge': ['plugins/funding'],
   'plugins/coinbase-onramp': ['plugins/funding'],
-  'plugins/coinbase-wallet': ['plugins/siwe', 'plugins/wallet'],
+  'plugins/coinbase-wallet': ['plugins/siwe'],
   'plugins/delegated-actions': ['plugins/embedded-wallet'],
-  'plugins/hcaptcha': ['plugins/captcha'],
   'plugins/mfa-passkey': ['plugins/mfa', 'plugins/passkey'],
   'plugins/mfa-sms': ['plugins/mfa'],
   'plugins/mfa-totp': ['plugins/mfa'],
   'plugins/moonpay': ['plugins/funding'],
-  'plugins/phantom': ['plugins/siws', 'plugins/wallet'],
-  'plugins/siwe': ['plugins/wallet'],
-  'plugins/siws': ['plugins/wallet'],
-  'plugins/turnstile': ['plugins/captcha'],
+  'plugins/phantom': ['plugins/siws'],
   'plugins/wallet-export': ['plugins/embedded-wallet'],
-  'plugins/walletconnect': ['plugins/wallet'],
 }
 
 /** The layer and unit (`kits/oauth`, `plugins/email`, `ui`) a specifier imported from `file` lands in. */

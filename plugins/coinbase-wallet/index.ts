@@ -24,7 +24,7 @@ import {
   type Eip1193Like,
   type SignPrompt,
   type WalletLoginConnector,
-} from 'portico/plugins/wallet'
+} from 'portico/kits/wallet'
 import type { EthereumSession } from 'portico/plugins/siwe'
 import { COINBASE_WALLET_TEXTS } from './strings'
 

@@ -3,7 +3,7 @@
  * the provider): the SDK (./sdk.ts) and the SIWE session over it (`createSiweSession`).
  */
 import type { PluginContext } from 'portico'
-import type { Eip1193Like } from 'portico/plugins/wallet'
+import type { Eip1193Like } from 'portico/kits/wallet'
 import { createSiweSession, SIWE_TEXTS } from 'portico/plugins/siwe'
 import type { CoinbaseWalletOptions } from './index'
 import { coinbaseProvider } from './sdk'

@@ -7,7 +7,7 @@
  * ```
  *
  * Wallets are found through EIP-6963 announcements, with `window.ethereum` as fallback. The
- * plugin builds on the wallet base (`portico/plugins/wallet`: the 'Wallet' landing entry, the
+ * plugin builds on the wallet base (`portico/kits/wallet`: the 'Wallet' landing entry, the
  * wallet list and awaiting-connection screens, shared with `siws`) and publishes one login
  * connector per wallet through the `walletConnectors` hook. viem and the EIP-4361 message
  * builder load only when the user picks a wallet.
@@ -20,7 +20,7 @@ import {
   walletChains,
   type SignPrompt,
   type WalletLoginConnector,
-} from 'portico/plugins/wallet'
+} from 'portico/kits/wallet'
 import { createEthereumConnector } from './connector'
 import { createEip6963Discovery, type Eip1193Provider, type Eip6963Discovery } from './eip6963'
 import type { SiweMessageInput } from './message'
@@ -185,5 +185,5 @@ export { providerError } from './errors'
 export { createEip6963Discovery } from './eip6963'
 export type { Eip1193Provider, Eip6963ProviderInfo, Eip6963Discovery, DiscoveredProvider } from './eip6963'
 export type { EthereumConnectorOptions } from './connector'
-/** @deprecated moved to `portico/plugins/wallet` (they unlink Ethereum and Solana wallets alike). */
-export { unlinkWallet, useUnlinkWallet } from 'portico/plugins/wallet'
+/** @deprecated moved to `portico/kits/wallet` (they unlink Ethereum and Solana wallets alike). */
+export { unlinkWallet, useUnlinkWallet } from 'portico/kits/wallet'

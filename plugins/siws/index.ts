@@ -8,7 +8,7 @@
  *
  * Wallets come from the wallet-standard registry (`wallet-standard:register-wallet` /
  * `wallet-standard:app-ready`). The wallet list, the awaiting-connection screen and the
- * 'Wallet' landing entry are the wallet base's (`portico/plugins/wallet`), shared with `siwe`
+ * 'Wallet' landing entry are the wallet base's (`portico/kits/wallet`), shared with `siwe`
  * and any other wallet plugin: the list renders every connector of all of them.
  */
 import { definePlugin, type Portico, type PorticoPlugin, type User, type WalletConnectorEntry } from 'portico'
@@ -19,7 +19,7 @@ import {
   walletChains,
   type SignPrompt,
   type WalletLoginConnector,
-} from 'portico/plugins/wallet'
+} from 'portico/kits/wallet'
 import { createSolanaConnector } from './solana'
 import { SIWS_TEXTS } from './strings'
 import { createWalletStandardRegistry, isSolanaSignInWallet, type StandardWallet, type WalletStandardRegistry } from './wallet-standard'

@@ -21,7 +21,7 @@
  * WalletConnect (or a kept session is restored for a logged-in user).
  */
 import { definePlugin, type PorticoPlugin, type WalletConnectorEntry } from 'portico'
-import { CONNECTORS_CHANGED, needsSignButton, setupWallet, walletChains, type SignPrompt } from 'portico/plugins/wallet'
+import { CONNECTORS_CHANGED, needsSignButton, setupWallet, walletChains, type SignPrompt } from 'portico/kits/wallet'
 import type { ClientOptions, WalletConnectStorage, WalletSession } from './client'
 import type { WalletConnectConnector } from './connector'
 import { METAMASK_SIGNATURE_WAIT_MS, WALLETCONNECT_CONNECTOR_ID, WALLETCONNECT_SCREEN } from './ids'

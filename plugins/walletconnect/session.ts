@@ -6,7 +6,7 @@
  * the kept session's record and the connector's synchronous parts.
  */
 import type { PluginContext, Store } from 'portico'
-import type { WalletIntent } from 'portico/plugins/wallet'
+import type { WalletIntent } from 'portico/kits/wallet'
 import type { WalletConnectClient, WalletSession } from './client'
 import { createWalletConnectConnector, type WalletConnectConnector } from './connector'
 import { disconnectedError } from './errors'

@@ -7,7 +7,7 @@
  * wallet base) into the error screen's view.
  */
 import { PorticoError, defineErrors, isPorticoError, type ErrorContext } from 'portico'
-import { WALLET_CONNECT_CODES, WALLET_CONNECT_SCREEN, MAX_WALLET_RETRIES, WALLET_REQUEST_TIMEOUT_MS } from './index'
+import { WALLET_CONNECT_CODES, WALLET_CONNECT_SCREEN, MAX_WALLET_RETRIES, WALLET_REQUEST_TIMEOUT_MS } from './base'
 
 export { WALLET_CONNECT_CODES } from './codes'
 import { WALLET_TEXTS, type WalletTexts } from './strings'

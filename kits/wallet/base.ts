@@ -1,5 +1,6 @@
+// The wallet kit's internal hub: every part of the kit, for its own files and tests. The public surface is ./index.ts.
 /**
- * portico/plugins/wallet — the wallet base that `siwe`, `siws`, embedded wallets and
+ * portico/kits/wallet — the wallet kit that `siwe`, `siws`, embedded wallets and
  * WalletConnect build on: the 'Wallet' landing entry (covering the signature methods behind
  * it, so the 'Recent' chip finds it), the wallet list and awaiting-connection screens
  * (`wallet-list`, `wallet-connect`, lazy), the connector registry (the kernel's

@@ -1,5 +1,6 @@
+// The captcha kit's internal hub, for its own files and tests. The public surface is ./index.ts.
 /**
- * portico/plugins/captcha — the shared captcha base of `turnstile()` and `hcaptcha()` (plugins
+ * portico/kits/captcha — the shared captcha kit of `turnstile()` and `hcaptcha()` (plugins
  * of kind 'captcha'). Not a plugin itself: a provider plugin calls `setupCaptcha(ctx, provider)`.
  *
  * - The captcha screen ('captcha-challenge') is inserted when captcha is on (app config

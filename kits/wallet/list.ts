@@ -3,7 +3,7 @@
  * `walletList` and `walletChainType`): a pure function, so the rules are unit-tested alone.
  */
 import { brandLinks } from './brand-links'
-import { DETECTED_WALLETS, WALLET_BRANDS, walletBrand, type WalletBrand, type WalletLoginConnector } from './index'
+import { DETECTED_WALLETS, WALLET_BRANDS, walletBrand, type WalletBrand, type WalletLoginConnector } from './base'
 
 export type WalletRow =
   | { kind: 'connector'; connector: WalletLoginConnector; recent: boolean }

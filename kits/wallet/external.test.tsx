@@ -34,7 +34,7 @@ import {
   walletClientTypeOf,
   watchAccounts,
   type WalletLoginConnector,
-} from './index'
+} from './base'
 import { WALLET_TEXTS } from './strings'
 import { createWalletConnection } from './connect-flow'
 import { BRAND_MARKS } from './screens/brand-icons'

@@ -8,10 +8,10 @@
  *
  * On when the app config says captcha is enabled (site key from the config, or `siteKey`).
  * The script loads from `https://js.hcaptcha.com` (and its frames from `https://*.hcaptcha.com`) (`scriptUrl` overrides it; a strict
- * CSP needs its origin in script-src and frame-src). See portico/plugins/captcha for the flow.
+ * CSP needs its origin in script-src and frame-src). See kits/captcha/README.md for the flow.
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
-import { setupCaptcha, type CaptchaApi, type CaptchaOptions, type WidgetApi } from 'portico/plugins/captcha'
+import { setupCaptcha, type CaptchaApi, type CaptchaOptions, type WidgetApi } from 'portico/kits/captcha'
 
 export const HCAPTCHA_SCRIPT_URL = 'https://js.hcaptcha.com/1/api.js?render=explicit'
 

@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef } from 'react'
 import { Button, ScreenLayout, StatusIcon, useKernel, useScreen, useStore, useTexts } from 'portico/ui/screens'
-import type { CaptchaApi } from '../index'
+import type { CaptchaApi } from '../base'
 import { CAPTCHA_TEXTS } from '../strings'
 
 const AUTO_CONTINUE_MS = 1000

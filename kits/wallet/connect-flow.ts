@@ -4,7 +4,7 @@
  * `loadWalletKit()`), not with the wallet base's entry.
  */
 import type { PorticoError } from 'portico'
-import { type CompleteFn, type ConnectionState, type WalletConnection, type WalletIntent, type WalletLoginConnector, MAX_WALLET_RETRIES } from './index'
+import { type CompleteFn, type ConnectionState, type WalletConnection, type WalletIntent, type WalletLoginConnector, MAX_WALLET_RETRIES } from './base'
 import { canRetry, toWalletError, type WalletPhase } from './errors'
 
 /**

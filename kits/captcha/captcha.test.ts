@@ -8,7 +8,7 @@ import { createTestKernel } from 'portico/testing'
 import { PorticoError, type PorticoPlugin } from 'portico'
 import { turnstile } from 'portico/plugins/turnstile'
 import { hcaptcha } from 'portico/plugins/hcaptcha'
-import { type CaptchaApi, CAPTCHA_SCREEN, FIRST_RETRY_DELAY_MS, WAIT_TIMEOUT_MS } from './index'
+import { type CaptchaApi, CAPTCHA_SCREEN, FIRST_RETRY_DELAY_MS, WAIT_TIMEOUT_MS } from './base'
 import { CAPTCHA_TEXTS } from './strings'
 import { widgetScript } from './stand-in'
 

@@ -10,7 +10,7 @@ import { useEffect, useState } from 'react'
 import { ScreenLayout, StatusIcon, useKernel, useScreen, useTexts } from 'portico/ui/screens'
 import { formatText } from 'portico'
 import { brandLinks } from '../brand-links'
-import { brandName, mobilePlatform, walletBrand, isLoginConnector, WALLET_CONNECT_SCREEN, WALLET_FAILED_SCREEN, APP_STORE_FALLBACK_MS, navigateTo, pageUrl } from '../index'
+import { brandName, mobilePlatform, walletBrand, isLoginConnector, WALLET_CONNECT_SCREEN, WALLET_FAILED_SCREEN, APP_STORE_FALLBACK_MS, navigateTo, pageUrl } from '../base'
 import { WALLET_TEXTS } from '../strings'
 import { WalletLogo } from './wallet-logo'
 

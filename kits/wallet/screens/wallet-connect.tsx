@@ -11,7 +11,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { Button, CLOSE_DELAY_MS, ScreenLayout, StatusIcon, useCompleteLogin, useKernel, useScreen, useTexts } from 'portico/ui/screens'
 import { formatText } from 'portico'
-import { isLoginConnector, type ConnectionState, type WalletConnection as Connection, type WalletLoginConnector, connectedWallets } from '../index'
+import { isLoginConnector, type ConnectionState, type WalletConnection as Connection, type WalletLoginConnector, connectedWallets } from '../base'
 import { createWalletConnection } from '../connect-flow'
 import { walletErrorText } from '../errors'
 import { WALLET_TEXTS, type WalletTexts } from '../strings'

@@ -8,10 +8,10 @@
  *
  * On when the app config says captcha is enabled (site key from the config, or `siteKey`).
  * The script loads from `https://challenges.cloudflare.com` (`scriptUrl` overrides it; a strict
- * CSP needs its origin in script-src and frame-src). See portico/plugins/captcha for the flow.
+ * CSP needs its origin in script-src and frame-src). See kits/captcha/README.md for the flow.
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
-import { setupCaptcha, type CaptchaApi, type CaptchaOptions, type WidgetApi } from 'portico/plugins/captcha'
+import { setupCaptcha, type CaptchaApi, type CaptchaOptions, type WidgetApi } from 'portico/kits/captcha'
 
 export const TURNSTILE_SCRIPT_URL = 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit'
 

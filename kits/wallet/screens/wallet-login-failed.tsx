@@ -4,7 +4,7 @@
  * or closed when there is none). Params: `{ connectorId?, brand? }`.
  */
 import { Button, ScreenLayout, StatusIcon, useKernel, useScreen, useTexts } from 'portico/ui/screens'
-import { isLoginConnector, WALLET_LIST_SCREEN, WALLET_REDIRECT_SCREEN } from '../index'
+import { isLoginConnector, WALLET_LIST_SCREEN, WALLET_REDIRECT_SCREEN } from '../base'
 import { WALLET_TEXTS } from '../strings'
 import { WalletLogo } from './wallet-logo'
 

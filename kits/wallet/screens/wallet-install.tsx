@@ -5,7 +5,7 @@
 import { ScreenLayout, useKernel, useScreen, useTexts } from 'portico/ui/screens'
 import { formatText } from 'portico'
 import { brandLinks } from '../brand-links'
-import { brandName, walletBrand } from '../index'
+import { brandName, walletBrand } from '../base'
 import { WALLET_TEXTS } from '../strings'
 import { WalletLogo } from './wallet-logo'
 

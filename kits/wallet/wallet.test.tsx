@@ -12,7 +12,7 @@ import {
   walletConnectionScreen,
   walletConnectors,
   type WalletLoginConnector,
-} from './index'
+} from './base'
 import { WALLET_TEXTS } from './strings'
 import { visibleWallets } from './screens/wallet-list'
 

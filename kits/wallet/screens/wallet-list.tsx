@@ -10,7 +10,7 @@
 import { useEffect, useMemo, useState } from 'react'
 import { Chip, ListButton, ScreenLayout, Spinner, useKernel, useScreen, useTexts } from 'portico/ui/screens'
 import { brandLinks } from '../brand-links'
-import { brandName, mobilePlatform, isLoginConnector, type WalletLoginConnector, walletChains, CONNECTORS_CHANGED, WALLET_CONNECT_SCREEN, WALLET_INSTALL_SCREEN, WALLET_REDIRECT_SCREEN, CONNECTOR_INIT_GRACE_MS, PROVIDER_DETECTION_TIMEOUT_MS } from '../index'
+import { brandName, mobilePlatform, isLoginConnector, type WalletLoginConnector, walletChains, CONNECTORS_CHANGED, WALLET_CONNECT_SCREEN, WALLET_INSTALL_SCREEN, WALLET_REDIRECT_SCREEN, CONNECTOR_INIT_GRACE_MS, PROVIDER_DETECTION_TIMEOUT_MS } from '../base'
 import { walletRows, type WalletRow } from '../list'
 import { WALLET_TEXTS } from '../strings'
 import { WalletLogo } from './wallet-logo'
