@@ -49,8 +49,8 @@ export interface EmailSubmitOptions {
 export interface EmailApi {
   getState(): EmailFlowState
   subscribe(listener: (state: EmailFlowState) => void): () => void
-  /** The state store (React: `useStore(api.store)` or `usePluginState('email')`). */
-  readonly store: Store<EmailFlowState>
+  /** The state store (React: `useStore(api.state)` or `usePluginState('email')`). */
+  readonly state: Store<EmailFlowState>
   /** Validate an address as typed (the app's plus-address rule, the overridable text). */
   check(value: string): EmailCheck
   /**
@@ -159,7 +159,7 @@ export function createEmailFlow(ctx: FlowContext, store: Store<EmailFlowState>, 
   return {
     getState: flow.getState,
     subscribe: flow.subscribe,
-    store,
+    state: store,
     check: shared.check,
     texts: t,
     codeErrorMessage: shared.codeErrorMessage,

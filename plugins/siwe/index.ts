@@ -79,7 +79,7 @@ export function siwe(options: SiweOptions = {}): PorticoPlugin<'siwe'> {
         transfer: async (api, data) => (await calls()).transferSiwe(api, { nonce: data.nonce, address: data.account }),
         unlink: async (api, account) => (await calls()).unlinkSiwe(api, { address: String((account as { address?: unknown }).address ?? '') }),
       })
-      const store = ctx.store<SiweState>({ wallets: [] })
+      const state = ctx.store<SiweState>({ wallets: [] })
       const target = options.target ?? (typeof window !== 'undefined' ? window : undefined)
       let discovery: Eip6963Discovery | null = null
       const made = new Map<Eip1193Provider, WalletLoginConnector>()
@@ -122,7 +122,7 @@ export function siwe(options: SiweOptions = {}): PorticoPlugin<'siwe'> {
           }
           return c
         })
-        store.set({ wallets })
+        state.set({ wallets })
         if (notify) ctx.events.emit(CONNECTORS_CHANGED, { plugin: ctx.id })
       }
       if (target) {
@@ -133,11 +133,11 @@ export function siwe(options: SiweOptions = {}): PorticoPlugin<'siwe'> {
       ctx.hooks.walletConnectors.tap(ctx.id, (list: WalletConnectorEntry[]) => {
         if (!walletChains(ctx.config.appearance.walletChainType).has('ethereum')) return list
         // window.ethereum may appear without an announcement: look again when asked.
-        if (discovery && discovery.providers().length !== store.get().wallets.length) refresh(false)
-        return [...list, ...store.get().wallets]
+        if (discovery && discovery.providers().length !== state.get().wallets.length) refresh(false)
+        return [...list, ...state.get().wallets]
       })
       ctx.provide<SiweApi>({
-        connectors: () => store.get().wallets,
+        connectors: () => state.get().wallets,
         async unlink(address) {
           const res = await (await calls()).unlinkSiwe(ctx.api, { address })
           return ctx.session.setUser(res.user)

@@ -74,7 +74,7 @@ export function siws(options: SiwsOptions = {}): PorticoPlugin<'siws'> {
         transfer: async (api, data) => (await calls()).transferSiws(api, { nonce: data.nonce, address: data.account }),
         unlink: async (api, account) => (await calls()).unlinkSiws(api, { address: String((account as { address?: unknown }).address ?? '') }),
       })
-      const store = ctx.store<SiwsState>({ wallets: [] })
+      const state = ctx.store<SiwsState>({ wallets: [] })
       const target = options.target ?? (typeof window !== 'undefined' ? window : undefined)
       let registry: WalletStandardRegistry | null = null
       const made = new Map<StandardWallet, WalletLoginConnector>()
@@ -96,7 +96,7 @@ export function siws(options: SiwsOptions = {}): PorticoPlugin<'siws'> {
             }
             return c
           })
-        store.set({ wallets })
+        state.set({ wallets })
       }
       if (target) {
         registry = createWalletStandardRegistry(target)
@@ -108,10 +108,10 @@ export function siws(options: SiwsOptions = {}): PorticoPlugin<'siws'> {
       }
       ctx.hooks.walletConnectors.tap(ctx.id, (list: WalletConnectorEntry[]) => {
         if (!walletChains(ctx.config.appearance.walletChainType).has('solana')) return list
-        return [...list, ...store.get().wallets]
+        return [...list, ...state.get().wallets]
       })
       ctx.provide<SiwsApi>({
-        connectors: () => store.get().wallets,
+        connectors: () => state.get().wallets,
         async unlink(address) {
           const res = await (await calls()).unlinkSiws(ctx.api, { address })
           return ctx.session.setUser(res.user)

@@ -51,8 +51,8 @@ export interface SubmitOptions {
 export interface SmsApi {
   getState(): SmsState
   subscribe(listener: (state: SmsState) => void): () => void
-  /** The state store (React: `useStore(api.store)` or `usePluginState('sms')`). */
-  readonly store: Store<SmsState>
+  /** The state store (React: `useStore(api.state)` or `usePluginState('sms')`). */
+  readonly state: Store<SmsState>
   sendCode(options: SendCodeOptions): Promise<void>
   /** Send the code again to the same number with the same intent (after the 30 s cooldown). */
   resendCode(token?: string): Promise<void>
@@ -129,7 +129,7 @@ export function createSmsFlow(ctx: FlowContext, store: Store<SmsState>, defaults
   const api: SmsApi = {
     getState: flow.getState,
     subscribe: flow.subscribe,
-    store,
+    state: store,
     sendCode: ({ phoneNumber, ...options }) => flow.send(phoneNumber, options),
     resendCode: (token) => flow.resend(token === undefined ? {} : { token }),
     loginWithCode: ({ code, phoneNumber, disableSignup, complete }) =>

@@ -14,7 +14,7 @@ import type { PluginContext } from 'portico'
 import { challengeOf, createStateCode, createVerifier, watchPopup, type PopupWindow } from 'portico/kits/browser'
 import type { OAuthHost } from 'portico/kits/oauth'
 import { authenticateRecoveryOAuth, initRecoveryICloud, initRecoveryOAuth } from './calls'
-import type { CloudMethod } from './flow'
+import type { CloudMethod } from './machine'
 import { RECOVERY_TEXTS, type RecoveryTexts } from './strings'
 import { RECOVERY_POPUP_FEATURES, RECOVERY_POPUP_MESSAGE, RECOVERY_POPUP_PARAM, recoveryError, type PopupReturn } from './popup-return'
 

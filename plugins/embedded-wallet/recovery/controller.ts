@@ -7,7 +7,7 @@
 import { PorticoError, type PluginContext } from 'portico'
 import type { PopupWindow } from 'portico/kits/browser'
 import type { OAuthHost } from 'portico/kits/oauth'
-import { chooseRecoveryScreen, screenForMethod, type CloudMethod, type RecoveryConfig, type RecoveryMethod, type UserOwnedMethod } from './flow'
+import { chooseRecoveryScreen, screenForMethod, type CloudMethod, type RecoveryConfig, type RecoveryMethod, type UserOwnedMethod } from './machine'
 import { RECOVERY_TEXTS, type RecoveryTexts } from './strings'
 import { RECOVERY_FRAME_TIMEOUT_MS } from './ids'
 

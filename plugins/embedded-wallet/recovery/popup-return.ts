@@ -5,7 +5,7 @@
  */
 import { PorticoError, type ReturnClaim } from 'portico'
 import type { OAuthHost } from 'portico/kits/oauth'
-import type { CloudMethod } from './flow'
+import type { CloudMethod } from './machine'
 
 export const RECOVERY_POPUP_PARAM = 'portico_recovery_popup'
 export const RECOVERY_POPUP_MESSAGE = 'portico:recovery-oauth-return'
