@@ -13,7 +13,9 @@ import {
   type SmartWalletAccount,
   type User,
   type WalletAccount,
+  type WireAuthResponse,
   type WireLinkedAccountBase,
+  type WireUser,
 } from 'portico'
 import { unlinkExternalWallet } from './calls'
 
@@ -79,5 +81,27 @@ export function smartWalletDescriptor(): MethodDescriptor {
     normalise: (raw) => normaliseFields<SmartWalletAccount>(raw, SMART_WALLET_FIELDS),
     linkMethods: [],
     remembered: false,
+  }
+}
+
+/** The calls a signature login method (SIWE, SIWS) transfers and unlinks its wallet with. */
+export interface SignInWalletCalls {
+  transfer(api: Api, body: { nonce: string; address: string }): Promise<WireAuthResponse | { user: WireUser }>
+  unlink(api: Api, body: { address: string }): Promise<{ user: WireUser }>
+}
+
+/**
+ * The method a signature login plugin declares (its id, e.g. 'siwe'): shown as 'wallet',
+ * transferred as 'Wallet address'; the `wallet` account type stays this kit's (one declarer
+ * normalises it). `calls` loads the plugin's calls on first use.
+ */
+export function signInMethod(id: string, calls: () => Promise<SignInWalletCalls>): MethodDescriptor {
+  return {
+    id,
+    displayName: 'wallet',
+    transferLabel: 'Wallet address',
+    linkMethods: [id],
+    transfer: async (api, data) => (await calls()).transfer(api, { nonce: data.nonce, address: data.account }),
+    unlink: async (api, account) => (await calls()).unlink(api, { address: String((account as { address?: unknown }).address ?? '') }),
   }
 }

@@ -146,20 +146,8 @@ export {
 export type { ExternalWallet, ConnectorStatusStore } from './wallets'
 export { connectWallet, connectOrCreateWallet, useConnectWallet, useExternalWallets } from './host'
 export type { ConnectWalletResult } from './host'
-export { isLoginConnector, needsSignButton } from './connection'
-export type {
-  WalletLoginConnector,
-  WalletConnection,
-  ConnectionState,
-  ConnectionStatus,
-  ConnectionProgress,
-  WalletIntent,
-  WalletSignInResult,
-  SignPrompt,
-  CompleteFn,
-  ConnectorStatus,
-  Eip1193Like,
-} from './connection'
+// The hub re-exports the connection module whole; ./index.ts names what is public.
+export * from './connection'
 export { WALLET_CONNECT_CODES } from './codes'
 export type { WalletPhase, WalletErrorText } from './errors'
 export {

@@ -17,6 +17,7 @@ export { pageOrigin, pageUrl, navigateTo } from './page'
 export { createConnectorStatus, pollAccounts, providerError, watchAccounts, connectedWallets } from './wallets'
 export type { ConnectorStatusStore, ExternalWallet } from './wallets'
 export { needsSignButton } from './connection'
+export { signInMethod, type SignInWalletCalls } from './account'
 export type {
   WalletLoginConnector,
   WalletConnection,

@@ -20,6 +20,7 @@ import {
   walletChains,
   type SignPrompt,
   type WalletLoginConnector,
+  signInMethod,
 } from 'portico/kits/wallet'
 import { createEthereumConnector } from './connector'
 import { createEip6963Discovery, type Eip1193Provider, type Eip6963Discovery } from './eip6963'
@@ -70,15 +71,7 @@ export function siwe(options: SiweOptions = {}): PorticoPlugin<'siwe'> {
     kind: 'login',
     setup(ctx) {
       setupWallet(ctx, { method: 'siwe' })
-      ctx.methods.declare({
-        id: 'siwe',
-        displayName: 'wallet',
-        // The `wallet` account type is the wallet base's (one declarer normalises it).
-        transferLabel: 'Wallet address',
-        linkMethods: ['siwe'],
-        transfer: async (api, data) => (await calls()).transferSiwe(api, { nonce: data.nonce, address: data.account }),
-        unlink: async (api, account) => (await calls()).unlinkSiwe(api, { address: String((account as { address?: unknown }).address ?? '') }),
-      })
+      ctx.methods.declare(signInMethod('siwe', () => calls().then((m) => ({ transfer: m.transferSiwe, unlink: m.unlinkSiwe }))))
       const state = ctx.store<SiweState>({ wallets: [] })
       const target = options.target ?? (typeof window !== 'undefined' ? window : undefined)
       let discovery: Eip6963Discovery | null = null

@@ -19,6 +19,7 @@ import {
   walletChains,
   type SignPrompt,
   type WalletLoginConnector,
+  signInMethod,
 } from 'portico/kits/wallet'
 import { createSolanaConnector } from './solana'
 import { SIWS_TEXTS } from './strings'
@@ -65,15 +66,7 @@ export function siws(options: SiwsOptions = {}): PorticoPlugin<'siws'> {
     kind: 'login',
     setup(ctx) {
       setupWallet(ctx, { method: 'siws' })
-      ctx.methods.declare({
-        id: 'siws',
-        displayName: 'wallet',
-        // The `wallet` account type is the wallet base's (one declarer normalises it).
-        transferLabel: 'Wallet address',
-        linkMethods: ['siws'],
-        transfer: async (api, data) => (await calls()).transferSiws(api, { nonce: data.nonce, address: data.account }),
-        unlink: async (api, account) => (await calls()).unlinkSiws(api, { address: String((account as { address?: unknown }).address ?? '') }),
-      })
+      ctx.methods.declare(signInMethod('siws', () => calls().then((m) => ({ transfer: m.transferSiws, unlink: m.unlinkSiws }))))
       const state = ctx.store<SiwsState>({ wallets: [] })
       const target = options.target ?? (typeof window !== 'undefined' ? window : undefined)
       let registry: WalletStandardRegistry | null = null
