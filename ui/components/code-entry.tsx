@@ -4,7 +4,7 @@
  * cooldown, then the help line and 'Resend code', and the inline error that clears with the
  * boxes 1.4 s after a failed code. Errors with a screen of their own go to that screen.
  * The method supplies the texts, the icon and the two calls, usually from its code flow
- * (`portico/kits/code`); the code rule's numbers are ./code-rule.ts.
+ * (`portico/kits/code`); the code rule's numbers are ../index.ts's.
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { Button } from './button'
@@ -14,7 +14,7 @@ import { ScreenLayout } from './layout'
 import { StatusIcon } from './status'
 import { useKernel } from '../context'
 import { useScreen } from '../screen-context'
-import { CODE_LENGTH, CODE_RESET_MS, RESEND_COOLDOWN_MS } from './code-rule'
+import { CODE_LENGTH, CODE_RESET_MS, RESEND_COOLDOWN_MS } from '../index'
 
 export type CodeEntryStatus = 'awaiting' | 'submitting' | 'success' | 'error'
 
