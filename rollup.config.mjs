@@ -1,4 +1,4 @@
-// One entry per public module: kernel, ui, testing and every plugins/<id>/index.ts.
+// One entry per public module: kernel, ui, testing, every kits/<id>/index.ts and plugins/<id>/index.ts.
 // Dependencies, peers and the package's own subpaths stay external, so an app's bundler
 // tree-shakes per plugin and every entry shares one kernel instance.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
@@ -28,6 +28,15 @@ if (existsSync('ui/qr.tsx')) input['ui/qr'] = 'ui/qr.tsx'
 if (existsSync('wagmi/index.ts')) input['wagmi/index'] = 'wagmi/index.ts'
 if (existsSync('server/index.ts')) input['server/index'] = 'server/index.ts'
 if (existsSync('test/kit/index.ts')) input['testing/index'] = 'test/kit/testing.ts'
+for (const id of existsSync('kits') ? readdirSync('kits') : []) {
+  if (existsSync(`kits/${id}/index.ts`)) input[`kits/${id}/index`] = `kits/${id}/index.ts`
+}
+// Plugins that are one file over a kit (kits/<kit>/providers/<id>.tsx) publish as plugins/<id>.
+for (const kit of existsSync('kits') ? readdirSync('kits') : []) {
+  for (const f of existsSync(`kits/${kit}/providers`) ? readdirSync(`kits/${kit}/providers`) : []) {
+    if (/^[a-z0-9-]+\.tsx?$/.test(f)) input[`plugins/${f.replace(/\.tsx?$/, '')}/index`] = `kits/${kit}/providers/${f}`
+  }
+}
 for (const id of existsSync('plugins') ? readdirSync('plugins') : []) {
   if (existsSync(`plugins/${id}/index.ts`)) input[`plugins/${id}/index`] = `plugins/${id}/index.ts`
 }
@@ -47,12 +56,12 @@ const copyCss = {
 }
 
 /**
- * Next.js App Router: the React entries (ui and every plugin) are client modules. Rollup drops
+ * Next.js App Router: the React entries (ui, every kit and every plugin) are client modules. Rollup drops
  * module-level directives from sources, so the directive is added to those entry files as a
  * banner; the kernel (framework-free, usable on a server) and testing get none.
  */
 export const USE_CLIENT = "'use client';"
-export const isClientEntry = (name) => name.startsWith('ui/') || name.startsWith('plugins/')
+export const isClientEntry = (name) => name.startsWith('ui/') || name.startsWith('kits/') || name.startsWith('plugins/')
 const banner = (chunk) => (chunk.isEntry && isClientEntry(chunk.name) ? USE_CLIENT : '')
 
 export default [

@@ -12,7 +12,7 @@ import { extname, join, normalize, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const SOURCES = ['kernel', 'ui', 'plugins', 'examples/app', 'examples/custom-plugin/src', 'source-aliases.ts', 'package.json']
+const SOURCES = ['kernel', 'ui', 'kits', 'plugins', 'examples/app', 'examples/custom-plugin/src', 'source-aliases.ts', 'package.json']
 
 /** A hash of the app's sources (name, size, mtime) and the build variables. */
 export function sourceStamp(env) {

@@ -1,6 +1,6 @@
 /**
  * The public surface, entry by entry: every export name (values, and types marked `type`) of
- * `portico`, `portico/ui`, `portico/testing` and every `portico/plugins/<id>`, read with the
+ * `portico`, `portico/ui`, `portico/testing`, every `portico/kits/<id>` and every `portico/plugins/<id>`, read with the
  * TypeScript checker and compared with the committed snapshot. A removed or renamed export
  * is a breaking change for plugin authors and apps; this makes it visible in review.
  *
@@ -10,6 +10,7 @@ import { existsSync, readdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
+import { PROVIDER_ENTRIES } from '../source-aliases'
 import { beforeAll, describe, expect, it } from 'vitest'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -26,9 +27,13 @@ const entries: Record<string, string> = {
   'portico/server': 'server/index.ts',
   'portico/testing': 'test/kit/testing.ts',
 }
+for (const id of readdirSync(join(ROOT, 'kits')).sort()) {
+  if (existsSync(join(ROOT, 'kits', id, 'index.ts'))) entries[`portico/kits/${id}`] = `kits/${id}/index.ts`
+}
 for (const id of readdirSync(join(ROOT, 'plugins')).sort()) {
   if (existsSync(join(ROOT, 'plugins', id, 'index.ts'))) entries[`portico/plugins/${id}`] = `plugins/${id}/index.ts`
 }
+for (const [id, file] of Object.entries(PROVIDER_ENTRIES).sort()) entries[`portico/plugins/${id}`] = file
 
 let checker: ts.TypeChecker
 let program: ts.Program
@@ -68,7 +73,7 @@ describe('export names of every public entry', () => {
     const pkg = (await import('../package.json', { with: { type: 'json' } })).default as { exports: Record<string, unknown> }
     for (const entry of Object.keys(entries)) {
       const sub = entry === 'portico' ? '.' : `./${entry.slice('portico/'.length)}`
-      const key = sub.startsWith('./plugins/') ? './plugins/*' : sub
+      const key = sub.startsWith('./plugins/') ? './plugins/*' : sub.startsWith('./kits/') ? './kits/*' : sub
       expect(pkg.exports, entry).toHaveProperty([key])
     }
   })

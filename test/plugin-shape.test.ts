@@ -59,8 +59,8 @@ describe.each(folders)('plugins/%s', (id) => {
     expect(plugin.id).toBe(id)
     const { kernel } = await createTestKernel({ plugins: [plugin] })
     const own = kernel.screens.ids.filter((s) => !BUILTIN.has(s))
-    // A plugin's own screens carry its id; a shared base it builds on (plugins/wallet) registers its own.
-    const prefixes = [id, ...BASES]
+    // A plugin's own screens carry its id; a kit it builds on (kits/wallet) registers its own.
+    const prefixes = [id, ...KITS, ...BASES]
     for (const screen of own) expect(prefixes.some((p) => screen === p || screen.startsWith(`${p}-`)), `screen '${screen}'`).toBe(true)
     kernel.destroy()
   })
@@ -69,10 +69,13 @@ describe.each(folders)('plugins/%s', (id) => {
 /** Screens the bare test kernel has (none: the UI registers the generic ones). */
 const BUILTIN = new Set<string>()
 
-/** Shared bases: folders whose index.ts exports no factory named after the folder. */
+/** Shared bases still under plugins/: folders whose index.ts exports no factory named after the folder. */
 const BASES = await Promise.all(
   folders.map(async (id) => ((await import(join(PLUGINS, id, 'index.ts')))[camel(id)] ? null : id)),
 ).then((ids) => ids.filter((id): id is string => id !== null))
+
+/** The kits (kits/<id>): shared libraries plugins build on, not plugins. */
+const KITS = readdirSync(join(PLUGINS, '..', 'kits')).filter((n) => statSync(join(PLUGINS, '..', 'kits', n)).isDirectory())
 
 it('the shape rules see every plugin folder', () => {
   expect(folders.length).toBeGreaterThan(5)

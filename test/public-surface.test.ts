@@ -1,7 +1,7 @@
 /**
- * Plugins, ours and third parties', are written against the public surface only: `portico`,
- * `portico/ui` (and its stylesheet), `portico/testing`, `portico/plugins/<id>` and the plugin's
- * own files. This test reads every source file under `plugins/**` and
+ * Kits and plugins, ours and third parties', are written against the public surface only:
+ * `portico`, `portico/ui` (and its stylesheet), `portico/testing`, `portico/kits/<id>`,
+ * `portico/plugins/<id>` and their own files. This test reads every source file under `kits/**`, `plugins/**` and
  * `examples/custom-plugin/**` (TypeScript's own import scanner: static, dynamic and
  * re-exports) and fails on anything else that reaches into the kernel, the ui or the test kit.
  */
@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest'
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
 /** Public entries a plugin may import from this package. */
-const PUBLIC = /^portico(?:\/ui|\/ui\/screens|\/ui\/core|\/ui\/styles\.css|\/ui\/phone-input|\/ui\/qr|\/wagmi|\/testing|\/plugins\/[a-z0-9]+(?:-[a-z0-9]+)*)?$/
+const PUBLIC = /^portico(?:\/ui|\/ui\/screens|\/ui\/core|\/ui\/styles\.css|\/ui\/phone-input|\/ui\/qr|\/wagmi|\/testing|\/(?:kits|plugins)\/[a-z0-9]+(?:-[a-z0-9]+)*)?$/
 
 /**
  * Violations that existed when this test was written, in files owned by other people. The
@@ -28,7 +28,7 @@ const KNOWN: Record<string, string[]> = {
 /** The folder a file may import relatively from: its plugin folder or the example's root. */
 export function ownRoot(file: string): string | null {
   const parts = file.split('/')
-  if (parts[0] === 'plugins' && parts.length > 2) return `plugins/${parts[1]}`
+  if ((parts[0] === 'plugins' || parts[0] === 'kits') && parts.length > 2) return `${parts[0]}/${parts[1]}`
   if (parts[0] === 'examples' && parts[1] === 'custom-plugin') return 'examples/custom-plugin'
   return null
 }
@@ -67,7 +67,7 @@ function walk(dir: string, out: string[] = []): string[] {
   return out
 }
 
-const files = [...walk('plugins'), ...walk('examples/custom-plugin')]
+const files = [...walk('kits'), ...walk('plugins'), ...walk('examples/custom-plugin')]
 
 function violationsOf(file: string): string[] {
   const source = readFileSync(join(ROOT, file), 'utf8')
@@ -76,7 +76,7 @@ function violationsOf(file: string): string[] {
 
 describe('the import checker', () => {
   it('allows the public entries, other packages and own files', () => {
-    for (const s of ['portico', 'portico/ui', 'portico/ui/screens', 'portico/ui/styles.css', 'portico/testing', 'portico/plugins/email', 'react', 'vitest', './calls', '../strings']) {
+    for (const s of ['portico', 'portico/ui', 'portico/ui/screens', 'portico/ui/styles.css', 'portico/testing', 'portico/kits/code', 'portico/plugins/email', 'react', 'vitest', './calls', '../strings']) {
       expect(privateImport('plugins/email/screens/code.tsx', s), s).toBeNull()
     }
     expect(privateImport('examples/custom-plugin/src/screens/login.tsx', '../../idp/server')).toBeNull()
@@ -91,6 +91,8 @@ describe('the import checker', () => {
       ['plugins/email/index.ts', 'portico/ui/components/button'],
       ['plugins/email/index.ts', 'portico/kernel/errors'],
       ['plugins/email/index.ts', 'portico/plugins/sms/calls'],
+      ['plugins/email/index.ts', 'portico/kits/code/flow'],
+      ['kits/code/flow.ts', '../oauth/flow'],
       ['examples/custom-plugin/src/index.ts', '../../../kernel/index'],
       ['examples/custom-plugin/src/index.ts', '/work/main/kernel/index'],
     ]

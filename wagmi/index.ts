@@ -1,6 +1,6 @@
 /**
  * portico/wagmi — the logged-in user's wallets as one wagmi connector: the external wallets
- * connected now and linked to the user (from `portico/plugins/wallet`: siwe, Coinbase Wallet
+ * connected now and linked to the user (from `portico/kits/wallet`: siwe, Coinbase Wallet
  * ...) and, when the embedded-wallet plugin is on, the user's embedded Ethereum wallets. wagmi
  * reads their accounts and signs through each wallet's own EIP-1193 provider, so host code
  * treats external and embedded wallets alike.
@@ -19,7 +19,7 @@
 import { createConnector } from '@wagmi/core'
 import type { Address } from 'viem'
 import { PorticoError, type Portico } from 'portico'
-import { CONNECTORS_CHANGED, connectedWallets, providerError, type Eip1193Like } from 'portico/plugins/wallet'
+import { CONNECTORS_CHANGED, connectedWallets, providerError, type Eip1193Like } from 'portico/kits/wallet'
 
 export interface PorticoConnectorOptions {
   kernel: Portico

@@ -9,7 +9,7 @@ import { custom } from 'viem'
 import { mainnet } from 'viem/chains'
 import { definePlugin } from 'portico'
 import { createTestKernel, wireUser } from 'portico/testing'
-import { createConnectorStatus, setupWallet, type WalletLoginConnector } from 'portico/plugins/wallet'
+import { createConnectorStatus, setupWallet, type WalletLoginConnector } from 'portico/kits/wallet'
 import { porticoConnector, userEthereumWallets } from './index'
 
 const EXT = '0x1111111111111111111111111111111111111111'

@@ -1,9 +1,9 @@
 /**
- * Whether a transaction session's submit reached the network, for `closed()` (./session.ts
+ * Whether a transaction session's submit reached the network, for `closed()` (./request.ts
  * `Broadcast`): the screens may be closed at any moment, and once a transaction was broadcast
  * the request resolves with it, never with a rejection.
  */
-import type { Broadcast } from './session'
+import type { Broadcast } from './request'
 
 export interface SubmitTurn {
   /** The user left the screens: a submit that has not broadcast yet stops before it. */

@@ -24,7 +24,7 @@ import { classifyEvmError, resetsNonce, type TransactionFailure } from './errors
 import { evmExplorerUrl } from './explorer'
 import { builtInChain } from './chains'
 import { broadcastTracker } from './broadcast'
-import type { Amount, ApprovalRequest, ApprovalSigner, EvmReview, EvmSession, SignSession } from './session'
+import type { Amount, ApprovalRequest, ApprovalSigner, EvmReview, EvmSession, SignSession } from './request'
 import type { EngineEnv } from './engine'
 
 export interface ChainConfig {

@@ -23,7 +23,7 @@ import { formatSol } from './format'
 import { solanaExplorerUrl, SOLANA_RPC } from './explorer'
 import { classifySolanaFailure } from './errors'
 import { broadcastTracker } from './broadcast'
-import type { ApprovalRequest, ApprovalSigner, SignSession, SolanaReview, SolanaSession } from './session'
+import type { ApprovalRequest, ApprovalSigner, SignSession, SolanaReview, SolanaSession } from './request'
 import type { EngineEnv } from './engine'
 
 const toBytes = (v: unknown): Uint8Array | null => {

@@ -4,7 +4,7 @@
  * app never loads viem and the other way round.
  */
 import type { ApprovalsTexts } from './strings'
-import type { ApprovalRequest, ApprovalSession, ApprovalSigner } from './session'
+import type { ApprovalRequest, ApprovalSession, ApprovalSigner } from './request'
 
 export interface EngineEnv {
   texts: ApprovalsTexts

@@ -10,7 +10,7 @@ import { createSession, type EngineEnv } from './engine'
 import { ProviderRpcError, userRejected } from './errors'
 import type { ApprovalsOptions } from './index'
 import { SIGN_READY_TIMEOUT_MS, SIGN_SCREEN, SOLANA_TRANSACTION_SCREEN, TRANSACTION_SCREEN } from './ids'
-import type { ApprovalRequest, ApprovalSession, ApprovalSigner } from './session'
+import type { ApprovalRequest, ApprovalSession, ApprovalSigner } from './request'
 import { APPROVALS_TEXTS, type ApprovalsTexts } from './strings'
 
 type Ctx = Pick<PluginContext, 'texts' | 'plugin' | 'config' | 'fetch' | 'api' | 'screens'>

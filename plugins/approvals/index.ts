@@ -12,7 +12,7 @@
 import { definePlugin, type PorticoPlugin } from 'portico'
 import { SIGN_SCREEN, SOLANA_TRANSACTION_SCREEN, TRANSACTION_SCREEN } from './ids'
 import { ProviderRpcError, USER_REJECTED } from './rpc-error'
-import type { ApprovalRequest, ApprovalSigner } from './session'
+import type { ApprovalRequest, ApprovalSigner } from './request'
 import type { ApprovalsTexts } from './strings'
 
 // The entry holds the factory, the screen ids and the EIP-1193 error class; `handle()` loads
@@ -62,7 +62,7 @@ export function approvals(options: ApprovalsOptions = {}): PorticoPlugin<'approv
 export { ProviderRpcError, USER_REJECTED }
 /** The approval screens' texts (./strings.ts, `APPROVALS_TEXTS`): the screens load them; apps override them under `texts: { approvals: {...} }`. */
 export type { ApprovalsTexts }
-export type { ApprovalRequest, ApprovalSigner, ApprovalWallet, UiOptions, SignUiOptions, TransactionUiOptions } from './session'
+export type { ApprovalRequest, ApprovalSigner, ApprovalWallet, UiOptions, SignUiOptions, TransactionUiOptions } from './request'
 export { formatTokenAmount, formatUsd, formatSol, formatUsdc, parseDecimal, plainUnits } from './format'
 export { evmExplorerUrl, solanaExplorerUrl } from './explorer'
 export {

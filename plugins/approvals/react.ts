@@ -10,7 +10,7 @@
 import { useMemo } from 'react'
 import { useKernel } from 'portico/ui'
 import type { EmbeddedWallet } from 'portico/plugins/embedded-wallet'
-import type { UiOptions } from './session'
+import type { UiOptions } from './request'
 
 export interface HookOptions {
   /** The embedded wallet to use (default: the user's first of the chain type). */

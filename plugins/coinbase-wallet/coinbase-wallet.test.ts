@@ -9,7 +9,7 @@ import { isHex, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { definePlugin } from 'portico'
 import { authResponse, createTestKernel, pluginContract, wireUser } from 'portico/testing'
-import { setupWallet, walletConnectors, type WalletLoginConnector } from 'portico/plugins/wallet'
+import { setupWallet, walletConnectors, type WalletLoginConnector } from 'portico/kits/wallet'
 import { COINBASE_CONNECTOR_ID, coinbaseWallet } from './index'
 
 const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')

@@ -24,7 +24,7 @@ import {
   type Eip1193Like,
   type SignPrompt,
   type WalletLoginConnector,
-} from 'portico/plugins/wallet'
+} from 'portico/kits/wallet'
 import type { EthereumSession } from 'portico/plugins/siwe'
 import { COINBASE_WALLET_TEXTS } from './strings'
 
@@ -70,17 +70,17 @@ export function coinbaseWallet(options: CoinbaseWalletOptions = {}): PorticoPlug
       let unwatch: (() => void) | null = null
       let pending: Promise<EthereumSession> | null = null
       const texts = () => ctx.texts(COINBASE_WALLET_TEXTS)
-      // The SDK and the sign-in (./session.ts) load when the user picks the wallet.
+      // The SDK and the sign-in (./sign-in.ts) load when the user picks the wallet.
       const load = async () => {
         if (!provider) {
-          const p = (await import('./session')).createProvider(ctx, options, preference)
+          const p = (await import('./sign-in')).createProvider(ctx, options, preference)
           provider ??= p
         }
         return provider
       }
       const session = () =>
         (pending ??= load()
-          .then(async (p) => (await import('./session')).createSession(ctx, options, p, walletClientType))
+          .then(async (p) => (await import('./sign-in')).createSession(ctx, options, p, walletClientType))
           .catch((e) => {
             pending = null
             throw e

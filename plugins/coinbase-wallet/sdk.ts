@@ -4,7 +4,7 @@
  * wallet's keys.coinbase.com popup), signed in with SIWE. Loaded when the user picks Coinbase.
  */
 import { createCoinbaseWalletSDK } from '@coinbase/wallet-sdk'
-import type { Eip1193Like } from 'portico/plugins/wallet'
+import type { Eip1193Like } from 'portico/kits/wallet'
 
 export interface CoinbaseSdkOptions {
   appName: string

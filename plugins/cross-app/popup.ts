@@ -9,26 +9,14 @@
  * - `error: 'rejected'`, or the window closed (checked every 300 ms): 'User rejected request'
  * - nothing within 2 minutes: 'Authorization request timed out after 2 minutes.'
  */
-import { watchPopup } from 'portico/plugins/oauth'
+import { base64url, challengeOf, createStateCode, createVerifier, openPopup, watchPopup, type PopupHost, type PopupWindow } from 'portico/kits/browser'
 import { crossAppError } from './errors'
-import { base64url, challengeOf, createState, createVerifier } from './pkce'
 import { CROSS_APP_TEXTS } from './strings'
 
 export const CROSS_APP_RESPONSE = 'portico:cross-app-response'
-export const POPUP_POLL_MS = 300
 export const TRANSACT_TIMEOUT_MS = 120_000
 
-export interface PopupHost {
-  open(url: string, target: string, features: string): PopupWindow | null
-  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void
-  removeEventListener(type: 'message', listener: (event: MessageEvent) => void): void
-  location: { origin: string }
-}
-export interface PopupWindow {
-  closed: boolean
-  close(): void
-  location: { href: string } | Location
-}
+export type { PopupHost, PopupWindow } from 'portico/kits/browser'
 
 /** What the provider page receives in `request`. */
 export interface CrossAppRequest {
@@ -79,9 +67,9 @@ export function openTransact(o: TransactOptions): Transaction {
   const host = o.host ?? (window as unknown as PopupHost)
   const pageOrigin = new URL(o.transactUrl).origin
   const verifier = createVerifier()
-  const state = createState()
+  const state = createStateCode()
   let claimed = false
-  const popup = o.popup !== undefined ? o.popup : host.open('', ...TRANSACT_WINDOW)
+  const popup = o.popup !== undefined ? o.popup : openPopup(host, ...TRANSACT_WINDOW)
 
   const transaction = (result: Promise<{ code: string; verifier: string }>, cancel: () => void): Transaction => {
     result.catch(() => {})
@@ -100,7 +88,7 @@ export function openTransact(o: TransactOptions): Transaction {
   const watch = watchPopup<{ code: string; verifier: string }>(host, popup, {
     origin: pageOrigin,
     timeoutMs: o.timeoutMs ?? TRANSACT_TIMEOUT_MS,
-    pollMs: o.pollMs ?? POPUP_POLL_MS,
+    pollMs: o.pollMs,
     originMismatch: () => crossAppError('oauth_unexpected', T.originMismatch),
     rejected: () => crossAppError('oauth_user_denied', T.userRejected),
     timedOut: () => crossAppError('client_request_timeout', T.timedOut),

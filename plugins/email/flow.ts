@@ -1,5 +1,5 @@
 /**
- * The e-mail flow, framework-free, on the shared code-entry base (`portico/plugins/code`):
+ * The e-mail flow, framework-free, on the shared code-entry base (`portico/kits/code`):
  * the plugin's API (`kernel.plugin('email')`, `usePlugin('email')`) that the modal's screens
  * and the headless hook share. Its state lives in the plugin's kernel store (part 1 section 4:
  * initial, sending-code, awaiting-code-input, submitting-code, done, error).
@@ -15,7 +15,7 @@ import {
   type WireAuthResponse,
   type WireUser,
 } from 'portico'
-import { createCodeFlow, type CodeFlowState } from 'portico/plugins/code'
+import { createCodeFlow, type CodeFlowState } from 'portico/kits/code'
 import { authenticateEmail, initEmail, linkEmail, transferEmail, unlinkEmail, updateEmail } from './calls'
 import type { EmailCheck } from './check'
 import type { EMAIL_TEXTS } from './strings'
@@ -24,7 +24,7 @@ export type { EmailCheck } from './check'
 
 /** The flow's state: `destination` is the address the code was sent to. */
 export type EmailFlowState = CodeFlowState
-export type { CodeFlowStatus as EmailFlowStatus } from 'portico/plugins/code'
+export type { CodeFlowStatus as EmailFlowStatus } from 'portico/kits/code'
 
 /**
  * How a successful response is finished. The default stores it in the kernel (login:
@@ -49,8 +49,8 @@ export interface EmailSubmitOptions {
 export interface EmailApi {
   getState(): EmailFlowState
   subscribe(listener: (state: EmailFlowState) => void): () => void
-  /** The state store (React: `useStore(api.store)` or `usePluginState('email')`). */
-  readonly store: Store<EmailFlowState>
+  /** The state store (React: `useStore(api.state)` or `usePluginState('email')`). */
+  readonly state: Store<EmailFlowState>
   /** Validate an address as typed (the app's plus-address rule, the overridable text). */
   check(value: string): EmailCheck
   /**
@@ -159,7 +159,7 @@ export function createEmailFlow(ctx: FlowContext, store: Store<EmailFlowState>, 
   return {
     getState: flow.getState,
     subscribe: flow.subscribe,
-    store,
+    state: store,
     check: shared.check,
     texts: t,
     codeErrorMessage: shared.codeErrorMessage,

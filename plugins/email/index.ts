@@ -5,7 +5,7 @@
  * createPortico({ appId, plugins: [email()] })
  * ```
  * Adds the 'email' landing entry (an inline field) and the screens 'email-form' and
- * 'email-code' (loaded lazily), on the shared code-entry flow (`portico/plugins/code`).
+ * 'email-code' (loaded lazily), on the shared code-entry flow (`portico/kits/code`).
  * Headless: `useLoginWithEmail()`; without React: `kernel.plugin('email')`.
  */
 import { definePlugin, lazyOnce, normaliseFields, type EmailAccount, type PorticoPlugin } from 'portico'
@@ -59,18 +59,18 @@ export function email(options: EmailOptions = {}): PorticoPlugin<'email'> {
         extra: { ...config.extra, email: { ...options, ...((config.extra.email as EmailOptions | undefined) ?? {}) } },
       }))
       // The code-entry base's initial state (its flow, ./flow.ts, loads on use); typed by it.
-      const store = ctx.store<EmailFlowState>({ status: 'initial', destination: null, intent: 'login', error: null, codeSentAt: null })
+      const state = ctx.store<EmailFlowState>({ status: 'initial', destination: null, intent: 'login', error: null, codeSentAt: null })
       const shared: EmailShared = {
         check: (value) => checkEmail(value, ctx.config.disablePlusEmails, texts()),
         texts,
         codeErrorMessage: (error) => codeErrorMessage(error, texts()),
         disableSignup: () => emailOptions(ctx).disableSignup,
       }
-      const load = lazyOnce(() => import('./flow').then((m) => m.createEmailFlow(ctx, store, shared)))
+      const load = lazyOnce(() => import('./flow').then((m) => m.createEmailFlow(ctx, state, shared)))
       ctx.provide<EmailApi>({
-        getState: () => store.get(),
-        subscribe: (listener) => store.subscribe(listener),
-        store,
+        getState: () => state.get(),
+        subscribe: (listener) => state.subscribe(listener),
+        state,
         ...shared,
         sendCode: async (o) => (await load()).sendCode(o),
         resendCode: async (token) => (await load()).resendCode(token),
@@ -80,7 +80,7 @@ export function email(options: EmailOptions = {}): PorticoPlugin<'email'> {
         submitCode: async (code, o) => (await load()).submitCode(code, o),
         unlink: async (address) => (await load()).unlink(address),
         transfer: async (o) => (await load()).transfer(o),
-        reset: () => (load.current ? load.current.reset() : store.reset()),
+        reset: () => (load.current ? load.current.reset() : state.reset()),
       })
       ctx.declareErrors(emailErrors(texts))
       ctx.methods.declare({

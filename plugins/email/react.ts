@@ -22,7 +22,7 @@ export interface UseLoginWithEmailOptions {
 export function useLoginWithEmail(options: UseLoginWithEmailOptions = {}) {
   const kernel = useKernel()
   const flow = usePlugin('email')
-  const state: EmailFlowState = useStore(flow.store)
+  const state: EmailFlowState = useStore(flow.state)
   const cb = useRef(options)
   cb.current = options
   const signup = useRef<boolean | undefined>(undefined)

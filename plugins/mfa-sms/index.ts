@@ -27,7 +27,7 @@ export const MFA_SMS_RESEND_MS = 30_000
 
 export interface MfaSmsApi extends MfaMethodPluginApi {
   type: 'sms'
-  readonly store: Store<MfaSmsState>
+  readonly state: Store<MfaSmsState>
   initEnrollment(options: { phoneNumber: string }): Promise<unknown>
   submitEnrollment(options: { phoneNumber: string; code: string }): Promise<{ user: WireUser }>
 }
@@ -43,15 +43,15 @@ export function mfaSms(): PorticoPlugin<'mfa-sms'> {
     id: 'mfa-sms',
     kind: 'mfa',
     setup(ctx) {
-      const store = ctx.store<MfaSmsState>({ phoneNumber: null, sentAt: null })
+      const state = ctx.store<MfaSmsState>({ phoneNumber: null, sentAt: null })
       const api: MfaSmsApi = {
         type: 'sms',
-        store,
+        state,
         async initEnrollment({ phoneNumber }) {
-          const s = store.get()
+          const s = state.get()
           if (s.phoneNumber === phoneNumber && s.sentAt !== null && Date.now() - s.sentAt < MFA_SMS_RESEND_MS) return { success: true }
           const r = await initSmsEnrollment(ctx.api, phoneNumber)
-          store.set({ phoneNumber, sentAt: Date.now() })
+          state.set({ phoneNumber, sentAt: Date.now() })
           return r
         },
         submitEnrollment: async ({ phoneNumber, code }) => submitSmsEnrollment(ctx.api, phoneNumber, validateMfaCode(code, ctx.config.texts.mfa)),

@@ -61,11 +61,11 @@ export function mfa(options: MfaOptions = {}): PorticoPlugin<'mfa'> {
     id: 'mfa',
     kind: 'mfa',
     setup(ctx) {
-      const store = ctx.store<MfaState>(INITIAL_MFA_STATE)
+      const state = ctx.store<MfaState>(INITIAL_MFA_STATE)
       const now = (options as MfaSettings).now ?? (() => Date.now())
       let listener: MfaListener | null = null
       // The engine loads on the first verification, method change or enrolment screen.
-      const load = lazyOnce(() => import('./flow').then((m) => m.createMfa(ctx, store, options, () => listener)))
+      const load = lazyOnce(() => import('./flow').then((m) => m.createMfa(ctx, state, options, () => listener)))
       let cancels = 0
       /** Run `f` on the engine; a `cancel()` while it loaded cancels this call, as it would a pending one. */
       const run = <T,>(f: (e: MfaEngine) => Promise<T>): Promise<T> => {
@@ -78,7 +78,7 @@ export function mfa(options: MfaOptions = {}): PorticoPlugin<'mfa'> {
       }
       const methods = () => (ctx.session.user?.mfaMethods ?? []).map((m) => m.type).filter((t) => MFA_METHOD_TYPES.includes(t))
       const api: MfaApi = {
-        store,
+        state,
         methods,
         verify(o) {
           if (!methods().length) return Promise.resolve()
@@ -102,7 +102,7 @@ export function mfa(options: MfaOptions = {}): PorticoPlugin<'mfa'> {
         unenroll: (type) => run((e) => e.unenroll(type)),
         enrolled(type, response, o = {}) {
           const user = ctx.session.setUser(response.user)
-          if (o.verified !== false) store.set({ lastVerifiedAt: now() })
+          if (o.verified !== false) state.set({ lastVerifiedAt: now() })
           try {
             options.onEnrollmentSuccess?.({ method: type })
           } catch (e) {
@@ -130,13 +130,13 @@ export function mfa(options: MfaOptions = {}): PorticoPlugin<'mfa'> {
       ctx.hooks.sensitiveAction.tapPromise('mfa', async ({ action, user, details }) => {
         if (!(user ?? ctx.session.user)?.mfaMethods?.length) return
         const forced = action === 'export_wallet' || details?.mfaRequired === true
-        const last = store.get().lastActionVerifiedAt
+        const last = state.get().lastActionVerifiedAt
         if (!forced && last !== null && now() - last < MFA_FRESH_MS) return
         await api.verify({ reason: 'action' })
       })
       ctx.hooks.logout.tapPromise('mfa', async () => {
         api.cancel()
-        store.reset()
+        state.reset()
       })
     },
   })

@@ -43,7 +43,7 @@ async function asked(kernel: Awaited<ReturnType<typeof setup>>['kernel']) {
   const p = action(kernel)
   p.catch(() => {})
   // The verification engine loads on first use: wait until the verification is pending.
-  await vi.waitFor(() => expect(kernel.plugin('mfa').store.get().pending).toBe(true))
+  await vi.waitFor(() => expect(kernel.plugin('mfa').state.get().pending).toBe(true))
   return { p }
 }
 
@@ -79,7 +79,7 @@ describe('verification (headless listener)', () => {
     await api.submit('totp', ' 123 456 ')
     await p
     expect(net.callsTo('POST', '/mfa/totp/verify')[0].body).toEqual({ code: '123456' })
-    expect(api.store.get()).toMatchObject({ status: 'success', pending: false, blocking: null })
+    expect(api.state.get()).toMatchObject({ status: 'success', pending: false, blocking: null })
   })
 
   it('a code-rule error is not an attempt and calls nothing', async () => {
@@ -87,7 +87,7 @@ describe('verification (headless listener)', () => {
     api.registerListener({ onMfaRequired: () => {} })
     await asked(kernel)
     await expect(api.submit('totp', '12ab56')).rejects.toThrow(T.codeNumeric)
-    expect(api.store.get()).toMatchObject({ error: T.codeNumeric, attempts: 0 })
+    expect(api.state.get()).toMatchObject({ error: T.codeNumeric, attempts: 0 })
     expect(net.callsTo('POST', '/mfa/totp/verify')).toHaveLength(0)
   })
 
@@ -98,11 +98,11 @@ describe('verification (headless listener)', () => {
     const caught = (await asked(kernel)).p.catch((e) => e)
     for (let i = 1; i < MFA_MAX_ATTEMPTS; i++) {
       await expect(api.submit('totp', '000000')).rejects.toMatchObject({ code: 'missing_or_invalid_mfa' })
-      expect(api.store.get()).toMatchObject({ attempts: i, error: T.invalidCodeInline, blocking: null })
+      expect(api.state.get()).toMatchObject({ attempts: i, error: T.invalidCodeInline, blocking: null })
     }
     await expect(api.submit('totp', '000000')).rejects.toBeTruthy()
     expect(await caught).toMatchObject({ code: 'mfa_verification_max_attempts_reached', message: 'Max MFA verification attempts reached' })
-    expect(api.store.get()).toMatchObject({ blocking: 'max_attempts', error: T.maxAttemptsBlocking })
+    expect(api.state.get()).toMatchObject({ blocking: 'max_attempts', error: T.maxAttemptsBlocking })
     await expect(api.submit('totp', '123456')).rejects.toMatchObject({ code: 'mfa_verification_max_attempts_reached' })
     expect(net.callsTo('POST', '/mfa/totp/verify')).toHaveLength(MFA_MAX_ATTEMPTS)
   })
@@ -114,7 +114,7 @@ describe('verification (headless listener)', () => {
     const caught = (await asked(kernel)).p.catch((e) => e)
     await expect(api.submit('totp', '123456')).rejects.toBeTruthy()
     expect((await caught).code).toBe('mfa_verification_max_attempts_reached')
-    expect(api.store.get().blocking).toBe('max_attempts')
+    expect(api.state.get().blocking).toBe('max_attempts')
   })
 
   it(`times out after ${MFA_CODE_WAIT_MS} ms: 'Timed out waiting for MFA code' and the time-limit text`, async () => {
@@ -124,7 +124,7 @@ describe('verification (headless listener)', () => {
     expect(timers).toHaveLength(1)
     timers[0]()
     expect(await caught).toMatchObject({ code: 'mfa_timeout', message: 'Timed out waiting for MFA code' })
-    expect(api.store.get()).toMatchObject({ blocking: 'timeout', error: T.timeLimitBlocking })
+    expect(api.state.get()).toMatchObject({ blocking: 'timeout', error: T.timeLimitBlocking })
   })
 
   it("cancel rejects with 'MFA canceled'", async () => {
@@ -165,19 +165,19 @@ describe('verification (headless listener)', () => {
     expect(asks).toBe(1)
     // Export always asks; so does an action the frame was refused for (details.mfaRequired).
     const exp = kernel.hooks.sensitiveAction.promise({ action: 'export_wallet', user: kernel.session.user })
-    await vi.waitFor(() => expect(api.store.get().pending).toBe(true))
+    await vi.waitFor(() => expect(api.state.get().pending).toBe(true))
     await api.submit('totp', '123456')
     await exp
     expect(asks).toBe(2)
     const refused = kernel.hooks.sensitiveAction.promise({ action: 'sign_message', user: kernel.session.user, details: { mfaRequired: true } })
-    await vi.waitFor(() => expect(api.store.get().pending).toBe(true))
+    await vi.waitFor(() => expect(api.state.get().pending).toBe(true))
     await api.submit('totp', '123456')
     await refused
     expect(asks).toBe(3)
     // Past the window: asked again.
     clock += MFA_FRESH_MS
     const later = action(kernel)
-    await vi.waitFor(() => expect(api.store.get().pending).toBe(true))
+    await vi.waitFor(() => expect(api.state.get().pending).toBe(true))
     await api.submit('totp', '123456')
     await later
     expect(asks).toBe(4)
@@ -186,7 +186,7 @@ describe('verification (headless listener)', () => {
   it("an enrolment does not cover wallet actions: the first one asks for a code (then none within the window)", async () => {
     const { kernel, api } = await setup()
     api.enrolled('totp', { user: withMfa(['totp']) })
-    expect(api.store.get().lastVerifiedAt).not.toBeNull()
+    expect(api.state.get().lastVerifiedAt).not.toBeNull()
     api.registerListener({ onMfaRequired: () => {} })
     const { p } = await asked(kernel)
     api.cancel()
@@ -203,7 +203,7 @@ describe('verification (headless listener)', () => {
     const { p } = await asked(kernel)
     p.catch(() => {})
     await expect(api.submit('totp', '123456')).rejects.toMatchObject({ code: 'missing_or_invalid_mfa' })
-    expect(api.store.get()).toMatchObject({ attempts: 1, status: 'awaiting-code', error: T.codeAlreadyUsed })
+    expect(api.state.get()).toMatchObject({ attempts: 1, status: 'awaiting-code', error: T.codeAlreadyUsed })
     expect(T.codeAlreadyUsed).toBe('This code has already been used. Wait for a new code.')
     api.cancel()
   })
@@ -229,7 +229,7 @@ describe('verification (headless listener)', () => {
     expect(net.callsTo('POST', '/mfa/passwordless_sms/init')).toHaveLength(1)
     net.on('POST', '/mfa/passwordless_sms/init', { status: 429, body: { code: 'too_many_requests', error: 'A code was sent recently.' } })
     await api.init('sms')
-    expect(api.store.get()).toMatchObject({ status: 'awaiting-code', error: null })
+    expect(api.state.get()).toMatchObject({ status: 'awaiting-code', error: null })
   })
 
   it('passkey: initialised and submitted by itself', async () => {
@@ -255,7 +255,7 @@ describe('verification (headless listener)', () => {
     b.net.on('POST', '/mfa/totp/verify', { success: true })
     b.api.registerListener({ onMfaRequired: () => {} })
     const first = b.api.requireFresh()
-    await vi.waitFor(() => expect(b.api.store.get().pending).toBe(true))
+    await vi.waitFor(() => expect(b.api.state.get().pending).toBe(true))
     await b.api.submit('totp', '123456')
     await first
     await b.api.requireFresh() // verified just now: nothing asked
@@ -342,7 +342,7 @@ describe("'Verify your identity' screen", () => {
     act(() => t.kernel.screens.close({ done: true }))
     await login
     expect(await caught).toMatchObject({ code: 'mfa_canceled' })
-    expect(t.api.store.get().pending).toBe(false)
+    expect(t.api.state.get().pending).toBe(false)
   })
 
   it("'Not now' cancels: the action is rejected with 'MFA canceled'", async () => {

@@ -20,7 +20,7 @@ export interface MfaMethodPluginApi {
  */
 export function useMfa() {
   const api = usePlugin('mfa')
-  const state: MfaState = useStore(api.store)
+  const state: MfaState = useStore(api.state)
   const { user } = useUser()
   const mfaMethods = useMemo(() => (user?.mfaMethods ?? []).map((m) => m.type), [user])
   const init = useCallback((method: MfaType) => api.init(method), [api])

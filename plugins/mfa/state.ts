@@ -87,7 +87,7 @@ export interface MfaSettings {
 
 /** What `kernel.plugin('mfa')` / `usePlugin('mfa')` return. */
 export interface MfaApi {
-  readonly store: Store<MfaState>
+  readonly state: Store<MfaState>
   /** The logged-in user's methods, in the server's order. */
   methods(): MfaType[]
   /**

@@ -5,7 +5,7 @@
  * wallet' (the wallet base's login-failed screen) with 'Try again'.
  */
 import { PorticoError } from 'portico'
-import { WALLET_CONNECT_CODES, type WalletTexts } from 'portico/plugins/wallet'
+import { WALLET_CONNECT_CODES, type WalletTexts } from 'portico/kits/wallet'
 
 /** `S`: the wallet base's texts (`(await loadWalletKit()).WALLET_TEXTS`). */
 export function phantomReturnError(code: string | null, message: string | null, S: WalletTexts): PorticoError {

@@ -15,7 +15,7 @@ import {
   type ConnectorStatusStore,
   type WalletIntent,
   type WalletSignInResult,
-} from 'portico/plugins/wallet'
+} from 'portico/kits/wallet'
 import { authenticateSiws, initSiws, linkSiws } from './calls'
 import * as m from './deeplink'
 import type { PhantomPending } from './deeplink'

@@ -28,7 +28,7 @@ import {
   setupWallet,
   walletChains,
   type WalletLoginConnector,
-} from 'portico/plugins/wallet'
+} from 'portico/kits/wallet'
 import type { PhantomPending } from './deeplink'
 import type { PhantomHost } from './flow'
 import { DEFAULT_PHANTOM_URL, PENDING_TTL_MS, PHANTOM_CONNECTOR_ID, PHANTOM_PARAMS, RETURN_PARAMS } from './ids'

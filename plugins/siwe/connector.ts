@@ -4,7 +4,7 @@
  * message builder) only when the user picks the wallet.
  */
 import type { PluginContext } from 'portico'
-import { createConnectorStatus, walletClientTypeOf, watchAccounts, type WalletLoginConnector } from 'portico/plugins/wallet'
+import { createConnectorStatus, walletClientTypeOf, watchAccounts, type WalletLoginConnector } from 'portico/kits/wallet'
 import type { DiscoveredProvider } from './eip6963'
 import type { EthereumSession } from './ethereum'
 

@@ -3,7 +3,7 @@
  * `eip6963:requestProvider`, and fall back to `window.ethereum` when it is not one of the
  * announced providers. Nothing touches `window` until `createEip6963Discovery` runs.
  */
-import { PROVIDER_DETECTION_TIMEOUT_MS } from 'portico/plugins/wallet'
+import { PROVIDER_DETECTION_TIMEOUT_MS } from 'portico/kits/wallet'
 
 export interface Eip1193Provider {
   request(args: { method: string; params?: unknown[] | Record<string, unknown> }): Promise<unknown>

@@ -12,7 +12,7 @@ import {
   type ConnectionProgress,
   type WalletIntent,
   type WalletSignInResult,
-} from 'portico/plugins/wallet'
+} from 'portico/kits/wallet'
 import { authenticateSiwe, initSiwe, linkSiwe } from './calls'
 import type { EthereumConnectorOptions } from './connector'
 import type { Eip1193Provider } from './eip6963'

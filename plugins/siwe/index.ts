@@ -7,7 +7,7 @@
  * ```
  *
  * Wallets are found through EIP-6963 announcements, with `window.ethereum` as fallback. The
- * plugin builds on the wallet base (`portico/plugins/wallet`: the 'Wallet' landing entry, the
+ * plugin builds on the wallet base (`portico/kits/wallet`: the 'Wallet' landing entry, the
  * wallet list and awaiting-connection screens, shared with `siws`) and publishes one login
  * connector per wallet through the `walletConnectors` hook. viem and the EIP-4361 message
  * builder load only when the user picks a wallet.
@@ -20,7 +20,8 @@ import {
   walletChains,
   type SignPrompt,
   type WalletLoginConnector,
-} from 'portico/plugins/wallet'
+  signInMethod,
+} from 'portico/kits/wallet'
 import { createEthereumConnector } from './connector'
 import { createEip6963Discovery, type Eip1193Provider, type Eip6963Discovery } from './eip6963'
 import type { SiweMessageInput } from './message'
@@ -70,16 +71,8 @@ export function siwe(options: SiweOptions = {}): PorticoPlugin<'siwe'> {
     kind: 'login',
     setup(ctx) {
       setupWallet(ctx, { method: 'siwe' })
-      ctx.methods.declare({
-        id: 'siwe',
-        displayName: 'wallet',
-        // The `wallet` account type is the wallet base's (one declarer normalises it).
-        transferLabel: 'Wallet address',
-        linkMethods: ['siwe'],
-        transfer: async (api, data) => (await calls()).transferSiwe(api, { nonce: data.nonce, address: data.account }),
-        unlink: async (api, account) => (await calls()).unlinkSiwe(api, { address: String((account as { address?: unknown }).address ?? '') }),
-      })
-      const store = ctx.store<SiweState>({ wallets: [] })
+      ctx.methods.declare(signInMethod('siwe', () => calls().then((m) => ({ transfer: m.transferSiwe, unlink: m.unlinkSiwe }))))
+      const state = ctx.store<SiweState>({ wallets: [] })
       const target = options.target ?? (typeof window !== 'undefined' ? window : undefined)
       let discovery: Eip6963Discovery | null = null
       const made = new Map<Eip1193Provider, WalletLoginConnector>()
@@ -122,7 +115,7 @@ export function siwe(options: SiweOptions = {}): PorticoPlugin<'siwe'> {
           }
           return c
         })
-        store.set({ wallets })
+        state.set({ wallets })
         if (notify) ctx.events.emit(CONNECTORS_CHANGED, { plugin: ctx.id })
       }
       if (target) {
@@ -133,11 +126,11 @@ export function siwe(options: SiweOptions = {}): PorticoPlugin<'siwe'> {
       ctx.hooks.walletConnectors.tap(ctx.id, (list: WalletConnectorEntry[]) => {
         if (!walletChains(ctx.config.appearance.walletChainType).has('ethereum')) return list
         // window.ethereum may appear without an announcement: look again when asked.
-        if (discovery && discovery.providers().length !== store.get().wallets.length) refresh(false)
-        return [...list, ...store.get().wallets]
+        if (discovery && discovery.providers().length !== state.get().wallets.length) refresh(false)
+        return [...list, ...state.get().wallets]
       })
       ctx.provide<SiweApi>({
-        connectors: () => store.get().wallets,
+        connectors: () => state.get().wallets,
         async unlink(address) {
           const res = await (await calls()).unlinkSiwe(ctx.api, { address })
           return ctx.session.setUser(res.user)
@@ -185,5 +178,5 @@ export { providerError } from './errors'
 export { createEip6963Discovery } from './eip6963'
 export type { Eip1193Provider, Eip6963ProviderInfo, Eip6963Discovery, DiscoveredProvider } from './eip6963'
 export type { EthereumConnectorOptions } from './connector'
-/** @deprecated moved to `portico/plugins/wallet` (they unlink Ethereum and Solana wallets alike). */
-export { unlinkWallet, useUnlinkWallet } from 'portico/plugins/wallet'
+/** @deprecated moved to `portico/kits/wallet` (they unlink Ethereum and Solana wallets alike). */
+export { unlinkWallet, useUnlinkWallet } from 'portico/kits/wallet'

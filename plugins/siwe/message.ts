@@ -6,7 +6,7 @@
  */
 import { getAddress } from 'viem/utils'
 import { createSiweMessage } from 'viem/siwe'
-import { pageOrigin } from 'portico/plugins/wallet'
+import { pageOrigin } from 'portico/kits/wallet'
 import { SIWE_TEXTS } from './strings'
 
 export interface SiweMessageInput {

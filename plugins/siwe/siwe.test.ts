@@ -14,7 +14,7 @@ import {
   walletConnectors,
   WALLET_CONNECT_CODES,
   type WalletLoginConnector,
-} from 'portico/plugins/wallet'
+} from 'portico/kits/wallet'
 import { buildSiweMessage as buildSiweMessageAsync, createEip6963Discovery, siwe, unlinkEthereumWallet, SIWE_TEXTS, type Eip1193Provider } from './index'
 import { buildSiweMessage } from './message'
 const { canRetry, createWalletConnection, toWalletError, walletErrorText, withWalletTimeout, WALLET_TEXTS: S } = await loadWalletKit()

@@ -1,6 +1,6 @@
 /**
  * SIWS's errors. The wallet errors (codes, mapping, views) are the wallet base's
- * (`portico/plugins/wallet`, declared once for every wallet plugin); SIWS adds only the
+ * (`portico/kits/wallet`, declared once for every wallet plugin); SIWS adds only the
  * wallet-standard failure below, which the base maps like any connector error (retryable).
  */
 

@@ -8,7 +8,7 @@
  *
  * Wallets come from the wallet-standard registry (`wallet-standard:register-wallet` /
  * `wallet-standard:app-ready`). The wallet list, the awaiting-connection screen and the
- * 'Wallet' landing entry are the wallet base's (`portico/plugins/wallet`), shared with `siwe`
+ * 'Wallet' landing entry are the wallet base's (`portico/kits/wallet`), shared with `siwe`
  * and any other wallet plugin: the list renders every connector of all of them.
  */
 import { definePlugin, type Portico, type PorticoPlugin, type User, type WalletConnectorEntry } from 'portico'
@@ -19,7 +19,8 @@ import {
   walletChains,
   type SignPrompt,
   type WalletLoginConnector,
-} from 'portico/plugins/wallet'
+  signInMethod,
+} from 'portico/kits/wallet'
 import { createSolanaConnector } from './solana'
 import { SIWS_TEXTS } from './strings'
 import { createWalletStandardRegistry, isSolanaSignInWallet, type StandardWallet, type WalletStandardRegistry } from './wallet-standard'
@@ -65,16 +66,8 @@ export function siws(options: SiwsOptions = {}): PorticoPlugin<'siws'> {
     kind: 'login',
     setup(ctx) {
       setupWallet(ctx, { method: 'siws' })
-      ctx.methods.declare({
-        id: 'siws',
-        displayName: 'wallet',
-        // The `wallet` account type is the wallet base's (one declarer normalises it).
-        transferLabel: 'Wallet address',
-        linkMethods: ['siws'],
-        transfer: async (api, data) => (await calls()).transferSiws(api, { nonce: data.nonce, address: data.account }),
-        unlink: async (api, account) => (await calls()).unlinkSiws(api, { address: String((account as { address?: unknown }).address ?? '') }),
-      })
-      const store = ctx.store<SiwsState>({ wallets: [] })
+      ctx.methods.declare(signInMethod('siws', () => calls().then((m) => ({ transfer: m.transferSiws, unlink: m.unlinkSiws }))))
+      const state = ctx.store<SiwsState>({ wallets: [] })
       const target = options.target ?? (typeof window !== 'undefined' ? window : undefined)
       let registry: WalletStandardRegistry | null = null
       const made = new Map<StandardWallet, WalletLoginConnector>()
@@ -96,7 +89,7 @@ export function siws(options: SiwsOptions = {}): PorticoPlugin<'siws'> {
             }
             return c
           })
-        store.set({ wallets })
+        state.set({ wallets })
       }
       if (target) {
         registry = createWalletStandardRegistry(target)
@@ -108,10 +101,10 @@ export function siws(options: SiwsOptions = {}): PorticoPlugin<'siws'> {
       }
       ctx.hooks.walletConnectors.tap(ctx.id, (list: WalletConnectorEntry[]) => {
         if (!walletChains(ctx.config.appearance.walletChainType).has('solana')) return list
-        return [...list, ...store.get().wallets]
+        return [...list, ...state.get().wallets]
       })
       ctx.provide<SiwsApi>({
-        connectors: () => store.get().wallets,
+        connectors: () => state.get().wallets,
         async unlink(address) {
           const res = await (await calls()).unlinkSiws(ctx.api, { address })
           return ctx.session.setUser(res.user)

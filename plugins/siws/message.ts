@@ -13,7 +13,7 @@
  *   Nonce: {nonce}
  *   Issued At: {ISO 8601}
  */
-import { pageOrigin } from 'portico/plugins/wallet'
+import { pageOrigin } from 'portico/kits/wallet'
 import { SIWS_TEXTS } from './strings'
 
 export interface SiwsMessageInput {

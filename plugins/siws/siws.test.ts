@@ -7,7 +7,7 @@ import { siwe } from 'portico/plugins/siwe'
 import {
   loadWalletKit,
   walletConnectors,
-} from 'portico/plugins/wallet'
+} from 'portico/kits/wallet'
 import {
   buildSiwsMessage,
   createWalletStandardRegistry,

@@ -12,7 +12,7 @@ import {
   type ConnectorStatusStore,
   type WalletIntent,
   type WalletSignInResult,
-} from 'portico/plugins/wallet'
+} from 'portico/kits/wallet'
 import { authenticateSiws, initSiws, linkSiws } from './calls'
 import { noSignatureError } from './errors'
 import { buildSiwsMessage } from './message'

@@ -5,7 +5,7 @@
  * ./solana-flow.ts when the user picks the wallet.
  */
 import type { PluginContext } from 'portico'
-import { createConnectorStatus, walletClientTypeOf, type WalletLoginConnector } from 'portico/plugins/wallet'
+import { createConnectorStatus, walletClientTypeOf, type WalletLoginConnector } from 'portico/kits/wallet'
 import type { SolanaConnection } from './solana-flow'
 import type { StandardWallet, StandardWalletAccount } from './wallet-standard'
 

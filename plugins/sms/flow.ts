@@ -1,5 +1,5 @@
 /**
- * The SMS flow, framework-free, on the shared code-entry base (`portico/plugins/code`): the
+ * The SMS flow, framework-free, on the shared code-entry base (`portico/kits/code`): the
  * plugin's API (`kernel.plugin('sms')`, `usePlugin('sms')`) that the screens and the headless
  * hook share. Its state lives in the plugin's kernel store; states follow part 1 section 4
  * (initial, sending-code, awaiting-code-input, submitting-code, done, error).
@@ -13,13 +13,13 @@ import {
   type User,
   type WireAuthResponse,
 } from 'portico'
-import { createCodeFlow, type CodeFlowState } from 'portico/plugins/code'
+import { createCodeFlow, type CodeFlowState } from 'portico/kits/code'
 import { authenticateSms, initSms, linkSms, transferSms, unlinkSms, updateSms } from './calls'
 import { SMS_TEXTS } from './strings'
 
 /** The flow's state: `destination` is the E.164 number the code was sent to. */
 export type SmsState = CodeFlowState
-export type { CodeFlowStatus as SmsStatus } from 'portico/plugins/code'
+export type { CodeFlowStatus as SmsStatus } from 'portico/kits/code'
 
 export interface SendCodeOptions {
   phoneNumber: string
@@ -51,8 +51,8 @@ export interface SubmitOptions {
 export interface SmsApi {
   getState(): SmsState
   subscribe(listener: (state: SmsState) => void): () => void
-  /** The state store (React: `useStore(api.store)` or `usePluginState('sms')`). */
-  readonly store: Store<SmsState>
+  /** The state store (React: `useStore(api.state)` or `usePluginState('sms')`). */
+  readonly state: Store<SmsState>
   sendCode(options: SendCodeOptions): Promise<void>
   /** Send the code again to the same number with the same intent (after the 30 s cooldown). */
   resendCode(token?: string): Promise<void>
@@ -129,7 +129,7 @@ export function createSmsFlow(ctx: FlowContext, store: Store<SmsState>, defaults
   const api: SmsApi = {
     getState: flow.getState,
     subscribe: flow.subscribe,
-    store,
+    state: store,
     sendCode: ({ phoneNumber, ...options }) => flow.send(phoneNumber, options),
     resendCode: (token) => flow.resend(token === undefined ? {} : { token }),
     loginWithCode: ({ code, phoneNumber, disableSignup, complete }) =>

@@ -4,11 +4,11 @@
  * typed, Submit disabled while invalid, consent line with the app name), or an 'SMS' row that
  * opens the 'sms-phone' screen; then the 'sms-code' screen (6 boxes, 'Code sent', 'Resend
  * code' with a 30 s cooldown, reset 1.4 s after a failed code), on the shared code-entry flow
- * (`portico/plugins/code`). Headless: `useLoginWithSms()`; without React: `kernel.plugin('sms')`.
+ * (`portico/kits/code`). Headless: `useLoginWithSms()`; without React: `kernel.plugin('sms')`.
  */
 import { definePlugin, lazyOnce, normaliseFields, type PhoneAccount, type PorticoPlugin } from 'portico'
 import { PhoneIcon } from 'portico/ui'
-import { INITIAL_CODE_STATE } from 'portico/plugins/code'
+import { INITIAL_CODE_STATE } from 'portico/kits/code'
 import type { SmsApi, SmsState } from './flow'
 import { smsLabel } from './labels'
 import { preloadPhoneForm, SmsLoginInput } from './screens/login-input'
@@ -57,12 +57,12 @@ export function sms(options: SmsOptions = {}): PorticoPlugin<'sms'> {
     kind: 'login',
     setup(ctx) {
       const label = (key: 'displayName' | 'methodLabel') => smsLabel(ctx.config.texts.sms, key)
-      const store = ctx.store<SmsState>(INITIAL_CODE_STATE)
-      const load = lazyOnce(() => import('./flow').then((m) => m.createSmsFlow(ctx, store, options)))
+      const state = ctx.store<SmsState>(INITIAL_CODE_STATE)
+      const load = lazyOnce(() => import('./flow').then((m) => m.createSmsFlow(ctx, state, options)))
       ctx.provide<SmsApi>({
-        getState: () => store.get(),
-        subscribe: (listener) => store.subscribe(listener),
-        store,
+        getState: () => state.get(),
+        subscribe: (listener) => state.subscribe(listener),
+        state,
         sendCode: async (o) => (await load()).sendCode(o),
         resendCode: async (token) => (await load()).resendCode(token),
         loginWithCode: async (o) => (await load()).loginWithCode(o),
@@ -71,7 +71,7 @@ export function sms(options: SmsOptions = {}): PorticoPlugin<'sms'> {
         submitCode: async (code, o) => (await load()).submitCode(code, o),
         unlink: async (n) => (await load()).unlink(n),
         transfer: async (o) => (await load()).transfer(o),
-        reset: () => (load.current ? load.current.reset() : store.reset()),
+        reset: () => (load.current ? load.current.reset() : state.reset()),
       })
       ctx.declareErrors(() =>
         Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.smsErrors(() => ctx.texts(s.SMS_TEXTS))),

@@ -11,7 +11,7 @@ import type { SmsState } from './flow'
  */
 export function useLoginWithSms() {
   const flow = usePlugin('sms')
-  const state: SmsState = useStore(flow.store)
+  const state: SmsState = useStore(flow.state)
   const sendCode = useCallback(
     (options: { phoneNumber: string; token?: string; country?: string }) => flow.sendCode({ ...options, intent: 'login' }),
     [flow],

@@ -12,7 +12,7 @@
 import { SignClient } from '@walletconnect/sign-client'
 import { createSiweMessage } from 'viem/siwe'
 import { getAddress, toHex } from 'viem/utils'
-import { pageOrigin, walletClientTypeOf } from 'portico/plugins/wallet'
+import { pageOrigin, walletClientTypeOf } from 'portico/kits/wallet'
 import { disconnectedError, relayUnreachableError, unsupportedMethodError, walletRpcError } from './errors'
 
 /** Default wait for the relay to take a session proposal. */

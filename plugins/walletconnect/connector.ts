@@ -9,7 +9,7 @@
  * EIP-4361 message → personal_sign over the relay → POST /siwe/authenticate (or /siwe/link).
  */
 import type { PluginContext } from 'portico'
-import { loadWalletKit, type WalletLoginConnector } from 'portico/plugins/wallet'
+import { loadWalletKit, type WalletLoginConnector } from 'portico/kits/wallet'
 import { authenticateSiwe, initSiwe, linkSiwe } from './calls'
 import type { WalletConnectClient, WalletSession } from './client'
 import { disconnectedError, qrClosedError } from './errors'

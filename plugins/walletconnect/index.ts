@@ -21,11 +21,11 @@
  * WalletConnect (or a kept session is restored for a logged-in user).
  */
 import { definePlugin, type PorticoPlugin, type WalletConnectorEntry } from 'portico'
-import { CONNECTORS_CHANGED, needsSignButton, setupWallet, walletChains, type SignPrompt } from 'portico/plugins/wallet'
+import { CONNECTORS_CHANGED, needsSignButton, setupWallet, walletChains, type SignPrompt } from 'portico/kits/wallet'
 import type { ClientOptions, WalletConnectStorage, WalletSession } from './client'
 import type { WalletConnectConnector } from './connector'
 import { METAMASK_SIGNATURE_WAIT_MS, WALLETCONNECT_CONNECTOR_ID, WALLETCONNECT_SCREEN } from './ids'
-import type { WalletConnectSession } from './session'
+import type { WalletConnectSession } from './connection'
 import { WALLETCONNECT_TEXTS } from './strings'
 import { DEFAULT_MOBILE_WALLETS, mobileWalletsFor, type MobileWallet } from './wallets'
 
@@ -169,11 +169,11 @@ export function walletconnect(options: WalletConnectOptions = {}): PorticoPlugin
         state.set({ status: 'connected', uri: null, address: s.address, walletName: s.peer.name, walletClientType: s.walletClientType })
         ctx.events.emit(CONNECTORS_CHANGED, { plugin: ctx.id })
       }
-      // The session side (./session.ts: sign-client, connect, sign-in, provider) loads on first use.
+      // The session side (./connection.ts: sign-client, connect, sign-in, provider) loads on first use.
       let session: Promise<WalletConnectSession> | null = null
       const load = () =>
         // The sign-client is fetched alongside: every use of the session side needs it.
-        (session ??= Promise.all([import('./session'), import('./client')]).then(
+        (session ??= Promise.all([import('./connection'), import('./client')]).then(
           ([m]) =>
             m.createSession({
               ctx,

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTestKernel, pluginContract } from 'portico/testing'
-import { walletConnectors, type WalletLoginConnector } from 'portico/plugins/wallet'
+import { walletConnectors, type WalletLoginConnector } from 'portico/kits/wallet'
 import { walletconnect, walletDeepLink, walletOpenLink, DEFAULT_MOBILE_WALLETS, type WalletConnectOptions } from './index'
 import { peerClientType } from './client'
 import { qrClosedError, walletRpcError } from './errors'

@@ -6,6 +6,7 @@ import { build, type Metafile, type Plugin } from 'esbuild'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { gzipSync } from 'node:zlib'
+import { PROVIDER_ENTRIES } from '../../source-aliases'
 
 export const ROOT = join(import.meta.dirname, '..', '..')
 const REACT = ['react', 'react-dom', 'react/jsx-runtime', 'react-dom/client', 'react/jsx-dev-runtime', 'scheduler']
@@ -21,9 +22,13 @@ export const aliases: Record<string, string> = {
   'portico/wagmi': join(ROOT, 'wagmi/index.ts'),
   'portico/testing': join(ROOT, 'test/kit/testing.ts'),
 }
+for (const id of existsSync(join(ROOT, 'kits')) ? readdirSync(join(ROOT, 'kits')) : []) {
+  if (existsSync(join(ROOT, 'kits', id, 'index.ts'))) aliases[`portico/kits/${id}`] = join(ROOT, 'kits', id, 'index.ts')
+}
 for (const id of existsSync(join(ROOT, 'plugins')) ? readdirSync(join(ROOT, 'plugins')) : []) {
   if (existsSync(join(ROOT, 'plugins', id, 'index.ts'))) aliases[`portico/plugins/${id}`] = join(ROOT, 'plugins', id, 'index.ts')
 }
+for (const [id, file] of Object.entries(PROVIDER_ENTRIES)) aliases[`portico/plugins/${id}`] = join(ROOT, file)
 
 /** Resolve `portico`, `portico/ui`, `portico/plugins/<id>` exactly; `portico/ui/styles.css` to the file. */
 const resolvePortico: Plugin = {
@@ -50,14 +55,12 @@ export const BENCH_HOSTS = {
   identity: { label: "identity plugins (issue 11's 20 + captcha)", file: join(ROOT, 'test/bench/hosts/identity.tsx') },
 } as const
 
-/** Plugin folders whose entry exports a plugin factory (not a base such as `code` or `oauth`). */
+/** Public plugin entries (plugins/<id>, and providers over a kit) that export a plugin factory. */
 export function pluginFactories(): string[] {
-  const dir = join(ROOT, 'plugins')
-  return readdirSync(dir)
-    .filter((id) => existsSync(join(dir, id, 'index.ts')))
-    .filter((id) =>
-      /export (function \w+\([^)]*\): PorticoPlugin|const \w+ = defineOAuthProvider\()/.test(readFileSync(join(dir, id, 'index.ts'), 'utf8')),
-    )
+  return Object.entries(aliases)
+    .filter(([name]) => name.startsWith('portico/plugins/'))
+    .filter(([, file]) => /export (function \w+\([^)]*\): PorticoPlugin|const \w+ = define\w*Provider\()/.test(readFileSync(file, 'utf8')))
+    .map(([name]) => name.slice('portico/plugins/'.length))
 }
 
 export interface Size {

@@ -21,6 +21,7 @@ export const ROOT = join(import.meta.dirname, '..', '..')
 const INPUTS = [
   'kernel',
   'ui',
+  'kits',
   'plugins',
   'wagmi',
   'server',

@@ -224,7 +224,7 @@ function sourceStamp(example: ExampleName): string {
     }
   }
   h.update(BUILD_SETTINGS)
-  for (const d of ['kernel', 'ui', 'plugins', ...EXAMPLES[example].sources]) walk(join(ROOT, d))
+  for (const d of ['kernel', 'ui', 'kits', 'plugins', ...EXAMPLES[example].sources]) walk(join(ROOT, d))
   return h.digest('hex')
 }
 

@@ -14,7 +14,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export { widgetScript } from '../../plugins/captcha/stand-in'
+export { widgetScript } from '../../kits/captcha/stand-in'
 
 export interface Siteverify {
   url: string

@@ -13,7 +13,7 @@ import {
   connectedWallets,
   walletConnectors,
   type WalletLoginConnector,
-} from 'portico/plugins/wallet'
+} from 'portico/kits/wallet'
 import { walletconnect, type WalletConnectConnector, type WalletConnectOptions, type WalletConnectStorage } from 'portico/plugins/walletconnect'
 import { startRelay, type Relay } from '../../examples/stand-ins/walletconnect-relay/relay'
 import { memoryStore, startWallet as startWalletOn, type TestWallet } from '../e2e/wallets/walletconnect'

@@ -4,7 +4,7 @@
  * cooldown, then the help line and 'Resend code', and the inline error that clears with the
  * boxes 1.4 s after a failed code. Errors with a screen of their own go to that screen.
  * The method supplies the texts, the icon and the two calls, usually from its code flow
- * (`portico/plugins/code`, which also defines the constants re-exported here).
+ * (`portico/kits/code`); the code rule's numbers are ../index.ts's.
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { Button } from './button'
@@ -14,10 +14,7 @@ import { ScreenLayout } from './layout'
 import { StatusIcon } from './status'
 import { useKernel } from '../context'
 import { useScreen } from '../screen-context'
-import { CODE_LENGTH, CODE_RESET_MS, RESEND_COOLDOWN_MS } from 'portico/plugins/code'
-
-/** Defined once, by the code-entry flow base; re-exported for `portico/ui` users. */
-export { CODE_LENGTH, RESEND_COOLDOWN_MS, CODE_RESET_MS }
+import { CODE_LENGTH, CODE_RESET_MS, RESEND_COOLDOWN_MS } from '../index'
 
 export type CodeEntryStatus = 'awaiting' | 'submitting' | 'success' | 'error'
 

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react'
 import { useLinkAccount, useLogin, useLogout, usePortico, useUser, type LoginSuccess } from 'portico/ui'
 import { useUnlinkEmail, useUpdateEmail } from 'portico/plugins/email'
-import { useUnlinkWallet } from 'portico/plugins/wallet'
+import { useUnlinkWallet } from 'portico/kits/wallet'
 import { usePlugin } from 'portico/ui'
 import { useUnlinkFarcaster } from 'portico/plugins/farcaster'
 import type { PorticoError } from 'portico'

@@ -21,11 +21,11 @@ const kernel = createPortico({
 ;(window as unknown as { porticoWagmi: () => Promise<unknown> }).porticoWagmi = () => import('./wagmi-demo').then((m) => m.readWagmi(kernel))
 // ... and the connect-only flow (a wallet's account without signing in): useConnectWallet's.
 ;(window as unknown as { porticoConnectWallet: () => Promise<unknown> }).porticoConnectWallet = () =>
-  import('portico/plugins/wallet').then((m) => m.connectWallet(kernel)).then(({ wallet }) => ({ address: wallet.address, walletClientType: wallet.walletClientType, connectorType: wallet.connectorType, linked: wallet.linked }))
+  import('portico/kits/wallet').then((m) => m.connectWallet(kernel)).then(({ wallet }) => ({ address: wallet.address, walletClientType: wallet.walletClientType, connectorType: wallet.connectorType, linked: wallet.linked }))
 
 // ... and the external wallets connected now (connectedWallets; e.g. reconnected after a reload).
 ;(window as unknown as { porticoExternalWallets: () => Promise<unknown> }).porticoExternalWallets = () =>
-  import('portico/plugins/wallet').then((m) => m.connectedWallets(kernel).map((w) => ({ address: w.address, walletClientType: w.walletClientType, connectorType: w.connectorType, linked: w.linked })))
+  import('portico/kits/wallet').then((m) => m.connectedWallets(kernel).map((w) => ({ address: w.address, walletClientType: w.walletClientType, connectorType: w.connectorType, linked: w.linked })))
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -4,7 +4,7 @@
  */
 import { useState } from 'react'
 import { useLinkAccount, usePlugin, usePortico, useUser } from 'portico/ui'
-import { useOAuthTokens } from 'portico/plugins/oauth'
+import { useOAuthTokens } from 'portico/kits/oauth'
 import type { PorticoError } from 'portico'
 import { ConfirmButton } from './confirm-button'
 

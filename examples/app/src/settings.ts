@@ -14,7 +14,7 @@
  *   &wcRelay=ws://127.0.0.1:8798  (WalletConnect relay; read in ./plugins.ts)  &wc=0  (WalletConnect off)  &wcVerify=1  (its Verify API on)
  */
 import type { PorticoConfig } from 'portico'
-import type { OAuthOptions } from 'portico/plugins/oauth'
+import type { OAuthOptions } from 'portico/kits/oauth'
 import type { EmbeddedWalletSettings } from 'portico/plugins/embedded-wallet'
 
 export const DEMO_APP_ID = 'portico-demo-app-00000001'

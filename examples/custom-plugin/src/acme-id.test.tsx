@@ -12,14 +12,13 @@ import {
   acmeId,
   acmeIdErrorView,
   authorizeInPopup,
-  challengeOf,
-  createVerifier,
   ACME_ID_SCREEN,
   ACME_ID_TEXTS as T,
   RESPONSE_TYPE,
   type PopupHost,
 } from './index'
 import { beginAuthorization } from './flow'
+import { challengeOf, createVerifier } from 'portico/kits/browser'
 
 afterEach(() => cleanup())
 

@@ -1,6 +1,6 @@
 /**
  * Acme ID for Portico — a login method Portico does not ship, written against the public
- * API only (`portico`, `portico/ui`; tests with `portico/testing`).
+ * API only (`portico`, `portico/ui`, `portico/kits/browser` for PKCE and the popup; tests with `portico/testing`).
  *
  * ```ts
  * import { acmeId } from 'portico-acme-id'
@@ -20,10 +20,9 @@ import { ACME_ID_TEXTS } from './strings'
 
 export { ACME_ID_TEXTS } from './strings'
 export { acmeIdErrors, acmeIdErrorView, acmeIdError, isAcmeIdError, type AcmeIdErrorCode } from './errors'
-export { authorizeInPopup, RESPONSE_TYPE, POPUP_POLL_MS, AUTHORIZE_TIMEOUT_MS } from './popup'
+export { authorizeInPopup, RESPONSE_TYPE, AUTHORIZE_TIMEOUT_MS } from './popup'
 export type { Authorization, AuthorizationGrant, AuthorizeOptions, PopupHost, PopupWindow } from './popup'
 export { exchangeCode, authenticateAcmeId } from './calls'
-export { createVerifier, createState, challengeOf } from './pkce'
 export { AcmeIcon } from './icon'
 export type { AcmeIdApi, AcmeIdSettings, AcmeIdState, AcmeIdStatus } from './flow'
 export { SCREEN as ACME_ID_SCREEN }

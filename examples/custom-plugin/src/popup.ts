@@ -10,28 +10,15 @@
  * - `error: 'access_denied'`, or the window closed (checked every 300 ms): 'User rejected request'
  * - nothing within 2 minutes: 'Authorization request timed out after 2 minutes.'
  */
+import { challengeOf, createStateCode, createVerifier, openPopup, watchPopup, type PopupHost } from 'portico/kits/browser'
 import { acmeIdError } from './errors'
-import { challengeOf, createState, createVerifier } from './pkce'
 import { ACME_ID_TEXTS } from './strings'
 
 /** The message type Acme ID's result page posts. */
 export const RESPONSE_TYPE = 'acme-id:authorization_response'
-export const POPUP_POLL_MS = 300
 export const AUTHORIZE_TIMEOUT_MS = 120_000
 
-/** What the flow needs from the browser window (a fake in unit tests). */
-export interface PopupHost {
-  open(url: string, target: string, features: string): PopupWindow | null
-  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void
-  removeEventListener(type: 'message', listener: (event: MessageEvent) => void): void
-  location: { origin: string }
-}
-
-export interface PopupWindow {
-  closed: boolean
-  close(): void
-  location: { href: string } | Location
-}
+export type { PopupHost, PopupWindow } from 'portico/kits/browser'
 
 export interface AuthorizeOptions {
   /** Acme ID's origin, e.g. 'http://127.0.0.1:8791'. */
@@ -61,52 +48,56 @@ export interface Authorization {
   readonly claimed: boolean
 }
 
+/** PKCE and the popup host are `portico/kits/browser`'s; this file says only what is Acme ID's. */
 export function authorizeInPopup(options: AuthorizeOptions): Authorization {
   const T = options.texts ?? ACME_ID_TEXTS
   const host = options.host ?? (window as unknown as PopupHost)
   const idpOrigin = new URL(options.issuer).origin
   const redirectUri = host.location.origin
   const verifier = createVerifier()
-  const state = createState()
+  const state = createStateCode()
   let claimed = false
-  let settled = false
-  let cancel = () => {}
+  const claimable = (result: Promise<AuthorizationGrant>, cancel: () => void): Authorization => ({
+    result,
+    cancel,
+    claim: () => (claimed ? false : (claimed = true)),
+    get claimed() {
+      return claimed
+    },
+  })
 
   // Synchronously, inside the click: an empty window we point at Acme ID once the challenge is ready.
-  const popup = host.open('', 'acme-id', 'popup,width=440,height=640')
+  const popup = openPopup(host, 'acme-id', 'popup,width=440,height=640')
+  if (!popup) {
+    const blocked = Promise.reject(acmeIdError('acme_id_popup_blocked', T.popupBlocked))
+    blocked.catch(() => {}) // handled by whoever awaits it; never an unhandled rejection
+    return claimable(blocked, () => {})
+  }
 
-  const result = new Promise<AuthorizationGrant>((resolve, reject) => {
-    if (!popup) return reject(acmeIdError('acme_id_popup_blocked', T.popupBlocked))
-    const finish = (error: unknown, grant?: AuthorizationGrant) => {
-      if (settled) return
-      settled = true
-      host.removeEventListener('message', onMessage)
-      clearInterval(poll)
-      clearTimeout(timer)
-      if (!popup.closed) popup.close()
-      if (grant) resolve(grant)
-      else reject(error)
-    }
-    const onMessage = (event: MessageEvent) => {
-      if (event.source !== (popup as unknown)) return // another window or frame: not ours to judge
-      if (event.origin !== idpOrigin) return finish(acmeIdError('oauth_unexpected', T.originMismatch))
-      const data = event.data as { type?: unknown; state?: unknown; code?: unknown; error?: unknown } | null
-      if (!data || data.type !== RESPONSE_TYPE) return
-      if (data.state !== state) return finish(acmeIdError('oauth_unexpected', T.unexpectedFlow))
-      if (data.error === 'access_denied') return finish(acmeIdError('oauth_user_denied', T.userRejected))
+  let settled = false
+  const watch = watchPopup<AuthorizationGrant>(host, popup, {
+    origin: idpOrigin,
+    timeoutMs: options.timeoutMs ?? AUTHORIZE_TIMEOUT_MS,
+    pollMs: options.pollMs,
+    originMismatch: () => acmeIdError('oauth_unexpected', T.originMismatch),
+    rejected: () => acmeIdError('oauth_user_denied', T.userRejected),
+    timedOut: () => acmeIdError('client_request_timeout', T.timedOut),
+    accept(raw) {
+      const data = raw as { type?: unknown; state?: unknown; code?: unknown; error?: unknown } | null
+      if (!data || data.type !== RESPONSE_TYPE) return undefined
+      if (data.state !== state) return { error: acmeIdError('oauth_unexpected', T.unexpectedFlow) }
+      if (data.error === 'access_denied') return { error: acmeIdError('oauth_user_denied', T.userRejected) }
       if (typeof data.code !== 'string' || !data.code) {
-        return finish(acmeIdError('oauth_unexpected', T.unexpectedFlow, undefined, { error: String(data.error ?? 'no code') }))
+        return { error: acmeIdError('oauth_unexpected', T.unexpectedFlow, undefined, { error: String(data.error ?? 'no code') }) }
       }
-      finish(null, { code: data.code, verifier, redirectUri })
-    }
-    host.addEventListener('message', onMessage)
-    const poll = setInterval(() => {
-      if (popup.closed) finish(acmeIdError('oauth_user_denied', T.userRejected))
-    }, options.pollMs ?? POPUP_POLL_MS)
-    const timer = setTimeout(() => finish(acmeIdError('client_request_timeout', T.timedOut)), options.timeoutMs ?? AUTHORIZE_TIMEOUT_MS)
-    cancel = () => finish(acmeIdError('oauth_user_denied', T.userRejected))
+      return { value: { code: data.code, verifier, redirectUri } }
+    },
+  })
+  const result = watch.result.finally(() => (settled = true))
+  result.catch(() => {})
 
-    challengeOf(verifier).then((challenge) => {
+  challengeOf(verifier).then(
+    (challenge) => {
       if (settled) return
       const url = new URL('/authorize', idpOrigin)
       url.search = new URLSearchParams({
@@ -119,16 +110,8 @@ export function authorizeInPopup(options: AuthorizeOptions): Authorization {
         code_challenge_method: 'S256',
       }).toString()
       popup.location.href = url.href
-    }, (e) => finish(acmeIdError('oauth_unexpected', T.unexpectedFlow, e)))
-  })
-  result.catch(() => {}) // handled by whoever awaits it; never an unhandled rejection
-
-  return {
-    result,
-    cancel: () => cancel(),
-    claim: () => (claimed ? false : (claimed = true)),
-    get claimed() {
-      return claimed
     },
-  }
+    (e) => watch.fail(acmeIdError('oauth_unexpected', T.unexpectedFlow, e)),
+  )
+  return claimable(result, watch.cancel)
 }

@@ -12,7 +12,7 @@ import { PorticoProvider } from 'portico/ui'
 import { createTestKernel } from 'portico/testing'
 import { approvals } from '../index'
 import { APPROVALS_TEXTS as T } from '../strings'
-import type { SolanaReview, SolanaSession } from '../session'
+import type { SolanaReview, SolanaSession } from '../request'
 
 afterEach(cleanup)
 

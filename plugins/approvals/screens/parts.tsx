@@ -1,7 +1,7 @@
 /** Pieces shared by the approval screens: detail rows, amounts, the error panel, funding. */
 import type { ReactNode } from 'react'
 import { CopyButton, useKernel } from 'portico/ui/screens'
-import type { Amount } from '../session'
+import type { Amount } from '../request'
 import type { ApprovalsTexts } from '../strings'
 
 export function Details({ rows }: { rows: Array<[label: string, value: ReactNode] | null | false> }) {

@@ -7,7 +7,7 @@
 import { useEffect, type ReactNode } from 'react'
 import { Button, CopyButton, ScreenLayout, StatusIcon, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { APPROVALS_TEXTS } from '../strings'
-import type { SignSession } from '../session'
+import type { SignSession } from '../request'
 import { AppIcon, Details } from './parts'
 import { once, peek, useSessionState } from './persist'
 import { useCloseLater } from './flow'

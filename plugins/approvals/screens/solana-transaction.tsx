@@ -8,7 +8,7 @@
  */
 import { Button, ScreenLayout, StatusIcon, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { APPROVALS_TEXTS, type ApprovalsTexts } from '../strings'
-import type { SolanaReview, SolanaSession } from '../session'
+import type { SolanaReview, SolanaSession } from '../request'
 import type { SolanaInstruction } from '../solana'
 import { formatSol, formatTokenAmount, plainUnits } from '../index'
 import { Address, AppIcon, Details, FailurePanel, fill, useFunding } from './parts'

@@ -9,7 +9,7 @@
  */
 import { Button, ScreenLayout, StatusIcon, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { APPROVALS_TEXTS, type ApprovalsTexts } from '../strings'
-import type { EvmReview, EvmSession } from '../session'
+import type { EvmReview, EvmSession } from '../request'
 import type { DecodedTransaction } from '../decode'
 import { Address, AmountValue, AppIcon, Details, FailurePanel, fill, useFunding } from './parts'
 import { plainUnits } from '../index'

@@ -8,7 +8,7 @@ import { CodeEntryScreen, MailIcon, useCompleteLogin, usePlugin, useScreen, useS
 
 export default function EmailCodeScreen({ params }: ScreenProps<{ email: string }>) {
   const flow = usePlugin('email')
-  const state = useStore(flow.store)
+  const state = useStore(flow.state)
   const texts = flow.texts() // texts and messages through the API: see ./field.tsx
   const { intent } = useScreen()
   const complete = useCompleteLogin()

@@ -11,14 +11,15 @@
  * The opener accepts a message only from that popup window and from its own origin.
  */
 import type { PluginContext } from 'portico'
-import { challengeOf, createStateCode, createVerifier, watchPopup, type OAuthHost, type OAuthPopup } from 'portico/plugins/oauth'
+import { challengeOf, createStateCode, createVerifier, watchPopup, type PopupWindow } from 'portico/kits/browser'
+import type { OAuthHost } from 'portico/kits/oauth'
 import { authenticateRecoveryOAuth, initRecoveryICloud, initRecoveryOAuth } from './calls'
-import type { CloudMethod } from './flow'
+import type { CloudMethod } from './machine'
 import { RECOVERY_TEXTS, type RecoveryTexts } from './strings'
 import { RECOVERY_POPUP_FEATURES, RECOVERY_POPUP_MESSAGE, RECOVERY_POPUP_PARAM, recoveryError, type PopupReturn } from './popup-return'
 
 /** Opens the popup synchronously (inside the click); null when the browser blocked it. */
-export function openRecoveryPopup(host: OAuthHost): OAuthPopup | null {
+export function openRecoveryPopup(host: OAuthHost): PopupWindow | null {
   return host.open('about:blank', 'portico-recovery', RECOVERY_POPUP_FEATURES)
 }
 
@@ -30,7 +31,7 @@ export function openRecoveryPopup(host: OAuthHost): OAuthPopup | null {
 export async function authorizeCloud(
   ctx: Pick<PluginContext, 'api'>,
   host: OAuthHost,
-  popup: OAuthPopup,
+  popup: PopupWindow,
   method: CloudMethod,
   T: RecoveryTexts = RECOVERY_TEXTS,
 ): Promise<string> {

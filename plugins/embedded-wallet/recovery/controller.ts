@@ -5,8 +5,9 @@
  * recovery share itself.
  */
 import { PorticoError, type PluginContext } from 'portico'
-import type { OAuthHost, OAuthPopup } from 'portico/plugins/oauth'
-import { chooseRecoveryScreen, screenForMethod, type CloudMethod, type RecoveryConfig, type RecoveryMethod, type UserOwnedMethod } from './flow'
+import type { PopupWindow } from 'portico/kits/browser'
+import type { OAuthHost } from 'portico/kits/oauth'
+import { chooseRecoveryScreen, screenForMethod, type CloudMethod, type RecoveryConfig, type RecoveryMethod, type UserOwnedMethod } from './machine'
 import { RECOVERY_TEXTS, type RecoveryTexts } from './strings'
 import { RECOVERY_FRAME_TIMEOUT_MS } from './ids'
 
@@ -76,8 +77,8 @@ export interface RecoveryController {
    */
   recoverWithPassword(password: string, run?: (input: RecoverInput) => Promise<void>): Promise<void>
   /** Opens the popup (inside the click) and runs the cloud OAuth flow, then backs up or recovers. */
-  runCloud(method: CloudMethod, action: 'backup' | 'recover' | 'create', popup: OAuthPopup | null, run?: (input: RecoverInput) => Promise<void>): Promise<void>
-  openPopup(): OAuthPopup | null
+  runCloud(method: CloudMethod, action: 'backup' | 'recover' | 'create', popup: PopupWindow | null, run?: (input: RecoverInput) => Promise<void>): Promise<void>
+  openPopup(): PopupWindow | null
   /** Move the wallet to automatic recovery (`privy`): the frame splits the root afresh and the server seals the recovery share. */
   secureAutomatically(): Promise<void>
   /**

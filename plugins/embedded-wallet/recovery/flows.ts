@@ -5,7 +5,7 @@
  */
 import { PorticoError, type FlowResult, type Navigator } from 'portico'
 import type { RecoverInput, RecoveryController } from './controller'
-import { screenForMethod, type UserOwnedMethod } from './flow'
+import { screenForMethod, type UserOwnedMethod } from './machine'
 import { RECOVERY_SCREENS } from './ids'
 
 export interface RecoveryFlows {

@@ -7,10 +7,10 @@
  * (examples/server/frame/handlers/recovery-passcode.ts and recovery-cloud.ts).
  */
 import { lazyOnce, type AuthContext, type FlowResult, type PluginContext } from 'portico'
-import type { OAuthHost } from 'portico/plugins/oauth'
+import type { OAuthHost } from 'portico/kits/oauth'
 import { claimRecoveryReturn } from './popup-return'
 import type { RecoverInput, RecoveryController, RecoveryHost } from './controller'
-import type { RecoveryConfig, UserOwnedMethod } from './flow'
+import type { RecoveryConfig, UserOwnedMethod } from './machine'
 import type { RecoveryFlows } from './flows'
 import { RECOVERY_SCREENS } from './ids'
 

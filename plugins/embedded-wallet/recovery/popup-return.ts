@@ -4,8 +4,8 @@
  * origin only) and closes. The flow itself (cloud-oauth.ts) loads on first use.
  */
 import { PorticoError, type ReturnClaim } from 'portico'
-import type { OAuthHost } from 'portico/plugins/oauth'
-import type { CloudMethod } from './flow'
+import type { OAuthHost } from 'portico/kits/oauth'
+import type { CloudMethod } from './machine'
 
 export const RECOVERY_POPUP_PARAM = 'portico_recovery_popup'
 export const RECOVERY_POPUP_MESSAGE = 'portico:recovery-oauth-return'

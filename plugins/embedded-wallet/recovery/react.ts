@@ -6,7 +6,7 @@
 import { useCallback } from 'react'
 import { usePlugin } from 'portico/ui'
 import type { RecoveryApi } from './index'
-import type { UserOwnedMethod } from './flow'
+import type { UserOwnedMethod } from './machine'
 
 declare module '../wallets' {
   interface EmbeddedWalletApi {

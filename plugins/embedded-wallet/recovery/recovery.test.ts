@@ -20,7 +20,7 @@ import {
   screenForMethod,
   selectionOptions,
   type PasswordFlowState,
-} from './flow'
+} from './machine'
 import { RECOVERY_TEXTS as T } from './strings'
 
 describe('recovery password rules (part 2 section 5)', () => {

@@ -9,7 +9,7 @@ export default function MfaSmsPhoneScreen() {
   const api = usePlugin('mfa-sms')
   const screen = useScreen()
   const T = useTexts('mfa-sms', MFA_SMS_TEXTS)
-  const [phone, setPhone] = useState(() => api.store.get().phoneNumber ?? '')
+  const [phone, setPhone] = useState(() => api.state.get().phoneNumber ?? '')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
 

@@ -23,7 +23,7 @@ export function MethodIcon({ type }: { type: MfaType }) {
 export default function MfaVerifyScreen() {
   const kernel = useKernel()
   const api = usePlugin('mfa')
-  const state = useStore(api.store)
+  const state = useStore(api.state)
   const T = useTexts('mfa', MFA_TEXTS)
   const [choosing, setChoosing] = useState(false)
   const boxes = useRef<CodeInputHandle>(null)
@@ -34,7 +34,7 @@ export default function MfaVerifyScreen() {
   // The first method, preselected and initialised on open.
   useEffect(() => {
     // The store's state now (a remounted screen must not initialise twice).
-    const now = api.store.get()
+    const now = api.state.get()
     if (!now.method && methods[0] && !now.blocking && now.pending) void api.init(methods[0]).catch(() => {})
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])

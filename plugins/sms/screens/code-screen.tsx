@@ -16,7 +16,7 @@ const pretty = (number: string) => parsePhoneNumberFromString(number)?.formatInt
 
 export function SmsCodeScreen() {
   const flow = usePlugin('sms')
-  const state = useStore(flow.store)
+  const state = useStore(flow.state)
   const texts = useTexts('sms', SMS_TEXTS)
   const { intent, params } = useScreen<{ disableSignup?: boolean }>()
   const complete = useCompleteLogin()

@@ -10,7 +10,7 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react'
 import { Button, CopyButton, QrSlot, ScreenLayout, Spinner, StatusIcon, usePlugin, useScreen, useStore, useTexts } from 'portico/ui/screens'
 import { formatText } from 'portico'
-import { walletConnectionScreen, type ConnectionState, type WalletTexts } from 'portico/plugins/wallet'
+import { walletConnectionScreen, type ConnectionState, type WalletTexts } from 'portico/kits/wallet'
 import { WALLETCONNECT_TEXTS } from '../strings'
 import { walletDeepLink, walletOpenLink } from '../wallets'
 

@@ -9,7 +9,7 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { Button, CopyButton, ScreenLayout, StatusIcon, TextInput, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui/screens'
 import type { RecoveryController } from '../controller'
-import { initialPasswordFlow, passwordFlow, type PasswordFlowState } from '../flow'
+import { initialPasswordFlow, passwordFlow, type PasswordFlowState } from '../machine'
 import { finisher, type OnDone } from '../finish'
 import { SUCCESS_CLOSE_MS } from '../ids'
 import {

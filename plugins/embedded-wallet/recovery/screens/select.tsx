@@ -7,7 +7,7 @@
 import type { ReactNode } from 'react'
 import { ListButton, ScreenLayout, StatusIcon, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui/screens'
 import type { RecoveryController } from '../controller'
-import type { UserOwnedMethod } from '../flow'
+import type { UserOwnedMethod } from '../machine'
 import type { OnDone } from '../finish'
 import { RECOVERY_SCREENS } from '../ids'
 import { RECOVERY_TEXTS } from '../strings'
