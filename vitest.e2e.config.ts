@@ -1,8 +1,9 @@
 /**
  * The browser phase of `npm test` (test/e2e/*.spec.ts): the base config plus
- * - one spec file at a time, or two with PORTICO_E2E_WORKERS=2 (not the default yet: under a
- *   machine loaded by other jobs, deadlines of the heaviest specs — next build, the axe pass over
- *   four landings — ran out with two at a time; prove it twice green on the CI machine first),
+ * - two spec files at a time (PORTICO_E2E_WORKERS=1 for one): twice green on a quiet 2-core
+ *   machine (823 s and 892 s; one at a time about 1,070 s); under a machine loaded by other
+ *   jobs (load 20-40) the heaviest specs' deadlines (next build, the axe pass over four landings)
+ *   ran out, so set 1 there,
  * - one Chromium for the whole run (test/e2e/global-setup.ts; the harness connects to it),
  * - spec files of a worker in one process (`isolate: false`): the reference server's modules,
  *   playwright and the harness load once per worker, not once per spec file; test/e2e/setup.ts
@@ -15,7 +16,7 @@ import { defineConfig } from 'vitest/config'
 import base from './vitest.config'
 import LongFirstSequencer from './test/e2e/sequencer'
 
-const workers = Math.max(1, Math.min(2, Number(process.env.PORTICO_E2E_WORKERS) || 1))
+const workers = Math.max(1, Math.min(2, Number(process.env.PORTICO_E2E_WORKERS) || 2))
 
 export default defineConfig({
   ...base,
