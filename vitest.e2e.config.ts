@@ -1,7 +1,7 @@
 /**
  * The browser phase of `npm test` (test/e2e/*.spec.ts): the base config plus
  * - two spec files at a time (PORTICO_E2E_WORKERS=1 for one): twice green on a quiet 2-core
- *   machine (823 s and 892 s; one at a time about 1,070 s); under a machine loaded by other
+ *   machine (823 s and 892 s for the 34 spec files); under a machine loaded by other
  *   jobs (load 20-40) the heaviest specs' deadlines (next build, the axe pass over four landings)
  *   ran out, so set 1 there,
  * - one Chromium for the whole run (test/e2e/global-setup.ts; the harness connects to it),
