@@ -11,13 +11,11 @@
  * `portico/plugins/<id>`), never a relative path out of its own folder. Tests may add the test
  * kit (`portico/testing`, test/kit). Which public entries exist is test/public-surface's rule.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import { ROOT, importsOf, sourceFiles } from './source-files'
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
 type Layer = 'kernel' | 'ui' | 'kits' | 'plugins' | 'testing' | 'other'
 const ALLOWED: Record<'kernel' | 'ui' | 'kits' | 'plugins', Layer[]> = {
@@ -91,25 +89,8 @@ export function wrongWay(file: string, specifier: string): string | null {
   return null
 }
 
-function walk(dir: string, out: string[] = []): string[] {
-  let names: string[]
-  try {
-    names = readdirSync(join(ROOT, dir))
-  } catch {
-    return out
-  }
-  for (const name of names) {
-    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue
-    const rel = `${dir}/${name}`
-    if (statSync(join(ROOT, rel)).isDirectory()) walk(rel, out)
-    else if (/\.(m?[jt]sx?)$/.test(name) && !name.endsWith('.d.ts')) out.push(rel)
-  }
-  return out
-}
-
-const files = ['kernel', 'ui', 'kits', 'plugins'].flatMap((d) => walk(d))
-const importsIn = (file: string) =>
-  ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true).importedFiles.map((f) => f.fileName)
+const files = ['kernel', 'ui', 'kits', 'plugins'].flatMap((d) => sourceFiles(d))
+const importsIn = (file: string) => importsOf(readFileSync(join(ROOT, file), 'utf8'))
 
 describe('the dependency rule checker', () => {
   it('allows imports down the layers and through public entries', () => {

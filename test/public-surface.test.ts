@@ -5,13 +5,11 @@
  * `examples/custom-plugin/**` (TypeScript's own import scanner: static, dynamic and
  * re-exports) and fails on anything else that reaches into the kernel, the ui or the test kit.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import { ROOT, importsOf, sourceFiles } from './source-files'
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
 /** Public entries a plugin may import from this package. */
 const PUBLIC = /^portico(?:\/ui|\/ui\/screens|\/ui\/core|\/ui\/styles\.css|\/ui\/phone-input|\/ui\/qr|\/wagmi|\/testing|\/(?:kits|plugins)\/[a-z0-9]+(?:-[a-z0-9]+)*)?$/
@@ -47,27 +45,7 @@ export function privateImport(file: string, specifier: string): string | null {
   return null // another package (react, vitest, jose ...)
 }
 
-export function importsOf(source: string): string[] {
-  return ts.preProcessFile(source, true, true).importedFiles.map((f) => f.fileName)
-}
-
-function walk(dir: string, out: string[] = []): string[] {
-  let names: string[]
-  try {
-    names = readdirSync(join(ROOT, dir))
-  } catch {
-    return out
-  }
-  for (const name of names) {
-    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue
-    const rel = `${dir}/${name}`
-    if (statSync(join(ROOT, rel)).isDirectory()) walk(rel, out)
-    else if (/\.(m?[jt]sx?|cts|mts)$/.test(name) && !name.endsWith('.d.ts')) out.push(rel)
-  }
-  return out
-}
-
-const files = [...walk('kits'), ...walk('plugins'), ...walk('examples/custom-plugin')]
+const files = [...sourceFiles('kits'), ...sourceFiles('plugins'), ...sourceFiles('examples/custom-plugin')]
 
 function violationsOf(file: string): string[] {
   const source = readFileSync(join(ROOT, file), 'utf8')
