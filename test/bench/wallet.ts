@@ -22,7 +22,7 @@ import { frameBundle } from '../../examples/server/src/frame-server'
 import { stats } from './browser'
 import { deviceKey, proof } from '../../examples/server/frame/device-key'
 import { memoryStore } from '../../examples/server/frame/storage'
-import { checkProofJws } from '../../examples/server/src/device-proof'
+import { checkProofJws } from '../../examples/server/src/features/wallets/device'
 
 /** The cost of one device proof: signing in the frame's code, checking in the server's (median of `n`). */
 export async function benchProof(n = 200) {

@@ -1,6 +1,6 @@
 /**
  * Device proofs (issue 26): the frame's device key signs every wallet request (frame/device-key.ts,
- * frame/context.ts createApi) and the server verifies it (src/device-proof.ts). The frame code
+ * frame/context.ts createApi) and the server verifies it (src/features/wallets/device.ts). The frame code
  * runs in Node against a real server and database; the forged requests come from a Node client.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'

@@ -100,9 +100,17 @@ describe('server layout', () => {
           .map((line, i) => ({ line, at: `${rel(f)}:${i + 1}` }))
           .filter(({ line }) => /\b(requireAuth|requireAppSecret)\(/.test(line)),
       )
-    // The one feature guard that accepts either credential (the audit: the app's backend or the user).
-    expect(calls.map((c) => c.at)).toEqual([expect.stringMatching(/^src\/features\/delegation\/routes\.ts:\d+$/)])
+    // Two declared guards: the one that accepts either credential (the audit: the app's backend or
+    // the user), and the wallet frame's device guard (a token and a device proof), which the wallet
+    // routes declare as `guard: (c, b) => fromDevice(...)`.
+    expect(calls.map((c) => c.at)).toEqual([
+      expect.stringMatching(/^src\/features\/delegation\/routes\.ts:\d+$/),
+      expect.stringMatching(/^src\/features\/wallets\/device\.ts:\d+$/),
+    ])
     expect(calls[0].line).toMatch(/requireAppSecret\(c, ctx\).*requireAuth\(c, ctx\)/)
+    expect(calls[1].line).toMatch(/^\s*const auth = await requireAuth\(c, ctx\)$/)
+    const device = readFileSync(join(ROOT, 'src/features/wallets/device.ts'), 'utf8')
+    expect(device).toMatch(/export async function requireDevice\(c: C, ctx: ServerCtx/)
     const delegation = readFileSync(join(ROOT, 'src/features/delegation/routes.ts'), 'utf8')
     expect(delegation).toMatch(/guard: userOrApp/)
   })
@@ -112,7 +120,6 @@ describe('server layout', () => {
       'src/app.ts',
       'src/codes.ts',
       'src/delivery.ts',
-      'src/device-proof.ts',
       'src/features/cross-app/routes.ts',
       'src/features/delegation/routes.ts',
       'src/features/dev/routes.ts',
@@ -126,8 +133,6 @@ describe('server layout', () => {
       'src/features/users/routes.ts',
       'src/features/wallet-password/routes.ts',
       'src/features/wallet-step-up/routes.ts',
-      'src/features/wallets/custody.ts',
-      'src/features/wallets/routes.ts',
       'src/nonces.ts',
       'src/rotate-keys.ts',
     ]

@@ -345,3 +345,16 @@ export async function insertSigningKey(q: Queryable, kid: string, privateJwe: st
 export async function sealSigningKey(q: Queryable, privateJwe: string) {
   await q.query("UPDATE signing_keys SET private_jwe = $1, private_jwk = NULL WHERE name = 'default'", [privateJwe])
 }
+
+/** Locks the user's row for the transaction (serialises a user's writes); false when the user is gone. */
+export async function lockUser(q: Queryable, userId: string): Promise<boolean> {
+  return (await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId])).length > 0
+}
+
+/** The user's e-mail and phone accounts, oldest first (where notices go). */
+export async function contactAccounts(q: Queryable, userId: string, appId: string): Promise<{ type: string; identifier: string }[]> {
+  return q.query<{ type: string; identifier: string }>(
+    `SELECT type, identifier FROM accounts WHERE user_id = $1 AND app_id = $2 AND type IN ('email', 'phone') ORDER BY created_at`,
+    [userId, appId],
+  )
+}

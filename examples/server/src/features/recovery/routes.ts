@@ -29,7 +29,7 @@ import { z } from 'zod'
 import { hitLimit } from '../../codes'
 import { clientIp, type C, type Env, type ServerCtx } from '../../core/context'
 import { ApiError, errors } from '../../core/errors'
-import { requireDevice } from '../../device-proof'
+import { requireDevice } from '../wallets/device'
 import { requireFreshMfa } from '../mfa/gate'
 import { now, sha256 } from '../../core/identity/tokens'
 import { id, optId } from '../../core/validate'
@@ -178,7 +178,7 @@ export function recoveryRoutes(ctx: ServerCtx, opts: RecoveryOptions = {}) {
 
   // ------------------------------------------------------------------ the drive blob's key
   /**
-   * Like the wallet shares: released to a wallet frame's device (a device proof, device-proof.ts;
+   * Like the wallet shares: released to a wallet frame's device (a device proof, features/wallets/device.ts;
    * Origin is no credential). A new device may ask: the drive's file is the factor the token lacks.
    */
   const frameDevice = async (c: C, b: { entropy_id: string }) => {

@@ -30,7 +30,7 @@ import { router } from '../../core/router'
 import { OPRF_KEY_PURPOSE, deriveOprfKey, verifyOwnerSignature } from './service'
 import { lockedError } from './errors'
 import { notFound } from '../wallets/errors'
-import { custodyErrors } from '../../device-proof'
+import { custodyErrors } from '../wallets/device'
 
 
 export interface WalletPasswordOptions {

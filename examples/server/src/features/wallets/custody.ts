@@ -17,9 +17,10 @@
  *
  * Headers such as Origin are hints for browsers, never credentials.
  */
-import { randomToken } from '../../core/identity/tokens'
 import type { Queryable } from '../../core/store'
-import { now } from '../../core/identity/tokens'
+import { insertStepUpGrant as insertGrant, type StepUpGrantRef } from './repo'
+
+export { consumeStepUpGrant, hasStepUpGrant, type StepUpGrantRef } from './repo'
 
 export { CUSTODY_CODES, CUSTODY_TEXTS, DEVICE_NONCE_HEADER, DEVICE_PROOF_HEADER, DEVICE_PROOF_TYP, ownerMessage, setRecoveryFields, type OwnerAction } from '../../wire/custody'
 /** How long a device proof's iat is accepted (seconds, either side). */
@@ -32,47 +33,5 @@ export const STEP_UP_GRANT_TTL_S = 300
 export const SHARE_GRACE_S = 7 * 86400
 
 
-export interface StepUpGrantRef {
-  appId: string
-  userId: string
-  sessionId: string
-  deviceId: string
-  entropyId: string
-}
-
 /** Records a verified step-up for one session, device and root (single use, STEP_UP_GRANT_TTL_S). */
-export async function insertStepUpGrant(q: Queryable, ref: StepUpGrantRef, method: 'email' | 'sms' | 'mfa'): Promise<string> {
-  const id = randomToken(18)
-  const t = now()
-  await q.query(
-    `INSERT INTO wallet_step_up_grants (id, app_id, user_id, session_id, device_id, entropy_id, method, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, lower($6), $7, $8, $9)`,
-    [id, ref.appId, ref.userId, ref.sessionId, ref.deviceId, ref.entropyId, method, t, t + STEP_UP_GRANT_TTL_S],
-  )
-  return id
-}
-
-/** Uses the newest unused, unexpired grant for exactly this session, device and root; false when none. */
-export async function consumeStepUpGrant(q: Queryable, ref: StepUpGrantRef): Promise<{ method: string } | null> {
-  const rows = await q.query<{ method: string }>(
-    `UPDATE wallet_step_up_grants SET used_at = $6
-     WHERE id = (
-       SELECT id FROM wallet_step_up_grants
-       WHERE app_id = $1 AND user_id = $2 AND session_id = $3 AND device_id = $4 AND entropy_id = lower($5)
-         AND used_at IS NULL AND expires_at > $6
-       ORDER BY created_at DESC LIMIT 1
-     ) RETURNING method`,
-    [ref.appId, ref.userId, ref.sessionId, ref.deviceId, ref.entropyId, now()],
-  )
-  return rows[0] ?? null
-}
-
-/** Whether an unused grant exists (without using it). */
-export async function hasStepUpGrant(q: Queryable, ref: StepUpGrantRef): Promise<boolean> {
-  const rows = await q.query(
-    `SELECT 1 FROM wallet_step_up_grants WHERE app_id = $1 AND user_id = $2 AND session_id = $3 AND device_id = $4
-       AND entropy_id = lower($5) AND used_at IS NULL AND expires_at > $6 LIMIT 1`,
-    [ref.appId, ref.userId, ref.sessionId, ref.deviceId, ref.entropyId, now()],
-  )
-  return rows.length > 0
-}
+export const insertStepUpGrant = (q: Queryable, ref: StepUpGrantRef, method: 'email' | 'sms' | 'mfa'): Promise<string> => insertGrant(q, ref, method, STEP_UP_GRANT_TTL_S)

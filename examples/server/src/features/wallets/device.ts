@@ -24,13 +24,15 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58 } from '@scure/base'
 import { verifyMessage, type Hex } from 'viem'
 import { EmbeddedJWK, calculateJwkThumbprint, decodeProtectedHeader, jwtVerify, type JWK } from 'jose'
-import { bearer, requireAuth, type Auth } from './core/auth'
-import type { C, ServerCtx } from './core/context'
-import { devOutboxNotice } from './delivery'
-import { ApiError } from './core/errors'
-import { browserAndOs } from './user-agent'
-import type { Queryable } from './core/store'
-import { now, randomToken } from './core/identity/tokens'
+import { bearer, requireAuth, type Auth } from '../../core/auth'
+import type { C, ServerCtx } from '../../core/context'
+import { devOutboxNotice } from '../../delivery'
+import { ApiError } from '../../core/errors'
+import { browserAndOs } from '../../user-agent'
+import type { Queryable } from '../../core/store'
+import { now, randomToken } from '../../core/identity/tokens'
+import { contactAccounts } from '../../core/identity/repo'
+import { bindSession, insertProofNonce, lockActiveDevice, selectDevice, sessionDevice, touchDevice, upsertDevice, useProofNonce, type DeviceRow } from './repo'
 import {
   CUSTODY_CODES,
   CUSTODY_TEXTS,
@@ -39,8 +41,8 @@ import {
   DEVICE_PROOF_TYP,
   PROOF_MAX_AGE_S,
   PROOF_NONCE_TTL_S,
-} from './features/wallets/custody'
-import { recoveryProofMessage } from './wire/custody'
+} from './custody'
+import { recoveryProofMessage } from '../../wire/custody'
 
 export const custodyErrors = {
   proofRequired: () => new ApiError(403, CUSTODY_CODES.proofRequired, CUSTODY_TEXTS.proofRequired),
@@ -55,15 +57,7 @@ export const custodyErrors = {
 export async function issueNonce(q: Queryable, appId: string, sessionId: string): Promise<string> {
   const nonce = randomToken(18)
   const t = now()
-  await q.query('INSERT INTO wallet_proof_nonces (nonce, app_id, session_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)', [
-    nonce,
-    appId,
-    sessionId,
-    t,
-    t + PROOF_NONCE_TTL_S,
-  ])
-  // Housekeeping, cheap on the expiry index: nonces a day past their expiry.
-  if (Math.random() < 0.01) await q.query('DELETE FROM wallet_proof_nonces WHERE expires_at < $1', [t - 86400])
+  await insertProofNonce(q, { nonce, appId, sessionId, t, expiresAt: t + PROOF_NONCE_TTL_S })
   return nonce
 }
 
@@ -130,20 +124,11 @@ export async function verifyProof(c: C, ctx: ServerCtx, auth: Auth, entropyId: s
   if (!checked) throw custodyErrors.proofRequired()
   const nonce = checked.nonce
   if (typeof nonce !== 'string' || nonce.length > 64) throw custodyErrors.nonce()
-  const used = await ctx.store.query(
-    `UPDATE wallet_proof_nonces SET used_at = $4 WHERE nonce = $1 AND app_id = $2 AND session_id = $3 AND used_at IS NULL AND expires_at > $4 RETURNING nonce`,
-    [nonce, c.get('app').id, auth.sessionId, t],
-  )
-  if (!used.length) throw custodyErrors.nonce()
+  if (!(await useProofNonce(ctx.store, nonce, c.get('app').id, auth.sessionId, t))) throw custodyErrors.nonce()
   return { deviceId: await calculateJwkThumbprint(checked.jwk, 'sha256'), jwk: checked.jwk, nonce }
 }
 
-export interface DeviceRow {
-  device_id: string
-  added_by: string
-  revoked_at: string | number | null
-  session_only: boolean
-}
+export type { DeviceRow }
 
 export interface Device extends VerifiedProof {
   auth: Auth
@@ -174,32 +159,24 @@ export async function requireDevice(c: C, ctx: ServerCtx, opts: DeviceOptions = 
   await answerWithNonce(c, ctx, auth)
   const appId = c.get('app').id
   const proof = await verifyProof(c, ctx, auth, opts.entropyId ?? null)
-  const [s] = await ctx.store.query<{ device_id: string | null }>('SELECT device_id FROM sessions WHERE id = $1', [auth.sessionId])
-  let boundBefore = s?.device_id ?? null
+  let boundBefore = await sessionDevice(ctx.store, auth.sessionId)
   if (!boundBefore) {
     // The first proof binds the session (a racing first proof of another device loses).
-    const won = await ctx.store.query('UPDATE sessions SET device_id = $2 WHERE id = $1 AND device_id IS NULL RETURNING id', [auth.sessionId, proof.deviceId])
-    if (!won.length) boundBefore = (await ctx.store.query<{ device_id: string }>('SELECT device_id FROM sessions WHERE id = $1', [auth.sessionId]))[0]?.device_id ?? null
+    if (!(await bindSession(ctx.store, auth.sessionId, proof.deviceId))) boundBefore = await sessionDevice(ctx.store, auth.sessionId)
   }
   const bound = !boundBefore || boundBefore === proof.deviceId
-  const [row] = await ctx.store.query<DeviceRow>('SELECT device_id, added_by, revoked_at, session_only FROM wallet_devices WHERE app_id = $1 AND user_id = $2 AND device_id = $3', [
-    appId,
-    auth.userId,
-    proof.deviceId,
-  ])
+  const row = await selectDevice(ctx.store, appId, auth.userId, proof.deviceId)
   if (row?.revoked_at != null && (opts.registered || (opts.binding ?? 'bound') === 'bound')) throw custodyErrors.revoked()
   if ((opts.binding ?? 'bound') === 'bound' && !bound) throw custodyErrors.stepUpRequired()
   if (opts.registered && !row) throw custodyErrors.stepUpRequired()
   if (row && row.revoked_at == null) {
-    await ctx.store.query('UPDATE wallet_devices SET last_used_at = $4 WHERE app_id = $1 AND user_id = $2 AND device_id = $3', [appId, auth.userId, proof.deviceId, now()])
+    await touchDevice(ctx.store, appId, auth.userId, proof.deviceId, now())
   }
   return { ...proof, auth, boundBefore, bound, row: row ?? null }
 }
 
 /** Binds the session to `deviceId` (after a grant or an owner signature proved the user on it). */
-export async function rebindSession(q: Queryable, sessionId: string, deviceId: string): Promise<void> {
-  await q.query('UPDATE sessions SET device_id = $2 WHERE id = $1', [sessionId, deviceId])
-}
+export { rebindSession } from './repo'
 
 /**
  * Registers (or re-admits) a device for the user; true when it is new to the user's wallet (the
@@ -209,19 +186,8 @@ export async function registerDevice(
   q: Queryable,
   d: { appId: string; userId: string; deviceId: string; jwk: JWK; addedBy: 'create' | 'import' | 'step_up' | 'recovery'; label?: string | null; sessionOnly?: boolean },
 ): Promise<boolean> {
-  const [old] = await q.query<{ revoked_at: unknown }>('SELECT revoked_at FROM wallet_devices WHERE app_id = $1 AND user_id = $2 AND device_id = $3 FOR UPDATE', [
-    d.appId,
-    d.userId,
-    d.deviceId,
-  ])
-  if (old && old.revoked_at == null) return false
-  const t = now()
-  await q.query(
-    `INSERT INTO wallet_devices (app_id, user_id, device_id, public_jwk, label, session_only, added_by, created_at, last_used_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
-     ON CONFLICT (app_id, user_id, device_id) DO UPDATE SET revoked_at = NULL, added_by = EXCLUDED.added_by, label = EXCLUDED.label, last_used_at = EXCLUDED.last_used_at`,
-    [d.appId, d.userId, d.deviceId, JSON.stringify(d.jwk), d.label ?? null, !!d.sessionOnly, d.addedBy, t],
-  )
+  if (await lockActiveDevice(q, d.appId, d.userId, d.deviceId)) return false
+  await upsertDevice(q, d, now())
   return true
 }
 
@@ -239,10 +205,7 @@ export function deviceLabel(userAgent: string | undefined): string {
  */
 export async function notifyNewDevice(ctx: ServerCtx, p: { appId: string; userId: string; label: string }): Promise<void> {
   const app = ctx.apps.get(p.appId)
-  const rows = await ctx.store.query<{ type: string; identifier: string }>(
-    `SELECT type, identifier FROM accounts WHERE user_id = $1 AND app_id = $2 AND type IN ('email', 'phone') ORDER BY created_at`,
-    [p.userId, p.appId],
-  )
+  const rows = await contactAccounts(ctx.store, p.userId, p.appId)
   const date = new Date(now() * 1000).toUTCString()
   const line = `${CUSTODY_TEXTS.newDeviceNotice}: ${p.label}, ${date}.`
   const text = `${line} If this was not you, remove the device in ${app?.name ?? 'the app'} and contact support.`
