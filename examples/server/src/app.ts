@@ -6,6 +6,7 @@ import { pino, type Logger } from 'pino'
 import { appsFrom, loadApps, type AppSettings, type AppsRegistry } from './config'
 import { limitsFromEnv, type Limits } from './codes'
 import type { Env, ServerCtx } from './core/context'
+import { ping } from './core/repo'
 import { canDeliver, smtpProvider, type EmailProvider, type SmsProvider } from './delivery'
 import { DEV_ISSUER_PUBLIC_JWK } from './dev-issuer'
 import { ApiError, errors } from './core/errors'
@@ -222,7 +223,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   app.get('/health/ready', async (c) => {
     if (draining()) return c.json({ ok: false, reason: 'shutting down' }, 503)
     try {
-      await ctx.store.query('SELECT 1')
+      await ping(ctx.store)
       return c.json({ ok: true, store: ctx.store.kind })
     } catch {
       return c.json({ ok: false, reason: 'database unavailable' }, 503)

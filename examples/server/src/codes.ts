@@ -3,6 +3,7 @@ import type { Queryable, Store } from './core/store'
 import { MSG, errors } from './core/errors'
 import type { Keys } from './keys'
 import { now } from './core/identity/tokens'
+import { consumeMatchingCode, countHit, countHits, countWrongGuess, deleteExpiredCodes, insertCode, withdrawCode, type CodeGuess } from './core/repo'
 
 /** One-time code, rate-limit and session settings (environment-configurable). */
 export interface Limits {
@@ -44,15 +45,7 @@ export async function hitLimit(q: Queryable, key: string, limit: number, windowS
   const t = now()
   const w = Math.max(1, windowS)
   const ws = t - (t % w)
-  const rows = await q.query<{ count: number }>(
-    `INSERT INTO rate_limits (key, window_start, count) VALUES ($1, $2, $3)
-     ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + $3 RETURNING count`,
-    [key, ws, by],
-  )
-  if (Math.random() < 0.002) {
-    await q.query('DELETE FROM rate_limits WHERE window_start < $1', [t - 2 * w - 86400])
-  }
-  return rows[0].count <= limit
+  return (await countHit(q, key, ws, by, t - 2 * w - 86400)) <= limit
 }
 
 /** Start of the fixed window of `windowS` seconds holding time `t`. */
@@ -61,16 +54,15 @@ const windowStart = (t: number, windowS: number) => t - (t % Math.max(1, windowS
 /** Several counters in one round trip; true while every one is under its limit. */
 export async function hitLimits(q: Queryable, hits: { key: string; limit: number; windowS: number }[], t = now()): Promise<boolean> {
   const starts = hits.map((h) => windowStart(t, h.windowS))
-  const rows = await q.query<{ key: string; count: number }>(
-    `INSERT INTO rate_limits (key, window_start, count) SELECT k, w, 1 FROM unnest($1::text[], $2::bigint[]) AS x(k, w)
-     ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1 RETURNING key, count`,
-    [hits.map((h) => h.key), starts],
-  )
   // Now and then, counters whose windows ended long ago (twice the longest window here, and a
   // day: a fixed "two days" deleted live counters of windows longer than a day).
   const longest = Math.max(...hits.map((h) => h.windowS))
-  if (Math.random() < 0.002) await q.query('DELETE FROM rate_limits WHERE window_start < $1', [t - 2 * longest - 86400])
-  const count = new Map(rows.map((r) => [r.key, Number(r.count)]))
+  const count = await countHits(
+    q,
+    hits.map((h) => h.key),
+    starts,
+    t - 2 * longest - 86400,
+  )
   return hits.every((h) => (count.get(h.key) ?? 0) <= h.limit)
 }
 
@@ -117,59 +109,42 @@ export async function issueCode(store: Store, limits: Limits, keys: Keys, p: Cod
   ]
   const issued = await store.transaction(async (q) => {
     const t = now()
-    if (Math.random() < 0.002) await q.query('DELETE FROM otp_codes WHERE expires_at < $1', [t - 86400])
+    if (Math.random() < 0.002) await deleteExpiredCodes(q, t - 86400)
     // Two statements in one round trip (pipelined, with BEGIN): the counters, whose row locks
     // serialise concurrent inits for this identifier and requester; then the requester's
     // cooldown, its earlier code replaced, the new one stored (and in development mode its
     // outbox row). The second runs after the first, with a snapshot taken once the locks are
     // held, so it sees a concurrent init's code. Over a limit, the transaction rolls back
     // whatever both wrote (a refused request costs nothing).
-    const [ok, rows] = await Promise.all([
+    const [ok, row] = await Promise.all([
       hitLimits(q, hits, t),
-      q.query<{ code_id: string | null; outbox_id: string | null }>(
-        `WITH last AS (
-           SELECT max(created_at) AS at FROM otp_codes
-           WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND requester = $5),
-         fresh AS (SELECT NOT EXISTS (SELECT 1 FROM last WHERE at > $6::bigint - $8::bigint) AS ok),
-         old AS (
-           UPDATE otp_codes SET consumed_at = $6
-           WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND requester = $5 AND consumed_at IS NULL
-             AND (SELECT ok FROM fresh)),
-         ins AS (
-           INSERT INTO otp_codes (app_id, channel, identifier, code_hash, requester, created_at, expires_at)
-           SELECT $1, $2, $3, $4, $5, $6, $7 WHERE (SELECT ok FROM fresh) RETURNING id),
-         box AS (
-           INSERT INTO outbox (app_id, channel, to_addr, code, sent_at)
-           SELECT $1, $2, $9, $10, $6 FROM ins WHERE $9::text IS NOT NULL RETURNING id)
-         SELECT (SELECT id FROM ins)::text AS code_id, (SELECT id FROM box)::text AS outbox_id`,
-        [
-          p.appId,
-          p.channel,
-          p.identifier,
-          keys.codeHash([p.appId, p.channel, p.identifier, code]),
-          p.requester,
-          t,
-          t + limits.codeTtlS,
-          limits.resendCooldownS,
-          delivery.outboxTo ?? null,
-          delivery.outboxTo === undefined ? null : code,
-        ],
-      ),
+      insertCode(q, {
+        appId: p.appId,
+        channel: p.channel,
+        identifier: p.identifier,
+        codeHash: keys.codeHash([p.appId, p.channel, p.identifier, code]),
+        requester: p.requester,
+        t,
+        expiresAt: t + limits.codeTtlS,
+        cooldownS: limits.resendCooldownS,
+        outboxTo: delivery.outboxTo ?? null,
+        outboxCode: delivery.outboxTo === undefined ? null : code,
+      }),
     ])
     if (!ok) throw errors.tooMany()
-    if (!rows[0]?.code_id) throw errors.tooMany('A code was sent recently. Please wait before requesting another one.')
-    return { codeId: rows[0].code_id, outboxId: rows[0].outbox_id, t }
+    if (!row.codeId) throw errors.tooMany('A code was sent recently. Please wait before requesting another one.')
+    return { codeId: row.codeId, outboxId: row.outboxId, t }
   })
   try {
     await delivery.send(code)
   } catch (err) {
     // Withdrawn: the code, its outbox row and its counts (one statement, atomic on its own).
-    await store.query(
-      `WITH c AS (DELETE FROM otp_codes WHERE id = $1::bigint),
-       o AS (DELETE FROM outbox WHERE id = $2::bigint)
-       UPDATE rate_limits SET count = count - 1
-       FROM unnest($3::text[], $4::bigint[]) AS x(k, w) WHERE key = x.k AND window_start = x.w`,
-      [issued.codeId, issued.outboxId, hits.map((h) => h.key), hits.map((h) => windowStart(issued.t, h.windowS))],
+    await withdrawCode(
+      store,
+      issued.codeId,
+      issued.outboxId,
+      hits.map((h) => h.key),
+      hits.map((h) => windowStart(issued.t, h.windowS)),
     )
     throw err
   }
@@ -188,38 +163,22 @@ export async function checkCode(q: Queryable, limits: Limits, keys: Keys, p: Cod
   const t = now()
   const gw = guessWindow(limits)
   const guessKey = `guess:${p.appId}:${p.channel}:${p.identifier}:${p.requester}`
-  const base = [p.appId, p.channel, p.identifier, t, limits.maxAttempts * CODE_GUESS_CEILING, guessKey, t - (t % gw), limits.maxAttempts]
-  if (/^\d{6}$/.test(code)) {
-    // One round trip: consume the matching live code (row locks make it single use) and,
-    // when it matched, the identifier's other live codes; refused once this requester has
-    // used up its guesses.
-    const r = await q.query<{ hits: number }>(
-      `WITH hit AS (
-         UPDATE otp_codes SET consumed_at = $4
-         WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND consumed_at IS NULL AND expires_at > $4
-           AND attempts < $5 AND code_hash = $9
-           AND (SELECT coalesce(max(count), 0) FROM rate_limits WHERE key = $6 AND window_start = $7) < $8
-         RETURNING id),
-       rest AS (
-         UPDATE otp_codes SET consumed_at = $4
-         WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND consumed_at IS NULL
-           AND EXISTS (SELECT 1 FROM hit) AND id NOT IN (SELECT id FROM hit))
-       SELECT count(*)::int AS hits FROM hit`,
-      [...base, keys.codeHash([p.appId, p.channel, p.identifier, code])],
-    )
-    if (Number(r[0]?.hits) > 0) return true
+  const g: CodeGuess = {
+    appId: p.appId,
+    channel: p.channel,
+    identifier: p.identifier,
+    t,
+    codeCeiling: limits.maxAttempts * CODE_GUESS_CEILING,
+    guessKey,
+    guessWindowStart: t - (t % gw),
+    maxAttempts: limits.maxAttempts,
   }
+  // A matching live code is consumed (with the identifier's other live codes), unless this
+  // requester has used up its guesses.
+  if (/^\d{6}$/.test(code) && (await consumeMatchingCode(q, g, keys.codeHash([p.appId, p.channel, p.identifier, code])))) return true
   // A wrong guess: counted against this requester, and against the live codes while the
   // requester still had guesses left.
-  await q.query(
-    `WITH a AS (
-       UPDATE otp_codes SET attempts = attempts + 1
-       WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND consumed_at IS NULL AND expires_at > $4 AND attempts < $5
-         AND (SELECT coalesce(max(count), 0) FROM rate_limits WHERE key = $6 AND window_start = $7) < $8)
-     INSERT INTO rate_limits (key, window_start, count) VALUES ($6, $7, 1)
-     ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1`,
-    base,
-  )
+  await countWrongGuess(q, g)
   return false
 }
 

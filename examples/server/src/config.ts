@@ -3,8 +3,47 @@ import type { JWK } from 'jose'
 import { z } from 'zod'
 import { ConfigError } from './settings'
 import type { WireAppConfig } from './wire'
-import { OAUTH_PROVIDERS, type OAuthAppSettings } from './features/oauth/providers'
 import { fundingSchema, fundingWire } from './funding-config'
+
+/** The OAuth providers the server is a client of (issue 12; each one's descriptor: features/oauth/providers.ts). */
+export const OAUTH_PROVIDERS = [
+  'google',
+  'apple',
+  'discord',
+  'github',
+  'instagram',
+  'spotify',
+  'tiktok',
+  'twitter',
+  'linkedin',
+] as const
+export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number]
+
+export const isOAuthProvider = (p: unknown): p is OAuthProvider =>
+  typeof p === 'string' && (OAUTH_PROVIDERS as readonly string[]).includes(p)
+
+/** Per-app provider settings (apps.json `oauth.providers.<id>`). */
+export interface OAuthProviderSettings {
+  clientId?: string
+  clientSecret?: string
+  /** Rebase every endpoint of this provider (see `rebase`). */
+  baseUrl?: string
+  authorizationUrl?: string
+  tokenUrl?: string
+  profileUrl?: string
+  issuer?: string
+  scopes?: string[]
+}
+export interface OAuthAppSettings {
+  /** Rebase every provider's endpoints onto one host (the local stand-in). */
+  baseUrl?: string
+  /**
+   * A link conflict offers an account transfer (default true, spec part 1 section 5); false:
+   * 400 linked_to_another_user instead.
+   */
+  allowTransfer?: boolean
+  providers?: Partial<Record<OAuthProvider, OAuthProviderSettings>>
+}
 
 /** One app as written in apps.json (camelCase, may hold secrets-free server-only settings). */
 export interface AppSettings {

@@ -8,6 +8,8 @@
 import { connect, type Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { ApiError } from './core/errors'
+import type { Queryable } from './core/store'
+import { insertOutboxNotice } from './core/repo'
 
 export interface Message {
   appId: string
@@ -181,16 +183,10 @@ export async function deliverCode(d: Delivery, m: Message): Promise<void> {
  * your wallet' (`/dev/outbox?kind=notice`; the default listing stays codes only).
  */
 export async function devOutboxNotice(
-  q: { query(sql: string, params?: unknown[]): Promise<unknown> },
+  q: Queryable,
   d: Pick<Delivery, 'dev'>,
   m: { appId: string; channel: 'email' | 'sms'; to: string; text: string },
 ): Promise<void> {
   if (!d.dev) return
-  await q.query(`INSERT INTO outbox (app_id, channel, to_addr, code, sent_at, kind) VALUES ($1, $2, $3, $4, $5, 'notice')`, [
-    m.appId,
-    m.channel,
-    m.to,
-    m.text,
-    Math.floor(Date.now() / 1000),
-  ])
+  await insertOutboxNotice(q, { ...m, t: Math.floor(Date.now() / 1000) })
 }

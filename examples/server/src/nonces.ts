@@ -4,6 +4,7 @@ import { hitLimit, type Limits } from './codes'
 import { errors } from './core/errors'
 import type { Store } from './core/store'
 import { now } from './core/identity/tokens'
+import { insertSignInNonce, useSignInNonce } from './core/repo'
 
 export const NONCE_TTL_S = 600
 
@@ -16,11 +17,7 @@ export async function issueNonce(
   if (!(await hitLimit(store, `nonce-ip:${p.ip}`, limits.perIp * 4, limits.windowS))) throw errors.tooMany()
   const nonce = randomBytes(16).toString('hex')
   const t = now()
-  await store.query(
-    'INSERT INTO nonces (nonce, app_id, kind, subject, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
-    [nonce, p.appId, p.kind, p.subject, t, t + NONCE_TTL_S],
-  )
-  if (Math.random() < 0.01) await store.query('DELETE FROM nonces WHERE expires_at < $1', [t - 86400])
+  await insertSignInNonce(store, { ...p, nonce, t, expiresAt: t + NONCE_TTL_S })
   return { nonce, expires_at: t + NONCE_TTL_S }
 }
 
@@ -29,12 +26,7 @@ export async function consumeNonce(
   store: Store,
   p: { appId: string; kind: 'siwe' | 'siws'; subject: string; nonce: string },
 ): Promise<boolean> {
-  const rows = await store.query(
-    `UPDATE nonces SET used_at = $5 WHERE nonce = $1 AND app_id = $2 AND kind = $3 AND subject = $4
-     AND used_at IS NULL AND expires_at > $5 RETURNING nonce`,
-    [p.nonce, p.appId, p.kind, p.subject, now()],
-  )
-  return rows.length === 1
+  return useSignInNonce(store, p, now())
 }
 
 /** Hosts (host[:port]) a sign-in message's domain may name: the app's allowed origins. */

@@ -13,7 +13,8 @@
 import { AUTH_SHARE_PURPOSE, RECOVERY_SHARE_PURPOSE } from './features/wallets/keys'
 import { OPRF_KEY_PURPOSE } from './features/wallet-password/service'
 import type { Keys } from './keys'
-import type { Queryable, Store } from './core/store'
+import type { Store } from './core/store'
+import { lockSealed, updateSealed, type SealedColumn } from './core/repo'
 
 export interface RotationKeys {
   /** The server secret's keys (current + previous). */
@@ -27,96 +28,54 @@ interface Target {
   name: string
   keys: 'secret' | 'recovery'
   purpose: string
-  /** Rows: a row key (opaque to the loop) and the sealed value; locked FOR UPDATE. */
-  select: (q: Queryable) => Promise<{ k: unknown[]; v: string }[]>
-  update: (q: Queryable, k: unknown[], v: string) => Promise<unknown>
+  sealed: SealedColumn
 }
 
 const TARGETS: Target[] = [
-  {
-    name: 'signing_keys.private_jwe',
-    keys: 'secret',
-    purpose: 'signing-key',
-    select: async (q) =>
-      (await q.query<{ name: string; private_jwe: string }>('SELECT name, private_jwe FROM signing_keys WHERE private_jwe IS NOT NULL FOR UPDATE')).map((r) => ({ k: [r.name], v: r.private_jwe })),
-    update: (q, k, v) => q.query('UPDATE signing_keys SET private_jwe = $2 WHERE name = $1', [...k, v]),
-  },
+  { name: 'signing_keys.private_jwe', keys: 'secret', purpose: 'signing-key', sealed: { table: 'signing_keys', key: ['name'], column: 'private_jwe' } },
   {
     name: 'embedded_wallet_roots.auth_share',
     keys: 'secret',
     purpose: AUTH_SHARE_PURPOSE,
-    select: async (q) =>
-      (await q.query<{ app_id: string; entropy_id: string; auth_share: string }>('SELECT app_id, entropy_id, auth_share FROM embedded_wallet_roots FOR UPDATE')).map((r) => ({
-        k: [r.app_id, r.entropy_id],
-        v: r.auth_share,
-      })),
-    update: (q, k, v) => q.query('UPDATE embedded_wallet_roots SET auth_share = $3 WHERE app_id = $1 AND entropy_id = $2', [...k, v]),
+    sealed: { table: 'embedded_wallet_roots', key: ['app_id', 'entropy_id'], column: 'auth_share' },
   },
   {
     name: 'embedded_wallet_roots.recovery_share (privy)',
     keys: 'recovery',
     purpose: RECOVERY_SHARE_PURPOSE,
-    select: async (q) =>
-      (
-        await q.query<{ app_id: string; entropy_id: string; recovery_share: string }>(
-          "SELECT app_id, entropy_id, recovery_share FROM embedded_wallet_roots WHERE recovery_method = 'privy' FOR UPDATE",
-        )
-      ).map((r) => ({ k: [r.app_id, r.entropy_id], v: r.recovery_share })),
-    update: (q, k, v) => q.query('UPDATE embedded_wallet_roots SET recovery_share = $3 WHERE app_id = $1 AND entropy_id = $2', [...k, v]),
+    sealed: { table: 'embedded_wallet_roots', key: ['app_id', 'entropy_id'], column: 'recovery_share', only: { column: 'recovery_method', equals: 'privy' } },
   },
   {
     name: 'embedded_wallet_share_history.auth_share',
     keys: 'secret',
     purpose: AUTH_SHARE_PURPOSE,
-    select: async (q) =>
-      (await q.query<{ id: string; auth_share: string }>('SELECT id, auth_share FROM embedded_wallet_share_history FOR UPDATE')).map((r) => ({ k: [r.id], v: r.auth_share })),
-    update: (q, k, v) => q.query('UPDATE embedded_wallet_share_history SET auth_share = $2 WHERE id = $1', [...k, v]),
+    sealed: { table: 'embedded_wallet_share_history', key: ['id'], column: 'auth_share' },
   },
   {
     name: 'embedded_wallet_share_history.recovery_share (privy)',
     keys: 'recovery',
     purpose: RECOVERY_SHARE_PURPOSE,
-    select: async (q) =>
-      (await q.query<{ id: string; recovery_share: string }>("SELECT id, recovery_share FROM embedded_wallet_share_history WHERE recovery_method = 'privy' FOR UPDATE")).map((r) => ({
-        k: [r.id],
-        v: r.recovery_share,
-      })),
-    update: (q, k, v) => q.query('UPDATE embedded_wallet_share_history SET recovery_share = $2 WHERE id = $1', [...k, v]),
+    sealed: { table: 'embedded_wallet_share_history', key: ['id'], column: 'recovery_share', only: { column: 'recovery_method', equals: 'privy' } },
   },
   {
     name: 'wallet_password_oprf.oprf_key',
     keys: 'recovery',
     purpose: OPRF_KEY_PURPOSE,
-    select: async (q) =>
-      (await q.query<{ app_id: string; entropy_id: string; oprf_key: string }>('SELECT app_id, entropy_id, oprf_key FROM wallet_password_oprf FOR UPDATE')).map((r) => ({
-        k: [r.app_id, r.entropy_id],
-        v: r.oprf_key,
-      })),
-    update: (q, k, v) => q.query('UPDATE wallet_password_oprf SET oprf_key = $3 WHERE app_id = $1 AND entropy_id = $2', [...k, v]),
+    sealed: { table: 'wallet_password_oprf', key: ['app_id', 'entropy_id'], column: 'oprf_key' },
   },
   ...(['mfa_methods', 'mfa_pending'] as const).map(
     (table): Target => ({
       name: `${table}.data.secret (totp)`,
       keys: 'secret',
       purpose: 'mfa-totp-secret',
-      select: async (q) =>
-        (await q.query<{ user_id: string; secret: string }>(`SELECT user_id, data->>'secret' AS secret FROM ${table} WHERE type = 'totp' AND data->>'secret' IS NOT NULL FOR UPDATE`)).map((r) => ({
-          k: [r.user_id],
-          v: r.secret,
-        })),
-      update: (q, k, v) => q.query(`UPDATE ${table} SET data = jsonb_set(data, '{secret}', to_jsonb($2::text)) WHERE user_id = $1 AND type = 'totp'`, [...k, v]),
+      sealed: { table, key: ['user_id'], column: 'data', jsonField: 'secret', only: { column: 'type', equals: 'totp' } },
     }),
   ),
   {
     name: 'refresh_tokens.successor_sealed',
     keys: 'secret',
     purpose: 'refresh-pair',
-    select: async (q) =>
-      (await q.query<{ token_hash: string; successor_sealed: string }>('SELECT token_hash, successor_sealed FROM refresh_tokens WHERE successor_sealed IS NOT NULL FOR UPDATE')).map((r) => ({
-        k: [r.token_hash],
-        v: r.successor_sealed,
-      })),
-    update: (q, k, v) => q.query('UPDATE refresh_tokens SET successor_sealed = $2 WHERE token_hash = $1', [...k, v]),
+    sealed: { table: 'refresh_tokens', key: ['token_hash'], column: 'successor_sealed' },
   },
 ]
 
@@ -135,7 +94,7 @@ export async function rotateKeys(store: Store, keys: RotationKeys): Promise<Rota
     const k = keys[t.keys]
     const line = { rewrapped: 0, current: 0, unreadable: 0 }
     await store.transaction(async (q) => {
-      for (const row of await t.select(q)) {
+      for (const row of await lockSealed(q, t.sealed)) {
         let next: string | null
         try {
           next = await k.rewrap(row.v, t.purpose)
@@ -145,7 +104,7 @@ export async function rotateKeys(store: Store, keys: RotationKeys): Promise<Rota
         }
         if (next === null) line.current++
         else {
-          await t.update(q, row.k, next)
+          await updateSealed(q, t.sealed, row.k, next)
           line.rewrapped++
         }
       }

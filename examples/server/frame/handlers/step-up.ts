@@ -8,17 +8,10 @@
 import type { StepUpStart, WalletDevice } from '../../src/wire/frame'
 import { FRAME_TEXTS, FrameFailure } from '../context'
 import { register } from './registry'
+import type { WireWalletDevice } from '../../src/wire/custody'
 
-interface WireDevice {
-  id: string
-  label: string | null
-  created_at: number
-  last_used_at: number
-  session_only: boolean
-  current: boolean
-}
 
-export const toDevice = (d: WireDevice): WalletDevice => ({
+export const toDevice = (d: WireWalletDevice): WalletDevice => ({
   id: d.id,
   label: d.label,
   createdAt: d.created_at,
@@ -55,6 +48,6 @@ register('wallets:step-up-verify', async (p, ctx) => {
 register('wallets:revoke-device', async (p, ctx) => {
   needToken(p.accessToken)
   if (typeof p.deviceId !== 'string' || !p.deviceId) throw new FrameFailure('invalid_request_arguments', 'deviceId: Required')
-  const r = await ctx.api<{ devices: WireDevice[] }>('/wallets/devices/revoke', { device_id: p.deviceId }, p.accessToken)
+  const r = await ctx.api<{ devices: WireWalletDevice[] }>('/wallets/devices/revoke', { device_id: p.deviceId }, p.accessToken)
   return { devices: r.devices.map(toDevice) }
 })

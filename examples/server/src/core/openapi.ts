@@ -9,6 +9,8 @@ export interface RouteDoc {
   /** 'bearer': needs an access token; 'optional': a guest's bearer upgrades the guest; 'basic': the app's backend. */
   security?: 'bearer' | 'optional' | 'basic'
   body?: z.ZodObject
+  /** GET: the query parameters the handler reads (name → description), all optional here; the handler checks them. */
+  query?: Record<string, string>
 }
 
 /** The OpenAPI 3.1 document of the /api/v1 routes, from what the routes declared (schemas from zod). */
@@ -30,6 +32,7 @@ export class OpenApi {
         parameters: [
           { name: 'privy-app-id', in: 'header', required: !r.path.startsWith('/apps/'), schema: { type: 'string', minLength: 25, maxLength: 25 } },
           ...params,
+          ...Object.entries(r.query ?? {}).map(([name, description]) => ({ name, in: 'query', required: false, description, schema: { type: 'string' } })),
         ],
         ...(r.security ? { security: r.security === 'optional' ? [{}, { bearer: [] }] : [{ [r.security]: [] }] } : {}),
         ...(r.body

@@ -57,7 +57,7 @@ function server() {
       return c.json(auth)
     },
   )
-  r.get('/me', { summary: 'a user (GET)', auth: 'bearer' }, (c, { auth }) => c.json({ user: auth.userId }))
+  r.get('/me', { summary: 'a user (GET)', auth: 'bearer', query: { page: 'which page' } }, (c, { auth }) => c.json({ user: auth.userId }))
   const app = new Hono<Env>()
   app.use('*', async (c, next) => {
     c.set('app', APP)
@@ -134,5 +134,7 @@ describe('router: the declaration is the check', () => {
     expect(doc.paths['/api/v1/link'].post.security).toEqual([{ bearer: [] }])
     expect(doc.paths['/api/v1/guarded'].post.security).toEqual([{ bearer: [] }])
     expect(doc.paths['/api/v1/me'].get.security).toEqual([{ bearer: [] }])
+    const me = (doc.paths['/api/v1/me'].get as { parameters: { name: string; in: string }[] }).parameters
+    expect(me.filter((p) => p.in === 'query')).toEqual([expect.objectContaining({ name: 'page', in: 'query', description: 'which page' })])
   })
 })

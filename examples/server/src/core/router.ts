@@ -78,10 +78,10 @@ export function router(ctx: ServerCtx) {
     },
     get<const K extends AuthKind | undefined = undefined, R = undefined>(
       path: string,
-      decl: Omit<RouteDecl<z.ZodObject, K, R>, 'body' | 'guard'> & { guard?: Guard<undefined, R> },
+      decl: Omit<RouteDecl<z.ZodObject, K, R>, 'body' | 'guard'> & { guard?: Guard<undefined, R>; query?: Record<string, string> },
       handler: Handler<undefined, Caller<K, R>>,
     ) {
-      ctx.openapi.add({ method: 'get', path, summary: decl.summary, security: security(decl) })
+      ctx.openapi.add({ method: 'get', path, summary: decl.summary, security: security(decl), query: decl.query })
       app.get(path, async (c) => {
         const auth = (await check(c, decl as never, undefined)) as Caller<K, R>
         return handler(c, { body: undefined, auth })

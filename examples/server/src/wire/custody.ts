@@ -34,6 +34,17 @@ export const CUSTODY_TEXTS = {
   newDeviceNotice: 'A new device was added to your wallet',
 } as const
 
+/** A wallet device as the devices routes answer it (/wallets/devices, /wallets/devices/revoke). */
+export interface WireWalletDevice {
+  id: string
+  label: string | null
+  created_at: number
+  last_used_at: number
+  session_only: boolean
+  /** The device this session is bound to. */
+  current: boolean
+}
+
 export type OwnerAction = 'set_recovery' | 'add' | 'register_device' | 'revoke_device' | 'password_recovered'
 
 /**

@@ -358,3 +358,13 @@ export async function contactAccounts(q: Queryable, userId: string, appId: strin
     [userId, appId],
   )
 }
+
+/** The identifiers of the user's accounts of one type. */
+export async function identifiersOfType(q: Queryable, userId: string, type: string): Promise<string[]> {
+  return (await q.query<{ identifier: string }>(`SELECT identifier FROM accounts WHERE user_id = $1 AND type = $2`, [userId, type])).map((m) => m.identifier)
+}
+
+/** The user is no guest any more: the guest flag and credential go. */
+export async function endGuest(q: Queryable, userId: string) {
+  await q.query('UPDATE users SET is_guest = false, guest_credential_hash = NULL WHERE id = $1', [userId])
+}

@@ -91,7 +91,7 @@ export function chainInfoRoutes(ctx: ServerCtx, options: Partial<ChainInfoOption
     return res.json()
   }
 
-  r.get('/token_price', { summary: 'Approvals: a token’s USD price (chainId, tokenSymbol)' }, async (c) => {
+  r.get('/token_price', { summary: 'Approvals: a token’s USD price (chainId, tokenSymbol)', query: { chainId: 'The chain id (decimal)', tokenSymbol: 'The token symbol' } }, async (c) => {
     const chainId = c.req.query('chainId') ?? ''
     const symbol = (c.req.query('tokenSymbol') ?? '').toUpperCase()
     if (!/^\d{1,12}$/.test(chainId)) throw errors.invalidData('chainId must be a chain id number')
@@ -112,7 +112,7 @@ export function chainInfoRoutes(ctx: ServerCtx, options: Partial<ChainInfoOption
     return c.json({ usd })
   })
 
-  r.get('/spl_token_info', { summary: 'Approvals: an SPL token’s symbol and decimals (mint_address, cluster)' }, async (c) => {
+  r.get('/spl_token_info', { summary: 'Approvals: an SPL token’s symbol and decimals (mint_address, cluster)', query: { mint_address: 'The mint (base58)', cluster: 'A cluster name (default mainnet-beta)' } }, async (c) => {
     const mint = c.req.query('mint_address') ?? ''
     const cluster = c.req.query('cluster') || 'mainnet-beta'
     if (!BASE58.test(mint)) throw errors.invalidData('mint_address must be a base58 address')

@@ -26,6 +26,7 @@ import { now, randomToken, sha256 } from '../../core/identity/tokens'
 import { id, mode } from '../../core/validate'
 import { router } from '../../core/router'
 import { currentGuest } from '../../core/auth'
+import { insertCode, liveCode, useCode } from './repo'
 
 export const CROSS_APP_CODE_TTL_S = 120
 
@@ -57,11 +58,6 @@ export function connectionsOf(ctx: ServerCtx, requester: AppSettings): Connectio
 
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url')
 
-interface CodeRow {
-  code_hash: string
-  user_id: string
-  code_challenge: string
-}
 
 export function crossAppRoutes(ctx: ServerCtx) {
   const r = router(ctx)
@@ -91,12 +87,7 @@ export function crossAppRoutes(ctx: ServerCtx) {
       if (!requester.allowedOrigins.includes(b.origin)) throw errors.invalidData('Origin is not allowed for the requesting app')
       const code = randomToken(32)
       const t = now()
-      await ctx.store.query(
-        `INSERT INTO cross_app_codes (code_hash, provider_app_id, requester_app_id, user_id, code_challenge, origin, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [sha256(code), provider.id, requester.id, auth.userId, b.code_challenge, b.origin, t, t + CROSS_APP_CODE_TTL_S],
-      )
-      if (Math.random() < 0.01) await ctx.store.query('DELETE FROM cross_app_codes WHERE expires_at < $1', [t - 86400])
+      await insertCode(ctx.store, { codeHash: sha256(code), providerAppId: provider.id, requesterAppId: requester.id, userId: auth.userId, codeChallenge: b.code_challenge, origin: b.origin, t, expiresAt: t + CROSS_APP_CODE_TTL_S })
       return c.json({ code, origin: b.origin })
     })
 
@@ -106,13 +97,7 @@ export function crossAppRoutes(ctx: ServerCtx) {
     if (!connectionsOf(ctx, app).some((x) => x.provider_app_id === b.provider_app_id)) {
       throw errors.disallowedMethod('cross_app')
     }
-    const row = (
-      await ctx.store.query<CodeRow>(
-        `SELECT code_hash, user_id, code_challenge FROM cross_app_codes
-         WHERE code_hash = $1 AND requester_app_id = $2 AND provider_app_id = $3 AND used_at IS NULL AND expires_at > $4`,
-        [sha256(b.code), app.id, b.provider_app_id, now()],
-      )
-    )[0]
+    const row = await liveCode(ctx.store, sha256(b.code), app.id, b.provider_app_id, now())
     if (!row || s256(b.code_verifier) !== row.code_challenge) throw errors.invalidCredentials('Invalid or expired cross-app code')
     const acct: AccountInput = {
       type: 'cross_app',
@@ -125,9 +110,7 @@ export function crossAppRoutes(ctx: ServerCtx) {
     }
     return { app, acct, codeHash: row.code_hash }
   }
-  const consume = (codeHash: string) => async (q: Queryable) =>
-    (await q.query('UPDATE cross_app_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING code_hash', [codeHash, now()]))
-      .length === 1
+  const consume = (codeHash: string) => (q: Queryable) => useCode(q, codeHash, now())
 
   const sig = { provider_app_id: id(64), code: id(256), code_verifier: z.string().min(43).max(128).regex(/^[A-Za-z0-9._~-]+$/) }
 

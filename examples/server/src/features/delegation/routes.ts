@@ -36,7 +36,7 @@ import { createHash } from 'node:crypto'
 import { base64 } from '@scure/base'
 import { z } from 'zod'
 import { clientIp, type C, type ServerCtx } from '../../core/context'
-import { normalizePolicy, type DelegationPolicy } from '../../wire/frame'
+import { normalizePolicy } from '../../wire/frame'
 import { ApiError, errors } from '../../core/errors'
 import { loadUser, userResponse } from '../../core/identity'
 import { requireFreshMfa } from '../mfa/gate'
@@ -47,7 +47,21 @@ import { router } from '../../core/router'
 import { requireAppSecret, requireAuth } from '../../core/auth'
 import type { Auth } from '../../core/auth'
 import { type ChainType, addressKey, type SealingKey, sealingKey, openSealed, findWallet, METHOD_CHAIN, sign, type RequestFacts, requestFacts, checkPolicy, DAY_S, canonical } from './service'
-import { embeddedWallets, audit, readAudit } from './repo'
+import {
+  audit,
+  delegatedAt,
+  delegationsAt,
+  deleteDelegation,
+  deleteUserDelegations,
+  embeddedWallets,
+  embeddedWalletOwner,
+  putDelegation,
+  readAudit,
+  signableDelegation,
+  touchDelegation,
+  userDelegations,
+  valueSince,
+} from './repo'
 import { PolicyRefusal, DELEGATION_MSG, notDelegated } from './errors'
 
 
@@ -90,15 +104,20 @@ export function delegationRoutes(ctx: ServerCtx, opts: DelegationOptions) {
       const t = now()
       const user = await ctx.store.transaction(async (q) => {
         const w = findWallet(await embeddedWallets(q, auth.userId, true), b.chain_type, b.address)
-        await q.query(
-          `INSERT INTO wallet_delegations (app_id, chain_type, address_key, user_id, address, wallet_index, sealed_key, consent_session_id, created_at, policy, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-           ON CONFLICT (app_id, chain_type, address_key) DO UPDATE SET user_id = EXCLUDED.user_id, address = EXCLUDED.address,
-             wallet_index = EXCLUDED.wallet_index, sealed_key = EXCLUDED.sealed_key, consent_session_id = EXCLUDED.consent_session_id,
-             created_at = EXCLUDED.created_at, last_used_at = NULL, policy = EXCLUDED.policy, expires_at = EXCLUDED.expires_at`,
-          [app.id, w.chain_type, addressKey(w.chain_type, w.address), auth.userId, w.address, w.wallet_index, b.sealed_key, auth.sessionId, t, JSON.stringify(opened.policy), t + opened.policy.expires_in],
-        )
-        await q.query(`UPDATE accounts SET data = jsonb_set(data, '{delegated}', 'true'::jsonb) WHERE id = $1`, [w.id])
+        await putDelegation(q, {
+          appId: app.id,
+          chain: w.chain_type,
+          addressKey: addressKey(w.chain_type, w.address),
+          userId: auth.userId,
+          address: w.address,
+          walletIndex: w.wallet_index,
+          sealedKey: b.sealed_key,
+          sessionId: auth.sessionId,
+          t,
+          policy: opened.policy,
+          expiresAt: t + opened.policy.expires_in,
+          accountId: w.id,
+        })
         return (await loadUser(q, auth.userId))!
       })
       ctx.log.info({ req_id: c.get('requestId'), app_id: app.id, chain_type: b.chain_type }, 'wallet delegated')
@@ -110,8 +129,7 @@ export function delegationRoutes(ctx: ServerCtx, opts: DelegationOptions) {
     const user = await ctx.store.transaction(async (q) => {
       const delegated = (await embeddedWallets(q, auth.userId, true)).filter((w) => w.delegated)
       if (!delegated.length) throw errors.invalidData(DELEGATION_MSG.nothingToRevoke)
-      await q.query('DELETE FROM wallet_delegations WHERE app_id = $1 AND user_id = $2', [app.id, auth.userId])
-      await q.query(`UPDATE accounts SET data = jsonb_set(data, '{delegated}', 'false'::jsonb) WHERE id = ANY($1::bigint[])`, [delegated.map((w) => w.id)])
+      await deleteUserDelegations(q, app.id, auth.userId, delegated.map((w) => w.id))
       return (await loadUser(q, auth.userId))!
     })
     ctx.log.info({ req_id: c.get('requestId'), app_id: app.id }, 'delegated wallets revoked')
@@ -119,20 +137,11 @@ export function delegationRoutes(ctx: ServerCtx, opts: DelegationOptions) {
   })
 
   /** Ends one delegation (the sealed key is deleted and the account's flag cleared, one transaction). */
-  const endDelegation = async (q: Queryable, appId: string, chain: ChainType, address: string, userId: string) => {
-    await q.query('DELETE FROM wallet_delegations WHERE app_id = $1 AND chain_type = $2 AND address_key = $3', [appId, chain, addressKey(chain, address)])
-    await q.query(
-      `UPDATE accounts SET data = jsonb_set(data, '{delegated}', 'false'::jsonb)
-       WHERE user_id = $1 AND type = 'wallet' AND data->>'chain_type' = $2 AND data->>'address' = $3`,
-      [userId, chain, address],
-    )
-  }
+  const endDelegation = (q: Queryable, appId: string, chain: ChainType, address: string, userId: string) =>
+    deleteDelegation(q, { appId, chain, addressKey: addressKey(chain, address), address, userId })
 
   r.post('/wallets/delegations/revoke', { summary: "The app ends a delegation (the app's backend, Basic app id and app secret)", body: z.object({ address: id(128), chain_type: z.enum(['ethereum', 'solana'], { message: DELEGATION_MSG.chainTypes }).optional() }), auth: 'app-secret' }, async (c, { body: b, auth: app }) => {
-      const rows = await ctx.store.query<{ chain_type: ChainType; address: string; user_id: string }>(
-        `SELECT chain_type, address, user_id FROM wallet_delegations WHERE app_id = $1 AND address_key = ANY($2::text[])${b.chain_type ? ' AND chain_type = $3' : ''}`,
-        b.chain_type ? [app.id, [b.address, b.address.toLowerCase()], b.chain_type] : [app.id, [b.address, b.address.toLowerCase()]],
-      )
+      const rows = await delegationsAt(ctx.store, app.id, [b.address, b.address.toLowerCase()], b.chain_type)
       const row = rows.find((x) => addressKey(x.chain_type, x.address) === addressKey(x.chain_type, b.address))
       if (!row) throw notDelegated()
       await ctx.store.transaction((q) => endDelegation(q, app.id, row.chain_type, row.address, row.user_id))
@@ -143,7 +152,7 @@ export function delegationRoutes(ctx: ServerCtx, opts: DelegationOptions) {
   // The app's backend (Basic) or the user (bearer): the credential the request carries decides.
   const userOrApp = async (c: C): Promise<{ app: true } | Auth> =>
     /^basic\s/i.test(c.req.header('authorization') ?? '') ? (await requireAppSecret(c, ctx), { app: true }) : requireAuth(c, ctx)
-  r.get('/wallets/delegations/audit', { summary: 'Delegated signatures: the user’s (bearer) or the app’s (app secret)', guard: userOrApp }, async (c, { auth }) => {
+  r.get('/wallets/delegations/audit', { summary: 'Delegated signatures: the user’s (bearer) or the app’s (app secret)', guard: userOrApp, query: { limit: 'At most this many entries (1-200, default 50)', user_id: 'The app: one user’s entries', address: 'The app: one wallet’s entries' } }, async (c, { auth }) => {
     const app = c.get('app')
     const lim = Number(c.req.query('limit') ?? 50)
     const limit = Number.isInteger(lim) && lim > 0 ? Math.min(lim, 200) : 50
@@ -153,10 +162,7 @@ export function delegationRoutes(ctx: ServerCtx, opts: DelegationOptions) {
       const entries = await readAudit(ctx.store, app.id, { userId: userId && userId.length <= 128 ? userId : undefined, address: address && address.length <= 128 ? address : undefined }, limit)
       return c.json({ entries })
     }
-    const live = await ctx.store.query<{ chain_type: string; address: string; policy: DelegationPolicy | null; created_at: number; expires_at: number | null; last_used_at: number | null }>(
-      'SELECT chain_type, address, policy, created_at, expires_at, last_used_at FROM wallet_delegations WHERE app_id = $1 AND user_id = $2 ORDER BY created_at',
-      [app.id, auth.userId],
-    )
+    const live = await userDelegations(ctx.store, app.id, auth.userId)
     const delegations = live.map((d) => ({
       chain_type: d.chain_type,
       address: d.address,
@@ -181,31 +187,16 @@ export function delegationRoutes(ctx: ServerCtx, opts: DelegationOptions) {
       if (address.length > 128) throw errors.invalidData(DELEGATION_MSG.notDelegated, undefined, 404)
       const ip = clientIp(c, ctx.trustProxy)
       const payloadSha256 = createHash('sha256').update(canonical({ method: b.method, params: b.params })).digest('hex')
-      const lookup = (q: Queryable, lock: boolean) =>
-        q.query<{ sealed_key: string; address: string; user_id: string; expires_at: number | null }>(
-          `SELECT d.sealed_key, d.address, d.user_id, d.expires_at FROM wallet_delegations d
-           JOIN accounts a ON a.user_id = d.user_id AND a.type = 'wallet' AND (a.data->>'delegated')::boolean
-             AND a.data->>'chain_type' = d.chain_type AND a.data->>'address' = d.address
-           WHERE d.app_id = $1 AND d.chain_type = $2 AND d.address_key = $3${lock ? ' FOR UPDATE OF d' : ''}`,
-          [app.id, chain, addressKey(chain, address)],
-        )
-      const rows = await lookup(ctx.store, false)
-      if (!rows.length) {
+      const lookup = (q: Queryable, lock: boolean) => signableDelegation(q, app.id, chain, addressKey(chain, address), lock)
+      const row = await lookup(ctx.store, false)
+      if (!row) {
         // Another chain's wallet at this address reads as not delegated too, but says why.
-        const other = await ctx.store.query('SELECT 1 FROM wallet_delegations WHERE app_id = $1 AND address_key = $2', [
-          app.id,
-          addressKey(chain === 'ethereum' ? 'solana' : 'ethereum', address),
-        ])
-        if (other.length) throw errors.invalidData(DELEGATION_MSG.wrongChain(b.method, chain === 'ethereum' ? 'solana' : 'ethereum'))
+        if (await delegatedAt(ctx.store, app.id, addressKey(chain === 'ethereum' ? 'solana' : 'ethereum', address))) throw errors.invalidData(DELEGATION_MSG.wrongChain(b.method, chain === 'ethereum' ? 'solana' : 'ethereum'))
         // An embedded wallet of one of the app's users (revoked, or never delegated): the attempt is audited for its owner.
-        const [owner] = await ctx.store.query<{ user_id: string; address: string }>(
-          `SELECT user_id, data->>'address' AS address FROM accounts WHERE app_id = $1 AND type = 'wallet' AND identifier = $2 AND data->>'wallet_client_type' = 'privy' LIMIT 1`,
-          [app.id, `${chain}:${addressKey(chain, address)}`],
-        )
+        const owner = await embeddedWalletOwner(ctx.store, app.id, `${chain}:${addressKey(chain, address)}`)
         if (owner) await audit(ctx.store, { appId: app.id, userId: owner.user_id, chain, address: owner.address, method: b.method, payloadSha256, facts: null, ip, allowed: false, reason: 'not_delegated' })
         throw notDelegated()
       }
-      const row = rows[0]
       const base = { appId: app.id, userId: row.user_id, chain, address: row.address, method: b.method, payloadSha256, ip }
       let facts: RequestFacts | null = null
       try {
@@ -221,19 +212,14 @@ export function delegationRoutes(ctx: ServerCtx, opts: DelegationOptions) {
           const f = facts
           const data = await ctx.store.transaction(async (q) => {
             // The row lock serialises this wallet's signatures: the day's sum cannot be raced.
-            const locked = await lookup(q, true)
-            if (!locked.length) throw notDelegated()
+            if (!(await lookup(q, true))) throw notDelegated()
             if (f.value > 0n) {
-              const [day] = await q.query<{ total: string }>(
-                `SELECT coalesce(sum(value), 0)::text AS total FROM wallet_delegation_audit
-                 WHERE app_id = $1 AND chain_type = $2 AND lower(address) = lower($3) AND allowed AND created_at > $4`,
-                [app.id, chain, row.address, now() - DAY_S],
-              )
-              if (BigInt(day.total.split('.')[0]) + f.value > BigInt(policy.max_value_per_day)) throw new PolicyRefusal('value_over_day_cap', DELEGATION_MSG.overDayCap)
+              const total = await valueSince(q, app.id, chain, row.address, now() - DAY_S)
+              if (BigInt(total.split('.')[0]) + f.value > BigInt(policy.max_value_per_day)) throw new PolicyRefusal('value_over_day_cap', DELEGATION_MSG.overDayCap)
             }
             const signed = await sign(b.method, b.params, key)
             await audit(q, { ...base, facts: f, allowed: true, reason: null })
-            await q.query('UPDATE wallet_delegations SET last_used_at = $1 WHERE app_id = $2 AND chain_type = $3 AND address_key = $4', [now(), app.id, chain, addressKey(chain, address)])
+            await touchDelegation(q, app.id, chain, addressKey(chain, address), now())
             return signed
           })
           ctx.log.info({ req_id: c.get('requestId'), app_id: app.id, method: b.method }, 'delegated signature')

@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { outbox } from './repo'
 import type { Env, ServerCtx } from '../../core/context'
 import { errors } from '../../core/errors'
 import { issueDevToken } from '../../dev-issuer'
@@ -18,11 +19,7 @@ export function devRoutes(ctx: ServerCtx) {
   const app = new Hono<Env>()
   /** Codes by default; `kind` 'notice': the notices (their text in `code`); 'all': both. */
   const list = async (to?: string, kind: string = 'code'): Promise<OutboxEntry[]> => {
-    const where = [to ? 'to_addr = $1' : null, kind === 'all' ? null : `kind = ${kind === 'notice' ? "'notice'" : "'code'"}`].filter(Boolean)
-    const rows = await ctx.store.query<{ to_addr: string; channel: 'email' | 'sms'; code: string; app_id: string; sent_at: number }>(
-      `SELECT to_addr, channel, code, app_id, sent_at FROM outbox ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT 200`,
-      to ? [normaliseTo(to)] : [],
-    )
+    const rows = await outbox(ctx.store, to ? normaliseTo(to) : undefined, kind === 'all' ? undefined : kind === 'notice' ? 'notice' : 'code')
     return rows.map((r) => ({ to: r.to_addr, channel: r.channel, code: r.code, app_id: r.app_id, sent_at: Number(r.sent_at) }))
   }
   const html = (entries: OutboxEntry[]) =>

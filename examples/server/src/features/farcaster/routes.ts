@@ -36,6 +36,7 @@ import { router } from '../../core/router'
 import { currentGuest } from '../../core/auth'
 import { bearer } from '../../core/auth'
 import { unavailable } from './errors'
+import { completeChannel, insertChannel, selectChannel, useChannel, type ChannelRow } from './repo'
 
 /** The Farcaster IdRegistry on Optimism (its `idOf(custody)` / `custodyOf(fid)`). */
 export const ID_REGISTRY_ADDRESS: Address = '0x00000000Fc6c5F01Fc30151999387Bb99A9f489b'
@@ -72,20 +73,6 @@ export function farcasterConnector(o: FarcasterOptions): EthereumConnector {
   }
 }
 
-interface ChannelRow {
-  token_hash: string
-  app_id: string
-  nonce: string
-  domain: string
-  siwe_uri: string
-  state: string
-  message: string | null
-  signature: string | null
-  fid: string | number | null
-  profile: Record<string, string | null> | null
-  expires_at: number
-  used_at: number | null
-}
 
 const profileStr = z.string().max(1024).nullish()
 
@@ -100,9 +87,7 @@ export function farcasterRoutes(ctx: ServerCtx, o: FarcasterOptions = {}) {
     return app
   }
   const channelOf = async (token: string, appId: string): Promise<ChannelRow | undefined> =>
-    (
-      await ctx.store.query<ChannelRow>('SELECT * FROM farcaster_channels WHERE token_hash = $1 AND app_id = $2', [sha256(token), appId])
-    )[0]
+    selectChannel(ctx.store, sha256(token), appId)
 
   r.post('/farcaster/init', { summary: 'Farcaster: open a sign-in channel', body: z.object({ token: optId(4096) }) }, async (c, { body: b }) => {
     const app = enabled(c)
@@ -117,11 +102,7 @@ export function farcasterRoutes(ctx: ServerCtx, o: FarcasterOptions = {}) {
     const nonce = randomToken(12).replace(/[^A-Za-z0-9]/g, 'x')
     const domain = new URL(origin).host
     const t = now()
-    await ctx.store.query(
-      `INSERT INTO farcaster_channels (token_hash, app_id, nonce, domain, siwe_uri, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [sha256(token), app.id, nonce, domain, origin, t, t + FARCASTER_CHANNEL_TTL_S],
-    )
-    if (Math.random() < 0.01) await ctx.store.query('DELETE FROM farcaster_channels WHERE expires_at < $1', [t - 86400])
+    await insertChannel(ctx.store, { tokenHash: sha256(token), appId: app.id, nonce, domain, siweUri: origin, t, expiresAt: t + FARCASTER_CHANNEL_TTL_S })
     const q = new URLSearchParams({ channelToken: token, nonce, siweUri: origin, domain })
     return c.json({ channel_token: token, connect_uri: `${o.connectUrl ?? DEFAULT_FARCASTER.connectUrl}?${q}`, nonce })
   })
@@ -195,13 +176,7 @@ export function farcasterRoutes(ctx: ServerCtx, o: FarcasterOptions = {}) {
   }
 
   /** Uses the channel once, inside the login's transaction (false: replayed or expired). */
-  const consume = (tokenHash: string) => async (q: Queryable) =>
-    (
-      await q.query('UPDATE farcaster_channels SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING token_hash', [
-        tokenHash,
-        now(),
-      ])
-    ).length === 1
+  const consume = (tokenHash: string) => (q: Queryable) => useChannel(q, tokenHash, now())
 
   const sig = {
     channel_token: id(256),
@@ -260,13 +235,9 @@ export function farcasterRoutes(ctx: ServerCtx, o: FarcasterOptions = {}) {
     if (!parsed.success) return c.json({ code: 'invalid_data', error: 'Invalid channel authentication' }, 400)
     const b = parsed.data
     const profile = { username: b.username ?? null, display_name: b.displayName ?? null, bio: b.bio ?? null, pfp_url: b.pfpUrl ?? null }
-    const rows = await ctx.store.query<ChannelRow>(
-      `UPDATE farcaster_channels SET state = 'completed', message = $2, signature = $3, fid = $4, profile = $5
-       WHERE token_hash = $1 AND state = 'pending' AND used_at IS NULL AND expires_at > $6 RETURNING nonce`,
-      [sha256(token), b.message, b.signature, b.fid, JSON.stringify(profile), now()],
-    )
-    if (!rows.length) return c.json({ code: 'invalid_credentials', error: 'Unknown, completed or expired channel' }, 401)
-    return c.json({ state: 'completed', nonce: rows[0].nonce, message: b.message, signature: b.signature, fid: b.fid, ...profile }, 201)
+    const nonce = await completeChannel(ctx.store, sha256(token), { message: b.message, signature: b.signature, fid: b.fid, profile }, now())
+    if (nonce === undefined) return c.json({ code: 'invalid_credentials', error: 'Unknown, completed or expired channel' }, 401)
+    return c.json({ state: 'completed', nonce, message: b.message, signature: b.signature, fid: b.fid, ...profile }, 201)
   })
   return { api: r.app, root }
 }

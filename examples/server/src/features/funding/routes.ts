@@ -166,7 +166,7 @@ export function fundingRoutes(ctx: ServerCtx) {
     return c.json({ app_id: cb.projectId ?? DEV_FUNDING.coinbase.projectId, session_token: token, partner_user_id: partnerUserId })
   })
 
-  r.get('/funding/coinbase_on_ramp/status', { summary: 'Coinbase Onramp: status (?partnerUserId)', auth: 'bearer' }, async (c, { auth }) => {
+  r.get('/funding/coinbase_on_ramp/status', { summary: 'Coinbase Onramp: status (?partnerUserId)', auth: 'bearer', query: { partnerUserId: 'The partner user id the session was started with' } }, async (c, { auth }) => {
     const f = funding(c)
     const cb = f.coinbase
     if (!cb) throw notEnabled()

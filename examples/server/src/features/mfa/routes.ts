@@ -21,7 +21,7 @@
  *   accepts it for MFA_FRESH_S. Adding or removing a method needs that too when the user
  *   already has one.
  */
-import type { AuthenticationResponseJSON, AuthenticatorTransport } from '@simplewebauthn/server'
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server'
 import * as OTPAuth from 'otpauth'
 import { z } from 'zod'
 import { checkCode, issueCode } from '../../codes'
@@ -39,6 +39,18 @@ import { router } from '../../core/router'
 import type { Auth } from '../../core/auth'
 import { MFA_ATTEMPT_WINDOW_S, MFA_DAILY_ATTEMPTS, MFA_FRESH_S, MFA_MAX_ATTEMPTS, MFA_PENDING_TTL_S, type MfaType, allowedTypes, countAttempt, markVerified, mfaState, totpOf, totpStep } from './service'
 import { MFA_MSG, mfaErrors } from './errors'
+import { hasAccountOfType, identifiersOfType, lockUser } from '../../core/identity/repo'
+import {
+  advanceTotpStep,
+  deleteMethod,
+  methodData,
+  pendingTotp,
+  putPendingTotp,
+  setPasskeysEnrolled,
+  takePendingTotp,
+  upsertMethod,
+} from './repo'
+import { insertChallenge, liveChallenge, passkeysOf, useChallenge } from '../passkeys/repo'
 
 // ------------------------------------------------------------ TOTP
 
@@ -64,8 +76,7 @@ export function mfaRoutes(ctx: ServerCtx) {
   const unenroll = async (c: C, auth: Auth, type: MfaType, extra?: (q: Queryable, auth: Auth) => Promise<void>) => {
     await changeAllowed(auth)
     await ctx.store.transaction(async (q) => {
-      const gone = await q.query('DELETE FROM mfa_methods WHERE user_id = $1 AND type = $2 RETURNING type', [auth.userId, type])
-      if (!gone.length) throw mfaErrors.notEnrolled()
+      if (!(await deleteMethod(q, auth.userId, type))) throw mfaErrors.notEnrolled()
       await extra?.(q, auth)
     })
     return done(c, auth.userId)
@@ -81,53 +92,36 @@ export function mfaRoutes(ctx: ServerCtx) {
     const email = user?.linked_accounts.find((a) => a.type === 'email') as { address?: string } | undefined
     const secret = new OTPAuth.Secret({ size: 20 }).base32
     const t = now()
-    await ctx.store.query(
-      `INSERT INTO mfa_pending (user_id, type, data, created_at, expires_at) VALUES ($1, 'totp', $2, $3, $4)
-       ON CONFLICT (user_id, type) DO UPDATE SET data = $2, created_at = $3, expires_at = $4`,
-      [auth.userId, JSON.stringify({ secret: await ctx.keys.seal(secret, SEAL_PURPOSE) }), t, t + MFA_PENDING_TTL_S],
-    )
+    await putPendingTotp(ctx.store, auth.userId, await ctx.keys.seal(secret, SEAL_PURPOSE), t, t + MFA_PENDING_TTL_S)
     return c.json({ auth_url: totpOf(secret, app.name, email?.address ?? app.name).toString(), secret })
   })
 
   r.post('/mfa/totp/enroll', { summary: 'MFA: finish authenticator-app enrolment with a code', body: z.object({ code }), auth: 'bearer' }, async (c, { body: b, auth }) => {
     allowed(c, 'totp')
     await changeAllowed(auth)
-    const rows = await ctx.store.query<{ data: { secret: string } }>(
-      `SELECT data FROM mfa_pending WHERE user_id = $1 AND type = 'totp' AND expires_at > $2`,
-      [auth.userId, now()],
-    )
-    if (!rows.length) throw errors.invalidData(MFA_MSG.noPending)
+    const sealed = await pendingTotp(ctx.store, auth.userId, now())
+    if (sealed === undefined) throw errors.invalidData(MFA_MSG.noPending)
     await countAttempt(ctx.store, auth.userId)
-    const sealed = rows[0].data.secret
     const step = totpStep(await ctx.keys.open(sealed, SEAL_PURPOSE), normaliseCode(b.code))
     if (step === null) throw mfaErrors.invalidCode()
     await ctx.store.transaction(async (q) => {
       // The pending row is consumed with the write: two racing enrolments, one wins.
-      const taken = await q.query(`DELETE FROM mfa_pending WHERE user_id = $1 AND type = 'totp' AND data->>'secret' = $2 RETURNING user_id`, [auth.userId, sealed])
-      if (!taken.length) throw errors.invalidData(MFA_MSG.noPending)
-      await q.query(
-        `INSERT INTO mfa_methods (user_id, type, data, last_step, verified_at) VALUES ($1, 'totp', $2, $3, $4)
-         ON CONFLICT (user_id, type) DO UPDATE SET data = $2, last_step = $3, verified_at = $4`,
-        [auth.userId, JSON.stringify({ secret: sealed }), step, now()],
-      )
+      if (!(await takePendingTotp(q, auth.userId, sealed))) throw errors.invalidData(MFA_MSG.noPending)
+      await upsertMethod(q, auth.userId, 'totp', { secret: sealed }, now(), step)
       await markVerified(q, auth, 'totp')
     })
     return done(c, auth.userId)
   })
 
   r.post('/mfa/totp/verify', { summary: 'MFA: verify with an authenticator-app code', body: z.object({ code }), auth: 'bearer' }, async (c, { body: b, auth }) => {
-    const rows = await ctx.store.query<{ data: { secret: string } }>(`SELECT data FROM mfa_methods WHERE user_id = $1 AND type = 'totp'`, [auth.userId])
-    if (!rows.length) throw mfaErrors.notEnrolled()
+    const totp = await methodData<{ secret: string }>(ctx.store, auth.userId, 'totp')
+    if (!totp) throw mfaErrors.notEnrolled()
     await countAttempt(ctx.store, auth.userId)
-    const step = totpStep(await ctx.keys.open(rows[0].data.secret, SEAL_PURPOSE), normaliseCode(b.code))
+    const step = totpStep(await ctx.keys.open(totp.secret, SEAL_PURPOSE), normaliseCode(b.code))
     if (step === null) throw mfaErrors.invalidCode()
     await ctx.store.transaction(async (q) => {
       // Compare-and-set: a step already used (a replayed code, a racing copy) is refused.
-      const ok = await q.query(
-        `UPDATE mfa_methods SET last_step = $2 WHERE user_id = $1 AND type = 'totp' AND (last_step IS NULL OR last_step < $2) RETURNING type`,
-        [auth.userId, step],
-      )
-      if (!ok.length) throw mfaErrors.codeUsed()
+      if (!(await advanceTotpStep(q, auth.userId, step))) throw mfaErrors.codeUsed()
       await markVerified(q, auth, 'totp')
     })
     return c.json({ success: true })
@@ -139,9 +133,9 @@ export function mfaRoutes(ctx: ServerCtx) {
 
   const requester = (c: C) => clientIp(c, ctx.trustProxy)
   const smsNumber = async (userId: string) => {
-    const rows = await ctx.store.query<{ data: { number: string } }>(`SELECT data FROM mfa_methods WHERE user_id = $1 AND type = 'sms'`, [userId])
-    if (!rows.length) throw mfaErrors.notEnrolled()
-    return rows[0].data.number
+    const sms = await methodData<{ number: string }>(ctx.store, userId, 'sms')
+    if (!sms) throw mfaErrors.notEnrolled()
+    return sms.number
   }
   const send = (c: C, identifier: string, to: string) => {
     const app = c.get('app')
@@ -165,8 +159,7 @@ export function mfaRoutes(ctx: ServerCtx) {
       return c.json({ success: true })
     })
   const refuseSmsAuthUser = async (userId: string) => {
-    const rows = await ctx.store.query(`SELECT 1 FROM accounts WHERE user_id = $1 AND type = 'phone'`, [userId])
-    if (rows.length) throw errors.invalidData(MFA_MSG.smsAuthUser)
+    if (await hasAccountOfType(ctx.store, userId, 'phone')) throw errors.invalidData(MFA_MSG.smsAuthUser)
   }
 
   r.post('/mfa/passwordless_sms/enroll', { summary: 'MFA: finish SMS enrolment with the code sent to phoneNumber', body: z.object({ phoneNumber: id(64), code }), auth: 'bearer' }, async (c, { body: b, auth }) => {
@@ -177,11 +170,7 @@ export function mfaRoutes(ctx: ServerCtx) {
       await countAttempt(ctx.store, auth.userId)
       const ok = await ctx.store.transaction(async (q) => {
         if (!(await check(c, q, `mfa-enroll:${auth.userId}:${number}`, b.code))) return false
-        await q.query(
-          `INSERT INTO mfa_methods (user_id, type, data, verified_at) VALUES ($1, 'sms', $2, $3)
-           ON CONFLICT (user_id, type) DO UPDATE SET data = $2, verified_at = $3`,
-          [auth.userId, JSON.stringify({ number }), now()],
-        )
+        await upsertMethod(q, auth.userId, 'sms', { number }, now())
         await markVerified(q, auth, 'sms')
         return true
       })
@@ -205,49 +194,31 @@ export function mfaRoutes(ctx: ServerCtx) {
 
   // ---------------------------------------------------------- passkeys
 
-  const enrolledPasskeys = (q: Queryable, userId: string) =>
-    q.query<{ identifier: string; transports: AuthenticatorTransport[] | null }>(
-      `SELECT a.identifier, p.transports FROM accounts a LEFT JOIN passkey_credentials p
-       ON p.app_id = a.app_id AND p.credential_id = a.identifier
-       WHERE a.user_id = $1 AND a.type = 'passkey' AND a.data->>'enrolled_in_mfa' = 'true' ORDER BY a.id`,
-      [userId],
-    )
-
   r.post('/mfa/passkeys/init', { summary: 'MFA: request options for the enrolled passkeys', body: z.object({ relying_party: optId(253) }), auth: 'bearer' }, async (c, { body: b, auth }) => {
       const app = c.get('app')
       const rp = relyingParty(app, b.relying_party)
-      const mine = await enrolledPasskeys(ctx.store, auth.userId)
+      const mine = await passkeysOf(ctx.store, auth.userId, true)
       if (!mine.length) throw mfaErrors.notEnrolled()
       const options = await authenticationOptions(rp.rpId, mine)
       const t = now()
-      await ctx.store.query(
-        'INSERT INTO nonces (nonce, app_id, kind, subject, data, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-        [options.challenge, app.id, 'mfa_passkey', auth.userId, JSON.stringify({ rp_id: rp.rpId }), t, t + CHALLENGE_TTL_S],
-      )
+      await insertChallenge(ctx.store, { value: options.challenge, appId: app.id, purpose: 'mfa_passkey', subject: auth.userId }, rp.rpId, t, t + CHALLENGE_TTL_S)
       return c.json({ relying_party: rp.rpId, options })
     })
 
   r.post('/mfa/passkeys/verify', { summary: 'MFA: verify with an enrolled passkey', body: z.object({ relying_party: optId(253), challenge: id(128), authenticator_response: authenticationResponse }), auth: 'bearer' }, async (c, { body: b, auth }) => {
       const app = c.get('app')
       const rp = relyingParty(app, b.relying_party)
-      const live = await ctx.store.query<{ data: { rp_id: string } }>(
-        `SELECT data FROM nonces WHERE nonce = $1 AND app_id = $2 AND kind = 'mfa_passkey' AND subject = $3 AND used_at IS NULL AND expires_at > $4`,
-        [b.challenge, app.id, auth.userId, now()],
-      )
-      if (!live.length || live[0].data?.rp_id !== rp.rpId) throw mfaErrors.invalidCode()
+      const challenge = { value: b.challenge, appId: app.id, purpose: 'mfa_passkey', subject: auth.userId }
+      if (!(await liveChallenge(ctx.store, challenge, rp.rpId, now()))) throw mfaErrors.invalidCode()
       await countAttempt(ctx.store, auth.userId)
       const resp = b.authenticator_response as unknown as AuthenticationResponseJSON
-      if (!(await enrolledPasskeys(ctx.store, auth.userId)).some((p) => p.identifier === resp.id)) throw mfaErrors.invalidCode()
+      if (!(await passkeysOf(ctx.store, auth.userId, true)).some((p) => p.identifier === resp.id)) throw mfaErrors.invalidCode()
       const cred = await loadCredential(ctx.store, app.id, resp.id)
       if (!cred) throw mfaErrors.invalidCode()
       const newCounter = await verifyAssertion(resp, b.challenge, rp, cred)
       if (newCounter === null) throw mfaErrors.invalidCode()
       await ctx.store.transaction(async (q) => {
-        const used = await q.query(
-          `UPDATE nonces SET used_at = $4 WHERE nonce = $1 AND app_id = $2 AND kind = 'mfa_passkey' AND subject = $3 AND used_at IS NULL AND expires_at > $4 RETURNING nonce`,
-          [b.challenge, app.id, auth.userId, now()],
-        )
-        if (used.length !== 1) throw mfaErrors.invalidCode()
+        if (!(await useChallenge(q, challenge, now()))) throw mfaErrors.invalidCode()
         if (!(await advanceCounter(q, app.id, resp.id, newCounter))) throw mfaErrors.invalidCode()
         await markVerified(q, auth, 'passkey')
       })
@@ -258,30 +229,16 @@ export function mfaRoutes(ctx: ServerCtx) {
       allowed(c, 'passkey')
       await changeAllowed(auth)
       await ctx.store.transaction(async (q) => {
-        await q.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [auth.userId])
-        const mine = await q.query<{ identifier: string }>(`SELECT identifier FROM accounts WHERE user_id = $1 AND type = 'passkey'`, [auth.userId])
-        const ids = new Set(mine.map((m) => m.identifier))
+        await lockUser(q, auth.userId)
+        const ids = new Set(await identifiersOfType(q, auth.userId, 'passkey'))
         if (!b.credential_ids.every((x) => ids.has(x))) throw errors.invalidData(MFA_MSG.notYourPasskey)
-        await q.query(
-          `UPDATE accounts SET data = jsonb_set(data, '{enrolled_in_mfa}', to_jsonb(identifier = ANY($2::text[])))
-           WHERE user_id = $1 AND type = 'passkey'`,
-          [auth.userId, b.credential_ids],
-        )
-        await q.query(
-          `INSERT INTO mfa_methods (user_id, type, data, verified_at) VALUES ($1, 'passkey', '{}', $2)
-           ON CONFLICT (user_id, type) DO UPDATE SET verified_at = $2`,
-          [auth.userId, now()],
-        )
+        await setPasskeysEnrolled(q, auth.userId, b.credential_ids)
+        await upsertMethod(q, auth.userId, 'passkey', {}, now())
       })
       return done(c, auth.userId)
     })
 
   r.post('/mfa/passkeys/unenroll', { summary: 'MFA: stop using passkeys for verification', auth: 'bearer' }, (c, { auth }) =>
-    unenroll(c, auth, 'passkey', async (q) => {
-      await q.query(
-        `UPDATE accounts SET data = jsonb_set(data, '{enrolled_in_mfa}', 'false'::jsonb) WHERE user_id = $1 AND type = 'passkey'`,
-        [auth.userId],
-      )
-    }))
+    unenroll(c, auth, 'passkey', (q) => setPasskeysEnrolled(q, auth.userId, null)))
   return r.app
 }

@@ -5,6 +5,7 @@ import type { Auth } from '../../core/auth'
 import { now } from '../../core/identity/tokens'
 import type { Queryable } from '../../core/store'
 import { mfaErrors } from './errors'
+import { countAttemptRow, enrolledAndFresh } from './repo'
 
 export type MfaType = 'totp' | 'sms' | 'passkey'
 
@@ -30,32 +31,10 @@ export const TOTP_PERIOD_S = 30
 /** TOTP steps accepted either side of now (clock drift). */
 export const TOTP_WINDOW = 1
 
-/** The methods a user has enrolled (type and verified_at, seconds). */
-export async function mfaMethodsOf(q: Queryable, userId: string): Promise<{ type: MfaType; verified_at: number }[]> {
-  const rows = await q.query<{ type: MfaType; verified_at: number }>(
-    'SELECT type, verified_at FROM mfa_methods WHERE user_id = $1 ORDER BY verified_at, type',
-    [userId],
-  )
-  return rows.map((r) => ({ type: r.type, verified_at: Number(r.verified_at) }))
-}
+export { markVerified, mfaMethodsOf } from './repo'
 
 /** Whether the user has a method and whether this session verified within MFA_FRESH_S. */
-export async function mfaState(q: Queryable, auth: Auth): Promise<{ enrolled: boolean; fresh: boolean }> {
-  const [r] = await q.query<{ enrolled: boolean; fresh: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM mfa_methods WHERE user_id = $1) AS enrolled,
-            EXISTS (SELECT 1 FROM mfa_verifications WHERE session_id = $2 AND user_id = $1 AND verified_at > $3) AS fresh`,
-    [auth.userId, auth.sessionId, now() - MFA_FRESH_S],
-  )
-  return { enrolled: !!r?.enrolled, fresh: !!r?.fresh }
-}
-
-export async function markVerified(q: Queryable, auth: Auth, method: MfaType) {
-  await q.query(
-    `INSERT INTO mfa_verifications (session_id, user_id, method, verified_at) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (session_id) DO UPDATE SET method = $3, verified_at = $4, user_id = $2`,
-    [auth.sessionId, auth.userId, method, now()],
-  )
-}
+export const mfaState = (q: Queryable, auth: Auth): Promise<{ enrolled: boolean; fresh: boolean }> => enrolledAndFresh(q, auth, now() - MFA_FRESH_S)
 
 /**
  * Counts one attempt before any code is checked, in one atomic upsert (the row lock orders
@@ -64,17 +43,7 @@ export async function markVerified(q: Queryable, auth: Auth, method: MfaType) {
  * wrong code stays counted.
  */
 export async function countAttempt(q: Queryable, userId: string): Promise<void> {
-  const t = now()
-  const [r] = await q.query<{ count: number; day_count: number }>(
-    `INSERT INTO mfa_attempts (user_id, window_start, count, day_start, day_count) VALUES ($1, $2, 1, $2, 1)
-     ON CONFLICT (user_id) DO UPDATE SET
-       count = CASE WHEN mfa_attempts.window_start > $2 - $3 THEN mfa_attempts.count + 1 ELSE 1 END,
-       window_start = CASE WHEN mfa_attempts.window_start > $2 - $3 THEN mfa_attempts.window_start ELSE $2 END,
-       day_count = CASE WHEN mfa_attempts.day_start > $2 - 86400 THEN mfa_attempts.day_count + 1 ELSE 1 END,
-       day_start = CASE WHEN mfa_attempts.day_start > $2 - 86400 THEN mfa_attempts.day_start ELSE $2 END
-     RETURNING count, day_count`,
-    [userId, t, MFA_ATTEMPT_WINDOW_S],
-  )
+  const r = await countAttemptRow(q, userId, now(), MFA_ATTEMPT_WINDOW_S)
   if (Number(r.count) > MFA_MAX_ATTEMPTS || Number(r.day_count) > MFA_DAILY_ATTEMPTS) throw mfaErrors.maxAttempts()
 }
 

@@ -7,21 +7,9 @@
  * `<base>/<provider><the real path>` — the layout the local stand-in (examples/server/idp) serves.
  */
 
-export const OAUTH_PROVIDERS = [
-  'google',
-  'apple',
-  'discord',
-  'github',
-  'instagram',
-  'spotify',
-  'tiktok',
-  'twitter',
-  'linkedin',
-] as const
-export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number]
-
-export const isOAuthProvider = (p: unknown): p is OAuthProvider =>
-  typeof p === 'string' && (OAUTH_PROVIDERS as readonly string[]).includes(p)
+// The provider list and the apps.json settings are the app configuration's (config.ts).
+export { OAUTH_PROVIDERS, isOAuthProvider, type OAuthAppSettings, type OAuthProvider, type OAuthProviderSettings } from '../../config'
+import type { OAuthAppSettings, OAuthProvider } from '../../config'
 
 /** What a linked `<provider>_oauth` account holds (spec part 1, section 3). */
 export interface OAuthProfile {
@@ -194,29 +182,6 @@ export function rebase(base: string, provider: OAuthProvider, real: string): str
   const u = new URL(real)
   const path = u.pathname === '/' ? '' : u.pathname
   return `${base.replace(/\/+$/, '')}/${provider}${path}${u.search}`
-}
-
-/** Per-app provider settings (apps.json `oauth.providers.<id>`). */
-export interface OAuthProviderSettings {
-  clientId?: string
-  clientSecret?: string
-  /** Rebase every endpoint of this provider (see `rebase`). */
-  baseUrl?: string
-  authorizationUrl?: string
-  tokenUrl?: string
-  profileUrl?: string
-  issuer?: string
-  scopes?: string[]
-}
-export interface OAuthAppSettings {
-  /** Rebase every provider's endpoints onto one host (the local stand-in). */
-  baseUrl?: string
-  /**
-   * A link conflict offers an account transfer (default true, spec part 1 section 5); false:
-   * 400 linked_to_another_user instead.
-   */
-  allowTransfer?: boolean
-  providers?: Partial<Record<OAuthProvider, OAuthProviderSettings>>
 }
 
 /** A provider as configured for one app: endpoints resolved, credentials present. */

@@ -25,6 +25,7 @@ import { checkPkceInit, STATE_CODE } from './pkce'
 import { router } from '../../core/router'
 import { currentGuest } from '../../core/auth'
 import { OAUTH_MSG, denied, notConfigured, oauthError, rateLimited, suspended } from './errors'
+import { insertState, liveState, setStateData, useState, type StateRow } from './repo'
 
 export const OAUTH_STATE_TTL_S = 600
 export const CALLBACK_PATH = '/api/v1/oauth/callback'
@@ -40,14 +41,6 @@ export interface OAuthOptions {
 
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/
 
-interface StateRow {
-  app_id: string
-  provider: OAuthProvider
-  code_challenge: string
-  redirect_to: string
-  redirect_uri: string
-  data: { apple_user?: unknown } | null
-}
 
 const loopback = (host: string) => host === 'localhost' || host === '127.0.0.1' || host === '[::1]'
 
@@ -80,13 +73,8 @@ export function oauthRoutes(ctx: ServerCtx, opts: OAuthOptions = {}) {
       if (!(await hitLimit(ctx.store, `oauth-ip:${clientIp(c, ctx.trustProxy)}`, ctx.limits.perIp * 4, ctx.limits.windowS))) throw errors.tooMany()
       const redirectUri = `${publicOrigin(c)}${CALLBACK_PATH}`
       const t = now()
-      const rows = await ctx.store.query(
-        `INSERT INTO oauth_states (state_hash, app_id, provider, code_challenge, redirect_to, redirect_uri, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (state_hash) DO NOTHING RETURNING state_hash`,
-        [sha256(b.state_code), app.id, p.id, b.code_challenge, redirectTo.href, redirectUri, t, t + OAUTH_STATE_TTL_S],
-      )
-      if (!rows.length) throw oauthError('This state code was already used. Start again.')
-      if (Math.random() < 0.01) await ctx.store.query('DELETE FROM oauth_states WHERE expires_at < $1', [t - 86400])
+      const fresh = await insertState(ctx.store, { stateHash: sha256(b.state_code), appId: app.id, provider: p.id, codeChallenge: b.code_challenge, redirectTo: redirectTo.href, redirectUri, t, expiresAt: t + OAUTH_STATE_TTL_S })
+      if (!fresh) throw oauthError('This state code was already used. Start again.')
       const url = new URL(p.authorizationUrl)
       const q = url.searchParams
       q.set('response_type', 'code')
@@ -108,12 +96,7 @@ export function oauthRoutes(ctx: ServerCtx, opts: OAuthOptions = {}) {
     const app = c.get('app')
     if (!b.authorization_code || !b.state_code) throw errors.invalidData(OAUTH_MSG.missingCodes)
     const p = providerFor(app, b.provider)
-    const rows = await ctx.store.query<StateRow>(
-      `UPDATE oauth_states SET used_at = $3 WHERE state_hash = $1 AND app_id = $2 AND used_at IS NULL AND expires_at > $3
-       RETURNING app_id, provider, code_challenge, redirect_to, redirect_uri, data`,
-      [sha256(b.state_code), app.id, now()],
-    )
-    const st = rows[0]
+    const st = await useState(ctx.store, sha256(b.state_code), app.id, now())
     // The spec's convention: an authorization code of 'undefined' means the user denied it.
     if (b.authorization_code === 'undefined') throw denied(p.id)
     if (!st) throw oauthError(OAUTH_MSG.badState, { reason: 'invalid_state' })
@@ -285,11 +268,7 @@ export function oauthCallbackRoutes(ctx: ServerCtx) {
     }
     const state = params.get('state') ?? ''
     if (!STATE_CODE.test(state)) return page(c, 400, 'This sign-in link is invalid or has expired. Close this window and try again.')
-    const rows = await ctx.store.query<StateRow>(
-      'SELECT app_id, provider, code_challenge, redirect_to, redirect_uri, data FROM oauth_states WHERE state_hash = $1 AND used_at IS NULL AND expires_at > $2',
-      [sha256(state), now()],
-    )
-    const st = rows[0]
+    const st = await liveState(ctx.store, sha256(state), now())
     if (!st) return page(c, 400, 'This sign-in link is invalid or has expired. Close this window and try again.')
     const back = new URL(st.redirect_to)
     back.searchParams.set('privy_oauth_state', state)
@@ -302,7 +281,7 @@ export function oauthCallbackRoutes(ctx: ServerCtx) {
       if (user && user.length <= 4096) {
         try {
           const parsed = JSON.parse(user)
-          await ctx.store.query('UPDATE oauth_states SET data = $2 WHERE state_hash = $1', [sha256(state), JSON.stringify({ apple_user: parsed })])
+          await setStateData(ctx.store, sha256(state), { apple_user: parsed })
         } catch {}
       }
       back.searchParams.set('privy_oauth_code', code)

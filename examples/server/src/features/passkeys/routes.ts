@@ -25,6 +25,8 @@ import { currentGuest } from '../../core/auth'
 import { MAX_PASSKEYS, authenticatorName, relyingParty } from './webauthn'
 import { browserAndOs } from '../../user-agent'
 import { PASSKEY_MSG, cannotLinkMore, notAllowed } from './errors'
+import { endGuest, lockUser } from '../../core/identity/repo'
+import { insertChallenge, insertCredential, liveChallenge, passkeysOf, useChallenge } from './repo'
 
 export { CHALLENGE_TTL_S }
 
@@ -57,35 +59,18 @@ export function passkeysRoutes(ctx: ServerCtx) {
   }
   const store = async (appId: string, purpose: Purpose, challengeValue: string, subject: string, rpId: string) => {
     const t = now()
-    await ctx.store.query(
-      'INSERT INTO nonces (nonce, app_id, kind, subject, data, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [challengeValue, appId, purpose, subject, JSON.stringify({ rp_id: rpId }), t, t + CHALLENGE_TTL_S],
-    )
+    await insertChallenge(ctx.store, { value: challengeValue, appId, purpose, subject }, rpId, t, t + CHALLENGE_TTL_S)
   }
   /** The live challenge (not used, not expired, this purpose, this subject) or 401. */
   const pending = async (appId: string, purpose: Purpose, value: string, subject: string, rpId: string) => {
-    const rows = await ctx.store.query<{ data: { rp_id: string } }>(
-      'SELECT data FROM nonces WHERE nonce = $1 AND app_id = $2 AND kind = $3 AND subject = $4 AND used_at IS NULL AND expires_at > $5',
-      [value, appId, purpose, subject, now()],
-    )
-    if (!rows.length || rows[0].data?.rp_id !== rpId) throw bad(PASSKEY_MSG.badChallenge)
+    if (!(await liveChallenge(ctx.store, { value, appId, purpose, subject }, rpId, now()))) throw bad(PASSKEY_MSG.badChallenge)
   }
   /** Consumes the challenge inside the writing transaction (two racing requests: one wins). */
   const consume = async (q: Queryable, appId: string, purpose: Purpose, value: string, subject: string) => {
-    const rows = await q.query(
-      `UPDATE nonces SET used_at = $5 WHERE nonce = $1 AND app_id = $2 AND kind = $3 AND subject = $4
-       AND used_at IS NULL AND expires_at > $5 RETURNING nonce`,
-      [value, appId, purpose, subject, now()],
-    )
-    if (rows.length !== 1) throw bad(PASSKEY_MSG.badChallenge)
+    if (!(await useChallenge(q, { value, appId, purpose, subject }, now()))) throw bad(PASSKEY_MSG.badChallenge)
   }
 
-  const userPasskeys = async (q: Queryable, userId: string) =>
-    q.query<{ identifier: string; transports: AuthenticatorTransport[] | null }>(
-      `SELECT a.identifier, p.transports FROM accounts a LEFT JOIN passkey_credentials p
-       ON p.app_id = a.app_id AND p.credential_id = a.identifier WHERE a.user_id = $1 AND a.type = 'passkey' ORDER BY a.id`,
-      [userId],
-    )
+  const userPasskeys = (q: Queryable, userId: string) => passkeysOf(q, userId)
 
   const creationOptions = async (app: AppSettings, rpId: string, userId: Uint8Array, exclude: { identifier: string; transports: AuthenticatorTransport[] | null }[]) =>
     generateRegistrationOptions({
@@ -134,12 +119,8 @@ export function passkeysRoutes(ctx: ServerCtx) {
       displayName: cred.id,
     }
     const writeCredential = async (q: Queryable) => {
-      const rows = await q.query(
-        `INSERT INTO passkey_credentials (app_id, credential_id, public_key, counter, transports, aaguid, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING credential_id`,
-        [app.id, cred.id, Buffer.from(cred.publicKey).toString('base64url'), cred.counter, JSON.stringify(cred.transports ?? []), info.aaguid, now()],
-      )
-      if (rows.length !== 1) throw errors.linkedToAnother()
+      const stored = await insertCredential(q, { appId: app.id, credentialId: cred.id, publicKey: Buffer.from(cred.publicKey).toString('base64url'), counter: cred.counter, transports: cred.transports ?? [], aaguid: info.aaguid, t: now() })
+      if (!stored) throw errors.linkedToAnother()
     }
     return { account, writeCredential }
   }
@@ -223,12 +204,12 @@ export function passkeysRoutes(ctx: ServerCtx) {
       const { account, writeCredential } = await verifyRegistration(c, app, b, rp)
       const user = await ctx.store.transaction(async (q) => {
         // The user row lock serialises links of one user (the limit holds under concurrency).
-        await q.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [auth.userId])
+        await lockUser(q, auth.userId)
         await consume(q, app.id, 'passkey_link', b.challenge, auth.userId)
         if ((await userPasskeys(q, auth.userId)).length >= MAX_PASSKEYS) throw cannotLinkMore()
         await writeCredential(q)
         await insertAccount(q, app, auth.userId, account)
-        await q.query('UPDATE users SET is_guest = false, guest_credential_hash = NULL WHERE id = $1', [auth.userId])
+        await endGuest(q, auth.userId)
         return (await loadUser(q, auth.userId))!
       })
       return c.json(await userResponse(ctx, app.id, user))

@@ -10,7 +10,7 @@ import { isIP } from 'node:net'
 import { z } from 'zod'
 import type { AppSettings } from '../../config'
 import { errors } from '../../core/errors'
-import type { Queryable } from '../../core/store'
+import type { StoredCredential } from './repo'
 import { optId } from '../../core/validate'
 import { PASSKEY_MSG, notAllowed } from './errors'
 
@@ -60,20 +60,7 @@ export function authenticationOptions(rpId: string, allow?: KnownCredential[]) {
   })
 }
 
-export interface StoredCredential {
-  public_key: string
-  counter: number
-  transports: AuthenticatorTransport[] | null
-}
-
-/** The stored public key, counter and transports of one of the app's credentials, or null. */
-export async function loadCredential(q: Queryable, appId: string, credentialId: string): Promise<StoredCredential | null> {
-  const rows = await q.query<StoredCredential>('SELECT public_key, counter, transports FROM passkey_credentials WHERE app_id = $1 AND credential_id = $2', [
-    appId,
-    credentialId,
-  ])
-  return rows[0] ?? null
-}
+export { advanceCounter, loadCredential, type StoredCredential } from './repo'
 
 /** Verifies an assertion (signature, origin, RP id, challenge); the authenticator's new counter, or null when it does not verify. */
 export async function verifyAssertion(
@@ -100,19 +87,6 @@ export async function verifyAssertion(
   } catch {
     return null
   }
-}
-
-/**
- * Compare-and-set of the sign counter inside the writing transaction: false when the counter did
- * not grow (a cloned authenticator, a racing replay). Authenticators that keep no counter send 0.
- */
-export async function advanceCounter(q: Queryable, appId: string, credentialId: string, newCounter: number): Promise<boolean> {
-  const ok = await q.query(
-    `UPDATE passkey_credentials SET counter = $3 WHERE app_id = $1 AND credential_id = $2
-     AND (counter < $3 OR (counter = 0 AND $3 = 0)) RETURNING credential_id`,
-    [appId, credentialId, newCounter],
-  )
-  return ok.length === 1
 }
 
 /** Spec part 1 section 9: at most 5 passkeys per user. */

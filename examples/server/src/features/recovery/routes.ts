@@ -38,6 +38,7 @@ import { router } from '../../core/router'
 import { RecoveryProviders, cloudEndpoints, cloudKey, recoveryProviders } from './service'
 import { RECOVERY_MSG, denied, googleRateLimited, notSupported, oauthError } from './errors'
 import { noFrame } from '../wallets/errors'
+import { insertState, liveStateRedirect, useState } from './repo'
 
 export const RECOVERY_STATE_TTL_S = 600
 export const RECOVERY_CALLBACK_PATH = '/api/v1/recovery/oauth/callback'
@@ -78,13 +79,8 @@ export function recoveryRoutes(ctx: ServerCtx, opts: RecoveryOptions = {}) {
       await limit(c)
       const redirectUri = `${publicOrigin(c)}${RECOVERY_CALLBACK_PATH}`
       const t = now()
-      const rows = await ctx.store.query(
-        `INSERT INTO recovery_oauth_states (state_hash, app_id, user_id, provider, code_challenge, redirect_to, redirect_uri, created_at, expires_at)
-         VALUES ($1, $2, $3, 'google-drive', $4, $5, $6, $7, $8) ON CONFLICT (state_hash) DO NOTHING RETURNING state_hash`,
-        [sha256(b.state_code), app.id, auth.userId, b.code_challenge, redirectTo.href, redirectUri, t, t + RECOVERY_STATE_TTL_S],
-      )
-      if (!rows.length) throw oauthError('This state code was already used. Start again.')
-      if (Math.random() < 0.01) await ctx.store.query('DELETE FROM recovery_oauth_states WHERE expires_at < $1', [t - 86400])
+      const fresh = await insertState(ctx.store, { stateHash: sha256(b.state_code), appId: app.id, userId: auth.userId, codeChallenge: b.code_challenge, redirectTo: redirectTo.href, redirectUri, t, expiresAt: t + RECOVERY_STATE_TTL_S })
+      if (!fresh) throw oauthError('This state code was already used. Start again.')
       const url = new URL(g.authorize)
       const q = url.searchParams
       q.set('response_type', 'code')
@@ -143,12 +139,7 @@ export function recoveryRoutes(ctx: ServerCtx, opts: RecoveryOptions = {}) {
       }
       const g = recoveryProviders(env).google
       if (!g) throw notSupported('not_configured')
-      const rows = await ctx.store.query<{ code_challenge: string; redirect_uri: string }>(
-        `UPDATE recovery_oauth_states SET used_at = $4 WHERE state_hash = $1 AND app_id = $2 AND user_id = $3 AND used_at IS NULL AND expires_at > $4
-         RETURNING code_challenge, redirect_uri`,
-        [sha256(b.state_code), app.id, auth.userId, now()],
-      )
-      const st = rows[0]
+      const st = await useState(ctx.store, sha256(b.state_code), app.id, auth.userId, now())
       if (!st) throw oauthError('Invalid or expired OAuth state.', { reason: 'invalid_state' })
       if (!b.code_verifier || !VERIFIER.test(b.code_verifier) || (await oauth.calculatePKCECodeChallenge(b.code_verifier)) !== st.code_challenge) {
         throw oauthError('Authentication error.', { reason: 'invalid_verifier' })
@@ -198,12 +189,9 @@ export function recoveryRoutes(ctx: ServerCtx, opts: RecoveryOptions = {}) {
     const state = params.get('state') ?? ''
     const fail = () => page(c, 'This link is invalid or has expired. Close this window and try again.')
     if (!STATE_CODE.test(state)) return fail()
-    const rows = await ctx.store.query<{ redirect_to: string }>(
-      'SELECT redirect_to FROM recovery_oauth_states WHERE state_hash = $1 AND used_at IS NULL AND expires_at > $2',
-      [sha256(state), now()],
-    )
-    if (!rows[0]) return fail()
-    const back = new URL(rows[0].redirect_to)
+    const redirectTo = await liveStateRedirect(ctx.store, sha256(state), now())
+    if (!redirectTo) return fail()
+    const back = new URL(redirectTo)
     back.searchParams.set('privy_oauth_state', state)
     back.searchParams.set('privy_oauth_provider', 'google-drive')
     const code = params.get('code')

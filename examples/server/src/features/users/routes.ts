@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { insertAnalyticsEvent } from './repo'
 import { clientIp, type ServerCtx } from '../../core/context'
 import { hitLimit } from '../../codes'
 import { errors } from '../../core/errors'
@@ -43,10 +44,7 @@ export function usersRoutes(ctx: ServerCtx) {
       await ctx.store.transaction(async (q) => {
         if (!(await hitLimit(q, `analytics:${clientIp(c, ctx.trustProxy)}`, ctx.limits.analyticsPerIp, ctx.limits.analyticsWindowS))) throw errors.tooMany()
         const client = c.req.header('privy-client-id')
-        await q.query(
-          'INSERT INTO analytics_events (app_id, event_name, payload, client_id, created_at) VALUES ($1, $2, $3, $4, $5)',
-          [app.id, b.eventName, payload, client && client.length <= 128 && !/[\u0000-\u001f\u007f]/.test(client) ? client : null, now()],
-        )
+        await insertAnalyticsEvent(q, { appId: app.id, name: b.eventName, payload, clientId: client && client.length <= 128 && !/[\u0000-\u001f\u007f]/.test(client) ? client : null, t: now() })
       })
       return c.json({ success: true })
     })

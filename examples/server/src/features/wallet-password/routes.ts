@@ -31,6 +31,7 @@ import { OPRF_KEY_PURPOSE, deriveOprfKey, verifyOwnerSignature } from './service
 import { lockedError } from './errors'
 import { notFound } from '../wallets/errors'
 import { custodyErrors } from '../wallets/device'
+import { lockOprfRow, oprfRowOf, recordEvaluation, recordSuccess, rootOf } from './repo'
 
 
 export interface WalletPasswordOptions {
@@ -38,15 +39,6 @@ export interface WalletPasswordOptions {
   recoveryKeys: Keys
   /** The wallet routes' guard: a token and a proof by the session's device for this root. */
   guard: (c: C, entropyId?: string | null, o?: { binding?: 'bound' | 'any' }) => Promise<Auth>
-}
-
-interface OprfRow {
-  user_id: string
-  oprf_key: string
-  evaluations: number
-  locked_until: string | number | null
-  success_nonce: string | null
-  success_nonce_expires_at: string | number | null
 }
 
 const entropyId = id(64)
@@ -58,13 +50,7 @@ export function walletPasswordRoutes(ctx: ServerCtx, opts: WalletPasswordOptions
   const r = router(ctx)
 
   /** The root's verifier when it exists; 404 when it belongs to another user. */
-  const rootOwner = async (appId: string, entropy: string) =>
-    (
-      await ctx.store.query<{ user_id: string; entropy_id: string; entropy_id_verifier: string }>(
-        'SELECT user_id, entropy_id, entropy_id_verifier FROM embedded_wallet_roots WHERE app_id = $1 AND lower(entropy_id) = lower($2)',
-        [appId, entropy],
-      )
-    )[0]
+  const rootOwner = (appId: string, entropy: string) => rootOf(ctx.store, appId, entropy)
 
   /** A wallet frame's device, for a new device too: the password is its factor (the OPRF counts the guesses). */
   const frameDevice = (c: C, b: { entropy_id: string }) => opts.guard(c, b.entropy_id, { binding: 'any' })
@@ -86,11 +72,7 @@ export function walletPasswordRoutes(ctx: ServerCtx, opts: WalletPasswordOptions
       const nonce = randomToken(18)
       const out = await ctx.store.transaction(async (q) => {
         const sealedKey = await opts.recoveryKeys.seal(base64.encode(deriveOprfKey(opts.recoveryKeys, app.id, entropy)), OPRF_KEY_PURPOSE)
-        await q.query(
-          `INSERT INTO wallet_password_oprf (app_id, entropy_id, user_id, oprf_key, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (app_id, entropy_id) DO NOTHING`,
-          [app.id, entropy, auth.userId, sealedKey, t],
-        )
-        const row = (await q.query<OprfRow>('SELECT * FROM wallet_password_oprf WHERE app_id = $1 AND entropy_id = $2 FOR UPDATE', [app.id, entropy]))[0]
+        const row = await lockOprfRow(q, app.id, entropy, auth.userId, sealedKey, t)
         // Before the root exists (a create seals first) the first asker owns the row.
         if (row.user_id !== auth.userId) throw notFound()
         const locked = row.locked_until == null ? 0 : Number(row.locked_until)
@@ -98,11 +80,7 @@ export function walletPasswordRoutes(ctx: ServerCtx, opts: WalletPasswordOptions
         // A lock that ran out starts a new window.
         const evaluations = (locked ? 0 : row.evaluations) + 1
         const lockNow = evaluations >= PASSWORD_MAX_EVALUATIONS
-        await q.query(
-          `UPDATE wallet_password_oprf SET evaluations = $3, locked_until = $4, success_nonce = $5, success_nonce_expires_at = $6, last_evaluated_at = $7
-           WHERE app_id = $1 AND entropy_id = $2`,
-          [app.id, entropy, lockNow ? 0 : evaluations, lockNow ? t + PASSWORD_LOCK_S : null, nonce, t + PASSWORD_NONCE_TTL_S, t],
-        )
+        await recordEvaluation(q, app.id, entropy, { evaluations: lockNow ? 0 : evaluations, lockedUntil: lockNow ? t + PASSWORD_LOCK_S : null, nonce, nonceExpiresAt: t + PASSWORD_NONCE_TTL_S, t })
         return { key: row.oprf_key }
       })
       if ('locked' in out) {
@@ -125,9 +103,7 @@ export function walletPasswordRoutes(ctx: ServerCtx, opts: WalletPasswordOptions
   r.post('/wallets/recovery/password/verified', { summary: "Password recovery: report a success (signed by the wallet's index-0 key) — resets the guess counter", body: verifiedBody, guard: frameDevice }, async (c, { body: b, auth }) => {
       const app = c.get('app')
       const entropy = b.entropy_id.toLowerCase()
-      const row = (
-        await ctx.store.query<OprfRow>('SELECT * FROM wallet_password_oprf WHERE app_id = $1 AND entropy_id = $2 AND user_id = $3', [app.id, entropy, auth.userId])
-      )[0]
+      const row = await oprfRowOf(ctx.store, app.id, entropy, auth.userId)
       if (!row) throw notFound()
       const t = now()
       if (!row.success_nonce || Number(row.success_nonce_expires_at) <= t) throw errors.invalidData(PASSWORD_TEXTS.noEvaluation)
@@ -139,12 +115,7 @@ export function walletPasswordRoutes(ctx: ServerCtx, opts: WalletPasswordOptions
       if (!(await verifyOwnerSignature(rootId, root?.entropy_id_verifier ?? null, message, b.owner_signature))) {
         throw custodyErrors.ownerSignature()
       }
-      const done = await ctx.store.query(
-        `UPDATE wallet_password_oprf SET evaluations = 0, locked_until = NULL, success_nonce = NULL, success_nonce_expires_at = NULL, last_success_at = $4
-         WHERE app_id = $1 AND entropy_id = $2 AND success_nonce = $3 RETURNING entropy_id`,
-        [app.id, entropy, row.success_nonce, t],
-      )
-      if (!done.length) throw errors.invalidData(PASSWORD_TEXTS.noEvaluation)
+      if (!(await recordSuccess(ctx.store, app.id, entropy, row.success_nonce, t))) throw errors.invalidData(PASSWORD_TEXTS.noEvaluation)
       return c.json({ ok: true })
     })
   return r.app

@@ -28,10 +28,13 @@ import type { Queryable } from '../../core/store'
 import { now } from '../../core/identity/tokens'
 import { id } from '../../core/validate'
 import { insertStepUpGrant } from '../wallets/custody'
+import type { WireWalletDevice } from '../../wire/custody'
 import { router } from '../../core/router'
 import { STEP_UP_GUESSES_PER_DAY, STEP_UP_MAX_ATTEMPTS, STEP_UP_MSG, STEP_UP_STARTS_PER_WINDOW, maskAddress } from './service'
 import { stepUpErrors } from './errors'
 import { mfaErrors } from '../mfa/errors'
+import { sessionDevice } from '../wallets/repo'
+import { activeDevices, consumeCodes, contactsAndGuest, lockNewestCode, revokeDevice, rootEntropyId, setCodeAttempts, useAnyGrant } from './repo'
 
 /** The one-time-code identifier of a step-up: bound to the user, session, device and root. */
 const identifier = (userId: string, sessionId: string, deviceId: string, entropyId: string) =>
@@ -40,11 +43,7 @@ const identifier = (userId: string, sessionId: string, deviceId: string, entropy
 /** The user's step-up channel: MFA when enrolled, else the verified e-mail, else the phone; null: none. */
 async function channelOf(ctx: ServerCtx, appId: string, auth: { userId: string; sessionId: string }): Promise<{ method: 'mfa' } | { method: 'email' | 'sms'; to: string } | null> {
   if ((await mfaState(ctx.store, auth)).enrolled) return { method: 'mfa' }
-  const rows = await ctx.store.query<{ type: string; identifier: string; is_guest: boolean }>(
-    `SELECT a.type, a.identifier, u.is_guest FROM users u LEFT JOIN accounts a ON a.user_id = u.id AND a.app_id = $2 AND a.type IN ('email', 'phone')
-     WHERE u.id = $1 ORDER BY a.created_at`,
-    [auth.userId, appId],
-  )
+  const rows = await contactsAndGuest(ctx.store, auth.userId, appId)
   if (!rows.length || rows[0].is_guest) return null
   const email = rows.find((r) => r.type === 'email')
   if (email && canDeliver(ctx.delivery, 'email')) return { method: 'email', to: email.identifier }
@@ -74,62 +73,29 @@ async function sendStepUpCode(d: Delivery, m: { appId: string; appName: string; 
  */
 async function checkStepUpCode(q: Queryable, ctx: ServerCtx, p: { appId: string; channel: 'email' | 'sms'; identifier: string; code: string }): Promise<'ok' | 'wrong' | 'voided' | 'none'> {
   const t = now()
-  const [row] = await q.query<{ id: string; code_hash: string; attempts: number }>(
-    `SELECT id::text AS id, code_hash, attempts FROM otp_codes
-     WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND consumed_at IS NULL AND expires_at > $4
-     ORDER BY created_at DESC, id DESC LIMIT 1 FOR UPDATE`,
-    [p.appId, p.channel, p.identifier, t],
-  )
+  const row = await lockNewestCode(q, p, t)
   if (!row) return 'none'
   const code = p.code.replace(/\s+/g, '')
   if (/^\d{6}$/.test(code) && ctx.keys.codeHash([p.appId, p.channel, p.identifier, code]) === row.code_hash) {
-    await q.query('UPDATE otp_codes SET consumed_at = $4 WHERE app_id = $1 AND channel = $2 AND identifier = $3 AND consumed_at IS NULL', [p.appId, p.channel, p.identifier, t])
+    await consumeCodes(q, p, t)
     return 'ok'
   }
   const attempts = Number(row.attempts) + 1
-  await q.query('UPDATE otp_codes SET attempts = $2::int, consumed_at = CASE WHEN $2::int >= $3::int THEN $4::bigint ELSE consumed_at END WHERE id = $1::bigint', [
-    row.id,
-    attempts,
-    STEP_UP_MAX_ATTEMPTS,
-    t,
-  ])
+  await setCodeAttempts(q, row.id, attempts, STEP_UP_MAX_ATTEMPTS, t)
   return attempts >= STEP_UP_MAX_ATTEMPTS ? 'voided' : 'wrong'
-}
-
-interface DeviceRecord {
-  device_id: string
-  label: string | null
-  created_at: string | number
-  last_used_at: string | number
-  session_only: boolean
-  added_by: string
-}
-
-export interface WireWalletDevice {
-  id: string
-  label: string | null
-  created_at: number
-  last_used_at: number
-  session_only: boolean
-  /** The device this session is bound to. */
-  current: boolean
 }
 
 /** The user's unrevoked devices, oldest first; `current`: the device the session is bound to. */
 export async function listDevices(q: Queryable, appId: string, auth: { userId: string; sessionId: string }): Promise<WireWalletDevice[]> {
-  const [s] = await q.query<{ device_id: string | null }>('SELECT device_id FROM sessions WHERE id = $1', [auth.sessionId])
-  const rows = await q.query<DeviceRecord>(
-    `SELECT device_id, label, created_at, last_used_at, session_only, added_by FROM wallet_devices
-     WHERE app_id = $1 AND user_id = $2 AND revoked_at IS NULL ORDER BY created_at, device_id`,
-    [appId, auth.userId],
-  )
+  const current = await sessionDevice(q, auth.sessionId)
+  const rows = await activeDevices(q, appId, auth.userId)
   return rows.map((r) => ({
     id: r.device_id,
     label: r.label,
     created_at: Number(r.created_at),
     last_used_at: Number(r.last_used_at),
     session_only: !!r.session_only,
-    current: r.device_id === s?.device_id,
+    current: r.device_id === current,
   }))
 }
 
@@ -139,13 +105,9 @@ export function walletStepUpRoutes(ctx: ServerCtx) {
 
   /** The user's root named by `entropy_id` (its stored spelling), or 404. */
   const rootOf = async (appId: string, userId: string, entropy: string) => {
-    const [row] = await ctx.store.query<{ entropy_id: string }>('SELECT entropy_id FROM embedded_wallet_roots WHERE app_id = $1 AND lower(entropy_id) = lower($2) AND user_id = $3', [
-      appId,
-      entropy,
-      userId,
-    ])
-    if (!row) throw stepUpErrors.notFound()
-    return row.entropy_id
+    const stored = await rootEntropyId(ctx.store, appId, userId, entropy)
+    if (stored === undefined) throw stepUpErrors.notFound()
+    return stored
   }
 
   /** A step-up is for a device that is not (or no longer bound as) a registered one; never for a removed one. */
@@ -222,21 +184,9 @@ export function walletStepUpRoutes(ctx: ServerCtx) {
       await ctx.store.transaction(async (q) => {
         if (!d.row || d.row.revoked_at != null) {
           // Not a registered device: a step-up grant of this session and device (any root) will do.
-          const used = await q.query(
-            `UPDATE wallet_step_up_grants SET used_at = $5 WHERE id = (
-               SELECT id FROM wallet_step_up_grants WHERE app_id = $1 AND user_id = $2 AND session_id = $3 AND device_id = $4
-                 AND used_at IS NULL AND expires_at > $5 ORDER BY created_at DESC LIMIT 1) RETURNING id`,
-            [app.id, auth.userId, auth.sessionId, d.deviceId, t],
-          )
-          if (!used.length) throw custodyErrors.stepUpRequired()
+          if (!(await useAnyGrant(q, { appId: app.id, userId: auth.userId, sessionId: auth.sessionId, deviceId: d.deviceId }, t))) throw custodyErrors.stepUpRequired()
         }
-        const gone = await q.query('UPDATE wallet_devices SET revoked_at = $4 WHERE app_id = $1 AND user_id = $2 AND device_id = $3 AND revoked_at IS NULL RETURNING device_id', [
-          app.id,
-          auth.userId,
-          b.device_id,
-          t,
-        ])
-        if (!gone.length) throw stepUpErrors.deviceNotFound()
+        if (!(await revokeDevice(q, app.id, auth.userId, b.device_id, t))) throw stepUpErrors.deviceNotFound()
       })
       ctx.log.info({ app_id: app.id, own: b.device_id === d.deviceId }, 'wallet device removed')
       return c.json({ devices: await listDevices(ctx.store, app.id, auth) })
