@@ -12,6 +12,7 @@ import { Hono } from 'hono'
 import { fileURLToPath } from 'node:url'
 import { registerConsentPage } from './consent-page'
 import { registerExportPage } from './export-page'
+import { BROWSER_BUILD, etagOf } from './frame-page'
 import type { AppsRegistry } from './config'
 import { cloudDriveOrigins } from './features/recovery/service'
 
@@ -52,22 +53,15 @@ export function frameBundle(minify = true): Promise<FrameBundle> {
     const { createHash } = await import('node:crypto')
     const entries = [...new Set(FRAME_PAGES.map((p) => p.entry))]
     const out = await build({
+      ...BROWSER_BUILD,
       entryPoints: Object.fromEntries(entries.map((e) => [e, `${FRAME_DIR}${e}.ts`])),
-      bundle: true,
-      write: false,
-      format: 'esm',
       splitting: true,
       outdir: '/frame-out',
       entryNames: '[name]',
       chunkNames: 'chunk-[hash]',
-      platform: 'browser',
-      target: 'es2022',
       minify,
-      legalComments: 'none',
-      define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
-      logLevel: 'silent',
     })
-    const tag = (code: string) => `"${createHash('sha256').update(code).digest('base64url').slice(0, 16)}"`
+    const tag = (code: string) => etagOf(createHash, code)
     const files = new Map<string, { code: string; etag: string }>()
     for (const f of out.outputFiles) files.set(f.path.split('/').pop()!, { code: f.text, etag: tag(f.text) })
     return { code: files.get('main.js')!.code, files }

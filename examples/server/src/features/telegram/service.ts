@@ -69,18 +69,17 @@ export function checkWidgetData(
   if (!fresh(authDate, opts.maxAgeS ?? DEFAULT_TELEGRAM_MAX_AGE_S, opts.nowS ?? Math.floor(Date.now() / 1000))) return { ok: false, reason: 'stale' }
   const id = String(data.id)
   if (!/^\d{1,20}$/.test(id)) return { ok: false, reason: 'malformed' }
-  return {
-    ok: true,
-    authDate,
-    user: {
-      id,
-      first_name: strOrNull(data.first_name),
-      last_name: strOrNull(data.last_name),
-      username: strOrNull(data.username),
-      photo_url: strOrNull(data.photo_url),
-    },
-  }
+  return { ok: true, authDate, user: telegramUser(id, data) }
 }
+
+/** The user a checked login or launch names (its id checked already). */
+const telegramUser = (id: string, u: Record<string, unknown>) => ({
+  id,
+  first_name: strOrNull(u.first_name),
+  last_name: strOrNull(u.last_name),
+  username: strOrNull(u.username),
+  photo_url: strOrNull(u.photo_url),
+})
 
 /** Mini App launch data: the raw `initData` query string (`tgWebAppData`). */
 export function checkWebAppData(initData: string, botToken: string, opts: { maxAgeS?: number; nowS?: number } = {}): TelegramCheck {
@@ -109,15 +108,5 @@ export function checkWebAppData(initData: string, botToken: string, opts: { maxA
   }
   const id = typeof u?.id === 'number' || typeof u?.id === 'string' ? String(u.id) : ''
   if (!/^\d{1,20}$/.test(id)) return { ok: false, reason: 'malformed' }
-  return {
-    ok: true,
-    authDate,
-    user: {
-      id,
-      first_name: strOrNull(u.first_name),
-      last_name: strOrNull(u.last_name),
-      username: strOrNull(u.username),
-      photo_url: strOrNull(u.photo_url),
-    },
-  }
+  return { ok: true, authDate, user: telegramUser(id, u) }
 }

@@ -5,7 +5,7 @@ import { DEFAULT_CHAINS } from '../../config'
 import type { ServerCtx } from '../../core/context'
 import { errors } from '../../core/errors'
 import { allowedHosts, checkIssuedAt, checkUri, consumeNonce } from '../../nonces'
-import type { WalletFlow } from './flow'
+import { walletAccount, type WalletFlow } from './flow'
 
 const clients = new Map<string, PublicClient>()
 function clientFor(url: string): PublicClient {
@@ -99,24 +99,7 @@ export function siweFlow(ctx: ServerCtx): WalletFlow {
       })
       if (!ok) throw errors.invalidCredentials('Invalid signature')
       const checksummed = getAddress(parsed.address)
-      return {
-        type: 'wallet',
-        identifier: `ethereum:${address}`,
-        data: {
-          address: checksummed,
-          chain_type: 'ethereum',
-          chain_id: chainIdOf(b.chainId, parsed.chainId),
-          wallet_client_type: (b.walletClientType as string) ?? null,
-          connector_type: (b.connectorType as string) ?? null,
-          imported: false,
-          delegated: false,
-          recovery_method: null,
-          wallet_index: null,
-        },
-        transferable: false,
-        linkMethod: 'siwe',
-        displayName: checksummed,
-      }
+      return walletAccount({ chain: 'ethereum', identifier: `ethereum:${address}`, address: checksummed, chainId: chainIdOf(b.chainId, parsed.chainId), transferable: false, linkMethod: 'siwe' }, b)
     },
   }
 }

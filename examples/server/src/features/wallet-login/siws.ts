@@ -4,7 +4,7 @@ import type { ServerCtx } from '../../core/context'
 import { errors } from '../../core/errors'
 import { allowedHosts, checkIssuedAt, checkUri, consumeNonce } from '../../nonces'
 import { parseSiwsMessage } from './siws-message'
-import type { WalletFlow } from './flow'
+import { walletAccount, type WalletFlow } from './flow'
 
 function normalise(address: string): string {
   const a = address.trim()
@@ -52,24 +52,7 @@ export function siwsFlow(ctx: ServerCtx): WalletFlow {
         ok = false
       }
       if (!ok) throw errors.invalidCredentials('Invalid signature')
-      return {
-        type: 'wallet',
-        identifier: `solana:${address}`,
-        data: {
-          address,
-          chain_type: 'solana',
-          chain_id: null,
-          wallet_client_type: (b.walletClientType as string) ?? null,
-          connector_type: (b.connectorType as string) ?? null,
-          imported: false,
-          delegated: false,
-          recovery_method: null,
-          wallet_index: null,
-        },
-        transferable: true,
-        linkMethod: 'siws',
-        displayName: address,
-      }
+      return walletAccount({ chain: 'solana', identifier: `solana:${address}`, address, chainId: null, transferable: true, linkMethod: 'siws' }, b)
     },
   }
 }
