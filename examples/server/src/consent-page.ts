@@ -33,7 +33,7 @@ export function registerConsentPage(app: Hono, opts: ConsentPageOptions): void {
     loadingClass: 'c-loading',
     entry: ENTRY,
     css: CSS,
-    query: consentQuery,
+    params: consentQuery,
     fromApp: (settings) => ({ appName: settings.name || 'This app' }),
   })
 }

@@ -59,5 +59,5 @@ export function exportQuery(q: (k: string) => string | undefined): { ok: true; v
 }
 
 export function registerExportPage(app: Hono, opts: ExportPageOptions): void {
-  registerFramePage(app, opts, { name: 'export', title: 'Portico wallet export', configId: 'portico-export-config', mainId: 'export', loadingClass: 'x-loading', entry: ENTRY, css: CSS, query: exportQuery })
+  registerFramePage(app, opts, { name: 'export', title: 'Portico wallet export', configId: 'portico-export-config', mainId: 'export', loadingClass: 'x-loading', entry: ENTRY, css: CSS, params: exportQuery })
 }

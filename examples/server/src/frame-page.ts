@@ -89,7 +89,7 @@ export interface FramePage {
   entry: string
   css: string
   /** The page's query, checked: its config fields, or the first bad parameter. */
-  query: (q: (k: string) => string | undefined) => { ok: true; value: object } | { ok: false; param: string }
+  params: (q: (k: string) => string | undefined) => { ok: true; value: object } | { ok: false; param: string }
   /** Config fields from the app's settings (e.g. its name). */
   fromApp?: (app: AppSettings) => object
 }
@@ -109,7 +109,7 @@ export function registerFramePage(app: Hono, opts: FramePageOptions, page: Frame
     const appId = c.req.param('appId')
     const settings = appId.length === 25 ? opts.apps.get(appId) : undefined
     if (!settings) return c.text('Unknown app id', 404)
-    const q = page.query((k) => c.req.query(k))
+    const q = page.params((k) => c.req.query(k))
     if (!q.ok) return c.text(`Invalid ${q.param}`, 400)
     const config = { appId, apiUrl: originOf(opts.apiUrl), allowedOrigins: settings.allowedOrigins, ...page.fromApp?.(settings), ...q.value }
     c.header('content-security-policy', exportCsp(opts.apiUrl, settings.allowedOrigins))
