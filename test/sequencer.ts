@@ -39,13 +39,15 @@ export const LONG_UNIT_FILES = [
  * journeys 184 s, email 162 s, oauth 128 s, external-wallets 103 s, wallet-export-delegation
  * 86 s, wallet-recovery 79 s, bench 76 s, funding 66 s, mfa 58 s; the median spec 37 s). On a
  * fresh clone demo-start builds the demo app and nextjs runs `next build` (each over 100 s
- * then), so they come early too.
+ * then), so they come early too. nextjs is second: while the first spec builds the harness's
+ * app (the other specs that need it wait for that build), it keeps the second worker busy with
+ * work of its own (the package was packed in the unit phase).
  */
 export const LONG_SPECS = [
   'embedded-wallet',
+  'nextjs',
   'journeys',
   'demo-start',
-  'nextjs',
   'email',
   'oauth',
   'external-wallets',
