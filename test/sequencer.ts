@@ -15,8 +15,9 @@ import { relative } from 'node:path'
  * The unit phase's long files, longest first (one whole unit phase from a fresh order, two at a
  * time on a 2-core machine loaded by other jobs: rotate-keys 585 s, password 561 s, consumer
  * 356 s, restart 182 s, scale 112 s, wallet-password 95 s, then 80 s down to 40 s; the median
- * file 2.7 s). The phase is bound by the sum of its files (sum / 2 = 1459 s there): ordered by
- * this list, by file size or by vitest's recorded durations, it ended within 2 % of that bound;
+ * file 2.7 s). The phase is bound by the sum of its files (sum / 2 = 1459 s there): replayed on
+ * two workers in this list's order, by file size or by recorded duration, it ends within 2 % of
+ * that bound either way;
  * the list keeps the two longest from ever starting last.
  */
 export const LONG_UNIT_FILES = [
