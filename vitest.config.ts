@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config'
 import { sourceAliases } from './source-aliases'
+import { LONG_UNIT_FILES, longFirst } from './test/sequencer'
 
 export default defineConfig({
   resolve: { alias: sourceAliases },
@@ -16,5 +17,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Browser and server suites start processes of their own; keep the 2-core machines calm.
     maxWorkers: 2,
+    // The long files first on a fresh clone (no durations cached): test/sequencer.ts.
+    sequence: { sequencer: longFirst(LONG_UNIT_FILES) },
   },
 })

@@ -8,13 +8,13 @@
  * - spec files of a worker in one process (`isolate: false`): the reference server's modules,
  *   playwright and the harness load once per worker, not once per spec file; test/e2e/setup.ts
  *   puts back what a spec set in process.env,
- * - the long spec files first (test/e2e/sequencer.ts), so with two workers no long one is left
+ * - the long spec files first (test/sequencer.ts), so with two workers no long one is left
  *   for the end.
  * `npx vitest run test/e2e/x.spec.ts` (the base config) still runs a spec on its own.
  */
 import { defineConfig } from 'vitest/config'
 import base from './vitest.config'
-import LongFirstSequencer from './test/e2e/sequencer'
+import { LONG_SPECS, longFirst } from './test/sequencer'
 
 const workers = Math.max(1, Math.min(2, Number(process.env.PORTICO_E2E_WORKERS) || 2))
 
@@ -28,6 +28,6 @@ export default defineConfig({
     isolate: false,
     maxWorkers: workers,
     fileParallelism: workers > 1,
-    sequence: { ...base.test?.sequence, sequencer: LongFirstSequencer },
+    sequence: { ...base.test?.sequence, sequencer: longFirst(LONG_SPECS) },
   },
 })

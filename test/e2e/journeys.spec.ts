@@ -31,7 +31,7 @@ import { localDelivery } from '../../examples/stand-ins/local-delivery'
 // journey: recovery-new-device
 import * as OTPAuth from 'otpauth'
 import { verifyMessage } from 'viem'
-import { totpStepWithMargin } from './totp'
+import { nextTotpStep, totpStepWithMargin } from './totp'
 
 // ---------------------------------------------------------------------------------------------
 // Shared set-up
@@ -174,7 +174,7 @@ describe('journey: e-mail login, wallet, TOTP, sign, send, receipt', { timeout: 
     // Imported here, not at the top: the other journeys' regions stay free of merge conflicts.
     const OTPAuth = await import('otpauth')
     const { parseEther, verifyMessage } = await import('viem')
-    const { totpStepWithMargin } = await import('./totp')
+    const { nextTotpStep, totpStepWithMargin } = await import('./totp')
     type Hex = `0x${string}`
     const email = `journey-a-${Date.now().toString(36)}@example.com`
     const page = await h.openPage({ app: EVM_JOURNEY_APP, frame: h.frameUrl!, rpc: s.evm.rpc, svm: s.svm.rpc, erc20: s.contracts.erc20, splMint: s.svm.demoMint })
@@ -244,8 +244,8 @@ describe('journey: e-mail login, wallet, TOTP, sign, send, receipt', { timeout: 
     await typeCode(page, enrolCode)
     await page.waitForSelector('[data-mfa-verify] :text-is("This code has already been used. Wait for a new code.")')
     await h.screenshot(page, 'journey-a-verify-used')
-    await page.waitForFunction((t) => Date.now() >= t, (enrolStep + 1) * 30_000, { timeout: 40_000, polling: 250 })
-    await typeCode(page, gen.generate())
+    // A fresh code: the next step's (inside the server's window now; no wait for the clock).
+    await typeCode(page, gen.generate({ timestamp: (await nextTotpStep(enrolStep)) * 30_000 }))
     await page.waitForSelector(`${dialog('approvals-sign')} .portico-title:text-is("Success!")`)
     const sig1 = (await result(page, 'signature:')) as Hex
     expect(await verifyMessage({ address, message: 'Hello from Portico', signature: sig1 })).toBe(true)
@@ -381,10 +381,8 @@ describe('journey: password backup, second browser, MFA, recover, sign', { timeo
     /** A code of a 30 s step after the last one used (the server refuses a step used already). */
     let lastStep = 0
     const nextCode = async () => {
-      while (Math.floor(Date.now() / 30_000) <= lastStep) await new Promise((r) => setTimeout(r, 200))
-      await totpStepWithMargin()
-      lastStep = Math.floor(Date.now() / 30_000)
-      return gen.generate()
+      lastStep = await nextTotpStep(lastStep)
+      return gen.generate({ timestamp: lastStep * 30_000 })
     }
     await page.getByRole('button', { name: 'Continue' }).click()
     await totpStepWithMargin()
@@ -447,7 +445,6 @@ describe('journey: password backup, second browser, MFA, recover, sign', { timeo
     if (next === 'mfa') {
       await expectDialogContained(page2)
       await h.screenshot(page2, 'journey-recovery-new-device-sign-mfa')
-      await totpStepWithMargin()
       await typeCode(page2, await nextCode())
     }
     const line = await nextResult(page2, before)
