@@ -9,6 +9,7 @@ import type { TokenStorage } from './config'
 import { PorticoError, isPorticoError } from './errors'
 import type { PorticoEmitter } from './events'
 import { lazyOnce } from './lazy'
+import { safeStorage } from './recent'
 import type { Api } from './transport'
 import { toUser, type AccountTypes, type User } from './user'
 import type { WireAuthResponse, WireOAuthTokens, WireUser } from './wire'
@@ -145,13 +146,7 @@ export function createSession(deps: SessionDeps): Session {
   let channel: ChannelLike | null = null
   let user: User | null = null
 
-  const read = (k: string) => {
-    try {
-      return deps.storage.getItem(k)
-    } catch {
-      return null
-    }
-  }
+  const read = safeStorage(deps.storage).get
   const write = (k: string, v: string | null | undefined) => {
     try {
       if (v) deps.storage.setItem(k, v)
