@@ -95,11 +95,12 @@ export interface PorticoErrorOptions {
 
 export class PorticoError extends Error {
   override name = 'PorticoError'
-  readonly code: PorticoErrorCode
-  readonly kind: ErrorKind
-  readonly status?: number
-  readonly data?: Record<string, unknown>
-  readonly retryable: boolean
+  // `declare`: set in the constructor (same properties, same order), no field initialisers.
+  declare readonly code: PorticoErrorCode
+  declare readonly kind: ErrorKind
+  declare readonly status?: number
+  declare readonly data?: Record<string, unknown>
+  declare readonly retryable: boolean
 
   constructor(code: PorticoErrorCode, message: string, options: PorticoErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })

@@ -21,14 +21,8 @@ export {
   CONFIG_TEXTS,
 } from './config'
 export { createTransport, API_PREFIX, REQUEST_TIMEOUT_MS, RETRY_STATUSES, RETRIES, retryDelay } from './transport'
-export {
-  createSession,
-  isTokenActive,
-  tokenExpiry,
-  TOKEN_EXPIRY_MARGIN_S,
-  REFRESH_MARKER_COOKIE,
-  REFRESH_MARKER_MAX_AGE_S,
-} from './session'
+export { createSession, REFRESH_MARKER_COOKIE, REFRESH_MARKER_MAX_AGE_S } from './session'
+export { isTokenActive, tokenExpiry, TOKEN_EXPIRY_MARGIN_S } from './token'
 export type { LockManagerLike, ChannelLike } from './session'
 export { toUser, normaliseGeneric } from './user'
 export type { AccountTypes } from './user'

@@ -7,6 +7,8 @@
 // would split them into chunks of their own for the bundler (one more request, worse gzip).
 import { PorticoError, toPorticoError } from './index'
 import type { SessionCore } from './session'
+// Only this chunk needs the expiry check (not through ./index: it is no module of the kernel's entry).
+import { isTokenActive } from './token'
 import type { User } from './user'
 import type { WireAuthResponse, WireForkResponse, WireUser } from './wire'
 
@@ -44,7 +46,7 @@ export function sessionCalls(core: SessionCore) {
       return locks.request(`portico:${deps.appId}:refresh`, async () => {
         const stored = read(keys.token)
         // Another tab refreshed while we waited for the lock: use its tokens.
-        if (stored && stored !== before && core.isActive(stored)) return core.user ?? refreshUser()
+        if (stored && stored !== before && isTokenActive(stored, core.now())) return core.user ?? refreshUser()
         return doRefresh()
       })
     }
@@ -62,6 +64,14 @@ export function sessionCalls(core: SessionCore) {
   }
 
   return {
+    async getAccessToken() {
+      const token = read(keys.token)
+      if (isTokenActive(token, core.now())) return token
+      if (!read(keys.refresh)) return null
+      await refresh()
+      const fresh = read(keys.token)
+      return isTokenActive(fresh, core.now()) ? fresh : null
+    },
     refresh,
     refreshUser,
     async logout() {

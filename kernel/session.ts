@@ -9,12 +9,11 @@ import type { TokenStorage } from './config'
 import { PorticoError, isPorticoError } from './errors'
 import type { PorticoEmitter } from './events'
 import { lazyOnce } from './lazy'
+import { safeStorage } from './recent'
 import type { Api } from './transport'
 import { toUser, type AccountTypes, type User } from './user'
 import type { WireAuthResponse, WireOAuthTokens, WireUser } from './wire'
 
-/** The access token counts as inactive this long before it expires. */
-export const TOKEN_EXPIRY_MARGIN_S = 30
 /** The refresh-marker cookie lives 30 days. */
 export const REFRESH_MARKER_MAX_AGE_S = 30 * 24 * 60 * 60
 export const REFRESH_MARKER_COOKIE = 'portico-session'
@@ -84,26 +83,6 @@ export interface Session {
   destroy(): void
 }
 
-/** Read `exp` (seconds) from a JWT without verifying it. */
-export function tokenExpiry(token: string): number | null {
-  const part = token.split('.')[1]
-  if (!part) return null
-  try {
-    const b64 = part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '=')
-    const payload = JSON.parse(atob(b64))
-    return typeof payload.exp === 'number' ? payload.exp : null
-  } catch {
-    return null
-  }
-}
-
-/** Active = has an expiry more than 30 s away. */
-export function isTokenActive(token: string | null, nowMs: number = Date.now()): boolean {
-  if (!token) return false
-  const exp = tokenExpiry(token)
-  return exp !== null && exp - TOKEN_EXPIRY_MARGIN_S > nowMs / 1000
-}
-
 export function memoryStorage(): TokenStorage {
   const m = new Map<string, string>()
   return {
@@ -142,8 +121,8 @@ function setMarkerCookie(on: boolean) {
 export interface SessionCore {
   deps: SessionDeps
   keys: { token: string; refresh: string; identity: string; provider: string }
-  /** `isTokenActive` now. */
-  isActive(token: string | null): boolean
+  /** The clock (`deps.now`, else `Date.now`). */
+  now(): number
   locks: LockManagerLike | null
   read(key: string): string | null
   write(key: string, value: string | null | undefined): void
@@ -167,13 +146,7 @@ export function createSession(deps: SessionDeps): Session {
   let channel: ChannelLike | null = null
   let user: User | null = null
 
-  const read = (k: string) => {
-    try {
-      return deps.storage.getItem(k)
-    } catch {
-      return null
-    }
-  }
+  const read = safeStorage(deps.storage).get
   const write = (k: string, v: string | null | undefined) => {
     try {
       if (v) deps.storage.setItem(k, v)
@@ -240,7 +213,7 @@ export function createSession(deps: SessionDeps): Session {
   const core: SessionCore = {
     deps,
     keys,
-    isActive: (token) => isTokenActive(token, now()),
+    now,
     locks:
       deps.locks !== undefined ? deps.locks : ((globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks ?? null),
     read,
@@ -276,14 +249,9 @@ export function createSession(deps: SessionDeps): Session {
     get user() {
       return user
     },
-    async getAccessToken() {
-      const token = read(keys.token)
-      if (isTokenActive(token, now())) return token
-      if (!read(keys.refresh)) return null
-      await refresh()
-      const fresh = read(keys.token)
-      return isTokenActive(fresh, now()) ? fresh : null
-    },
+    // No token and no refresh token: no session, and nothing to load. Otherwise the expiry
+    // check (./token.ts) and the refresh are in ./session-calls.ts.
+    getAccessToken: async () => (read(keys.token) || read(keys.refresh) ? (await calls()).getAccessToken() : null),
     getIdentityToken: () => read(keys.identity),
     getProviderAccessToken: () => read(keys.provider),
     async restore() {

@@ -45,13 +45,7 @@ export { Modal, screenComponent } from './modal/modal'
 export type { LoginInputProps, LandingPlan, LandingView } from './screens/landing-plan'
 // The code rule every code method shares (part 1 sections 4 and 9), defined once: the code
 // boxes (./components/code-entry.tsx) and the code kit's flow (`portico/kits/code`) read these.
-// Defined here, in the entry, so that no chunk of its own loads for three numbers.
-/** Codes are exactly this many digits (part 1 section 9, 'Code length'). */
-export const CODE_LENGTH = 6
-/** A new code may be requested this long after the last one (part 1 section 4). */
-export const RESEND_COOLDOWN_MS = 30_000
-/** The code boxes clear this long after a failed code (part 1 section 4). */
-export const CODE_RESET_MS = 1_400
+export { CODE_LENGTH, RESEND_COOLDOWN_MS, CODE_RESET_MS } from './internal/attach'
 export { lazyComponent } from './internal/lazy'
 export type { PreloadableComponent } from './internal/lazy'
 // The icons a plugin's landing entry draws (the whole set, `icons`, is in `portico/ui/screens`)

@@ -30,12 +30,17 @@ export const budgets = {
   // flow, the modal's idle preload, the session's network calls, the kernel's error views,
   // finishing a login and the return path's stripping load when needed; development-only texts.
   // Issue 27's target is 16,000 B (test/bench/run.ts prints it).
-  minimalInitial: 18_500,
+  // 18,500 -> 18,300 B (17,936 measured; 18,277 before) with issue 28's size step: the config's
+  // host/server/default merge by one helper, the token expiry check loads with the session's
+  // calls, PorticoError's fields declared, no code in portico/ui's own file.
+  minimalInitial: 18_300,
   /**
    * test/bench/hosts/readme-email.tsx, the README's e-mail-only app (issue 27's small default
    * entry): 18,361 B measured, 20,528 before; the target, 16,000 B, is not reached yet.
    */
-  readmeEmailInitial: 18_500,
+  // 18,500 -> 18,300 B (18,069 measured; 18,410 before), as minimalInitial. What is left to
+  // reach 16,000 B is named in issue 28's CHANGELOG entry (tapable's Hook, ERROR_TEXTS).
+  readmeEmailInitial: 18_300,
   /**
    * examples/app (every plugin on): 48 KiB (44.5 measured) once libphonenumber-js left the
    * initial load; issue 11's target is 60 KiB.

@@ -9,6 +9,15 @@ import { GENERIC_SCREENS, landingScreen } from '../screens/registry'
 /** Success delays (part 1 section 9). */
 export const NEXT_SCREEN_DELAY_MS = 900
 export const CLOSE_DELAY_MS = 1400
+// The code rule every code method shares (part 1 sections 4 and 9), re-exported by portico/ui.
+// Here, beside the success delays, in a module of the initial load: in portico/ui's own file
+// they made a chunk of their own (one more initial file) for three numbers.
+/** Codes are exactly this many digits (part 1 section 9, 'Code length'). */
+export const CODE_LENGTH = 6
+/** A new code may be requested this long after the last one (part 1 section 4). */
+export const RESEND_COOLDOWN_MS = 30_000
+/** The code boxes clear this long after a failed code (part 1 section 4). */
+export const CODE_RESET_MS = 1_400
 
 export interface UiSnapshot {
   ready: boolean
