@@ -6,3 +6,5 @@
  */
 export { createCodeFlow, INITIAL_CODE_STATE, normaliseCode } from './flow'
 export type { CodeFlow, CodeFlowOptions, CodeFlowState, CodeFlowStatus, CodeTexts, SendOptions, VerifyContext } from './flow'
+export { createCodeLogin } from './login'
+export type { CodeLogin, CodeLoginOptions, CodeLoginCompleter, CodeLoginResponse, CodeLoginSubmit } from './login'

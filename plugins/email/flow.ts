@@ -15,7 +15,7 @@ import {
   type WireAuthResponse,
   type WireUser,
 } from 'portico'
-import { createCodeFlow, type CodeFlowState } from 'portico/kits/code'
+import { createCodeLogin, type CodeFlowState } from 'portico/kits/code'
 import { authenticateEmail, initEmail, linkEmail, transferEmail, unlinkEmail, updateEmail } from './calls'
 import type { EmailCheck } from './check'
 import type { EMAIL_TEXTS } from './strings'
@@ -92,69 +92,38 @@ export type EmailShared = Pick<EmailApi, 'texts' | 'check' | 'codeErrorMessage'>
 
 export function createEmailFlow(ctx: FlowContext, store: Store<EmailFlowState>, shared: EmailShared): EmailApi {
   const t = shared.texts
-  const requireUser = (message = t().mustBeAuthenticated) => {
-    if (!ctx.session.authenticated || !ctx.session.user) throw new PorticoError('must_be_authenticated', message)
-    return ctx.session.user
-  }
-  /** Link, update, unlink and transfer answer with the user (or a response without a new session). */
-  const applyUser = (res: WireAuthResponse | { user: WireUser }): User => {
-    const full = res as Partial<WireAuthResponse>
-    if (!full.token && !full.refresh_token) return ctx.session.setUser(res.user)
-    const r = ctx.session.apply(res as WireAuthResponse)
-    if (!r) throw new PorticoError('missing_or_invalid_token', 'The server ended the session.')
-    return r.user
-  }
-  const finish = async (res: WireAuthResponse | { user: WireUser }, intent: Intent, complete?: EmailCompleter): Promise<AuthResult> => {
-    const meta = { method: 'email' as const, intent }
-    if (intent === 'login') {
-      const done = complete ? await complete(res, meta) : await ctx.completeLogin(res as WireAuthResponse, meta)
-      return { user: done?.user ?? ctx.session.user!, isNewUser: done?.isNewUser ?? (res as WireAuthResponse).is_new_user === true }
-    }
-    const user = complete ? ((await complete(res, meta))?.user ?? applyUser(res)) : applyUser(res)
-    return { user, isNewUser: false }
-  }
-  /** A wrong code rejects with the spec's text (headless callers show `error.message`). */
-  const shown = (e: unknown) => {
-    const err = toPorticoError(e)
-    if (err.code !== 'invalid_credentials') return err
-    return new PorticoError(err.code, t().invalidCode, { cause: err, kind: err.kind, status: err.status, data: err.data })
-  }
-
-  const flow = createCodeFlow<AuthResult, { intent?: Intent; token?: string }, { complete?: EmailCompleter; disableSignup?: boolean }>({
+  const login = createCodeLogin<WireAuthResponse | { user: WireUser }, { intent?: Intent; token?: string }, 'email'>({
+    ctx,
     store,
-    texts: () => ({ codeNumeric: t().codeNumeric, codeLength: t().codeLength }),
+    method: 'email',
+    texts: t,
     prepare(raw, { intent }) {
       const address = String(raw ?? '').trim()
       const check = shared.check(address)
       if (!check.valid) throw new PorticoError(check.error ? 'disallowed_plus_email' : 'invalid_data', check.error ?? t().invalidEmail)
       if (intent === 'login') ctx.assertLoggedOut()
       else if (intent === 'update') {
-        if (!requireUser(t().mustBeAuthenticatedToUpdate).email) throw new PorticoError('failed_to_update_account', t().updateRequiresEmail)
-      } else requireUser()
+        if (!login.requireUser(t().mustBeAuthenticatedToUpdate).email) throw new PorticoError('failed_to_update_account', t().updateRequiresEmail)
+      } else login.requireUser()
       return address
     },
     send: (address, { token }) => initEmail(ctx.api, address, token),
-    async verify(code, { destination, intent, complete, disableSignup }) {
-      try {
-        if (intent === 'link') {
-          requireUser()
-          return await finish(await linkEmail(ctx.api, { email: destination, code }), intent, complete)
-        }
-        if (intent === 'update') {
-          const oldAddress = requireUser(t().mustBeAuthenticatedToUpdate).email?.address
-          if (!oldAddress) throw new PorticoError('failed_to_update_account', t().updateRequiresEmail)
-          return await finish(await updateEmail(ctx.api, { oldAddress, newAddress: destination, code }), intent, complete)
-        }
-        ctx.assertLoggedOut()
-        const mode = (disableSignup ?? shared.disableSignup()) ? 'no-signup' : 'login-or-sign-up'
-        return await finish(await authenticateEmail(ctx.api, { email: destination, code, mode }), 'login', complete)
-      } catch (e) {
-        throw shown(e)
-      }
+    calls: {
+      login: (email, code, mode) => authenticateEmail(ctx.api, { email, code, mode }),
+      link: (email, code) => linkEmail(ctx.api, { email, code }),
+      update: (oldAddress, newAddress, code) => updateEmail(ctx.api, { oldAddress, newAddress, code }),
+    },
+    current: (user) => user.email?.address,
+    nothingToUpdate: () => new PorticoError('failed_to_update_account', t().updateRequiresEmail),
+    disableSignup: shared.disableSignup,
+    // A wrong code rejects with the spec's text (headless callers show `error.message`).
+    failure(e) {
+      const err = toPorticoError(e)
+      if (err.code !== 'invalid_credentials') return err
+      return new PorticoError(err.code, t().invalidCode, { cause: err, kind: err.kind, status: err.status, data: err.data })
     },
   })
-
-  const submit = (code: string, { email, ...rest }: EmailSubmitOptions = {}) => flow.submit(code, { ...rest, destination: email })
+  const { flow } = login
 
   return {
     getState: flow.getState,
@@ -164,19 +133,19 @@ export function createEmailFlow(ctx: FlowContext, store: Store<EmailFlowState>, 
     texts: t,
     codeErrorMessage: shared.codeErrorMessage,
     sendCode: ({ email, ...options }) => flow.send(email, options),
-    resendCode: (token) => flow.resend(token === undefined ? {} : { token }),
-    loginWithCode: ({ code, ...options }) => submit(code, { ...options, intent: 'login' }),
-    linkWithCode: async ({ code, ...options }) => (await submit(code, { ...options, intent: 'link' })).user,
-    updateWithCode: async ({ code, ...options }) => (await submit(code, { ...options, intent: 'update' })).user,
-    submitCode: async (code, options) => (await submit(code, options)).user,
+    resendCode: login.resend,
+    loginWithCode: ({ code, email, ...options }) => login.login(code, email, options),
+    linkWithCode: ({ code, email, ...options }) => login.link(code, email, options),
+    updateWithCode: ({ code, email, ...options }) => login.update(code, email, options),
+    submitCode: async (code, { email, ...options } = {}) => (await login.submit(code, { ...options, destination: email })).user,
     async unlink(address) {
       const target = address ?? ctx.session.user?.email?.address
       if (!target) throw new PorticoError('invalid_data', t().noEmailToUnlink)
-      return applyUser(await unlinkEmail(ctx.api, target))
+      return login.applyUser(await unlinkEmail(ctx.api, target))
     },
     async transfer({ nonce, email }) {
-      requireUser()
-      return applyUser(await transferEmail(ctx.api, { nonce, email }))
+      login.requireUser()
+      return login.applyUser(await transferEmail(ctx.api, { nonce, email }))
     },
     reset: flow.reset,
   }

@@ -13,7 +13,7 @@ import {
   type User,
   type WireAuthResponse,
 } from 'portico'
-import { createCodeFlow, type CodeFlowState } from 'portico/kits/code'
+import { createCodeLogin, type CodeFlowState } from 'portico/kits/code'
 import { authenticateSms, initSms, linkSms, transferSms, unlinkSms, updateSms } from './calls'
 import { SMS_TEXTS } from './strings'
 
@@ -74,80 +74,52 @@ type FlowContext = Pick<PluginContext, 'api' | 'session' | 'completeLogin' | 'co
 
 export function createSmsFlow(ctx: FlowContext, store: Store<SmsState>, defaults: { disableSignup?: boolean } = {}): SmsApi {
   const t = () => ctx.texts(SMS_TEXTS)
-  const requireUser = () => {
-    if (!ctx.session.authenticated || !ctx.session.user) {
-      throw new PorticoError('must_be_authenticated', t().mustBeAuthenticated)
-    }
-    return ctx.session.user
-  }
-  /** Link, update, unlink and transfer answer with the user (session_update_action 'ignore'). */
-  const applyUser = (res: WireAuthResponse): User => {
-    const r = ctx.session.apply(res)
-    if (!r) throw new PorticoError('missing_or_invalid_token', 'The server ended the session.')
-    return r.user
-  }
-  const finish = async (res: WireAuthResponse, intent: Intent, complete?: Completer): Promise<AuthResult> => {
-    const meta = { method: 'sms' as const, intent }
-    if (intent === 'login') {
-      const done = complete ? await complete(res, meta) : await ctx.completeLogin(res, meta)
-      return { user: done?.user ?? ctx.session.user!, isNewUser: done?.isNewUser ?? res.is_new_user === true }
-    }
-    const user = complete ? ((await complete(res, meta))?.user ?? applyUser(res)) : applyUser(res)
-    return { user, isNewUser: false }
-  }
-
-  const flow = createCodeFlow<AuthResult, Omit<SendCodeOptions, 'phoneNumber'>, { complete?: Completer; disableSignup?: boolean }>({
+  const login = createCodeLogin<WireAuthResponse, Omit<SendCodeOptions, 'phoneNumber'>, 'sms'>({
+    ctx,
     store,
-    texts: () => ({ codeNumeric: t().codeNumeric, codeLength: t().codeLength }),
+    method: 'sms',
+    texts: t,
     async prepare(number, { intent, country }) {
       if (intent === 'login') ctx.assertLoggedOut()
       else if (intent === 'update') {
-        if (!requireUser().phone) throw new PorticoError('invalid_data', t().needPhoneToUpdate)
-      } else if (intent === 'link' && requireUser().phone) {
+        if (!login.requireUser().phone) throw new PorticoError('invalid_data', t().needPhoneToUpdate)
+      } else if (intent === 'link' && login.requireUser().phone) {
         throw new PorticoError('cannot_link_more_of_type', t().cannotLinkMore)
       }
       const defaultCountry = country ?? ctx.config.intl.defaultCountry
       return (await loadE164()).toE164Sync(number, defaultCountry, t().invalidPhone)
     },
     send: (number, { token }) => initSms(ctx.api, number, token),
-    async verify(code, { destination, intent, complete, disableSignup }) {
-      if (intent === 'link') {
-        requireUser()
-        return finish(await linkSms(ctx.api, destination, code), intent, complete)
-      }
-      if (intent === 'update') {
-        const old = requireUser().phone?.number
-        if (!old) throw new PorticoError('invalid_data', t().needPhoneToUpdate)
-        return finish(await updateSms(ctx.api, old, destination, code), intent, complete)
-      }
-      ctx.assertLoggedOut()
-      const mode = (disableSignup ?? defaults.disableSignup) ? 'no-signup' : 'login-or-sign-up'
-      return finish(await authenticateSms(ctx.api, destination, code, mode), 'login', complete)
+    calls: {
+      login: (number, code, mode) => authenticateSms(ctx.api, number, code, mode),
+      link: (number, code) => linkSms(ctx.api, number, code),
+      update: (old, number, code) => updateSms(ctx.api, old, number, code),
     },
+    current: (user) => user.phone?.number,
+    nothingToUpdate: () => new PorticoError('invalid_data', t().needPhoneToUpdate),
+    disableSignup: () => defaults.disableSignup,
   })
+  const { flow } = login
 
   const api: SmsApi = {
     getState: flow.getState,
     subscribe: flow.subscribe,
     state: store,
     sendCode: ({ phoneNumber, ...options }) => flow.send(phoneNumber, options),
-    resendCode: (token) => flow.resend(token === undefined ? {} : { token }),
-    loginWithCode: ({ code, phoneNumber, disableSignup, complete }) =>
-      flow.submit(code, { intent: 'login', destination: phoneNumber, disableSignup, complete }),
-    linkWithCode: async ({ code, phoneNumber, complete }) =>
-      (await flow.submit(code, { intent: 'link', destination: phoneNumber, complete })).user,
-    updateWithCode: async ({ code, phoneNumber, complete }) =>
-      (await flow.submit(code, { intent: 'update', destination: phoneNumber, complete })).user,
-    submitCode: async (code, { intent, complete, disableSignup } = {}) => (await flow.submit(code, { intent, complete, disableSignup })).user,
+    resendCode: login.resend,
+    loginWithCode: ({ code, phoneNumber, ...options }) => login.login(code, phoneNumber, options),
+    linkWithCode: ({ code, phoneNumber, ...options }) => login.link(code, phoneNumber, options),
+    updateWithCode: ({ code, phoneNumber, ...options }) => login.update(code, phoneNumber, options),
+    submitCode: async (code, { intent, complete, disableSignup } = {}) => (await login.submit(code, { intent, complete, disableSignup })).user,
     async unlink(phoneNumber) {
       const n = phoneNumber ?? ctx.session.user?.phone?.number
       if (!n) throw new PorticoError('invalid_data', t().noPhoneToUnlink)
-      requireUser()
-      return applyUser(await unlinkSms(ctx.api, n))
+      login.requireUser()
+      return login.applyUser(await unlinkSms(ctx.api, n))
     },
     async transfer({ nonce, phoneNumber }) {
-      requireUser()
-      return applyUser(await transferSms(ctx.api, nonce, phoneNumber))
+      login.requireUser()
+      return login.applyUser(await transferSms(ctx.api, nonce, phoneNumber))
     },
     reset: flow.reset,
   }
