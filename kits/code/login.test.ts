@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createStore, PorticoError, type User, type WireAuthResponse } from 'portico'
 import { INITIAL_CODE_STATE, type CodeFlowState } from './flow'
-import { createCodeLogin } from './login'
+import { codeLoginApi, createCodeLogin } from './login'
 
 const response = (over: Partial<WireAuthResponse> = {}) => ({ user: { id: 'u1' }, token: 't', refresh_token: 'r', is_new_user: false, ...over }) as unknown as WireAuthResponse
 
@@ -28,9 +28,10 @@ function setup(o: { user?: Partial<User> | null; disableSignup?: boolean; failur
     link: vi.fn(async (_d: string, _c: string) => response()),
     update: vi.fn(async (_o: string, _d: string, _c: string) => ({ user: { id: 'u1', updated: true } }) as never),
   }
+  const store = createStore<CodeFlowState>(INITIAL_CODE_STATE)
   const login = createCodeLogin({
     ctx: ctx as never,
-    store: createStore<CodeFlowState>(INITIAL_CODE_STATE),
+    store,
     method: 'thing',
     texts: () => ({ codeNumeric: 'numeric!', codeLength: 'six!', mustBeAuthenticated: 'log in first', mustBeAuthenticatedToUpdate: 'log in to update' }),
     send: vi.fn(async () => {}),
@@ -40,7 +41,7 @@ function setup(o: { user?: Partial<User> | null; disableSignup?: boolean; failur
     disableSignup: () => o.disableSignup,
     failure: o.failure,
   })
-  return { login, ctx, calls }
+  return { login, ctx, calls, store }
 }
 
 describe('the code login', () => {
@@ -93,5 +94,20 @@ describe('the code login', () => {
     calls.login.mockRejectedValueOnce(new PorticoError('invalid_credentials', 'wrong'))
     await expect(login.login('123456')).rejects.toThrow('mapped: wrong')
     expect(login.flow.getState().status).toBe('error')
+  })
+})
+
+describe("the code login's API", () => {
+  it('takes the destination under the method\'s own name', async () => {
+    const { login, calls, store } = setup({ user: { id: 'u1', thing: 'old' } as never })
+    const api = codeLoginApi('phoneNumber', login, store)
+    expect(api.state).toBe(store)
+    await login.flow.send('dest', { intent: 'link' })
+    await api.linkWithCode({ code: '123456', phoneNumber: 'other' })
+    expect(calls.link).toHaveBeenCalledWith('other', '123456')
+    await login.flow.send('new', { intent: 'update' })
+    await api.submitCode('654321')
+    expect(calls.update).toHaveBeenCalledWith('old', 'new', '654321')
+    expect(api.getState().status).toBe('done')
   })
 })

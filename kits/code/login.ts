@@ -36,7 +36,7 @@ export interface CodeLoginOptions<R extends CodeLoginResponse, S extends SendOpt
   /** The method's texts with the app's overrides: the code rule's and 'must be authenticated'. */
   texts(): Pick<CodeTexts, 'codeNumeric' | 'codeLength'> & { mustBeAuthenticated: string; mustBeAuthenticatedToUpdate?: string }
   /** Check and normalise a destination for an intent (throw to refuse). */
-  prepare: CodeFlowOptions<AuthResult, S>['prepare']
+  prepare?: CodeFlowOptions<AuthResult, S>['prepare']
   /** Send a code. */
   send: CodeFlowOptions<AuthResult, S>['send']
   calls: {
@@ -132,5 +132,62 @@ export function createCodeLogin<R extends CodeLoginResponse, S extends SendOptio
     link: async (code, destination, options) => (await submit(code, { ...options, intent: 'link', destination })).user,
     update: async (code, destination, options) => (await submit(code, { ...options, intent: 'update', destination })).user,
     resend: (token) => flow.resend((token === undefined ? {} : { token }) as Omit<S, 'intent'>),
+  }
+}
+
+/** The destination under the method's own name (`email`, `phoneNumber`). */
+type Named<K extends string> = { [P in K]?: string }
+
+/** The API a code method hands out (`kernel.plugin('email')`, `kernel.plugin('sms')`): the destination goes under the method's own name. */
+export interface CodeLoginApi<K extends string, C, Sub> {
+  getState(): CodeFlowState
+  subscribe(listener: (state: CodeFlowState) => void): () => void
+  /** The state store (React: `useStore(api.state)` or `usePluginState(id)`). */
+  readonly state: Store<CodeFlowState>
+  /** Send the code again to the same destination for the same intent (after the 30 s cooldown). */
+  resendCode(token?: string): Promise<void>
+  loginWithCode(options: { code: string; disableSignup?: boolean; complete?: C } & Named<K>): Promise<AuthResult>
+  linkWithCode(options: { code: string; complete?: C } & Named<K>): Promise<User>
+  /** The code went to the new destination; the old one is the user's. */
+  updateWithCode(options: { code: string; complete?: C } & Named<K>): Promise<User>
+  /** Submit for the given intent (default: the one the code was sent with). The code screen uses this. */
+  submitCode(code: string, options?: Sub): Promise<User>
+  reset(): void
+}
+
+/** The code login's API with the destination named `key` (`'email'`, `'phoneNumber'`). */
+export function codeLoginApi<K extends string, R extends CodeLoginResponse, S extends SendOptions, M extends string>(
+  key: K,
+  login: CodeLogin<R, S, M>,
+  store: Store<CodeFlowState>,
+): CodeLoginApi<K, CodeLoginCompleter<R, M>, CodeLoginSubmit<R, M> & { intent?: Intent } & Named<K>> {
+  const { flow } = login
+  /** The options without the destination, and the destination. */
+  const split = (o: object) => {
+    const { [key]: destination, code, ...rest } = o as Record<string, unknown>
+    return [destination as string | undefined, rest as CodeLoginSubmit<R, M> & { intent?: Intent }, code as string] as const
+  }
+  return {
+    getState: flow.getState,
+    subscribe: flow.subscribe,
+    state: store,
+    resendCode: login.resend,
+    loginWithCode: (o) => {
+      const [destination, rest, code] = split(o)
+      return login.login(code, destination, rest)
+    },
+    linkWithCode: (o) => {
+      const [destination, rest, code] = split(o)
+      return login.link(code, destination, rest)
+    },
+    updateWithCode: (o) => {
+      const [destination, rest, code] = split(o)
+      return login.update(code, destination, rest)
+    },
+    submitCode: async (code, o = {} as never) => {
+      const [destination, rest] = split(o)
+      return (await login.submit(code, { ...rest, destination })).user
+    },
+    reset: flow.reset,
   }
 }

@@ -15,7 +15,7 @@ import {
   type WireAuthResponse,
   type WireUser,
 } from 'portico'
-import { createCodeLogin, type CodeFlowState } from 'portico/kits/code'
+import { loadCodeLogin, type CodeFlowState, type CodeLoginApi } from 'portico/kits/code'
 import { authenticateEmail, initEmail, linkEmail, transferEmail, unlinkEmail, updateEmail } from './calls'
 import type { EmailCheck } from './check'
 import type { EMAIL_TEXTS } from './strings'
@@ -45,12 +45,8 @@ export interface EmailSubmitOptions {
   disableSignup?: boolean
 }
 
-/** What `kernel.plugin('email')` returns. */
-export interface EmailApi {
-  getState(): EmailFlowState
-  subscribe(listener: (state: EmailFlowState) => void): () => void
-  /** The state store (React: `useStore(api.state)` or `usePluginState('email')`). */
-  readonly state: Store<EmailFlowState>
+/** What `kernel.plugin('email')` returns: the code login's API (portico/kits/code) with `email` for the destination, and: */
+export interface EmailApi extends CodeLoginApi<'email', EmailCompleter, EmailSubmitOptions> {
   /** Validate an address as typed (the app's plus-address rule, the overridable text). */
   check(value: string): EmailCheck
   /**
@@ -62,19 +58,10 @@ export interface EmailApi {
   codeErrorMessage(error: unknown): string
   /** Send a code (POST /passwordless/init); intent 'login' refuses while a non-guest is logged in. */
   sendCode(options: { email: string; intent?: Intent; token?: string }): Promise<void>
-  /** Send the code again to the same address for the same intent (after the 30 s cooldown). */
-  resendCode(token?: string): Promise<void>
-  loginWithCode(options: { code: string; email?: string; disableSignup?: boolean; complete?: EmailCompleter }): Promise<AuthResult>
-  linkWithCode(options: { code: string; email?: string; complete?: EmailCompleter }): Promise<User>
-  /** The code went to the new address; the old one is the user's. */
-  updateWithCode(options: { code: string; email?: string; complete?: EmailCompleter }): Promise<User>
-  /** Submit for the given intent (default: the one the code was sent with). The code screen uses this. */
-  submitCode(code: string, options?: EmailSubmitOptions): Promise<User>
   /** POST /passwordless/unlink {address} (default: the user's address). */
   unlink(address?: string): Promise<User>
   /** POST /passwordless/transfer {nonce, email}. */
   transfer(options: { nonce: string; email: string }): Promise<User>
-  reset(): void
 }
 
 /** What the flow needs of the plugin context (read live: `config` changes once the server answers). */
@@ -90,8 +77,9 @@ export type EmailShared = Pick<EmailApi, 'texts' | 'check' | 'codeErrorMessage'>
   disableSignup(): boolean | undefined
 }
 
-export function createEmailFlow(ctx: FlowContext, store: Store<EmailFlowState>, shared: EmailShared): EmailApi {
+export async function createEmailFlow(ctx: FlowContext, store: Store<EmailFlowState>, shared: EmailShared): Promise<EmailApi> {
   const t = shared.texts
+  const { codeLoginApi, createCodeLogin } = await loadCodeLogin()
   const login = createCodeLogin<WireAuthResponse | { user: WireUser }, { intent?: Intent; token?: string }, 'email'>({
     ctx,
     store,
@@ -126,18 +114,11 @@ export function createEmailFlow(ctx: FlowContext, store: Store<EmailFlowState>, 
   const { flow } = login
 
   return {
-    getState: flow.getState,
-    subscribe: flow.subscribe,
-    state: store,
+    ...codeLoginApi('email', login, store),
     check: shared.check,
     texts: t,
     codeErrorMessage: shared.codeErrorMessage,
     sendCode: ({ email, ...options }) => flow.send(email, options),
-    resendCode: login.resend,
-    loginWithCode: ({ code, email, ...options }) => login.login(code, email, options),
-    linkWithCode: ({ code, email, ...options }) => login.link(code, email, options),
-    updateWithCode: ({ code, email, ...options }) => login.update(code, email, options),
-    submitCode: async (code, { email, ...options } = {}) => (await login.submit(code, { ...options, destination: email })).user,
     async unlink(address) {
       const target = address ?? ctx.session.user?.email?.address
       if (!target) throw new PorticoError('invalid_data', t().noEmailToUnlink)
@@ -147,6 +128,5 @@ export function createEmailFlow(ctx: FlowContext, store: Store<EmailFlowState>, 
       login.requireUser()
       return login.applyUser(await transferEmail(ctx.api, { nonce, email }))
     },
-    reset: flow.reset,
   }
 }

@@ -13,7 +13,7 @@ import {
   type User,
   type WireAuthResponse,
 } from 'portico'
-import { createCodeLogin, type CodeFlowState } from 'portico/kits/code'
+import { loadCodeLogin, type CodeFlowState, type CodeLoginApi } from 'portico/kits/code'
 import { authenticateSms, initSms, linkSms, transferSms, unlinkSms, updateSms } from './calls'
 import { SMS_TEXTS } from './strings'
 
@@ -47,23 +47,11 @@ export interface SubmitOptions {
   disableSignup?: boolean
 }
 
-/** What `kernel.plugin('sms')` returns. */
-export interface SmsApi {
-  getState(): SmsState
-  subscribe(listener: (state: SmsState) => void): () => void
-  /** The state store (React: `useStore(api.state)` or `usePluginState('sms')`). */
-  readonly state: Store<SmsState>
+/** What `kernel.plugin('sms')` returns: the code login's API (portico/kits/code) with `phoneNumber` for the destination, and: */
+export interface SmsApi extends CodeLoginApi<'phoneNumber', Completer, SubmitOptions> {
   sendCode(options: SendCodeOptions): Promise<void>
-  /** Send the code again to the same number with the same intent (after the 30 s cooldown). */
-  resendCode(token?: string): Promise<void>
-  loginWithCode(options: { code: string; phoneNumber?: string; disableSignup?: boolean; complete?: Completer }): Promise<AuthResult>
-  linkWithCode(options: { code: string; phoneNumber?: string; complete?: Completer }): Promise<User>
-  updateWithCode(options: { code: string; phoneNumber?: string; complete?: Completer }): Promise<User>
-  /** Submit for the given intent (default: the one the code was sent with). The code screen uses this. */
-  submitCode(code: string, options?: SubmitOptions): Promise<User>
   unlink(phoneNumber?: string): Promise<User>
   transfer(options: { nonce: string; phoneNumber: string }): Promise<User>
-  reset(): void
 }
 
 /** Loads the E.164 converter (libphonenumber-js) once, in its own chunk. */
@@ -72,8 +60,9 @@ export const loadE164 = (): Promise<typeof import('./e164')> => import('./e164')
 /** What the flow needs of the plugin context (read live: `config` changes once the server answers). */
 type FlowContext = Pick<PluginContext, 'api' | 'session' | 'completeLogin' | 'config' | 'assertLoggedOut' | 'texts'>
 
-export function createSmsFlow(ctx: FlowContext, store: Store<SmsState>, defaults: { disableSignup?: boolean } = {}): SmsApi {
+export async function createSmsFlow(ctx: FlowContext, store: Store<SmsState>, defaults: { disableSignup?: boolean } = {}): Promise<SmsApi> {
   const t = () => ctx.texts(SMS_TEXTS)
+  const { codeLoginApi, createCodeLogin } = await loadCodeLogin()
   const login = createCodeLogin<WireAuthResponse, Omit<SendCodeOptions, 'phoneNumber'>, 'sms'>({
     ctx,
     store,
@@ -102,15 +91,8 @@ export function createSmsFlow(ctx: FlowContext, store: Store<SmsState>, defaults
   const { flow } = login
 
   const api: SmsApi = {
-    getState: flow.getState,
-    subscribe: flow.subscribe,
-    state: store,
+    ...codeLoginApi('phoneNumber', login, store),
     sendCode: ({ phoneNumber, ...options }) => flow.send(phoneNumber, options),
-    resendCode: login.resend,
-    loginWithCode: ({ code, phoneNumber, ...options }) => login.login(code, phoneNumber, options),
-    linkWithCode: ({ code, phoneNumber, ...options }) => login.link(code, phoneNumber, options),
-    updateWithCode: ({ code, phoneNumber, ...options }) => login.update(code, phoneNumber, options),
-    submitCode: async (code, { intent, complete, disableSignup } = {}) => (await login.submit(code, { intent, complete, disableSignup })).user,
     async unlink(phoneNumber) {
       const n = phoneNumber ?? ctx.session.user?.phone?.number
       if (!n) throw new PorticoError('invalid_data', t().noPhoneToUnlink)
@@ -121,7 +103,6 @@ export function createSmsFlow(ctx: FlowContext, store: Store<SmsState>, defaults
       login.requireUser()
       return login.applyUser(await transferSms(ctx.api, nonce, phoneNumber))
     },
-    reset: flow.reset,
   }
   return api
 }
