@@ -6,3 +6,9 @@
  */
 export { createCodeFlow, INITIAL_CODE_STATE, normaliseCode } from './flow'
 export type { CodeFlow, CodeFlowOptions, CodeFlowState, CodeFlowStatus, CodeTexts, SendOptions, VerifyContext } from './flow'
+/**
+ * The code login that e-mail and SMS configure (`createCodeLogin`, `codeLoginApi`; ./login.ts),
+ * loaded on use: a method's lazy flow awaits it, so it stays out of the entry that imports this.
+ */
+export const loadCodeLogin = () => import('./login')
+export type { CodeLogin, CodeLoginApi, CodeLoginOptions, CodeLoginCompleter, CodeLoginResponse, CodeLoginSubmit } from './login'

@@ -15,7 +15,7 @@
  * estimated fee), then success.
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
-import type { FundingChain, FundingMethod } from 'portico/plugins/funding'
+import type { FundingChain, FundingMethod } from 'portico/kits/funding'
 import type { SolanaSourceOptions } from './quote'
 import { bridgeSupported } from './rules'
 import { BRIDGE_METHOD_LABELS, methodLabel } from './labels'

@@ -1,5 +1,5 @@
 /** The quote input for a funding request (spec: Solana destination chain id 792703809; not for Solana testnet or devnet; a testnet host for testnets). */
-import type { FundingChain, ResolvedFundingRequest } from 'portico/plugins/funding'
+import type { FundingChain, ResolvedFundingRequest } from 'portico/kits/funding'
 import { NATIVE_EVM_CURRENCY, NATIVE_SOLANA_CURRENCY, SOLANA_BRIDGE_CHAIN_ID, type BridgeQuoteInput } from './calls'
 
 export const BRIDGE_API = 'https://api.relay.link'

@@ -14,7 +14,7 @@
  * methods; the spec's 'Unsupported chainId: {id} for Coinbase Onramp' goes to the console.
  */
 import { definePlugin, formatText, type PorticoPlugin } from 'portico'
-import type { FundingMethod, ResolvedFundingRequest, WireFundingConfig } from 'portico/plugins/funding'
+import type { FundingMethod, ResolvedFundingRequest, WireFundingConfig } from 'portico/kits/funding'
 import { coinbaseTarget } from './networks'
 import { COINBASE_ONRAMP_METHOD_LABELS, methodLabel } from './labels'
 import type { COINBASE_ONRAMP_TEXTS } from './strings'

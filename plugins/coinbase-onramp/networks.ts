@@ -3,7 +3,7 @@
  * Polygon, Arbitrum; USDC Ethereum, Base, Polygon, Optimism; section 9 asset ids USDC, ETH, BTC,
  * SOL, POL). Others: 'Unsupported chainId: {id} for Coinbase Onramp'.
  */
-import type { ResolvedFundingRequest } from 'portico/plugins/funding'
+import type { ResolvedFundingRequest } from 'portico/kits/funding'
 
 export const COINBASE_NATIVE: Record<number, { network: string; asset: string }> = {
   1: { network: 'ethereum', asset: 'ETH' },

@@ -3,7 +3,7 @@
  * popup is open is 'pending-in-flow', after it closed 'pending-after-flow'; failure is 'error'.
  * After 3 polls with the popup closed (and no success) the flow goes back to method selection.
  */
-import { poll, type Poll } from 'portico/plugins/funding'
+import { poll, type Poll } from 'portico/kits/funding'
 
 export const COINBASE_POLL_MS = 1500
 export const COINBASE_CLOSED_POLLS = 3

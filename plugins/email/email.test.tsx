@@ -7,6 +7,7 @@ import { authResponse, createTestKernel, emailAccount, wireUser, type TestKernel
 import { pluginContract } from 'portico/testing'
 import { checkEmail, codeErrorMessage, email, useLoginWithEmail } from 'portico/plugins/email'
 import { PorticoError } from 'portico'
+import { INITIAL_CODE_STATE } from 'portico/kits/code'
 
 pluginContract(() => email(), { loginMethods: ['email'] })
 
@@ -315,5 +316,12 @@ describe('texts', () => {
     await screen.findByText('Code eingeben')
     typeCode('111111')
     await screen.findByText('Falscher Code')
+  })
+})
+
+describe("the entry's inline code state", () => {
+  it("is the code kit's initial state (the kit stays out of the first load)", async () => {
+    const t = await createTestKernel({ plugins: [email()] })
+    expect(t.kernel.plugin('email').getState()).toEqual(INITIAL_CODE_STATE)
   })
 })

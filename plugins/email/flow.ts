@@ -15,7 +15,7 @@ import {
   type WireAuthResponse,
   type WireUser,
 } from 'portico'
-import { createCodeFlow, type CodeFlowState } from 'portico/kits/code'
+import { loadCodeLogin, type CodeFlowState, type CodeLoginApi } from 'portico/kits/code'
 import { authenticateEmail, initEmail, linkEmail, transferEmail, unlinkEmail, updateEmail } from './calls'
 import type { EmailCheck } from './check'
 import type { EMAIL_TEXTS } from './strings'
@@ -45,12 +45,8 @@ export interface EmailSubmitOptions {
   disableSignup?: boolean
 }
 
-/** What `kernel.plugin('email')` returns. */
-export interface EmailApi {
-  getState(): EmailFlowState
-  subscribe(listener: (state: EmailFlowState) => void): () => void
-  /** The state store (React: `useStore(api.state)` or `usePluginState('email')`). */
-  readonly state: Store<EmailFlowState>
+/** What `kernel.plugin('email')` returns: the code login's API (portico/kits/code) with `email` for the destination, and: */
+export interface EmailApi extends CodeLoginApi<'email', EmailCompleter, EmailSubmitOptions> {
   /** Validate an address as typed (the app's plus-address rule, the overridable text). */
   check(value: string): EmailCheck
   /**
@@ -62,19 +58,10 @@ export interface EmailApi {
   codeErrorMessage(error: unknown): string
   /** Send a code (POST /passwordless/init); intent 'login' refuses while a non-guest is logged in. */
   sendCode(options: { email: string; intent?: Intent; token?: string }): Promise<void>
-  /** Send the code again to the same address for the same intent (after the 30 s cooldown). */
-  resendCode(token?: string): Promise<void>
-  loginWithCode(options: { code: string; email?: string; disableSignup?: boolean; complete?: EmailCompleter }): Promise<AuthResult>
-  linkWithCode(options: { code: string; email?: string; complete?: EmailCompleter }): Promise<User>
-  /** The code went to the new address; the old one is the user's. */
-  updateWithCode(options: { code: string; email?: string; complete?: EmailCompleter }): Promise<User>
-  /** Submit for the given intent (default: the one the code was sent with). The code screen uses this. */
-  submitCode(code: string, options?: EmailSubmitOptions): Promise<User>
   /** POST /passwordless/unlink {address} (default: the user's address). */
   unlink(address?: string): Promise<User>
   /** POST /passwordless/transfer {nonce, email}. */
   transfer(options: { nonce: string; email: string }): Promise<User>
-  reset(): void
 }
 
 /** What the flow needs of the plugin context (read live: `config` changes once the server answers). */
@@ -90,94 +77,56 @@ export type EmailShared = Pick<EmailApi, 'texts' | 'check' | 'codeErrorMessage'>
   disableSignup(): boolean | undefined
 }
 
-export function createEmailFlow(ctx: FlowContext, store: Store<EmailFlowState>, shared: EmailShared): EmailApi {
+export async function createEmailFlow(ctx: FlowContext, store: Store<EmailFlowState>, shared: EmailShared): Promise<EmailApi> {
   const t = shared.texts
-  const requireUser = (message = t().mustBeAuthenticated) => {
-    if (!ctx.session.authenticated || !ctx.session.user) throw new PorticoError('must_be_authenticated', message)
-    return ctx.session.user
-  }
-  /** Link, update, unlink and transfer answer with the user (or a response without a new session). */
-  const applyUser = (res: WireAuthResponse | { user: WireUser }): User => {
-    const full = res as Partial<WireAuthResponse>
-    if (!full.token && !full.refresh_token) return ctx.session.setUser(res.user)
-    const r = ctx.session.apply(res as WireAuthResponse)
-    if (!r) throw new PorticoError('missing_or_invalid_token', 'The server ended the session.')
-    return r.user
-  }
-  const finish = async (res: WireAuthResponse | { user: WireUser }, intent: Intent, complete?: EmailCompleter): Promise<AuthResult> => {
-    const meta = { method: 'email' as const, intent }
-    if (intent === 'login') {
-      const done = complete ? await complete(res, meta) : await ctx.completeLogin(res as WireAuthResponse, meta)
-      return { user: done?.user ?? ctx.session.user!, isNewUser: done?.isNewUser ?? (res as WireAuthResponse).is_new_user === true }
-    }
-    const user = complete ? ((await complete(res, meta))?.user ?? applyUser(res)) : applyUser(res)
-    return { user, isNewUser: false }
-  }
-  /** A wrong code rejects with the spec's text (headless callers show `error.message`). */
-  const shown = (e: unknown) => {
-    const err = toPorticoError(e)
-    if (err.code !== 'invalid_credentials') return err
-    return new PorticoError(err.code, t().invalidCode, { cause: err, kind: err.kind, status: err.status, data: err.data })
-  }
-
-  const flow = createCodeFlow<AuthResult, { intent?: Intent; token?: string }, { complete?: EmailCompleter; disableSignup?: boolean }>({
+  const { codeLoginApi, createCodeLogin } = await loadCodeLogin()
+  const login = createCodeLogin<WireAuthResponse | { user: WireUser }, { intent?: Intent; token?: string }, 'email'>({
+    ctx,
     store,
-    texts: () => ({ codeNumeric: t().codeNumeric, codeLength: t().codeLength }),
+    method: 'email',
+    texts: t,
     prepare(raw, { intent }) {
       const address = String(raw ?? '').trim()
       const check = shared.check(address)
       if (!check.valid) throw new PorticoError(check.error ? 'disallowed_plus_email' : 'invalid_data', check.error ?? t().invalidEmail)
       if (intent === 'login') ctx.assertLoggedOut()
       else if (intent === 'update') {
-        if (!requireUser(t().mustBeAuthenticatedToUpdate).email) throw new PorticoError('failed_to_update_account', t().updateRequiresEmail)
-      } else requireUser()
+        if (!login.requireUser(t().mustBeAuthenticatedToUpdate).email) throw new PorticoError('failed_to_update_account', t().updateRequiresEmail)
+      } else login.requireUser()
       return address
     },
     send: (address, { token }) => initEmail(ctx.api, address, token),
-    async verify(code, { destination, intent, complete, disableSignup }) {
-      try {
-        if (intent === 'link') {
-          requireUser()
-          return await finish(await linkEmail(ctx.api, { email: destination, code }), intent, complete)
-        }
-        if (intent === 'update') {
-          const oldAddress = requireUser(t().mustBeAuthenticatedToUpdate).email?.address
-          if (!oldAddress) throw new PorticoError('failed_to_update_account', t().updateRequiresEmail)
-          return await finish(await updateEmail(ctx.api, { oldAddress, newAddress: destination, code }), intent, complete)
-        }
-        ctx.assertLoggedOut()
-        const mode = (disableSignup ?? shared.disableSignup()) ? 'no-signup' : 'login-or-sign-up'
-        return await finish(await authenticateEmail(ctx.api, { email: destination, code, mode }), 'login', complete)
-      } catch (e) {
-        throw shown(e)
-      }
+    calls: {
+      login: (email, code, mode) => authenticateEmail(ctx.api, { email, code, mode }),
+      link: (email, code) => linkEmail(ctx.api, { email, code }),
+      update: (oldAddress, newAddress, code) => updateEmail(ctx.api, { oldAddress, newAddress, code }),
+    },
+    current: (user) => user.email?.address,
+    nothingToUpdate: () => new PorticoError('failed_to_update_account', t().updateRequiresEmail),
+    disableSignup: shared.disableSignup,
+    // A wrong code rejects with the spec's text (headless callers show `error.message`).
+    failure(e) {
+      const err = toPorticoError(e)
+      if (err.code !== 'invalid_credentials') return err
+      return new PorticoError(err.code, t().invalidCode, { cause: err, kind: err.kind, status: err.status, data: err.data })
     },
   })
-
-  const submit = (code: string, { email, ...rest }: EmailSubmitOptions = {}) => flow.submit(code, { ...rest, destination: email })
+  const { flow } = login
 
   return {
-    getState: flow.getState,
-    subscribe: flow.subscribe,
-    state: store,
+    ...codeLoginApi('email', login, store),
     check: shared.check,
     texts: t,
     codeErrorMessage: shared.codeErrorMessage,
     sendCode: ({ email, ...options }) => flow.send(email, options),
-    resendCode: (token) => flow.resend(token === undefined ? {} : { token }),
-    loginWithCode: ({ code, ...options }) => submit(code, { ...options, intent: 'login' }),
-    linkWithCode: async ({ code, ...options }) => (await submit(code, { ...options, intent: 'link' })).user,
-    updateWithCode: async ({ code, ...options }) => (await submit(code, { ...options, intent: 'update' })).user,
-    submitCode: async (code, options) => (await submit(code, options)).user,
     async unlink(address) {
       const target = address ?? ctx.session.user?.email?.address
       if (!target) throw new PorticoError('invalid_data', t().noEmailToUnlink)
-      return applyUser(await unlinkEmail(ctx.api, target))
+      return login.applyUser(await unlinkEmail(ctx.api, target))
     },
     async transfer({ nonce, email }) {
-      requireUser()
-      return applyUser(await transferEmail(ctx.api, { nonce, email }))
+      login.requireUser()
+      return login.applyUser(await transferEmail(ctx.api, { nonce, email }))
     },
-    reset: flow.reset,
   }
 }

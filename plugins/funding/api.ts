@@ -4,7 +4,7 @@
  * (./flow.ts: the request's defaults, the refusal texts, the price call) on first use.
  */
 import type { PluginContext, Store } from 'portico'
-import type { FundingChain, FundingRequest, ResolvedFundingRequest, SolanaCluster, WireFundingConfig } from './request'
+import type { FundingChain, FundingRequest, ResolvedFundingRequest, SolanaCluster, WireFundingConfig } from 'portico/kits/funding'
 
 export interface FundingData {
   provider: string

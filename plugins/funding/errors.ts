@@ -20,16 +20,4 @@ export function fundingErrors(texts: Texts): ErrorDeclarations {
 
 export const notEnabledError = (t: typeof FUNDING_TEXTS) => new PorticoError('funding_not_enabled', t.notEnabled)
 export const popupBlockedError = (t: typeof FUNDING_TEXTS) => new PorticoError('funding_popup_blocked', t.popupBlocked)
-export const rejectedError = (t: typeof FUNDING_TEXTS, cause?: unknown) => new PorticoError('funding_rejected', t.rejected, { cause })
-export const invalidDecimalError = (t: Pick<typeof FUNDING_TEXTS, 'invalidDecimal'>) => new PorticoError('invalid_data', t.invalidDecimal)
-export const notEnoughFundsError = (message: string) => new PorticoError('funding_insufficient_funds', message)
-
-/** An EIP-1193 / wallet-standard rejection (code 4001, or a message saying so), anywhere in the cause chain. */
-export function isUserRejection(e: unknown): boolean {
-  for (const x of PorticoError.walk(e)) {
-    const code = (x as { code?: unknown }).code
-    if (code === 4001 || code === 'ACTION_REJECTED') return true
-    if (/reject|denied|cancel/i.test((x as Error)?.message ?? '')) return true
-  }
-  return false
-}
+// A transfer's errors (rejected, not enough funds, invalid decimal) are portico/kits/funding's.

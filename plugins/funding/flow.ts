@@ -7,9 +7,9 @@
 import type { PluginContext, Store } from 'portico'
 import type { FundingApi, FundingOptions, FundingResult, FundingState } from './api'
 import { getTokenPrice } from './calls'
-import { notEnabledError } from './index'
-import { FUNDING_METHODS_SCREEN } from './index'
-import { MAINNET, resolveRequest, type FundingChain, type FundingRequest, type WireFundingConfig } from './index'
+import { completeChain, resolveRequest, type FundingRequest, type WireFundingConfig } from 'portico/kits/funding'
+import { notEnabledError } from './errors'
+import { FUNDING_METHODS_SCREEN } from './ids'
 import { FUNDING_TEXTS } from './strings'
 
 export type { FundingApi, FundingData, FundingOptions, FundingResult, FundingState } from './api'
@@ -24,18 +24,6 @@ export async function solUsdValue(ctx: Pick<PluginContext, 'api'>, amount: strin
 }
 
 /** Open the funding flow for a wallet (`FundingApi.fund`). */
-/**
- * The request's chain made whole: a chain given by id (and name) only, as another plugin may
- * know it, gets its RPC and currency from the app's `supportedChains` entry of that id (the
- * balance is read there); a chain that has them is kept as it is.
- */
-export function completeChain(chain: FundingChain | undefined, configured: readonly { id: number; name?: string; rpcUrl?: string; [k: string]: unknown }[] = []): FundingChain | undefined {
-  if (!chain || (chain.nativeCurrency && chain.rpcUrls?.default?.http?.length)) return chain
-  const known = configured.find((c) => c.id === chain.id) as (Partial<FundingChain> & { rpcUrl?: string }) | undefined
-  const http = chain.rpcUrls?.default?.http?.length ? chain.rpcUrls.default.http : (known?.rpcUrls?.default?.http ?? (known?.rpcUrl ? [known.rpcUrl] : []))
-  return { ...known, ...chain, name: chain.name ?? known?.name, nativeCurrency: chain.nativeCurrency ?? known?.nativeCurrency ?? MAINNET.nativeCurrency, rpcUrls: { default: { http } } } as FundingChain
-}
-
 export async function fund(
   ctx: Pick<PluginContext, 'texts' | 'analytics' | 'screens'> & Partial<Pick<PluginContext, 'config'>>,
   state: Store<FundingState>,

@@ -30,65 +30,16 @@ import {
   FUNDING_WALLET_TRANSFER_SCREEN,
 } from './ids'
 import { FUNDING_METHOD_LABELS, methodLabel } from './labels'
-import type { FundingMethod } from './methods'
+import type { FundingMethod } from 'portico/kits/funding'
 import type { FUNDING_TEXTS } from './strings'
 
-// The entry holds the factory, the API's state and small sync helpers; the flow (./flow.ts), the
-// chain reads (./chain.ts), the wallet transfer (./transfer.ts) and the texts (./strings.ts)
-// load on use, with the screens. The functions below keep their names and signatures.
-type Chain = typeof import('./chain')
-type Transfer = typeof import('./transfer')
-/** `name` of a module loaded on first call: the same signature, the module out of the initial load. */
-const later =
-  <M, K extends keyof M>(load: () => Promise<M>, name: K) =>
-  async (...a: unknown[]) =>
-    ((await load())[name] as (...a: unknown[]) => unknown)(...a)
-const chain = () => import('./chain')
-const transfer = () => import('./transfer')
-
-export { sanitizeAmount, isPositiveAmount, toBaseUnits, fromBaseUnits, formatTokenAmount, erc20TransferData } from './amount'
-/** JSON-RPC reads (./chain.ts, loaded on first use). */
-export const rpcCall = later(chain, 'rpcCall') as Chain['rpcCall']
-export const evmBalance = later(chain, 'evmBalance') as Chain['evmBalance']
-export const solanaBalance = later(chain, 'solanaBalance') as Chain['solanaBalance']
-export const requestBalance = later(chain, 'requestBalance') as Chain['requestBalance']
-export const waitForReceipt = later(chain, 'waitForReceipt') as Chain['waitForReceipt']
-export { fundingErrors, isUserRejection, notEnabledError, popupBlockedError, rejectedError, notEnoughFundsError, FUNDING } from './errors'
-export { createFundingApi, wireFundingConfig, INITIAL_FUNDING_STATE } from './api'
+// The entry holds the factory and the API's state; the flow (./flow.ts) and the texts
+// (./strings.ts) load on use, with the screens. What the providers share with this plugin
+// (the request, the method entry, popup, poll, amounts, chain reads, transfers) is portico/kits/funding.
 export type { FundingApi, FundingOptions, FundingState, FundingData, FundingResult } from './api'
-export * from './ids'
-export { listFundingMethods, isFundingMethod } from './methods'
-export type { FundingMethod, ListedMethod } from './methods'
-export { openFundingPopup, ONRAMP_POPUP } from './popup'
-export type { FundingPopup } from './popup'
-export { poll } from './poll'
-export type { Poll, PollOptions } from './poll'
-export { resolveRequest, clusterRpc, clusterLabel, optionAllowed, MAINNET, CLUSTER_LABELS, DEFAULT_AMOUNT } from './request'
-export type {
-  FundingRequest,
-  ResolvedFundingRequest,
-  FundingChain,
-  SolanaCluster,
-  SolanaClusterName,
-  FundingOption,
-  FundingMethodKind,
-  WireFundingConfig,
-} from './request'
 export { useFundWallet, useFundingRequest } from './react'
-/** Sending from an EVM wallet (./transfer.ts, loaded on first use). */
-export const transferFromWallet = later(transfer, 'transferFromWallet') as Transfer['transferFromWallet']
-export const switchChain = later(transfer, 'switchChain') as Transfer['switchChain']
-export type { SolanaSender } from './transfer-solana'
-export type { RelaySolanaStepData, RelaySolanaInstruction } from './solana-tx'
-/**
- * Sending from a Solana wallet (`transferFromSolanaWallet`, `sendWithSolanaWallet`,
- * `waitForSignature`, `standardChain`, `rpcSender`, `SOLANA_SIGNATURE_FEE`), loaded on use so
- * the entry stays small.
- */
-export const loadSolanaTransfer = () => import('./transfer-solana')
-/** The Solana transaction builders (with @solana/web3.js), loaded on use. */
-export const loadSolanaTransactions = () => import('./solana-tx')
-export type { Eip1193, TransferStatus } from './transfer'
+/** What a host passes to `fund()` / `useFundWallet().fundWallet()` (the funding kit's types). */
+export type { FundingRequest, FundingChain, SolanaCluster } from 'portico/kits/funding'
 /** The funding base's texts (./strings.ts, `FUNDING_TEXTS`): the screens load them; apps override them under `texts: { funding: {...} }`. */
 export type FundingTexts = typeof FUNDING_TEXTS
 

@@ -3,7 +3,7 @@ import { useCallback } from 'react'
 import { useKernel, usePlugin, useStore } from 'portico/ui'
 import { PorticoError } from 'portico'
 import type { FundingApi, FundingResult } from './api'
-import type { FundingRequest, ResolvedFundingRequest } from './request'
+import type { FundingRequest, ResolvedFundingRequest } from 'portico/kits/funding'
 
 /** `fundWallet({ address, chain | cluster, amount, asset … })` opens the funding flow. */
 export function useFundWallet(): { fundWallet(request: FundingRequest): Promise<FundingResult> } {

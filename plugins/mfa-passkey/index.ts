@@ -8,7 +8,7 @@
  * `plugins: [mfa(), mfaPasskey()]`; the app must allow passkeys (linking).
  */
 import { definePlugin, type PasskeyAccount, type PorticoPlugin, type User, type WireUser } from 'portico'
-import type { MfaMethodPluginApi } from 'portico/plugins/mfa'
+import type { MfaMethodPluginApi } from 'portico/kits/mfa'
 import { initLinkPasskey, linkPasskey, submitPasskeyEnrollment } from './calls'
 
 /** This method's texts (./strings.ts, `MFA_PASSKEY_TEXTS`): its screens load them; apps override them under `texts: { 'mfa-passkey': {...} }`. */

@@ -7,7 +7,7 @@
  * then `submitEnrollment({ phoneNumber, code })`.
  */
 import { definePlugin, type PorticoPlugin, type Store, type WireUser } from 'portico'
-import { validateMfaCode, type MfaMethodPluginApi } from 'portico/plugins/mfa'
+import { validateMfaCode, type MfaMethodPluginApi } from 'portico/kits/mfa'
 import { initSmsEnrollment, submitSmsEnrollment } from './calls'
 
 /** This method's texts (./strings.ts, `MFA_SMS_TEXTS`): its screens load them; apps override them under `texts: { 'mfa-sms': {...} }`. */

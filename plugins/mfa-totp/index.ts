@@ -7,7 +7,7 @@
  * `submitEnrollment({ code })`.
  */
 import { definePlugin, type PorticoPlugin, type WireUser } from 'portico'
-import { validateMfaCode, type MfaMethodPluginApi } from 'portico/plugins/mfa'
+import { validateMfaCode, type MfaMethodPluginApi } from 'portico/kits/mfa'
 import { initTotpEnrollment, submitTotpEnrollment, type TotpEnrollmentInfo } from './calls'
 /** This method's texts (./strings.ts, `MFA_TOTP_TEXTS`): its screens load them; apps override them under `texts: { 'mfa-totp': {...} }`. */
 export type MfaTotpTexts = typeof import('./strings').MFA_TOTP_TEXTS

@@ -4,8 +4,7 @@
  * Enrolment calls live in the method plugins (mfa-totp, mfa-sms, mfa-passkey).
  */
 import type { Api, WireAuthResponse, WireUser } from 'portico'
-
-export type MfaType = 'totp' | 'sms' | 'passkey'
+import type { MfaType } from 'portico/kits/mfa'
 
 /** The path segment of a method. */
 export const MFA_PATHS: Record<MfaType, string> = { totp: 'totp', sms: 'passwordless_sms', passkey: 'passkeys' }

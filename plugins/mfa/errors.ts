@@ -6,20 +6,8 @@
  * text).
  */
 import { PorticoError, defineErrors, type ErrorView } from 'portico'
+import { MFA_ERRORS } from 'portico/kits/mfa'
 import type { MFA_TEXTS } from './strings'
-
-export const MFA = 'mfa'
-
-export const MFA_ERRORS = {
-  invalid: 'missing_or_invalid_mfa',
-  maxAttempts: 'mfa_verification_max_attempts_reached',
-  timeout: 'mfa_timeout',
-  canceled: 'mfa_canceled',
-  unsupported: 'unsupported_mfa_method',
-} as const
-
-export const mfaError = (code: string, message: string, cause?: unknown) =>
-  new PorticoError(code, message, { kind: 'client_error', cause, data: { provider: MFA } })
 
 /** Whether `e` is (or wraps) one of the given codes. */
 export function hasCode(e: unknown, ...codes: string[]): boolean {

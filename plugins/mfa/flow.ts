@@ -8,28 +8,19 @@
  * app registers a listener and supplies the code itself.
  */
 import { PorticoError, toPorticoError, type PluginContext, type Store } from 'portico'
+import { MFA_ERRORS, MFA_SCREENS, mfaError, validateMfaCode, type MfaType } from 'portico/kits/mfa'
+import { initPasskeyVerification, initSmsVerification, unenrollMfa, verifyMfaCode, verifyMfaPasskey } from './calls'
 import { hasCode } from './errors'
-// What the engine shares with the entry comes through ./index: the entry's modules stay one chunk.
 import {
-  initPasskeyVerification,
-  initSmsVerification,
-  unenrollMfa,
-  verifyMfaCode,
-  verifyMfaPasskey,
-  validateMfaCode,
-  MFA_ERRORS,
-  mfaError,
-  type MfaType,
   MFA_CODE_WAIT_MS,
   MFA_FRESH_MS,
   MFA_MAX_ATTEMPTS,
   MFA_METHOD_TYPES,
-  MFA_SCREENS,
   type MfaApi,
   type MfaListener,
   type MfaSettings,
   type MfaState,
-} from './index'
+} from './state'
 import { MFA_TEXTS } from './strings'
 
 

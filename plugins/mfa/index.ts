@@ -9,41 +9,17 @@
  * `useMfaEnrollment()`; without React `kernel.plugin('mfa')`.
  */
 import { definePlugin, lazyOnce, type PorticoPlugin, type ScreenDefinition } from 'portico'
-import { lazyComponent } from 'portico/ui'
+import { MFA_SCREENS } from 'portico/kits/mfa'
 import { mfaErrors } from './errors'
 import type { MfaEngine } from './flow'
-import { INITIAL_MFA_STATE, MFA_FRESH_MS, MFA_METHOD_TYPES, MFA_SCREENS, type MfaApi, type MfaListener, type MfaSettings, type MfaState } from './state'
+import { INITIAL_MFA_STATE, MFA_FRESH_MS, MFA_METHOD_TYPES, type MfaApi, type MfaListener, type MfaSettings, type MfaState } from './state'
 import type { MFA_TEXTS } from './strings'
 
 // The entry holds the state, the `sensitiveAction` tap and the API; the verification engine
 // (./flow.ts), the error views and the texts (./strings.ts) load on first use, with the screens.
-export {
-  INITIAL_MFA_STATE,
-  MFA_CODE_LENGTH,
-  MFA_CODE_WAIT_MS,
-  MFA_FRESH_MS,
-  MFA_MAX_ATTEMPTS,
-  MFA_METHOD_TYPES,
-  MFA_SCREENS,
-  methodPluginId,
-  type MfaApi,
-  type MfaListener,
-  type MfaSettings,
-  type MfaState,
-  type MfaVerifyStatus,
-} from './state'
-export { validateMfaCode } from './code'
-export { MFA_PATHS, unenrollMfa, verifyMfaCode, verifyMfaPasskey, initSmsVerification, initPasskeyVerification, type MfaType, type MfaPasskeyInit } from './calls'
-export { MFA, MFA_ERRORS, mfaError, mfaErrors } from './errors'
-export { useMfa, useMfaEnrollment, useRegisterMfaListener, type MfaMethodPluginApi } from './react'
-export type { MfaCodeBoxesProps } from './screens/code-boxes'
-/**
- * The MFA code boxes (./screens/code-boxes.tsx) for method plugins' code screens: loaded on
- * first render (or `MfaCodeBoxes.preload()`), so the code boxes stay out of the initial load.
- */
-export const MfaCodeBoxes = lazyComponent(() =>
-  import('./screens/code-boxes').then((m) => m.MfaCodeBoxes),
-) as unknown as typeof import('./screens/code-boxes').MfaCodeBoxes & { preload(): Promise<unknown> }
+// What method plugins share with this one (code rule, code boxes, screen ids, error codes) is portico/kits/mfa.
+export type { MfaApi, MfaListener, MfaSettings, MfaState, MfaVerifyStatus } from './state'
+export { useMfa, useMfaEnrollment, useRegisterMfaListener } from './react'
 
 /** The MFA base's texts (./strings.ts, `MFA_TEXTS`): the screens load them; apps override them under `texts: { mfa: {...} }`. */
 export type MfaTexts = typeof MFA_TEXTS

@@ -2,17 +2,8 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react'
 import { PorticoError, type User, type WireUser } from 'portico'
 import { useKernel, usePlugin, useStore, useUser } from 'portico/ui'
-import type { MfaType } from './calls'
-import { MFA_METHOD_TYPES, methodPluginId, type MfaListener, type MfaState } from './state'
-
-/** The API a method plugin hands out (`kernel.plugin('mfa-totp')` ...), used for headless enrolment. */
-export interface MfaMethodPluginApi {
-  type: MfaType
-  /** Start enrolment (TOTP: the secret and otpauth URL; SMS: texts a code to `phoneNumber`; passkey: links one). */
-  initEnrollment(options?: Record<string, unknown>): Promise<unknown>
-  /** Finish enrolment (TOTP/SMS: `{ code }`, SMS also `{ phoneNumber }`; passkey: `{ credentialIds }`): the server's updated user. */
-  submitEnrollment(options: never): Promise<{ user: WireUser }>
-}
+import { methodPluginId, type MfaMethodPluginApi, type MfaType } from 'portico/kits/mfa'
+import { MFA_METHOD_TYPES, type MfaListener, type MfaState } from './state'
 
 /**
  * Verification, headless or with the screen: `mfaMethods` (the user's), `init(method)`,

@@ -3,10 +3,9 @@
  * verification itself (./flow.ts) loads on first use.
  */
 import type { Store, User, WireUser } from 'portico'
-import type { MfaType } from './calls'
+import type { MfaType } from 'portico/kits/mfa'
 
-/** Part 2 section 9. */
-export const MFA_CODE_LENGTH = 6
+/** Part 2 section 9 (the code's 6 digits are the code kit's rule, portico/kits/mfa). */
 export const MFA_MAX_ATTEMPTS = 4
 export const MFA_CODE_WAIT_MS = 300_000
 /** The MFA methods of part 2 section 9, in the order the method list shows them. */
@@ -17,17 +16,6 @@ export const MFA_METHOD_TYPES: readonly MfaType[] = ['totp', 'sms', 'passkey']
  * again a minute earlier).
  */
 export const MFA_FRESH_MS = 240_000
-
-export const MFA_SCREENS = {
-  intro: 'mfa-intro',
-  methods: 'mfa-methods',
-  verify: 'mfa-verify',
-  remove: 'mfa-remove',
-  success: 'mfa-success',
-} as const
-
-/** The enrolment screen a method plugin registers (`mfa-totp`, `mfa-sms`, `mfa-passkey`): its plugin id. */
-export const methodPluginId = (type: MfaType) => `mfa-${type}`
 
 export type MfaVerifyStatus = 'idle' | 'initializing' | 'awaiting-code' | 'submitting' | 'verifying-passkey' | 'success' | 'error'
 

@@ -3,7 +3,7 @@
  * also Optimism; section 9: Ethereum, Arbitrum, Base, Polygon, Avalanche, Celo). An unknown
  * chain defaults to Ethereum with a warning.
  */
-import type { ResolvedFundingRequest } from 'portico/plugins/funding'
+import type { ResolvedFundingRequest } from 'portico/kits/funding'
 
 export const MOONPAY_NATIVE: Record<number, string> = {
   1: 'eth',

@@ -15,7 +15,7 @@
  * URL the SDK's popup mode opens), signed by the server.
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
-import type { FundingMethod, WireFundingConfig } from 'portico/plugins/funding'
+import type { FundingMethod, WireFundingConfig } from 'portico/kits/funding'
 import { MOONPAY_METHOD_LABELS, methodLabel } from './labels'
 import type { MOONPAY_TEXTS } from './strings'
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createTestKernel, pluginContract } from 'portico/testing'
-import { funding, listFundingMethods, resolveRequest, type FundingChain } from 'portico/plugins/funding'
+import { funding } from 'portico/plugins/funding'
+import { listFundingMethods, resolveRequest, type FundingChain } from 'portico/kits/funding'
 import { moonpay } from './index'
 import { MOONPAY_TEXTS } from './strings'
 import { MOONPAY_METHOD_LABELS } from './labels'

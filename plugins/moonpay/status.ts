@@ -3,7 +3,7 @@
  * waiting; the flow fails after 3 consecutive other errors. completed → funded,
  * waitingAuthorization / awaitingAuthorization → processing, anything else → in progress.
  */
-import { poll, type Poll } from 'portico/plugins/funding'
+import { poll, type Poll } from 'portico/kits/funding'
 import { fetchMoonpayStatus } from './calls'
 
 export const MOONPAY_POLL_MS = 3000

@@ -13,7 +13,7 @@ import {
   type User,
   type WireAuthResponse,
 } from 'portico'
-import { createCodeFlow, type CodeFlowState } from 'portico/kits/code'
+import { loadCodeLogin, type CodeFlowState, type CodeLoginApi } from 'portico/kits/code'
 import { authenticateSms, initSms, linkSms, transferSms, unlinkSms, updateSms } from './calls'
 import { SMS_TEXTS } from './strings'
 
@@ -47,23 +47,11 @@ export interface SubmitOptions {
   disableSignup?: boolean
 }
 
-/** What `kernel.plugin('sms')` returns. */
-export interface SmsApi {
-  getState(): SmsState
-  subscribe(listener: (state: SmsState) => void): () => void
-  /** The state store (React: `useStore(api.state)` or `usePluginState('sms')`). */
-  readonly state: Store<SmsState>
+/** What `kernel.plugin('sms')` returns: the code login's API (portico/kits/code) with `phoneNumber` for the destination, and: */
+export interface SmsApi extends CodeLoginApi<'phoneNumber', Completer, SubmitOptions> {
   sendCode(options: SendCodeOptions): Promise<void>
-  /** Send the code again to the same number with the same intent (after the 30 s cooldown). */
-  resendCode(token?: string): Promise<void>
-  loginWithCode(options: { code: string; phoneNumber?: string; disableSignup?: boolean; complete?: Completer }): Promise<AuthResult>
-  linkWithCode(options: { code: string; phoneNumber?: string; complete?: Completer }): Promise<User>
-  updateWithCode(options: { code: string; phoneNumber?: string; complete?: Completer }): Promise<User>
-  /** Submit for the given intent (default: the one the code was sent with). The code screen uses this. */
-  submitCode(code: string, options?: SubmitOptions): Promise<User>
   unlink(phoneNumber?: string): Promise<User>
   transfer(options: { nonce: string; phoneNumber: string }): Promise<User>
-  reset(): void
 }
 
 /** Loads the E.164 converter (libphonenumber-js) once, in its own chunk. */
@@ -72,84 +60,49 @@ export const loadE164 = (): Promise<typeof import('./e164')> => import('./e164')
 /** What the flow needs of the plugin context (read live: `config` changes once the server answers). */
 type FlowContext = Pick<PluginContext, 'api' | 'session' | 'completeLogin' | 'config' | 'assertLoggedOut' | 'texts'>
 
-export function createSmsFlow(ctx: FlowContext, store: Store<SmsState>, defaults: { disableSignup?: boolean } = {}): SmsApi {
+export async function createSmsFlow(ctx: FlowContext, store: Store<SmsState>, defaults: { disableSignup?: boolean } = {}): Promise<SmsApi> {
   const t = () => ctx.texts(SMS_TEXTS)
-  const requireUser = () => {
-    if (!ctx.session.authenticated || !ctx.session.user) {
-      throw new PorticoError('must_be_authenticated', t().mustBeAuthenticated)
-    }
-    return ctx.session.user
-  }
-  /** Link, update, unlink and transfer answer with the user (session_update_action 'ignore'). */
-  const applyUser = (res: WireAuthResponse): User => {
-    const r = ctx.session.apply(res)
-    if (!r) throw new PorticoError('missing_or_invalid_token', 'The server ended the session.')
-    return r.user
-  }
-  const finish = async (res: WireAuthResponse, intent: Intent, complete?: Completer): Promise<AuthResult> => {
-    const meta = { method: 'sms' as const, intent }
-    if (intent === 'login') {
-      const done = complete ? await complete(res, meta) : await ctx.completeLogin(res, meta)
-      return { user: done?.user ?? ctx.session.user!, isNewUser: done?.isNewUser ?? res.is_new_user === true }
-    }
-    const user = complete ? ((await complete(res, meta))?.user ?? applyUser(res)) : applyUser(res)
-    return { user, isNewUser: false }
-  }
-
-  const flow = createCodeFlow<AuthResult, Omit<SendCodeOptions, 'phoneNumber'>, { complete?: Completer; disableSignup?: boolean }>({
+  const { codeLoginApi, createCodeLogin } = await loadCodeLogin()
+  const login = createCodeLogin<WireAuthResponse, Omit<SendCodeOptions, 'phoneNumber'>, 'sms'>({
+    ctx,
     store,
-    texts: () => ({ codeNumeric: t().codeNumeric, codeLength: t().codeLength }),
+    method: 'sms',
+    texts: t,
     async prepare(number, { intent, country }) {
       if (intent === 'login') ctx.assertLoggedOut()
       else if (intent === 'update') {
-        if (!requireUser().phone) throw new PorticoError('invalid_data', t().needPhoneToUpdate)
-      } else if (intent === 'link' && requireUser().phone) {
+        if (!login.requireUser().phone) throw new PorticoError('invalid_data', t().needPhoneToUpdate)
+      } else if (intent === 'link' && login.requireUser().phone) {
         throw new PorticoError('cannot_link_more_of_type', t().cannotLinkMore)
       }
       const defaultCountry = country ?? ctx.config.intl.defaultCountry
       return (await loadE164()).toE164Sync(number, defaultCountry, t().invalidPhone)
     },
     send: (number, { token }) => initSms(ctx.api, number, token),
-    async verify(code, { destination, intent, complete, disableSignup }) {
-      if (intent === 'link') {
-        requireUser()
-        return finish(await linkSms(ctx.api, destination, code), intent, complete)
-      }
-      if (intent === 'update') {
-        const old = requireUser().phone?.number
-        if (!old) throw new PorticoError('invalid_data', t().needPhoneToUpdate)
-        return finish(await updateSms(ctx.api, old, destination, code), intent, complete)
-      }
-      ctx.assertLoggedOut()
-      const mode = (disableSignup ?? defaults.disableSignup) ? 'no-signup' : 'login-or-sign-up'
-      return finish(await authenticateSms(ctx.api, destination, code, mode), 'login', complete)
+    calls: {
+      login: (number, code, mode) => authenticateSms(ctx.api, number, code, mode),
+      link: (number, code) => linkSms(ctx.api, number, code),
+      update: (old, number, code) => updateSms(ctx.api, old, number, code),
     },
+    current: (user) => user.phone?.number,
+    nothingToUpdate: () => new PorticoError('invalid_data', t().needPhoneToUpdate),
+    disableSignup: () => defaults.disableSignup,
   })
+  const { flow } = login
 
   const api: SmsApi = {
-    getState: flow.getState,
-    subscribe: flow.subscribe,
-    state: store,
+    ...codeLoginApi('phoneNumber', login, store),
     sendCode: ({ phoneNumber, ...options }) => flow.send(phoneNumber, options),
-    resendCode: (token) => flow.resend(token === undefined ? {} : { token }),
-    loginWithCode: ({ code, phoneNumber, disableSignup, complete }) =>
-      flow.submit(code, { intent: 'login', destination: phoneNumber, disableSignup, complete }),
-    linkWithCode: async ({ code, phoneNumber, complete }) =>
-      (await flow.submit(code, { intent: 'link', destination: phoneNumber, complete })).user,
-    updateWithCode: async ({ code, phoneNumber, complete }) =>
-      (await flow.submit(code, { intent: 'update', destination: phoneNumber, complete })).user,
-    submitCode: async (code, { intent, complete, disableSignup } = {}) => (await flow.submit(code, { intent, complete, disableSignup })).user,
     async unlink(phoneNumber) {
       const n = phoneNumber ?? ctx.session.user?.phone?.number
       if (!n) throw new PorticoError('invalid_data', t().noPhoneToUnlink)
-      requireUser()
-      return applyUser(await unlinkSms(ctx.api, n))
+      login.requireUser()
+      return login.applyUser(await unlinkSms(ctx.api, n))
     },
     async transfer({ nonce, phoneNumber }) {
-      requireUser()
-      return applyUser(await transferSms(ctx.api, nonce, phoneNumber))
+      login.requireUser()
+      return login.applyUser(await transferSms(ctx.api, nonce, phoneNumber))
     },
-    reset: flow.reset,
   }
   return api
 }

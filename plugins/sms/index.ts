@@ -8,7 +8,6 @@
  */
 import { definePlugin, lazyOnce, normaliseFields, type PhoneAccount, type PorticoPlugin } from 'portico'
 import { PhoneIcon } from 'portico/ui'
-import { INITIAL_CODE_STATE } from 'portico/kits/code'
 import type { SmsApi, SmsState } from './flow'
 import { smsLabel } from './labels'
 import { preloadPhoneForm, SmsLoginInput } from './screens/login-input'
@@ -57,7 +56,8 @@ export function sms(options: SmsOptions = {}): PorticoPlugin<'sms'> {
     kind: 'login',
     setup(ctx) {
       const label = (key: 'displayName' | 'methodLabel') => smsLabel(ctx.config.texts.sms, key)
-      const state = ctx.store<SmsState>(INITIAL_CODE_STATE)
+      // The code flow's initial state, inline (as e-mail's): the code kit stays out of the first load.
+      const state = ctx.store<SmsState>({ status: 'initial', destination: null, intent: 'login', error: null, codeSentAt: null })
       const load = lazyOnce(() => import('./flow').then((m) => m.createSmsFlow(ctx, state, options)))
       ctx.provide<SmsApi>({
         getState: () => state.get(),

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createTestKernel, wireUser, authResponse, emailAccount } from 'portico/testing'
 import { pluginContract } from 'portico/testing'
 import { PorticoError, type WireLinkedAccount, type WireUser } from 'portico'
-import { normaliseCode } from 'portico/kits/code'
+import { INITIAL_CODE_STATE, normaliseCode } from 'portico/kits/code'
 import { RESEND_COOLDOWN_MS } from 'portico/ui'
 import { sms, toE164, SMS_SCREENS } from './index'
 import { codeErrorMessage } from './errors'
@@ -303,4 +303,11 @@ describe('sms method descriptor', () => {
 
 it('the labels in the first load are the same words as in SMS_TEXTS', () => {
   expect(SMS_TEXTS).toMatchObject(SMS_LABELS)
+})
+
+describe("the entry's inline code state", () => {
+  it("is the code kit's initial state (the kit stays out of the first load)", async () => {
+    const t = await createTestKernel({ plugins: [sms()] })
+    expect(t.kernel.plugin('sms').getState()).toEqual(INITIAL_CODE_STATE)
+  })
 })

@@ -27,7 +27,7 @@ import {
   type Eip1193,
   type FundingChain,
   type SolanaSender,
-} from 'portico/plugins/funding'
+} from 'portico/kits/funding'
 import { Button, ScreenLayout, StatusIcon, TextInput, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { fetchBridgeQuote, type BridgeQuote } from '../calls'
 import { BRIDGE } from '../errors'

@@ -4,8 +4,8 @@
  */
 import { useState } from 'react'
 import { Button, ScreenLayout, TextInput, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
-import { isPositiveAmount, sanitizeAmount } from '../index'
-import { FUNDING } from '../index'
+import { isPositiveAmount, sanitizeAmount } from 'portico/kits/funding'
+import { FUNDING } from '../errors'
 import { FUNDING_TEXTS } from '../strings'
 
 export default function FundingAmountScreen(_: ScreenProps) {

@@ -6,10 +6,9 @@
 import { lazy, Suspense, useEffect, useState } from 'react'
 import { formatText } from 'portico'
 import { Button, CopyButton, QrSlot, ScreenLayout, Spinner, StatusIcon, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
-import { requestBalance } from '../chain'
-import { FUNDING } from '../index'
-import { FUNDING_QR_SIZE, MANUAL_POLL_MS } from '../index'
-import { poll } from '../index'
+import { poll, requestBalance } from 'portico/kits/funding'
+import { FUNDING } from '../errors'
+import { FUNDING_QR_SIZE, MANUAL_POLL_MS } from '../ids'
 import { FUNDING_TEXTS } from '../strings'
 
 const QrCode = lazy(() => import('portico/ui/qr'))

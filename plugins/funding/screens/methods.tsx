@@ -8,10 +8,9 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react'
 import { formatText } from 'portico'
 import { Button, ListButton, ScreenLayout, icons, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
-import { FUNDING } from '../index'
-import { FUNDING_AMOUNT_SCREEN } from '../index'
-import { listFundingMethods, type FundingMethod } from '../index'
-import { openFundingPopup } from '../index'
+import { listFundingMethods, openFundingPopup, type FundingMethod } from 'portico/kits/funding'
+import { FUNDING } from '../errors'
+import { FUNDING_AMOUNT_SCREEN } from '../ids'
 import { FUNDING_TEXTS } from '../strings'
 
 type IconComponent = (props: { width?: number; height?: number }) => ReactNode

@@ -1,6 +1,6 @@
 /** 'funding-phantom': 'Create a Phantom wallet' — how to get a Solana wallet, with a reload button. */
 import { Button, ScreenLayout, useTexts, type ScreenProps } from 'portico/ui/screens'
-import { FUNDING } from '../index'
+import { FUNDING } from '../errors'
 import { FUNDING_TEXTS } from '../strings'
 
 export const PHANTOM_DOWNLOAD_URL = 'https://phantom.app/download'

@@ -7,11 +7,10 @@
 import { useEffect, useState } from 'react'
 import { formatText, isPorticoError } from 'portico'
 import { Button, ScreenLayout, StatusIcon, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
-import { FUNDING } from '../index'
-import { FUNDING_SUCCESS_CLOSE_MS } from '../index'
+import { loadSolanaTransfer, transferFromWallet, type Eip1193, type SolanaSender, type TransferStatus } from 'portico/kits/funding'
+import { FUNDING } from '../errors'
+import { FUNDING_SUCCESS_CLOSE_MS } from '../ids'
 import { FUNDING_TEXTS } from '../strings'
-import { transferFromWallet, type Eip1193, type TransferStatus } from '../transfer'
-import { transferFromSolanaWallet, type SolanaSender } from '../transfer-solana'
 import { ConnectorIcon } from './wallets'
 
 export default function FundingWalletTransferScreen(_: ScreenProps) {
@@ -33,7 +32,7 @@ export default function FundingWalletTransferScreen(_: ScreenProps) {
     const common = { fetch: api.fetch, request, texts: T, signal: ac.signal, onStatus: (s: TransferStatus) => !ac.signal.aborted && setStatus(s) }
     const transfer =
       request.chainType === 'solana'
-        ? transferFromSolanaWallet({ ...common, sender: connector as unknown as SolanaSender })
+        ? loadSolanaTransfer().then((m) => m.transferFromSolanaWallet({ ...common, sender: connector as unknown as SolanaSender }))
         : transferFromWallet({ ...common, provider: connector.provider as Eip1193 })
     transfer.catch((e) => {
       if (ac.signal.aborted) return

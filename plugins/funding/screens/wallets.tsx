@@ -7,8 +7,8 @@
 import { useEffect, useState } from 'react'
 import { formatText, type WalletConnectorEntry } from 'portico'
 import { ListButton, ScreenLayout, icons, useKernel, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
-import { FUNDING } from '../index'
-import { FUNDING_PHANTOM_SCREEN, FUNDING_WALLET_TRANSFER_SCREEN } from '../index'
+import { FUNDING } from '../errors'
+import { FUNDING_PHANTOM_SCREEN, FUNDING_WALLET_TRANSFER_SCREEN } from '../ids'
 import { FUNDING_TEXTS } from '../strings'
 
 /** Connectors that can send: an EIP-1193 `provider` for Ethereum, `solanaSignAndSendTransaction` for Solana. */

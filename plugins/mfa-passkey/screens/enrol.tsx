@@ -6,7 +6,7 @@
 import { useState } from 'react'
 import { formatText } from 'portico'
 import { Button, ScreenLayout, icons, usePlugin, useScreen, useTexts, useUser } from 'portico/ui/screens'
-import { MFA_SCREENS } from 'portico/plugins/mfa'
+import { MFA_SCREENS } from 'portico/kits/mfa'
 import { passkeyTitle } from 'portico/plugins/passkey'
 import { MAX_MFA_PASSKEYS, passkeysShown } from '../limits'
 import { MFA_PASSKEY_TEXTS } from '../strings'

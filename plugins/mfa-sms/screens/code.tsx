@@ -1,8 +1,7 @@
 /** 'mfa-sms-code' — the enrolment code (part 2 section 4); back returns to the number; then 'SMS verification added'. */
-import { useRef, useState } from 'react'
 import { formatText } from 'portico'
-import { ScreenLayout, icons, usePlugin, useScreen, useTexts, type CodeInputHandle } from 'portico/ui/screens'
-import { MFA_ERRORS, MFA_SCREENS, MfaCodeBoxes } from 'portico/plugins/mfa'
+import { MFA_SCREENS, MfaEnrolmentCode } from 'portico/kits/mfa'
+import { ScreenLayout, icons, usePlugin, useScreen, useTexts } from 'portico/ui/screens'
 import { MFA_SMS_TEXTS } from '../strings'
 
 export default function MfaSmsCodeScreen() {
@@ -10,24 +9,10 @@ export default function MfaSmsCodeScreen() {
   const mfa = usePlugin('mfa')
   const screen = useScreen<{ phoneNumber: string }>()
   const T = useTexts('mfa-sms', MFA_SMS_TEXTS)
-  const boxes = useRef<CodeInputHandle>(null)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
 
   const submit = async (code: string) => {
-    setBusy(true)
-    setError(null)
-    try {
-      const res = await api.submitEnrollment({ phoneNumber: screen.params.phoneNumber, code })
-      mfa.enrolled('sms', res)
-      screen.open(MFA_SCREENS.success, { title: T.added, method: 'sms' })
-    } catch (e) {
-      const c = (e as { code?: string })?.code
-      setError(c === MFA_ERRORS.invalid ? T.invalidCode : c === 'invalid_data' ? (e as Error).message : T.unknownError)
-      boxes.current?.reset()
-    } finally {
-      setBusy(false)
-    }
+    mfa.enrolled('sms', await api.submitEnrollment({ phoneNumber: screen.params.phoneNumber, code }))
+    screen.open(MFA_SCREENS.success, { title: T.added, method: 'sms' })
   }
 
   return (
@@ -38,7 +23,7 @@ export default function MfaSmsCodeScreen() {
       back
     >
       <div data-mfa-sms-code="">
-        <MfaCodeBoxes ref={boxes} disabled={busy} error={error} onComplete={(c) => void submit(c)} />
+        <MfaEnrolmentCode submit={submit} texts={T} />
       </div>
     </ScreenLayout>
   )

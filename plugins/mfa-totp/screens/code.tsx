@@ -1,10 +1,9 @@
 /**
- * 'mfa-totp-code' — the first authenticator code (part 2 section 4): six boxes (the base's
- * MFA rules), then 'Authenticator app verification added' and the app's enrolment callback.
+ * 'mfa-totp-code' — the first authenticator code (part 2 section 4): six boxes (the MFA
+ * rules), then 'Authenticator app verification added' and the app's enrolment callback.
  */
-import { useRef, useState } from 'react'
-import { ScreenLayout, icons, usePlugin, useScreen, useTexts, type CodeInputHandle } from 'portico/ui/screens'
-import { MFA_ERRORS, MFA_SCREENS, MfaCodeBoxes } from 'portico/plugins/mfa'
+import { MFA_SCREENS, MfaEnrolmentCode } from 'portico/kits/mfa'
+import { ScreenLayout, icons, usePlugin, useScreen, useTexts } from 'portico/ui/screens'
 import { MFA_TOTP_TEXTS } from '../strings'
 
 export default function MfaTotpCodeScreen() {
@@ -12,30 +11,16 @@ export default function MfaTotpCodeScreen() {
   const mfa = usePlugin('mfa')
   const screen = useScreen()
   const T = useTexts('mfa-totp', MFA_TOTP_TEXTS)
-  const boxes = useRef<CodeInputHandle>(null)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
 
   const submit = async (code: string) => {
-    setBusy(true)
-    setError(null)
-    try {
-      const res = await api.submitEnrollment({ code })
-      mfa.enrolled('totp', res)
-      screen.open(MFA_SCREENS.success, { title: T.added, method: 'totp' })
-    } catch (e) {
-      const code = (e as { code?: string })?.code
-      setError(code === MFA_ERRORS.invalid || code === 'invalid_data' ? (code === 'invalid_data' ? (e as Error).message : T.invalidCode) : T.unknownError)
-      boxes.current?.reset()
-    } finally {
-      setBusy(false)
-    }
+    mfa.enrolled('totp', await api.submitEnrollment({ code }))
+    screen.open(MFA_SCREENS.success, { title: T.added, method: 'totp' })
   }
 
   return (
     <ScreenLayout title={T.codeTitle} description={T.codeDescription} icon={<icons.LockIcon width={28} height={28} />}>
       <div data-mfa-totp-code="">
-        <MfaCodeBoxes ref={boxes} disabled={busy} error={error} onComplete={(c) => void submit(c)} />
+        <MfaEnrolmentCode submit={submit} texts={T} />
       </div>
     </ScreenLayout>
   )

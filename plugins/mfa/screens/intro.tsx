@@ -1,6 +1,6 @@
 /** 'mfa-intro' — the enrolment intro (part 2 section 4): then 'Choose a verification method'. */
 import { Button, ScreenLayout, icons, useScreen, useTexts } from 'portico/ui/screens'
-import { MFA_SCREENS } from '../index'
+import { MFA_SCREENS } from 'portico/kits/mfa'
 import { MFA_TEXTS } from '../strings'
 
 export default function MfaIntroScreen() {

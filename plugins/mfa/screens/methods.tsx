@@ -8,8 +8,8 @@
 import { useState } from 'react'
 import { formatText } from 'portico'
 import { Button, Chip, ListButton, ScreenLayout, icons, useKernel, usePlugin, useScreen, useTexts, useUser } from 'portico/ui/screens'
-import type { MfaType } from '../calls'
-import { MFA_METHOD_TYPES, MFA_SCREENS, methodPluginId } from '../index'
+import { MFA_SCREENS, methodPluginId, type MfaType } from 'portico/kits/mfa'
+import { MFA_METHOD_TYPES } from '../state'
 import { MFA_TEXTS } from '../strings'
 import { MethodIcon, methodLabel } from './verify'
 

@@ -2,9 +2,8 @@
 import { useState } from 'react'
 import { formatText } from 'portico'
 import { Button, ScreenLayout, icons, usePlugin, useScreen, useTexts } from 'portico/ui/screens'
-import type { MfaType } from '../calls'
 import { hasCode } from '../errors'
-import { MFA_ERRORS } from '../index'
+import { MFA_ERRORS, type MfaType } from 'portico/kits/mfa'
 import { MFA_TEXTS } from '../strings'
 import { methodLabel } from './verify'
 

@@ -7,10 +7,9 @@
  */
 import { useEffect, useRef, useState } from 'react'
 import { Button, ListButton, ScreenLayout, Spinner, icons, useKernel, usePlugin, useStore, useTexts, type CodeInputHandle } from 'portico/ui/screens'
-import type { MfaType } from '../calls'
-import { MFA_CODE_LENGTH } from '../index'
+import { CODE_LENGTH } from 'portico/ui'
+import { MfaCodeBoxes, type MfaType } from 'portico/kits/mfa'
 import { MFA_TEXTS } from '../strings'
-import { MfaCodeBoxes } from './code-boxes'
 
 export function methodLabel(type: MfaType, T: typeof MFA_TEXTS): string {
   return type === 'totp' ? T.totpLabel : type === 'sms' ? T.smsLabel : T.passkeyLabel
@@ -119,7 +118,7 @@ export default function MfaVerifyScreen() {
               error={blocked ? null : state.error}
               status={state.status === 'success' ? 'success' : undefined}
               onComplete={(code) => {
-                if (code.length === MFA_CODE_LENGTH) void api.submit(method, code).catch(() => {})
+                if (code.length === CODE_LENGTH) void api.submit(method, code).catch(() => {})
               }}
             />
             {blocked ? (

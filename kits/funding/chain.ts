@@ -4,8 +4,7 @@
  * through the host's fetch: no chain library in the funding entry. Balance failures fall back
  * to 0 (section 8).
  */
-import type { ResolvedFundingRequest } from './index'
-import { clusterRpc } from './index'
+import { clusterRpc, type ResolvedFundingRequest } from './request'
 
 type Fetch = typeof fetch
 

@@ -126,6 +126,18 @@ export function resolveRequest(input: FundingRequest, config: WireFundingConfig 
   return { ...input, chainType, chain, erc20Address: erc20, amount, isUSDC, symbol, decimals, network: chain.name, crossChainBridgingEnabled: bridging }
 }
 
+/**
+ * The request's chain made whole: a chain given by id (and name) only, as another plugin may
+ * know it, gets its RPC and currency from the app's `supportedChains` entry of that id (the
+ * balance is read there); a chain that has them is kept as it is.
+ */
+export function completeChain(chain: FundingChain | undefined, configured: readonly { id: number; name?: string; rpcUrl?: string; [k: string]: unknown }[] = []): FundingChain | undefined {
+  if (!chain || (chain.nativeCurrency && chain.rpcUrls?.default?.http?.length)) return chain
+  const known = configured.find((c) => c.id === chain.id) as (Partial<FundingChain> & { rpcUrl?: string }) | undefined
+  const http = chain.rpcUrls?.default?.http?.length ? chain.rpcUrls.default.http : (known?.rpcUrls?.default?.http ?? (known?.rpcUrl ? [known.rpcUrl] : []))
+  return { ...known, ...chain, name: chain.name ?? known?.name, nativeCurrency: chain.nativeCurrency ?? known?.nativeCurrency ?? MAINNET.nativeCurrency, rpcUrls: { default: { http } } } as FundingChain
+}
+
 /** The Solana JSON-RPC URL of a request. */
 export function clusterRpc(cluster: SolanaCluster | undefined): string {
   return cluster?.rpcUrl ?? (CLUSTER_RPC as Record<string, string>)[cluster?.name ?? 'mainnet-beta'] ?? CLUSTER_RPC['mainnet-beta']

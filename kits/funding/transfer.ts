@@ -6,13 +6,10 @@
  * the user'.
  */
 import { formatText } from 'portico'
-import { erc20TransferData, toBaseUnits } from './index'
-
+import { erc20TransferData, toBaseUnits } from './amount'
 import { requestBalance, waitForReceipt } from './chain'
-import { invalidDecimalError } from './errors'
-import { isUserRejection, notEnoughFundsError, rejectedError } from './index'
-import type { FundingChain, ResolvedFundingRequest } from './index'
-import type { FUNDING_TEXTS } from './strings'
+import { invalidDecimalError, isUserRejection, notEnoughFundsError, rejectedError, type TransferTexts } from './errors'
+import type { FundingChain, ResolvedFundingRequest } from './request'
 
 export interface Eip1193 {
   request(args: { method: string; params?: unknown[] }): Promise<unknown>
@@ -41,7 +38,7 @@ export async function transferFromWallet(o: {
   provider: Eip1193
   fetch: typeof fetch
   request: ResolvedFundingRequest
-  texts: typeof FUNDING_TEXTS
+  texts: TransferTexts
   onStatus(status: TransferStatus, from?: string): void
   signal?: AbortSignal
 }): Promise<{ hash: string; from: string }> {

@@ -8,12 +8,10 @@
  * the user'. SPL tokens (USDC) are not sent from a wallet: the request must be for SOL.
  */
 import { formatText, PorticoError } from 'portico'
-import { toBaseUnits } from './index'
+import { toBaseUnits } from './amount'
 import { rpcCall, solanaBalance } from './chain'
-import { invalidDecimalError } from './errors'
-import { isUserRejection, notEnoughFundsError, rejectedError } from './index'
-import { clusterRpc, type ResolvedFundingRequest, type SolanaClusterName } from './index'
-import type { FUNDING_TEXTS } from './strings'
+import { invalidDecimalError, isUserRejection, notEnoughFundsError, rejectedError, type TransferTexts } from './errors'
+import { clusterRpc, type ResolvedFundingRequest, type SolanaClusterName } from './request'
 import type { TransferStatus } from './transfer'
 
 /** What the funding flow needs of a Solana connector (the wallet base's `WalletLoginConnector`). */
@@ -61,7 +59,7 @@ export async function sendWithSolanaWallet(o: {
   rpc: string
   chain: string
   transaction: Uint8Array
-  texts: Pick<typeof FUNDING_TEXTS, 'rejected'>
+  texts: Pick<TransferTexts, 'rejected'>
   signal?: AbortSignal
   onSent?(): void
 }): Promise<string> {
@@ -70,7 +68,7 @@ export async function sendWithSolanaWallet(o: {
   try {
     sig = await o.sender.solanaSignAndSendTransaction(o.transaction, o.chain, rpcSender(o.fetch, o.rpc))
   } catch (e) {
-    throw isUserRejection(e) ? rejectedError(o.texts as typeof FUNDING_TEXTS, e) : e
+    throw isUserRejection(e) ? rejectedError(o.texts, e) : e
   }
   o.onSent?.()
   const { signatureToString } = await import('./solana-tx')
@@ -83,7 +81,7 @@ export async function transferFromSolanaWallet(o: {
   sender: SolanaSender
   fetch: typeof fetch
   request: ResolvedFundingRequest
-  texts: typeof FUNDING_TEXTS
+  texts: TransferTexts
   onStatus(status: TransferStatus, from?: string): void
   signal?: AbortSignal
 }): Promise<{ signature: string; from: string }> {
