@@ -253,7 +253,7 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     },
     config: () => config,
     started: () => started,
-    preload: () => Promise.all([loadErrorViews(), login().catch(() => {})]).then(() => {}),
+    preload: () => Promise.all([loadErrorViews(), login().catch(() => {}), runtime.loadTexts()]).then(() => {}),
     loadDeclarations,
     hasLazyDeclarations: runtime.hasLazyDeclarations,
     warn,

@@ -1,16 +1,19 @@
 /**
- * The plugin runtime (contract v2): sets each plugin up with its context, holds what it hands
- * the kernel (its state store, its API, its screens, method descriptors, error declarations and
- * taps) and undoes all of it on teardown, so a plugin set can start again (React StrictMode).
- * Error declarations given as a loader (`ctx.declareErrors(() => import('./errors'))`) stay out
- * of the page's first load: `loadDeclarations()` loads them once.
+ * The plugin runtime (contract v2): sets each plugin up from its manifest (texts, errors,
+ * screens, method) and its `setup(ctx)`, holds what it hands the kernel (its state store, its
+ * API, its screens, method descriptors, error declarations and taps) and undoes all of it on
+ * teardown, so a plugin set can start again (React StrictMode). Texts load during start-up
+ * (`loadTexts()`, which `ready()` waits for; a plugin whose texts fail to load is disabled);
+ * error declarations given as a loader stay out of the page's first load: `loadDeclarations()`
+ * loads them once.
  */
 import type { ResolvedConfig, TokenStorage } from './config'
 import { PorticoError, viewFromDeclarations, type ErrorContext, type ErrorDeclarations, type ErrorView } from './errors'
 import type { PorticoEmitter } from './events'
 import type { PorticoHooks } from './hooks'
-import type { MethodRegistry } from './methods'
-import type { PluginContext, PorticoPlugin } from './plugin'
+import type { MethodDescriptor, MethodRegistry } from './methods'
+import { lazyOnce } from './lazy'
+import type { LazyFlow, PluginContext, PorticoPlugin, TextOf } from './plugin'
 import { safeStorage } from './recent'
 import type { Navigator } from './screens'
 import type { Session } from './session'
@@ -55,13 +58,28 @@ export interface PluginRuntime {
   loadDeclarations(): Promise<void>
   /** Whether some plugin declared its errors as a loader. */
   hasLazyDeclarations(): boolean
+  /**
+   * Wait for the plugins' texts (and `beforeReady` loads), started by `start()`; never rejects:
+   * a plugin whose texts cannot load is disabled (torn down, a warning, `api(id)` says why).
+   */
+  loadTexts(): Promise<void>
 }
 
 interface Held {
   store?: Store<unknown>
   api?: unknown
   undo: (() => void)[]
+  /** What start-up waits for before this plugin is usable (its texts, `beforeReady` loads). */
+  before: Promise<unknown>[]
+  /** Set when its texts could not load. */
+  disabled?: PorticoError
 }
+
+/** The same promise, its rejection marked as handled (start-up reports it: `loadTexts()`). */
+const quiet = <P extends Promise<unknown>>(p: P): P => (p.catch(() => {}), p)
+
+/** Loaded texts by plugin object: a restart (StrictMode) does not load them again. */
+const loadedTexts = new WeakMap<PorticoPlugin, object>()
 
 /** A plugin's error declarations given as a loader: loaded once, by `loadDeclarations()`. */
 interface LazyDeclarations {
@@ -94,7 +112,30 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
       ),
     ).then(() => undefined)
 
-  function context(plugin: PorticoPlugin, own: Held): PluginContext {
+  /** The plugin's loaded texts with the app's overrides; throws before they are in. */
+  function textsOf(plugin: PorticoPlugin): object {
+    const loaded = loadedTexts.get(plugin)
+    if (!loaded) {
+      throw new PorticoError(
+        'invalid_plugin',
+        plugin.texts
+          ? `Plugin '${plugin.id}' read its texts before start-up loaded them: wait for kernel.ready().`
+          : `Plugin '${plugin.id}' has no texts: give its manifest texts: () => import('./strings').`,
+      )
+    }
+    return deps.texts(plugin.id, loaded)
+  }
+
+  /** Start loading the plugin's texts; the promise start-up waits for. */
+  function loadPluginTexts(plugin: PorticoPlugin): Promise<unknown> {
+    if (!plugin.texts || loadedTexts.has(plugin)) return Promise.resolve()
+    return plugin.texts().then((t) => {
+      if (!t || typeof t !== 'object') throw new Error('its texts loader did not resolve to an object')
+      loadedTexts.set(plugin, t)
+    })
+  }
+
+  function context(plugin: PorticoPlugin, own: Held, textsLoaded: Promise<unknown>): PluginContext {
     const id = plugin.id
     const undoable = <A extends unknown[]>(add: (...a: A) => () => void) => (...a: A) => {
       const off = add(...a)
@@ -146,7 +187,17 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
           return undefined
         })
       },
-      texts: (defaults, namespace) => deps.texts(namespace ?? id, defaults),
+      texts: ((defaults?: object, namespace?: string) =>
+        defaults === undefined ? textsOf(plugin) : deps.texts(namespace ?? id, defaults)) as PluginContext['texts'],
+      lazy<V>(load: () => Promise<V>, options?: { beforeReady?: boolean }): LazyFlow<V> {
+        const flow = lazyOnce(() => textsLoaded.then(load)) as LazyFlow<V>
+        flow.methods = (...names) =>
+          Object.fromEntries(
+            names.map((name) => [name, async (...args: unknown[]) => ((await flow()) as Record<PropertyKey, (...a: unknown[]) => unknown>)[name](...args)]),
+          ) as never
+        if (options?.beforeReady) own.before.push(quiet(flow()))
+        return flow
+      },
       assertLoggedOut: () => deps.assertLoggedOut(id),
       completeLogin: deps.completeLogin,
       analytics: deps.analytics,
@@ -155,12 +206,33 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
     }
   }
 
+  /** The manifest's parts the kernel sets up: the method, the screens, the error declarations. */
+  function setUpManifest(plugin: PorticoPlugin, ctx: PluginContext, textsLoaded: Promise<unknown>) {
+    if (plugin.method) {
+      const { displayName, transferLabel, ...rest } = plugin.method
+      // Read from the texts when asked (after start-up); the method id before they are in.
+      const text = (t: TextOf<object>) => (typeof t === 'string' ? t : loadedTexts.has(plugin) ? t(textsOf(plugin)) : plugin.id)
+      const descriptor = { id: plugin.id, ...rest } as MethodDescriptor
+      Object.defineProperty(descriptor, 'displayName', { enumerable: true, get: () => text(displayName) })
+      if (transferLabel !== undefined) Object.defineProperty(descriptor, 'transferLabel', { enumerable: true, get: () => text(transferLabel) })
+      ctx.methods.declare(descriptor)
+    }
+    for (const [screen, def] of Object.entries(plugin.screens ?? {})) {
+      ctx.screens.register(typeof def === 'function' ? { id: screen, load: def } : { ...def, id: screen })
+    }
+    const errors = plugin.errors
+    if (errors) ctx.declareErrors(() => textsLoaded.then(() => errors(() => textsOf(plugin) as never)))
+  }
+
   function setUp(plugin: PorticoPlugin) {
-    const own: Held = { undo: [] }
+    const textsLoaded = quiet(loadPluginTexts(plugin))
+    const own: Held = { undo: [], before: [textsLoaded] }
     held.set(plugin.id, own)
     let teardown: void | (() => void)
     try {
-      teardown = plugin.setup(context(plugin, own))
+      const ctx = context(plugin, own, textsLoaded)
+      setUpManifest(plugin, ctx, textsLoaded)
+      teardown = plugin.setup?.(ctx)
     } catch (e) {
       throw new PorticoError('invalid_plugin', `Plugin '${plugin.id}' failed to set up: ${(e as Error)?.message ?? String(e)}`, {
         cause: e,
@@ -169,21 +241,44 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
     if (typeof teardown === 'function') own.undo.push(teardown)
   }
 
+  function tearDown(plugin: PorticoPlugin, own: Held) {
+    for (const undo of own.undo.splice(0).reverse()) {
+      try {
+        undo()
+      } catch (e) {
+        deps.warn(`Plugin '${plugin.id}' failed to tear down: ${(e as Error).message}`, 'plugin')
+      }
+    }
+    for (const hook of Object.values(hooks)) untap(hook, plugin.id)
+  }
+
   function stop() {
     for (const plugin of [...deps.plugins].reverse()) {
       const own = held.get(plugin.id)
       if (!own) continue
-      for (const undo of own.undo.splice(0).reverse()) {
-        try {
-          undo()
-        } catch (e) {
-          deps.warn(`Plugin '${plugin.id}' failed to tear down: ${(e as Error).message}`, 'plugin')
-        }
-      }
-      for (const hook of Object.values(hooks)) untap(hook, plugin.id)
+      tearDown(plugin, own)
       held.delete(plugin.id)
     }
   }
+
+  /** Its texts (or a `beforeReady` load) could not load: tear it down, keep why, warn. */
+  function disable(plugin: PorticoPlugin, own: Held, e: unknown) {
+    if (held.get(plugin.id) !== own || own.disabled) return
+    const reason = (e as Error)?.message ?? String(e)
+    own.disabled = new PorticoError('invalid_plugin', `Plugin '${plugin.id}' is disabled: its texts could not load (${reason}).`, { cause: e })
+    tearDown(plugin, own)
+    own.api = undefined
+    own.store = undefined
+    deps.warn(own.disabled.message, 'plugin')
+  }
+
+  const loadTexts = (): Promise<void> =>
+    Promise.all(
+      deps.plugins.map((plugin) => {
+        const own = held.get(plugin.id)
+        return own && Promise.all(own.before).catch((e) => disable(plugin, own, e))
+      }),
+    ).then(() => undefined)
 
   return {
     start() {
@@ -197,6 +292,7 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
     stop,
     api(id) {
       const own = held.get(id)
+      if (own?.disabled) throw own.disabled
       if (!own || own.api === undefined) {
         const known = deps.plugins.some((p) => p.id === id)
         let message = known ? `Plugin '${id}' hands out no API.` : `Plugin '${id}' is not set up.`
@@ -213,9 +309,10 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
       }
       return own.api
     },
-    has: (id) => held.has(id),
+    has: (id) => !!held.get(id) && !held.get(id)?.disabled,
     state: (id) => held.get(id)?.store,
     loadDeclarations,
     hasLazyDeclarations: () => lazyDeclarations.size > 0,
+    loadTexts,
   }
 }
