@@ -405,6 +405,6 @@ describe('plugin manifest', () => {
     })
     const { kernel } = await createTestKernel({ plugins: [p] })
     expect(kernel.plugin<{ texts: { a: string } }>('plain').texts).toEqual({ a: 'A' })
-    expect(message).toBe("Plugin 'plain' has no texts: give its manifest texts: () => import('./strings').")
+    expect(message).toBe("Plugin 'plain' has no texts loaded (manifest texts; after ready()).")
   })
 })

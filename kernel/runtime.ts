@@ -13,7 +13,7 @@ import type { PorticoEmitter } from './events'
 import type { PorticoHooks } from './hooks'
 import type { MethodDescriptor, MethodRegistry } from './methods'
 import { lazyOnce } from './lazy'
-import type { LazyFlow, PluginContext, PorticoPlugin, TextOf } from './plugin'
+import type { LazyFlow, PluginContext, PorticoPlugin } from './plugin'
 import { safeStorage } from './recent'
 import type { Navigator } from './screens'
 import type { Session } from './session'
@@ -112,27 +112,11 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
       ),
     ).then(() => undefined)
 
-  /** The plugin's loaded texts with the app's overrides; throws before they are in. */
+  /** The plugin's loaded texts with the app's overrides; throws before they are in (or without a manifest's texts). */
   function textsOf(plugin: PorticoPlugin): object {
     const loaded = loadedTexts.get(plugin)
-    if (!loaded) {
-      throw new PorticoError(
-        'invalid_plugin',
-        plugin.texts
-          ? `Plugin '${plugin.id}' read its texts before start-up loaded them: wait for kernel.ready().`
-          : `Plugin '${plugin.id}' has no texts: give its manifest texts: () => import('./strings').`,
-      )
-    }
+    if (!loaded) throw new PorticoError('invalid_plugin', `Plugin '${plugin.id}' has no texts loaded (manifest texts; after ready()).`)
     return deps.texts(plugin.id, loaded)
-  }
-
-  /** Start loading the plugin's texts; the promise start-up waits for. */
-  function loadPluginTexts(plugin: PorticoPlugin): Promise<unknown> {
-    if (!plugin.texts || loadedTexts.has(plugin)) return Promise.resolve()
-    return plugin.texts().then((t) => {
-      if (!t || typeof t !== 'object') throw new Error('its texts loader did not resolve to an object')
-      loadedTexts.set(plugin, t)
-    })
   }
 
   function context(plugin: PorticoPlugin, own: Held, textsLoaded: Promise<unknown>): PluginContext {
@@ -209,13 +193,15 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
   /** The manifest's parts the kernel sets up: the method, the screens, the error declarations. */
   function setUpManifest(plugin: PorticoPlugin, ctx: PluginContext, textsLoaded: Promise<unknown>) {
     if (plugin.method) {
-      const { displayName, transferLabel, ...rest } = plugin.method
-      // Read from the texts when asked (after start-up); the method id before they are in.
-      const text = (t: TextOf<object>) => (typeof t === 'string' ? t : loadedTexts.has(plugin) ? t(textsOf(plugin)) : plugin.id)
-      const descriptor = { id: plugin.id, ...rest } as MethodDescriptor
-      Object.defineProperty(descriptor, 'displayName', { enumerable: true, get: () => text(displayName) })
-      if (transferLabel !== undefined) Object.defineProperty(descriptor, 'transferLabel', { enumerable: true, get: () => text(transferLabel) })
-      ctx.methods.declare(descriptor)
+      const descriptor = { id: plugin.id, ...plugin.method } as Record<string, unknown>
+      // The display name and transfer label read the texts when asked (after start-up); the id before.
+      for (const key of ['displayName', 'transferLabel']) {
+        const text = descriptor[key]
+        if (typeof text === 'function') {
+          Object.defineProperty(descriptor, key, { enumerable: true, get: () => (loadedTexts.has(plugin) ? text(textsOf(plugin)) : plugin.id) })
+        }
+      }
+      ctx.methods.declare(descriptor as unknown as MethodDescriptor)
     }
     for (const [screen, def] of Object.entries(plugin.screens ?? {})) {
       ctx.screens.register(typeof def === 'function' ? { id: screen, load: def } : { ...def, id: screen })
@@ -225,7 +211,9 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
   }
 
   function setUp(plugin: PorticoPlugin) {
-    const textsLoaded = quiet(loadPluginTexts(plugin))
+    const textsLoaded = quiet(
+      plugin.texts && !loadedTexts.has(plugin) ? plugin.texts().then((t) => void loadedTexts.set(plugin, t)) : Promise.resolve(),
+    )
     const own: Held = { undo: [], before: [textsLoaded] }
     held.set(plugin.id, own)
     let teardown: void | (() => void)
@@ -264,11 +252,11 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
   /** Its texts (or a `beforeReady` load) could not load: tear it down, keep why, warn. */
   function disable(plugin: PorticoPlugin, own: Held, e: unknown) {
     if (held.get(plugin.id) !== own || own.disabled) return
-    const reason = (e as Error)?.message ?? String(e)
-    own.disabled = new PorticoError('invalid_plugin', `Plugin '${plugin.id}' is disabled: its texts could not load (${reason}).`, { cause: e })
+    own.disabled = new PorticoError('invalid_plugin', `Plugin '${plugin.id}' is disabled: its texts could not load (${(e as Error)?.message}).`, {
+      cause: e,
+    })
     tearDown(plugin, own)
-    own.api = undefined
-    own.store = undefined
+    own.api = own.store = undefined
     deps.warn(own.disabled.message, 'plugin')
   }
 
@@ -309,7 +297,7 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
       }
       return own.api
     },
-    has: (id) => !!held.get(id) && !held.get(id)?.disabled,
+    has: (id) => held.get(id)?.disabled === undefined && held.has(id),
     state: (id) => held.get(id)?.store,
     loadDeclarations,
     hasLazyDeclarations: () => lazyDeclarations.size > 0,

@@ -5,7 +5,9 @@ import type { ReactNode } from 'react'
 import { PorticoProvider, usePortico, useLinkAccount } from 'portico/ui'
 import { authResponse, createTestKernel, emailAccount, wireUser, type TestKernel } from 'portico/testing'
 import { pluginContract } from 'portico/testing'
-import { checkEmail, codeErrorMessage, email, useLoginWithEmail } from 'portico/plugins/email'
+import { email, useLoginWithEmail } from 'portico/plugins/email'
+import { checkEmail } from './check'
+import { codeErrorMessage } from './errors'
 import { PorticoError } from 'portico'
 
 pluginContract(() => email(), { loginMethods: ['email'] })
