@@ -63,6 +63,8 @@ export interface PluginRuntime {
    * a plugin whose texts cannot load is disabled (torn down, a warning, `api(id)` says why).
    */
   loadTexts(): Promise<void>
+  /** A plugin's manifest texts with the app's overrides (after start-up). */
+  texts(id: string): object
 }
 
 interface Held {
@@ -302,5 +304,6 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
     loadDeclarations,
     hasLazyDeclarations: () => lazyDeclarations.size > 0,
     loadTexts,
+    texts: (id) => textsOf(deps.plugins.find((p) => p.id === id) ?? ({ id } as PorticoPlugin)),
   }
 }

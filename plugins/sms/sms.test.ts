@@ -7,7 +7,6 @@ import { RESEND_COOLDOWN_MS } from 'portico/ui'
 import { sms, toE164, SMS_SCREENS } from './index'
 import { codeErrorMessage } from './errors'
 import { SMS_TEXTS } from './strings'
-import { SMS_LABELS } from './labels'
 
 afterEach(() => vi.restoreAllMocks())
 
@@ -301,6 +300,3 @@ describe('sms method descriptor', () => {
   })
 })
 
-it('the labels in the first load are the same words as in SMS_TEXTS', () => {
-  expect(SMS_TEXTS).toMatchObject(SMS_LABELS)
-})
