@@ -165,7 +165,7 @@ export interface PorticoPlugin<Id extends string = string, T extends object = an
    */
   texts?: () => Promise<T>
   /** Its error declarations (`(texts) => import('./errors').then((m) => m.myErrors(texts))`), loaded on use. */
-  errors?: (texts: () => T) => Promise<ErrorDeclarations>
+  errors?: (texts: () => T, ctx: PluginContext<T>) => Promise<ErrorDeclarations>
   /** Its screens by id (`{ 'my-login-code': () => import('./screens/code') }`), each loaded on first open. */
   screens?: Readonly<Record<string, ScreenManifest>>
   /** Its login method (account types, normalise, unlink ...). */

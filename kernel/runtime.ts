@@ -209,7 +209,7 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
       ctx.screens.register(typeof def === 'function' ? { id: screen, load: def } : { ...def, id: screen })
     }
     const errors = plugin.errors
-    if (errors) ctx.declareErrors(() => textsLoaded.then(() => errors(() => textsOf(plugin) as never)))
+    if (errors) ctx.declareErrors(() => textsLoaded.then(() => errors(() => textsOf(plugin) as never, ctx)))
   }
 
   function setUp(plugin: PorticoPlugin) {
