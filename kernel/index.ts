@@ -9,7 +9,7 @@
 export { createPortico, formatText } from './portico'
 export type { Portico, RecentLogin, ReadyStatus, KernelInternals } from './portico'
 export { definePlugin } from './plugin'
-export type { PorticoPlugin, PluginContext, PluginKind, PluginStorage, PluginApis, LoginMeta } from './plugin'
+export type { PorticoPlugin, PluginContext, PluginKind, PluginStorage, PluginApis, LoginMeta, LazyFlow, LazyOptions, MethodManifest, ScreenManifest } from './plugin'
 export { isRecentEntry } from './hooks'
 export type {
   PorticoHooks,

@@ -83,7 +83,8 @@ export function createMethodRegistry(onChange: () => void = () => {}, warn: (mes
           }
         }
       } catch {}
-      const frozen = Object.freeze({ ...d })
+      // Copied with its getters (a manifest's display name reads the texts when asked).
+      const frozen = Object.freeze(Object.defineProperties({}, Object.getOwnPropertyDescriptors(d)) as MethodDescriptor)
       byId.set(d.id, frozen)
       onChange()
       return () => {

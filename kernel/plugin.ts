@@ -1,15 +1,21 @@
 /**
- * The plugin contract. A plugin is a factory returning a plain object with an id, a kind
- * and `setup(ctx)`; setup taps the kernel's hooks, registers screens and may return its
- * teardown. Third parties use exactly this and nothing private.
+ * The plugin contract. A plugin is a factory returning a plain object, its manifest: an id, a
+ * kind, and what the kernel loads for it — its texts (during start-up, beside the app config,
+ * so they are synchronous by the time anything renders), its error declarations and screens
+ * (on use), its login method — plus an optional `setup(ctx)` that taps the kernel's hooks,
+ * hands out an API (with `ctx.lazy` for a flow that loads on first call) and may return its
+ * teardown. Every loader is a dynamic import the kernel calls: a plugin author never thinks
+ * about chunks. Third parties use exactly this and nothing private; a plugin that is only
+ * `{ id, kind, setup }` (0.2.0) runs unchanged.
  */
 import type { ResolvedConfig } from './config'
 import { PorticoError, type ErrorDeclarations } from './errors'
 import type { PorticoEmitter } from './events'
 import type { TapOnlyHooks } from './hooks'
-import type { MethodRegistry } from './methods'
+import type { Lazy } from './lazy'
+import type { MethodDescriptor, MethodRegistry } from './methods'
 import type { AuthResult, Session } from './session'
-import type { Navigator } from './screens'
+import type { Navigator, ScreenDefinition } from './screens'
 import type { Store } from './store'
 import type { Api } from './transport'
 import type { WireAuthResponse } from './wire'
@@ -45,7 +51,30 @@ export interface PluginStorage {
   set(key: string, value: string | null): void
 }
 
-export interface PluginContext {
+/** Async forwarders of some methods of a lazily loaded value (`ctx.lazy(...).methods('a', 'b')`). */
+export type LazyMethods<V, K extends keyof V> = {
+  [P in K]: V[P] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never
+}
+
+/**
+ * A value (a plugin's flow) built by a loader on first call, once (`ctx.lazy`): callers at the
+ * same time share one load, a failed load is tried again by the next call, `current` is the
+ * value once it is in. It waits for the plugin's texts first, so the flow may read them.
+ */
+export interface LazyFlow<V> extends Lazy<V> {
+  /** API methods that run in the loaded value: each loads it on first call and forwards. */
+  methods<K extends keyof V>(...names: K[]): LazyMethods<V, K>
+}
+
+export interface LazyOptions {
+  /**
+   * Load during start-up, with the texts (`ready()` waits for it; a failure disables the plugin
+   * as failing texts do): for what must answer synchronously once the app is ready.
+   */
+  beforeReady?: boolean
+}
+
+export interface PluginContext<T extends object = Record<string, string>> {
   /** This plugin's id. */
   readonly id: string
   /** The resolved config (merged with the server's after `ready()`). */
@@ -79,8 +108,19 @@ export interface PluginContext {
    * (`Portico.loadDeclarations`).
    */
   declareErrors(declarations: ErrorDeclarations | (() => Promise<ErrorDeclarations>)): void
-  /** This plugin's texts with the app's overrides (`config.texts[<id>]`), or a shared base's namespace (`'wallet'`). */
-  texts<T extends object>(defaults: T, namespace?: string): T
+  /**
+   * This plugin's texts (the manifest's `texts`, loaded during start-up) with the app's
+   * overrides (`config.texts[<id>]`). Throws when asked before start-up loaded them.
+   */
+  texts(): T
+  /** Given defaults with the app's overrides of this plugin's namespace, or a shared base's (`'wallet'`). */
+  texts<U extends object>(defaults: U, namespace?: string): U
+  /**
+   * A flow that loads on first call (or with a landing entry's `preload`), built once:
+   * `const flow = ctx.lazy(() => import('./flow').then((m) => m.createFlow(ctx, state)))`, then
+   * `ctx.provide({ ...flow.methods('logIn', 'link'), ... })`.
+   */
+  lazy<V>(load: () => Promise<V>, options?: LazyOptions): LazyFlow<V>
   /**
    * Refuse a login while a non-guest user is logged in: warns the host and throws
    * `already_logged_in` (the one code every method uses for it). Guests may log in (upgrade).
@@ -96,15 +136,46 @@ export interface PluginContext {
   warn(message: string): void
 }
 
-export interface PorticoPlugin<Id extends string = string> {
+/** A text of the plugin's texts, or a fixed string. */
+export type TextOf<T> = string | ((texts: T) => string)
+
+/**
+ * The login method a plugin declares (`MethodDescriptor`), its id defaulting to the plugin's;
+ * the display name and transfer label read the plugin's texts (with the app's overrides).
+ */
+export type MethodManifest<T> = Omit<MethodDescriptor, 'id' | 'displayName' | 'transferLabel'> & {
+  id?: string
+  displayName: TextOf<T>
+  transferLabel?: TextOf<T>
+}
+
+/** A screen: its loader (`() => import('./screens/x')`) or its definition without the id. */
+export type ScreenManifest = NonNullable<ScreenDefinition['load']> | Omit<ScreenDefinition, 'id'>
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface PorticoPlugin<Id extends string = string, T extends object = any> {
   /** Kebab-case, equals the folder and the subpath (`portico/plugins/<id>`). */
   id: Id
   kind: PluginKind
-  setup(ctx: PluginContext): void | (() => void)
+  /**
+   * This plugin's texts (`() => import('./strings').then((m) => m.MY_TEXTS)`): loaded during
+   * start-up beside the app config, merged with the app's `texts: { <id>: {...} }` (unknown keys
+   * warn); `ctx.texts()` reads them. When they cannot load, the plugin is disabled (a warning;
+   * the others keep working).
+   */
+  texts?: () => Promise<T>
+  /** Its error declarations (`(texts) => import('./errors').then((m) => m.myErrors(texts))`), loaded on use. */
+  errors?: (texts: () => T, ctx: PluginContext<T>) => Promise<ErrorDeclarations>
+  /** Its screens by id (`{ 'my-login-code': () => import('./screens/code') }`), each loaded on first open. */
+  screens?: Readonly<Record<string, ScreenManifest>>
+  /** Its login method (account types, normalise, unlink ...). */
+  method?: MethodManifest<T>
+  /** Taps, state, API, anything else; may return the teardown. Undone with the plugin. */
+  setup?(ctx: PluginContext<T>): void | (() => void)
 }
 
-/** Identity helper for type inference; third parties use it the same way. */
-export function definePlugin<Id extends string>(plugin: PorticoPlugin<Id>): PorticoPlugin<Id> {
+/** Identity helper for type inference (the texts' type flows into `ctx.texts()`); third parties use it the same way. */
+export function definePlugin<Id extends string, T extends object = Record<string, string>>(plugin: PorticoPlugin<Id, T>): PorticoPlugin<Id, T> {
   return plugin
 }
 
@@ -158,13 +229,14 @@ export function validatePlugins(plugins: unknown): PorticoPlugin[] {
   const seen = new Set<string>()
   return (plugins as unknown[]).map((p, i) => {
     if (!p || typeof p !== 'object') fail('not-an-object', i, p)
-    const { id, kind, setup } = p as Partial<PorticoPlugin>
+    const { id, kind, setup, texts, errors, screens, method } = p as Partial<PorticoPlugin>
     if (typeof id !== 'string' || !id) fail('no-id', i, p)
     else if (!KEBAB.test(id)) fail('bad-id', i, p)
     else if (seen.has(id)) fail('duplicate', i, p)
     else seen.add(id)
     if (!PLUGIN_KINDS.includes(kind as PluginKind)) fail('bad-kind', i, p)
-    if (typeof setup !== 'function') fail('no-setup', i, p)
+    const manifest = texts !== undefined || errors !== undefined || screens !== undefined || method !== undefined
+    if (setup === undefined ? !manifest : typeof setup !== 'function') fail('no-setup', i, p)
     return p as PorticoPlugin
   })
 }

@@ -141,7 +141,7 @@ describe('completeLogin', () => {
 describe('plugin context', () => {
   it('gives a namespaced storage, format, warn, and teardown on destroy', async () => {
     const teardown = vi.fn()
-    let ctxRef: Parameters<PorticoPlugin['setup']>[0] | undefined
+    let ctxRef: Parameters<NonNullable<PorticoPlugin['setup']>>[0] | undefined
     const plugin = definePlugin({
       id: 'ctx-test',
       kind: 'feature',

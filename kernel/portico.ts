@@ -61,8 +61,11 @@ export interface Portico {
   hasPlugin(id: string): boolean
   /** A plugin's state store (`ctx.store`), if it keeps one. */
   pluginState<S = unknown>(id: string): Store<S> | undefined
-  /** Texts of a namespace (a plugin id, 'ui', 'kernel') with the app's overrides. */
-  texts<T extends object>(namespace: string, defaults: T): T
+  /**
+   * Texts of a namespace (a plugin id, 'ui', 'kernel') with the app's overrides; without
+   * defaults, a plugin's manifest texts (loaded during start-up).
+   */
+  texts<T extends object>(namespace: string, defaults?: T): T
   /**
    * Load the error views that load lazily, once: the kernel's own (./error-views.ts, which
    * `ready()` loads too) and what plugins declared as loaders (`ctx.declareErrors(() =>
@@ -253,7 +256,7 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     },
     config: () => config,
     started: () => started,
-    preload: () => Promise.all([loadErrorViews(), login().catch(() => {})]).then(() => {}),
+    preload: () => Promise.all([loadErrorViews(), login().catch(() => {}), runtime.loadTexts()]).then(() => {}),
     loadDeclarations,
     hasLazyDeclarations: runtime.hasLazyDeclarations,
     warn,
@@ -297,7 +300,7 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
       if (!started) kernel.start()
       return runtime.state(id) as Store<S> | undefined
     },
-    texts,
+    texts: (namespace, defaults) => (defaults ? texts(namespace, defaults) : (runtime.texts(namespace) as never)),
     loadDeclarations,
     setConfig(patch) {
       host = { ...host, ...patch, appId: host.appId, plugins: host.plugins }

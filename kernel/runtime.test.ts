@@ -289,3 +289,122 @@ describe('createRuntime alone', () => {
   })
 })
 
+
+describe('plugin manifest', () => {
+  const TEXTS = { displayName: 'greeting', rowLabel: 'Greet', failed: 'Greeting failed', transferLabel: 'Greeting address' }
+
+  const greeter = (texts: () => Promise<typeof TEXTS>, extra: Partial<PorticoPlugin<'greeter', typeof TEXTS>> = {}) =>
+    definePlugin({
+      id: 'greeter',
+      kind: 'login',
+      texts,
+      errors: async (t) => ({ greet_failed: { title: t().failed } }),
+      screens: { 'greeter-screen': async () => ({ default: () => null }), 'greeter-sticky': { load: async () => ({ default: () => null }), canClose: false } },
+      method: { displayName: (t) => t.displayName, transferLabel: (t) => t.transferLabel, accountTypes: ['greeting'] },
+      setup(ctx) {
+        ctx.hooks.loginMethods.tap('greeter', (list) => [...list, { id: 'greeter', label: ctx.texts().rowLabel, group: 'web2', screen: 'greeter-screen' }])
+        ctx.provide({ label: () => ctx.texts().rowLabel })
+      },
+      ...extra,
+    })
+
+  it('loads texts before ready, merges the app overrides (unknown keys warn), and reads them synchronously after', async () => {
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    const kernel = createPortico(
+      { appId: TEST_APP_ID, apiUrl: 'http://x.test', skipServerConfig: true, loginMethods: ['greeter'], storage: memoryStorage(), fetch: async () => new Response('{}', { status: 401 }), texts: { greeter: { rowLabel: 'Grüßen', nope: 'x' } }, plugins: [greeter(() => gate.then(() => TEXTS))] },
+      { locks: null, channel: null, location: null },
+    )
+    const warnings: string[] = []
+    kernel.events.on('warning', (w) => warnings.push(w.message))
+    let ready = false
+    const readyP = kernel.ready().then(() => (ready = true))
+    await new Promise((r) => setTimeout(r, 0))
+    expect(ready).toBe(false) // start-up waits for the texts
+    expect(kernel.methods.get('greeter')?.displayName).toBe('greeter') // the id until they are in
+    release()
+    await readyP
+    expect(kernel.plugin<{ label(): string }>('greeter').label()).toBe('Grüßen')
+    expect(kernel.hooks.loginMethods.call([], { config: kernel.config, recent: null })[0].label).toBe('Grüßen')
+    expect(kernel.methods.get('greeter')).toMatchObject({ displayName: 'greeting', transferLabel: 'Greeting address', accountTypes: ['greeting'] })
+    expect(warnings).toContain("texts: 'nope' is not a text of this namespace; it is ignored.")
+    expect(kernel.screens.get('greeter-sticky')?.canClose).toBe(false)
+    await kernel.loadDeclarations()
+    expect(kernel.screens.resolveError(new PorticoError('greet_failed', 'x')).title).toBe('Greeting failed')
+    kernel.setConfig({ texts: { greeter: { displayName: 'hello' } } })
+    expect(kernel.methods.get('greeter')?.displayName).toBe('hello')
+    kernel.destroy()
+  })
+
+  it('a failing texts loader disables only its plugin, with a warning; start-up does not throw', async () => {
+    const other = definePlugin({ id: 'other', kind: 'feature', setup: (ctx) => ctx.provide({ ok: true }) })
+    const { kernel, warnings } = await createTestKernel({
+      plugins: [greeter(() => Promise.reject(new Error('chunk failed'))), other],
+      app: { login_methods: ['greeter', 'email'] } as never,
+    })
+    expect(kernel.isReady).toBe(true)
+    expect(warnings).toContain("Plugin 'greeter' is disabled: its texts could not load (chunk failed).")
+    expect(() => kernel.plugin('greeter')).toThrow("Plugin 'greeter' is disabled: its texts could not load (chunk failed).")
+    expect(kernel.hasPlugin('greeter')).toBe(false)
+    expect(kernel.screens.has('greeter-screen')).toBe(false)
+    expect(kernel.methods.get('greeter')).toBeUndefined()
+    expect(kernel.hooks.loginMethods.call([], { config: kernel.config, recent: null })).toEqual([])
+    expect(kernel.plugin<{ ok: boolean }>('other').ok).toBe(true)
+  })
+
+  it('a lazy flow loads once (after the texts), forwards the named methods and is preloadable', async () => {
+    const load = vi.fn(async () => ({ hello: (name: string) => `Hello ${name}`, reset: () => 'reset' }))
+    let flowRef: { current: unknown } | undefined
+    const p = definePlugin({
+      id: 'lazy-flow',
+      kind: 'feature',
+      texts: async () => ({ title: 'Hi' }),
+      setup(ctx) {
+        const flow = ctx.lazy(load)
+        flowRef = flow
+        ctx.provide({ ...flow.methods('hello'), preload: flow })
+      },
+    })
+    const { kernel } = await createTestKernel({ plugins: [p] })
+    const api = kernel.plugin<{ hello(n: string): Promise<string>; preload(): Promise<unknown> }>('lazy-flow')
+    expect(load).not.toHaveBeenCalled()
+    expect(flowRef!.current).toBeUndefined()
+    const [a, b] = await Promise.all([api.hello('Ada'), api.hello('Bob')])
+    expect([a, b]).toEqual(['Hello Ada', 'Hello Bob'])
+    await api.preload()
+    expect(load).toHaveBeenCalledTimes(1)
+    expect(flowRef!.current).toBeDefined()
+  })
+
+  it('a beforeReady load is in by ready', async () => {
+    let value: { current: string | undefined } | undefined
+    const p = definePlugin({
+      id: 'eager',
+      kind: 'feature',
+      setup(ctx) {
+        value = ctx.lazy(async () => 'in', { beforeReady: true })
+      },
+    })
+    await createTestKernel({ plugins: [p] })
+    expect(value!.current).toBe('in')
+  })
+
+  it('setup-only plugins (0.2.0) run unchanged; ctx.texts() without a manifest says what to add', async () => {
+    let message = ''
+    const p = definePlugin({
+      id: 'plain',
+      kind: 'feature',
+      setup(ctx) {
+        ctx.provide({ texts: ctx.texts({ a: 'A' }) })
+        try {
+          ctx.texts()
+        } catch (e) {
+          message = (e as Error).message
+        }
+      },
+    })
+    const { kernel } = await createTestKernel({ plugins: [p] })
+    expect(kernel.plugin<{ texts: { a: string } }>('plain').texts).toEqual({ a: 'A' })
+    expect(message).toBe("Plugin 'plain' has no texts loaded (manifest texts; after ready()).")
+  })
+})

@@ -1,16 +1,19 @@
 /**
- * The plugin runtime (contract v2): sets each plugin up with its context, holds what it hands
- * the kernel (its state store, its API, its screens, method descriptors, error declarations and
- * taps) and undoes all of it on teardown, so a plugin set can start again (React StrictMode).
- * Error declarations given as a loader (`ctx.declareErrors(() => import('./errors'))`) stay out
- * of the page's first load: `loadDeclarations()` loads them once.
+ * The plugin runtime (contract v2): sets each plugin up from its manifest (texts, errors,
+ * screens, method) and its `setup(ctx)`, holds what it hands the kernel (its state store, its
+ * API, its screens, method descriptors, error declarations and taps) and undoes all of it on
+ * teardown, so a plugin set can start again (React StrictMode). Texts load during start-up
+ * (`loadTexts()`, which `ready()` waits for; a plugin whose texts fail to load is disabled);
+ * error declarations given as a loader stay out of the page's first load: `loadDeclarations()`
+ * loads them once.
  */
 import type { ResolvedConfig, TokenStorage } from './config'
 import { PorticoError, viewFromDeclarations, type ErrorContext, type ErrorDeclarations, type ErrorView } from './errors'
 import type { PorticoEmitter } from './events'
 import type { PorticoHooks } from './hooks'
-import type { MethodRegistry } from './methods'
-import type { PluginContext, PorticoPlugin } from './plugin'
+import type { MethodDescriptor, MethodRegistry } from './methods'
+import { lazyOnce } from './lazy'
+import type { LazyFlow, PluginContext, PorticoPlugin } from './plugin'
 import { safeStorage } from './recent'
 import type { Navigator } from './screens'
 import type { Session } from './session'
@@ -55,13 +58,30 @@ export interface PluginRuntime {
   loadDeclarations(): Promise<void>
   /** Whether some plugin declared its errors as a loader. */
   hasLazyDeclarations(): boolean
+  /**
+   * Wait for the plugins' texts (and `beforeReady` loads), started by `start()`; never rejects:
+   * a plugin whose texts cannot load is disabled (torn down, a warning, `api(id)` says why).
+   */
+  loadTexts(): Promise<void>
+  /** A plugin's manifest texts with the app's overrides (after start-up). */
+  texts(id: string): object
 }
 
 interface Held {
   store?: Store<unknown>
   api?: unknown
   undo: (() => void)[]
+  /** What start-up waits for before this plugin is usable (its texts, `beforeReady` loads). */
+  before: Promise<unknown>[]
+  /** Set when its texts could not load. */
+  disabled?: PorticoError
 }
+
+/** The same promise, its rejection marked as handled (start-up reports it: `loadTexts()`). */
+const quiet = <P extends Promise<unknown>>(p: P): P => (p.catch(() => {}), p)
+
+/** Loaded texts by plugin object: a restart (StrictMode) does not load them again. */
+const loadedTexts = new WeakMap<PorticoPlugin, object>()
 
 /** A plugin's error declarations given as a loader: loaded once, by `loadDeclarations()`. */
 interface LazyDeclarations {
@@ -94,7 +114,14 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
       ),
     ).then(() => undefined)
 
-  function context(plugin: PorticoPlugin, own: Held): PluginContext {
+  /** The plugin's loaded texts with the app's overrides; throws before they are in (or without a manifest's texts). */
+  function textsOf(plugin: PorticoPlugin): object {
+    const loaded = loadedTexts.get(plugin)
+    if (!loaded) throw new PorticoError('invalid_plugin', `Plugin '${plugin.id}' has no texts loaded (manifest texts; after ready()).`)
+    return deps.texts(plugin.id, loaded)
+  }
+
+  function context(plugin: PorticoPlugin, own: Held, textsLoaded: Promise<unknown>): PluginContext {
     const id = plugin.id
     const undoable = <A extends unknown[]>(add: (...a: A) => () => void) => (...a: A) => {
       const off = add(...a)
@@ -146,7 +173,17 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
           return undefined
         })
       },
-      texts: (defaults, namespace) => deps.texts(namespace ?? id, defaults),
+      texts: ((defaults?: object, namespace?: string) =>
+        defaults === undefined ? textsOf(plugin) : deps.texts(namespace ?? id, defaults)) as PluginContext['texts'],
+      lazy<V>(load: () => Promise<V>, options?: { beforeReady?: boolean }): LazyFlow<V> {
+        const flow = lazyOnce(() => textsLoaded.then(load)) as LazyFlow<V>
+        flow.methods = (...names) =>
+          Object.fromEntries(
+            names.map((name) => [name, async (...args: unknown[]) => ((await flow()) as Record<PropertyKey, (...a: unknown[]) => unknown>)[name](...args)]),
+          ) as never
+        if (options?.beforeReady) own.before.push(quiet(flow()))
+        return flow
+      },
       assertLoggedOut: () => deps.assertLoggedOut(id),
       completeLogin: deps.completeLogin,
       analytics: deps.analytics,
@@ -155,12 +192,37 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
     }
   }
 
+  /** The manifest's parts the kernel sets up: the method, the screens, the error declarations. */
+  function setUpManifest(plugin: PorticoPlugin, ctx: PluginContext, textsLoaded: Promise<unknown>) {
+    if (plugin.method) {
+      const descriptor = { id: plugin.id, ...plugin.method } as Record<string, unknown>
+      // The display name and transfer label read the texts when asked (after start-up); the id before.
+      for (const key of ['displayName', 'transferLabel']) {
+        const text = descriptor[key]
+        if (typeof text === 'function') {
+          Object.defineProperty(descriptor, key, { enumerable: true, get: () => (loadedTexts.has(plugin) ? text(textsOf(plugin)) : plugin.id) })
+        }
+      }
+      ctx.methods.declare(descriptor as unknown as MethodDescriptor)
+    }
+    for (const [screen, def] of Object.entries(plugin.screens ?? {})) {
+      ctx.screens.register(typeof def === 'function' ? { id: screen, load: def } : { ...def, id: screen })
+    }
+    const errors = plugin.errors
+    if (errors) ctx.declareErrors(() => textsLoaded.then(() => errors(() => textsOf(plugin) as never, ctx)))
+  }
+
   function setUp(plugin: PorticoPlugin) {
-    const own: Held = { undo: [] }
+    const textsLoaded = quiet(
+      plugin.texts && !loadedTexts.has(plugin) ? plugin.texts().then((t) => void loadedTexts.set(plugin, t)) : Promise.resolve(),
+    )
+    const own: Held = { undo: [], before: [textsLoaded] }
     held.set(plugin.id, own)
     let teardown: void | (() => void)
     try {
-      teardown = plugin.setup(context(plugin, own))
+      const ctx = context(plugin, own, textsLoaded)
+      setUpManifest(plugin, ctx, textsLoaded)
+      teardown = plugin.setup?.(ctx)
     } catch (e) {
       throw new PorticoError('invalid_plugin', `Plugin '${plugin.id}' failed to set up: ${(e as Error)?.message ?? String(e)}`, {
         cause: e,
@@ -169,21 +231,44 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
     if (typeof teardown === 'function') own.undo.push(teardown)
   }
 
+  function tearDown(plugin: PorticoPlugin, own: Held) {
+    for (const undo of own.undo.splice(0).reverse()) {
+      try {
+        undo()
+      } catch (e) {
+        deps.warn(`Plugin '${plugin.id}' failed to tear down: ${(e as Error).message}`, 'plugin')
+      }
+    }
+    for (const hook of Object.values(hooks)) untap(hook, plugin.id)
+  }
+
   function stop() {
     for (const plugin of [...deps.plugins].reverse()) {
       const own = held.get(plugin.id)
       if (!own) continue
-      for (const undo of own.undo.splice(0).reverse()) {
-        try {
-          undo()
-        } catch (e) {
-          deps.warn(`Plugin '${plugin.id}' failed to tear down: ${(e as Error).message}`, 'plugin')
-        }
-      }
-      for (const hook of Object.values(hooks)) untap(hook, plugin.id)
+      tearDown(plugin, own)
       held.delete(plugin.id)
     }
   }
+
+  /** Its texts (or a `beforeReady` load) could not load: tear it down, keep why, warn. */
+  function disable(plugin: PorticoPlugin, own: Held, e: unknown) {
+    if (held.get(plugin.id) !== own || own.disabled) return
+    own.disabled = new PorticoError('invalid_plugin', `Plugin '${plugin.id}' is disabled: its texts could not load (${(e as Error)?.message}).`, {
+      cause: e,
+    })
+    tearDown(plugin, own)
+    own.api = own.store = undefined
+    deps.warn(own.disabled.message, 'plugin')
+  }
+
+  const loadTexts = (): Promise<void> =>
+    Promise.all(
+      deps.plugins.map((plugin) => {
+        const own = held.get(plugin.id)
+        return own && Promise.all(own.before).catch((e) => disable(plugin, own, e))
+      }),
+    ).then(() => undefined)
 
   return {
     start() {
@@ -197,6 +282,7 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
     stop,
     api(id) {
       const own = held.get(id)
+      if (own?.disabled) throw own.disabled
       if (!own || own.api === undefined) {
         const known = deps.plugins.some((p) => p.id === id)
         let message = known ? `Plugin '${id}' hands out no API.` : `Plugin '${id}' is not set up.`
@@ -213,9 +299,11 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
       }
       return own.api
     },
-    has: (id) => held.has(id),
+    has: (id) => held.get(id)?.disabled === undefined && held.has(id),
     state: (id) => held.get(id)?.store,
     loadDeclarations,
     hasLazyDeclarations: () => lazyDeclarations.size > 0,
+    loadTexts,
+    texts: (id) => textsOf(deps.plugins.find((p) => p.id === id) ?? ({ id } as PorticoPlugin)),
   }
 }

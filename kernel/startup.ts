@@ -53,7 +53,7 @@ export interface StartupDeps {
   config(): ResolvedConfig
   /** Whether the plugins are set up; a destroyed kernel stops retrying until it starts again. */
   started(): boolean
-  /** What start-up loads beside the app config and waits for (the kernel's error views); never rejects. */
+  /** What start-up loads beside the app config and waits for (the kernel's error views, the plugins' texts); never rejects. */
   preload(): Promise<void>
   /** The error views that load lazily: after ready; a claimed return flow waits for them. */
   loadDeclarations(): Promise<void>

@@ -14,7 +14,6 @@ import { authResponse, createTestKernel, emailAccount, pluginContract, renderScr
 import { sms } from 'portico/plugins/sms'
 import { account, transferData, ACCOUNT_SCREENS } from './index'
 import { ACCOUNT_TEXTS } from './strings'
-import { ACCOUNT_LABELS } from './labels'
 
 pluginContract(() => account())
 
@@ -249,8 +248,4 @@ describe('link conflict screens', () => {
     await renderScreen(t.kernel, ACCOUNT_SCREENS.linkConflict, { transfer: conflict() }, { intent: 'link' })
     expect(await screen.findByText('Nein danke')).toBeTruthy()
   })
-})
-
-it('the labels in the first load are the same words as in ACCOUNT_TEXTS', () => {
-  expect(ACCOUNT_TEXTS).toMatchObject(ACCOUNT_LABELS)
 })

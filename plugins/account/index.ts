@@ -6,11 +6,10 @@
  * answers the error's `link_method` (its descriptor's `transferLabel` and `transfer`).
  */
 import { definePlugin, type PorticoPlugin, type WireAccountTransferData, type WireAuthResponse, type WireUser } from 'portico'
-import { accountLabel } from './labels'
 import { ACCOUNT_SCREENS, transferData, transferLabel } from './transfer'
 
-// The transfer call, error views and texts load on first use (the modal's screens wait for the
-// error views): only their types are here.
+// Texts load during start-up; the transfer call, error views and screens on first use (the
+// modal's screens wait for the error views): only their types are here.
 export type AccountTexts = typeof import('./strings').ACCOUNT_TEXTS
 export { ACCOUNT_SCREENS, TRANSFER_COPY_RESET_MS, transferData } from './transfer'
 
@@ -32,25 +31,24 @@ declare module 'portico' {
   }
 }
 
-export function account(): PorticoPlugin<'account'> {
+export function account(): PorticoPlugin<'account', AccountTexts> {
+  const transfer = () => import('./screens/transfer')
   return definePlugin({
     id: 'account',
     kind: 'feature',
+    texts: () => import('./strings').then((m) => m.ACCOUNT_TEXTS),
+    errors: (texts, ctx) => import('./errors').then((e) => e.accountErrors({ methods: ctx.methods, texts })),
+    screens: {
+      [ACCOUNT_SCREENS.linkConflict]: () => transfer().then((m) => m.LinkConflictScreen),
+      [ACCOUNT_SCREENS.checkAssets]: () => transfer().then((m) => m.CheckAssetsScreen),
+    },
     setup(ctx) {
-      const strings = () => import('./strings').then((m) => () => ctx.texts(m.ACCOUNT_TEXTS))
       ctx.provide<AccountApi>({
         transferData,
-        label: (linkMethod) => transferLabel(ctx.methods.forLinkMethod(linkMethod), accountLabel(ctx.config.texts.account, 'fallbackLabel')),
+        label: (linkMethod) => transferLabel(ctx.methods.forLinkMethod(linkMethod), ctx.texts().fallbackLabel),
         methodOf: (linkMethod) => ctx.methods.forLinkMethod(linkMethod)?.id ?? linkMethod,
-        transfer: async (data) => {
-          const [{ transferAccount }, texts] = await Promise.all([import('./calls'), strings()])
-          return transferAccount(ctx.api, ctx.methods, data, texts())
-        },
+        transfer: async (data) => (await import('./calls')).transferAccount(ctx.api, ctx.methods, data, ctx.texts()),
       })
-      ctx.declareErrors(() => Promise.all([import('./errors'), strings()]).then(([e, texts]) => e.accountErrors({ methods: ctx.methods, texts })))
-      const screens = () => import('./screens/transfer')
-      ctx.screens.register({ id: ACCOUNT_SCREENS.linkConflict, load: () => screens().then((m) => m.LinkConflictScreen) })
-      ctx.screens.register({ id: ACCOUNT_SCREENS.checkAssets, load: () => screens().then((m) => m.CheckAssetsScreen) })
     },
   })
 }

@@ -4,7 +4,6 @@ import { funding } from 'portico/plugins/funding'
 import { listFundingMethods, resolveRequest, type FundingChain } from 'portico/kits/funding'
 import { bridge, bridgeSupported } from './index'
 import { BRIDGE_TEXTS } from './strings'
-import { BRIDGE_METHOD_LABELS } from './labels'
 import { fetchBridgeQuote, SOLANA_BRIDGE_CHAIN_ID } from './calls'
 import { bridgeHost, quoteInput, solanaSourceChain } from './quote'
 
@@ -14,10 +13,6 @@ const chain = (id: number, testnet = false): FundingChain => ({ id, name: `Chain
 const EVM = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const SOL = 'HN7cABqLq46Es1jh92dQQisAq662SmxELLLsHHe4YWrH'
 const USER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
-
-it("the entry's method labels are BRIDGE_TEXTS' own", () => {
-  expect(BRIDGE_TEXTS).toMatchObject(BRIDGE_METHOD_LABELS)
-})
 
 describe('quote', () => {
   it('EXACT_OUTPUT with the spec payload; Solana destination chain id 792703809', () => {

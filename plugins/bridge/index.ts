@@ -18,15 +18,14 @@ import { definePlugin, type PorticoPlugin } from 'portico'
 import type { FundingChain, FundingMethod } from 'portico/kits/funding'
 import type { SolanaSourceOptions } from './quote'
 import { bridgeSupported } from './rules'
-import { BRIDGE_METHOD_LABELS, methodLabel } from './labels'
 import type { BRIDGE_TEXTS } from './strings'
 
-// The entry stays small (the factory, the rule for Solana clusters, its method's labels): the quote
-// call, the error views and the texts load with the 'bridge-transfer' screen.
+// The texts load during start-up; the quote call, the error views and the 'bridge-transfer'
+// screen on use.
 export type { BridgeQuoteInput, BridgeQuote, BridgeTxData } from './calls'
 export { bridgeSupported } from './rules'
 export type { SolanaSourceOptions } from './quote'
-/** The bridge's texts (./strings.ts, `BRIDGE_TEXTS`): the screen loads them; apps override them under `texts: { bridge: {...} }`. */
+/** The bridge's texts (./strings.ts, `BRIDGE_TEXTS`, the manifest's): apps override them under `texts: { bridge: {...} }`. */
 export type BridgeTexts = typeof BRIDGE_TEXTS
 
 export const BRIDGE_SCREEN = 'bridge-transfer'
@@ -51,21 +50,16 @@ declare module 'portico' {
   }
 }
 
-export function bridge(options: BridgeOptions = { chains: [] }): PorticoPlugin<'bridge'> {
+export function bridge(options: BridgeOptions = { chains: [] }): PorticoPlugin<'bridge', BridgeTexts> {
   return definePlugin({
     id: 'bridge',
     kind: 'funding',
+    texts: () => import('./strings').then((m) => m.BRIDGE_TEXTS),
+    errors: (texts) => import('./errors').then((e) => e.bridgeErrors(texts)),
+    screens: { [BRIDGE_SCREEN]: () => import('./screens/transfer') },
     setup(ctx) {
-      const label = (key: keyof typeof BRIDGE_METHOD_LABELS) => methodLabel(ctx.config.texts, ctx.id, BRIDGE_METHOD_LABELS, key)
+      const label = (key: 'label' | 'description') => ctx.texts()[key]
       ctx.provide<BridgeApi>({ options })
-      // Merged once when the texts load (the first screen's load): a mistyped override key warns then, as the tap did.
-      ctx.declareErrors(() =>
-        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => {
-          ctx.texts(s.BRIDGE_TEXTS)
-          return e.bridgeErrors(() => ctx.texts(s.BRIDGE_TEXTS))
-        }),
-      )
-      ctx.screens.register({ id: BRIDGE_SCREEN, load: () => import('./screens/transfer') })
       ctx.hooks.fundingMethods.tap(ctx.id, (list) => {
         const method: FundingMethod = {
           id: 'bridge',

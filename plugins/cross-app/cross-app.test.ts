@@ -4,7 +4,6 @@ import { isPorticoError } from 'portico'
 import { crossApp, type PopupHost, type PopupWindow } from './index'
 import { CROSS_APP_RESPONSE, decodeRequest, openTransact } from './popup'
 import { CROSS_APP_TEXTS } from './strings'
-import { CROSS_APP_LABELS } from './labels'
 
 pluginContract(() => crossApp())
 
@@ -123,6 +122,3 @@ describe('crossApp()', () => {
   })
 })
 
-it('the labels in the first load are the same words as in CROSS_APP_TEXTS', () => {
-  expect(CROSS_APP_TEXTS).toMatchObject(CROSS_APP_LABELS)
-})

@@ -16,11 +16,10 @@ import { lazy } from 'react'
 import { definePlugin, normaliseFields, type CrossAppAccount, type PorticoPlugin } from 'portico'
 import type { CrossAppConnection } from './calls'
 import { CROSS_APP, CROSS_APP_METHOD, CROSS_APP_SCREEN, INITIAL_CROSS_APP_STATE, crossAppError, type CrossAppApi, type CrossAppState } from './flow'
-import { crossAppLabel } from './labels'
 import type { PopupWindow, Transaction } from './popup'
 
-// The calls, the popup, error views and texts load on first use, or with the connections once
-// the app is ready with cross-app on: only their types are here.
+// Texts load during start-up; the calls, the popup, error views and screens on first use, or
+// with the connections once the app is ready with cross-app on: only their types are here.
 export type CrossAppTexts = typeof import('./strings').CROSS_APP_TEXTS
 export type { CrossAppConnection, CrossAppGrant } from './calls'
 export { CROSS_APP, CROSS_APP_METHOD, CROSS_APP_SCREEN, INITIAL_CROSS_APP_STATE, crossAppError } from './flow'
@@ -35,12 +34,26 @@ declare module 'portico' {
 
 const fill = (s: string, app: string) => s.replace('{app}', app)
 
-export function crossApp(): PorticoPlugin<'cross-app'> {
+export function crossApp(): PorticoPlugin<'cross-app', CrossAppTexts> {
   return definePlugin({
     id: CROSS_APP,
     kind: 'login',
+    texts: () => import('./strings').then((m) => m.CROSS_APP_TEXTS),
+    errors: (texts) => import('./errors').then((e) => e.crossAppErrors(texts)),
+    screens: { [CROSS_APP_SCREEN]: () => import('./screens/connect') },
+    method: {
+      id: CROSS_APP_METHOD,
+      displayName: (t) => t.displayName,
+      accountTypes: ['cross_app'],
+      normalise: (raw) => {
+        const a = normaliseFields<CrossAppAccount>(raw, 'subject:S provider_app_id:S embedded_wallets:a smart_wallets:a')
+        return { ...a, providerApp: { id: a.providerAppId } }
+      },
+      unlink: async (a, account) => (await import('./calls')).unlinkCrossApp(a, { provider_app_id: (account as CrossAppAccount).providerAppId, subject: (account as CrossAppAccount).subject }),
+      remembered: false,
+    },
     setup(ctx) {
-      const label = (key: 'displayName' | 'rowLabel' | 'issue' | 'readOnly') => crossAppLabel(ctx.config.texts[CROSS_APP], key)
+      const label = (key: 'displayName' | 'rowLabel' | 'issue' | 'readOnly') => ctx.texts()[key]
       const state = ctx.store<CrossAppState>(INITIAL_CROSS_APP_STATE)
       let loading: Promise<CrossAppConnection[]> | null = null
       let loads = 0
@@ -78,20 +91,6 @@ export function crossApp(): PorticoPlugin<'cross-app'> {
         },
       }
       ctx.provide(api)
-      ctx.declareErrors(() =>
-        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.crossAppErrors(() => ctx.texts(s.CROSS_APP_TEXTS))),
-      )
-      ctx.methods.declare({
-        id: CROSS_APP_METHOD,
-        displayName: label('displayName'),
-        accountTypes: ['cross_app'],
-        normalise: (raw) => {
-          const a = normaliseFields<CrossAppAccount>(raw, 'subject:S provider_app_id:S embedded_wallets:a smart_wallets:a')
-          return { ...a, providerApp: { id: a.providerAppId } }
-        },
-        unlink: async (a, account) => (await import('./calls')).unlinkCrossApp(a, { provider_app_id: (account as CrossAppAccount).providerAppId, subject: (account as CrossAppAccount).subject }),
-        remembered: false,
-      })
       ctx.hooks.configure.tap(CROSS_APP, (config) => {
         if (config.loginMethods.includes(CROSS_APP_METHOD))
           queueMicrotask(() => {
@@ -120,7 +119,6 @@ export function crossApp(): PorticoPlugin<'cross-app'> {
           },
         ]
       })
-      ctx.screens.register({ id: CROSS_APP_SCREEN, load: () => import('./screens/connect') })
     },
   })
 }

@@ -5,7 +5,7 @@
  * React hook `useCustomAuth({...})` receives new callbacks. It logs out when the host's token
  * disappears. Declares the `custom_auth` method (accounts on `user.customAuth`).
  */
-import { definePlugin, lazyOnce, type PorticoPlugin } from 'portico'
+import { definePlugin, type PorticoPlugin } from 'portico'
 import { CUSTOM_AUTH_DISPLAY_NAME, customAuthMethod, type CustomAuthApi, type CustomAuthOptions, type CustomAuthState } from './method'
 
 // The sync flow, its call and texts load at ready (custom auth syncs then) or on first use.
@@ -42,10 +42,10 @@ export function customAuth(options0: CustomAuthOptions = {}): PorticoPlugin<'cus
       const loading = (o: CustomAuthOptions) => (typeof o.isLoading === 'function' ? o.isLoading() : o.isLoading === true)
       const state = ctx.store<CustomAuthState>({ status: typeof options.getCustomAccessToken === 'function' ? 'initial' : 'not-enabled', error: null })
       // The options as they are now (setOptions before the load updated them).
-      const load = lazyOnce(() => import('./flow').then((m) => m.createCustomAuth(ctx, options, ready, state)))
+      const load = ctx.lazy(() => import('./flow').then((m) => m.createCustomAuth(ctx, options, ready, state)))
       const auth: CustomAuthApi = {
         state,
-        sync: async () => (await load()).sync(),
+        ...load.methods('sync'),
         setOptions(next) {
           if (load.current) return load.current.setOptions(next)
           const changed = next.getCustomAccessToken !== options.getCustomAccessToken || loading(options) !== loading(next)

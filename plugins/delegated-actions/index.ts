@@ -13,7 +13,7 @@
  * visible iframe), which seals that one wallet's key with the policy to the server; revoking
  * deletes it. Consent and revoke screens show success or error and close after 2.5 s.
  */
-import { definePlugin, lazyOnce, type PorticoPlugin } from 'portico'
+import { definePlugin, type PorticoPlugin } from 'portico'
 import { CONSENT_SCREEN, REVOKE_SCREEN } from './ids'
 import type { DelegatedActionsApi } from './flow'
 import type { DELEGATED_ACTIONS_TEXTS } from './strings'
@@ -45,13 +45,8 @@ export function delegatedActions(): PorticoPlugin<'delegated-actions'> {
         Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.delegatedActionsErrors(() => ctx.texts(s.DELEGATED_ACTIONS_TEXTS))),
       )
       // The flow loads on first use: an app pays for delegation only when a user delegates.
-      const api = lazyOnce(() => import('./flow').then((m) => m.createDelegatedActions(ctx)))
-      ctx.provide<DelegatedActionsApi>({
-        delegateWallet: async (o) => (await api()).delegateWallet(o),
-        revokeWallets: async () => (await api()).revokeWallets(),
-        consent: async (ew, params, frame, origin, signal) => (await api()).consent(ew, params, frame, origin, signal),
-        revoke: async () => (await api()).revoke(),
-      })
+      const api = ctx.lazy(() => import('./flow').then((m) => m.createDelegatedActions(ctx)))
+      ctx.provide<DelegatedActionsApi>(api.methods('delegateWallet', 'revokeWallets', 'consent', 'revoke'))
       // Full height: the consent page lists the policy.
       ctx.screens.register({ id: CONSENT_SCREEN, load: () => import('./screens/consent') })
       ctx.screens.register({ id: REVOKE_SCREEN, load: () => import('./screens/revoke'), compact: true })

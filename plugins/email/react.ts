@@ -4,9 +4,8 @@
  */
 import { useCallback, useRef } from 'react'
 import { PorticoError, toPorticoError, type AuthResult, type FlowResult } from 'portico'
-import { useKernel, usePlugin, useStore, useTexts, type FlowCallbacks, type LoginSuccess } from 'portico/ui'
+import { useKernel, usePlugin, useStore, type FlowCallbacks, type LoginSuccess } from 'portico/ui'
 import type { EmailFlowState } from './flow'
-import { EMAIL_TEXTS } from './strings'
 
 export interface UseLoginWithEmailOptions {
   onComplete?: (result: LoginSuccess) => void
@@ -65,11 +64,13 @@ export function useLoginWithEmail(options: UseLoginWithEmailOptions = {}) {
 /** `updateEmail()` opens the e-mail form with intent 'update'; needs a linked e-mail. */
 export function useUpdateEmail(callbacks: FlowCallbacks = {}) {
   const kernel = useKernel()
-  const texts = useTexts('email', EMAIL_TEXTS)
   const cb = useRef(callbacks)
   cb.current = callbacks
   const updateEmail = useCallback(async (): Promise<FlowResult> => {
     let result: FlowResult
+    // The texts load during start-up.
+    await kernel.ready().catch(() => {})
+    const texts = kernel.plugin('email').texts()
     if (!kernel.session.authenticated) {
       result = { ok: false, error: new PorticoError('must_be_authenticated', texts.mustBeAuthenticatedToUpdate) }
     } else if (!kernel.session.user?.email) {
@@ -80,7 +81,7 @@ export function useUpdateEmail(callbacks: FlowCallbacks = {}) {
     if (result.ok) cb.current.onComplete?.(result.value as never)
     else cb.current.onError?.(result.error)
     return result
-  }, [kernel, texts])
+  }, [kernel])
   return { updateEmail }
 }
 

@@ -4,7 +4,6 @@ import { isPorticoError, type WireUser } from 'portico'
 import { farcaster, FARCASTER_POLL_MS, FARCASTER_TIMEOUT_MS, INITIAL_FARCASTER_STATE } from './index'
 import { runFarcaster } from './flow'
 import { FARCASTER_TEXTS } from './strings'
-import { FARCASTER_LABELS } from './labels'
 import { qrPath } from './screens/qr'
 
 pluginContract(() => farcaster())
@@ -112,6 +111,3 @@ describe('farcaster()', () => {
   })
 })
 
-it('the labels in the first load are the same words as in FARCASTER_TEXTS', () => {
-  expect(FARCASTER_TEXTS).toMatchObject(FARCASTER_LABELS)
-})

@@ -13,11 +13,10 @@
 import { definePlugin, normaliseFields, type FarcasterAccount, type PorticoPlugin } from 'portico'
 import type { FarcasterApi } from './flow'
 import { FarcasterIcon } from './icon'
-import { farcasterLabel } from './labels'
 import { FARCASTER_SCREEN, INITIAL_FARCASTER_STATE, type FarcasterState } from './state'
 
-// The flow (channel, polling), calls, error views and texts load on first use: only their
-// types are here.
+// Texts load during start-up; the flow (channel, polling), calls, error views and screens on
+// first use: only their types are here.
 export type { FarcasterChannel, FarcasterStatus, FarcasterSignature, LoginMode } from './calls'
 export { FARCASTER, FARCASTER_SCREEN, FARCASTER_POLL_MS, FARCASTER_TIMEOUT_MS, INITIAL_FARCASTER_STATE } from './state'
 export type { FarcasterApi, FarcasterState, FarcasterStatusName, FarcasterFlowOptions } from './flow'
@@ -32,51 +31,44 @@ declare module 'portico' {
   }
 }
 
-export function farcaster(): PorticoPlugin<'farcaster'> {
+export function farcaster(): PorticoPlugin<'farcaster', FarcasterTexts> {
   return definePlugin({
     id: 'farcaster',
     kind: 'login',
+    texts: () => import('./strings').then((m) => m.FARCASTER_TEXTS),
+    errors: (texts) => import('./errors').then((e) => e.farcasterErrors(texts)),
+    screens: { [FARCASTER_SCREEN]: () => import('./screens/connect') },
+    method: {
+      displayName: (t) => t.displayName,
+      accountTypes: ['farcaster'],
+      userField: 'farcaster',
+      normalise: (raw) =>
+        normaliseFields<FarcasterAccount>(raw, 'fid:N owner_address:S username:s display_name:s bio:s profile_picture_url:s signer_public_key:s'),
+      transferLabel: (t) => t.methodLabel,
+      transfer: async (a, data) =>
+        (await import('./calls')).transferFarcaster(a, {
+          nonce: data.nonce,
+          farcaster_id: Number(data.account),
+          farcaster_embedded_address: data.embedded_wallet_address ?? null,
+        }),
+      unlink: async (a, account) => (await import('./calls')).unlinkFarcaster(a, (account as FarcasterAccount).fid),
+    },
     setup(ctx) {
-      const label = (key: 'displayName' | 'rowLabel' | 'methodLabel') => farcasterLabel(ctx.config.texts.farcaster, key)
       const state = ctx.store<FarcasterState>(INITIAL_FARCASTER_STATE)
-      const loadFlow = () => Promise.all([import('./flow'), import('./strings')])
+      const flow = ctx.lazy(() => import('./flow'))
       const api: FarcasterApi = {
         state,
         connect: async (options = {}) => {
           if ((options.intent ?? 'login') === 'login') ctx.assertLoggedOut()
-          const [{ runFarcaster }, { FARCASTER_TEXTS }] = await loadFlow()
-          return runFarcaster(ctx.api, state, { texts: ctx.texts(FARCASTER_TEXTS), ...options })
+          return (await flow()).runFarcaster(ctx.api, state, { texts: ctx.texts(), ...options })
         },
       }
       ctx.provide(api)
-      ctx.declareErrors(() =>
-        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.farcasterErrors(() => ctx.texts(s.FARCASTER_TEXTS))),
-      )
-      ctx.methods.declare({
-        id: 'farcaster',
-        displayName: label('displayName'),
-        accountTypes: ['farcaster'],
-        userField: 'farcaster',
-        normalise: (raw) =>
-          normaliseFields<FarcasterAccount>(
-            raw,
-            'fid:N owner_address:S username:s display_name:s bio:s profile_picture_url:s signer_public_key:s',
-          ),
-        transferLabel: label('methodLabel'),
-        transfer: async (a, data) =>
-          (await import('./calls')).transferFarcaster(a, {
-            nonce: data.nonce,
-            farcaster_id: Number(data.account),
-            farcaster_embedded_address: data.embedded_wallet_address ?? null,
-          }),
-        unlink: async (a, account) => (await import('./calls')).unlinkFarcaster(a, (account as FarcasterAccount).fid),
-      })
       ctx.hooks.loginMethods.tap('farcaster', (list, { config }) =>
         config.loginMethods.includes('farcaster')
-          ? [...list, { id: 'farcaster', label: label('rowLabel'), group: 'web2' as const, icon: FarcasterIcon, screen: FARCASTER_SCREEN, preload: loadFlow }]
+          ? [...list, { id: 'farcaster', label: ctx.texts().rowLabel, group: 'web2' as const, icon: FarcasterIcon, screen: FARCASTER_SCREEN, preload: flow }]
           : list,
       )
-      ctx.screens.register({ id: FARCASTER_SCREEN, load: () => import('./screens/connect') })
     },
   })
 }

@@ -5,7 +5,7 @@
  * `kernel.plugin('guest').createGuestAccount()`). A guest can later log in or link an e-mail
  * and keeps the account (the server upgrades the guest user).
  */
-import { definePlugin, lazyOnce, type PorticoPlugin } from 'portico'
+import { definePlugin, type PorticoPlugin } from 'portico'
 import { UserIcon } from 'portico/ui'
 import { CREDENTIAL_KEY, GUEST_METHOD, INITIAL_GUEST_STATE, type GuestApi, type GuestState } from './state'
 import { GUEST_TEXTS } from './strings'
@@ -33,10 +33,10 @@ export function guest(options: GuestOptions = {}): PorticoPlugin<'guest'> {
     kind: 'login',
     setup(ctx) {
       const state = ctx.store<GuestState>(INITIAL_GUEST_STATE)
-      const load = lazyOnce(() => import('./flow').then((m) => m.createGuestFlow(ctx, state)))
+      const load = ctx.lazy(() => import('./flow').then((m) => m.createGuestFlow(ctx, state)))
       const flow: GuestApi = {
         state,
-        createGuestAccount: async () => (await load()).createGuestAccount(),
+        ...load.methods('createGuestAccount'),
         credential: () => ctx.storage.get(CREDENTIAL_KEY),
       }
       ctx.provide(flow)

@@ -13,18 +13,19 @@
  * `usePasskeys()`; without React: `kernel.plugin('passkey')`. Passkey logins are not
  * remembered as the recent method.
  */
-import { definePlugin, lazyOnce, normaliseFields, type PasskeyAccount, type PorticoPlugin } from 'portico'
+import { definePlugin, normaliseFields, type PasskeyAccount, type PorticoPlugin } from 'portico'
 import { KeyIcon } from 'portico/ui'
 import type { PasskeyApi, PasskeySettings } from './flow'
-import { passkeyLabel } from './labels'
 import { INITIAL_PASSKEY_STATE, passkeysOf, type PasskeyState } from './state'
 import { webAuthnSupported } from './webauthn'
 
-// The ceremonies, calls, error views and texts load on first use (or with the landing's preload
-// once the app is ready); @simplewebauthn/browser when a passkey is used. Only types are here.
+// The texts load during start-up; the ceremonies, calls, error views and screens on first use
+// (or with the landing's preload once the app is ready); @simplewebauthn/browser when a passkey
+// is used. Only types are here.
 export type { PasskeyInit, PasskeyOptionsJSON, PasskeyResponseBody } from './calls'
 export { MAX_PASSKEYS, passkeysOf } from './state'
 export type { PasskeyApi, PasskeyAction, PasskeySettings, PasskeyState, PasskeyStatus } from './flow'
+import type { PasskeyTexts } from './strings'
 export type { PasskeyTexts } from './strings'
 export { passkeyTitle } from './title'
 export { usePasskeys } from './react'
@@ -42,46 +43,42 @@ export const PASSKEY_SCREENS = { choose: 'passkey-choose', wait: 'passkey-wait',
 
 export type PasskeyOptions = PasskeySettings
 
-export function passkey(options: PasskeyOptions = {}): PorticoPlugin<'passkey'> {
+export function passkey(options: PasskeyOptions = {}): PorticoPlugin<'passkey', PasskeyTexts> {
   return definePlugin({
     id: PASSKEY,
     kind: 'login',
+    texts: () => import('./strings').then((m) => m.PASSKEY_TEXTS),
+    errors: (texts) => import('./errors').then((m) => m.passkeyErrors(texts)),
+    screens: {
+      [PASSKEY_SCREENS.choose]: () => import('./screens/choose'),
+      [PASSKEY_SCREENS.wait]: () => import('./screens/wait'),
+      [PASSKEY_SCREENS.link]: () => import('./screens/link'),
+    },
+    method: {
+      displayName: (t) => t.displayName,
+      accountTypes: ['passkey'],
+      normalise: (raw) =>
+        normaliseFields<PasskeyAccount>(raw, 'credential_id:S authenticator_name:s created_with_browser:s created_with_os:s enrolled_in_mfa:b'),
+      unlink: async (api, account) => (await import('./calls')).unlinkPasskey(api, (account as PasskeyAccount).credentialId),
+      // Part 1 section 4: a passkey login is not remembered as the recent method.
+      remembered: false,
+    },
     setup(ctx) {
-      const label = (key: 'displayName' | 'rowLabel') => passkeyLabel(ctx.config.texts.passkey, key)
       const state = ctx.store<PasskeyState>(INITIAL_PASSKEY_STATE)
-      const load = lazyOnce(() => import('./flow').then((m) => m.createPasskeyFlow(ctx, options, state)))
+      const flow = ctx.lazy(() => import('./flow').then((m) => m.createPasskeyFlow(ctx, options, state)))
       ctx.provide<PasskeyApi>({
         state,
         supported: options.supported ?? webAuthnSupported,
-        preload: () => void load().then((f) => f.preload(), () => {}),
-        ceremony: (async (action: 'signup' | 'login' | 'link') => (await load()).ceremony(action as 'link')) as PasskeyApi['ceremony'],
-        signUp: async () => (await load()).signUp(),
-        logIn: async () => (await load()).logIn(),
-        link: async () => (await load()).link(),
-        unlink: async (credentialId) => (await load()).unlink(credentialId),
+        preload: () => void flow().then((f) => f.preload(), () => {}),
+        ceremony: (async (action: 'signup' | 'login' | 'link') => (await flow()).ceremony(action as 'link')) as PasskeyApi['ceremony'],
+        ...flow.methods('signUp', 'logIn', 'link', 'unlink'),
         passkeys: () => passkeysOf(ctx.session.user),
-      })
-      ctx.declareErrors(() =>
-        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.passkeyErrors(() => ctx.texts(s.PASSKEY_TEXTS))),
-      )
-      ctx.methods.declare({
-        id: PASSKEY,
-        displayName: label('displayName'),
-        accountTypes: ['passkey'],
-        normalise: (raw) =>
-          normaliseFields<PasskeyAccount>(raw, 'credential_id:S authenticator_name:s created_with_browser:s created_with_os:s enrolled_in_mfa:b'),
-        unlink: async (api, account) => (await import('./calls')).unlinkPasskey(api, (account as PasskeyAccount).credentialId),
-        // Part 1 section 4: a passkey login is not remembered as the recent method.
-        remembered: false,
       })
       ctx.hooks.loginMethods.tap(PASSKEY, (list, { config }) =>
         config.loginMethods.includes(PASSKEY)
-          ? [...list, { id: PASSKEY, label: label('rowLabel'), group: 'web2' as const, icon: KeyIcon, screen: PASSKEY_SCREENS.choose, preload: load }]
+          ? [...list, { id: PASSKEY, label: ctx.texts().rowLabel, group: 'web2' as const, icon: KeyIcon, screen: PASSKEY_SCREENS.choose, preload: flow }]
           : list,
       )
-      ctx.screens.register({ id: PASSKEY_SCREENS.choose, load: () => import('./screens/choose') })
-      ctx.screens.register({ id: PASSKEY_SCREENS.wait, load: () => import('./screens/wait') })
-      ctx.screens.register({ id: PASSKEY_SCREENS.link, load: () => import('./screens/link') })
     },
   })
 }

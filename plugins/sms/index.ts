@@ -6,14 +6,13 @@
  * code' with a 30 s cooldown, reset 1.4 s after a failed code), on the shared code-entry flow
  * (`portico/kits/code`). Headless: `useLoginWithSms()`; without React: `kernel.plugin('sms')`.
  */
-import { definePlugin, lazyOnce, normaliseFields, type PhoneAccount, type PorticoPlugin } from 'portico'
+import { definePlugin, normaliseFields, type PhoneAccount, type PorticoPlugin } from 'portico'
 import { PhoneIcon } from 'portico/ui'
 import type { SmsApi, SmsState } from './flow'
-import { smsLabel } from './labels'
 import { preloadPhoneForm, SmsLoginInput } from './screens/login-input'
 
-// The flow, its calls, error views and texts load on first use (or with the landing's preload
-// once the app is ready): only their types are here.
+// The texts load during start-up; the flow, its calls, error views and screens on first use
+// (the flow also with the landing's preload once the app is ready): only their types are here.
 export type { SmsApi, SmsState, SmsStatus, SendCodeOptions, SubmitOptions, Completer } from './flow'
 export { useLoginWithSms, usePhoneAccount } from './react'
 export type { SignupMode } from './calls'
@@ -50,58 +49,47 @@ function normalisePhone(raw: Parameters<typeof normaliseFields>[0]): PhoneAccoun
   return account
 }
 
-export function sms(options: SmsOptions = {}): PorticoPlugin<'sms'> {
+export function sms(options: SmsOptions = {}): PorticoPlugin<'sms', SmsTexts> {
   return definePlugin({
     id: 'sms',
     kind: 'login',
+    texts: () => import('./strings').then((m) => m.SMS_TEXTS),
+    errors: (texts) => import('./errors').then((m) => m.smsErrors(texts)),
+    screens: { [SMS_SCREENS.phone]: () => import('./screens/phone-screen'), [SMS_SCREENS.code]: () => import('./screens/code-screen') },
+    method: {
+      displayName: (t) => t.displayName,
+      transferLabel: (t) => t.methodLabel,
+      accountTypes: ['phone'],
+      userField: 'phone',
+      normalise: normalisePhone,
+      transfer: async (api, data) => (await import('./calls')).transferSms(api, data.nonce, data.account),
+      unlink: async (api, account) => (await import('./calls')).unlinkSms(api, (account as PhoneAccount).number),
+    },
     setup(ctx) {
-      const label = (key: 'displayName' | 'methodLabel') => smsLabel(ctx.config.texts.sms, key)
       // The code flow's initial state, inline (as e-mail's): the code kit stays out of the first load.
       const state = ctx.store<SmsState>({ status: 'initial', destination: null, intent: 'login', error: null, codeSentAt: null })
-      const load = lazyOnce(() => import('./flow').then((m) => m.createSmsFlow(ctx, state, options)))
+      const flow = ctx.lazy(() => import('./flow').then((m) => m.createSmsFlow(ctx, state, options)))
       ctx.provide<SmsApi>({
         getState: () => state.get(),
         subscribe: (listener) => state.subscribe(listener),
         state,
-        sendCode: async (o) => (await load()).sendCode(o),
-        resendCode: async (token) => (await load()).resendCode(token),
-        loginWithCode: async (o) => (await load()).loginWithCode(o),
-        linkWithCode: async (o) => (await load()).linkWithCode(o),
-        updateWithCode: async (o) => (await load()).updateWithCode(o),
-        submitCode: async (code, o) => (await load()).submitCode(code, o),
-        unlink: async (n) => (await load()).unlink(n),
-        transfer: async (o) => (await load()).transfer(o),
-        reset: () => (load.current ? load.current.reset() : state.reset()),
+        ...flow.methods('sendCode', 'resendCode', 'loginWithCode', 'linkWithCode', 'updateWithCode', 'submitCode', 'unlink', 'transfer'),
+        reset: () => (flow.current ? flow.current.reset() : state.reset()),
       })
-      ctx.declareErrors(() =>
-        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.smsErrors(() => ctx.texts(s.SMS_TEXTS))),
-      )
-      ctx.methods.declare({
-        id: 'sms',
-        displayName: label('displayName'),
-        accountTypes: ['phone'],
-        userField: 'phone',
-        normalise: normalisePhone,
-        transferLabel: label('methodLabel'),
-        transfer: async (api, data) => (await import('./calls')).transferSms(api, data.nonce, data.account),
-        unlink: async (api, account) => (await import('./calls')).unlinkSms(api, (account as PhoneAccount).number),
-      })
-      ctx.screens.register({ id: SMS_SCREENS.phone, load: () => import('./screens/phone-screen') })
-      ctx.screens.register({ id: SMS_SCREENS.code, load: () => import('./screens/code-screen') })
       ctx.hooks.loginMethods.tap('sms', (methods, { config }) => {
         if (!config.loginMethods.includes('sms')) return methods
         return [
           ...methods,
           {
             id: 'sms',
-            label: label('displayName'),
+            label: ctx.texts().displayName,
             group: 'web2' as const,
             icon: PhoneIcon,
             screen: SMS_SCREENS.phone,
             params: { disableSignup: options.disableSignup === true },
             input: SmsLoginInput,
             // The phone form (libphonenumber-js) and the flow a submit runs.
-            preload: () => Promise.all([preloadPhoneForm(), load()]),
+            preload: () => Promise.all([preloadPhoneForm(), flow()]),
           },
         ]
       })

@@ -7,7 +7,6 @@ import { RESEND_COOLDOWN_MS } from 'portico/ui'
 import { sms, toE164, SMS_SCREENS } from './index'
 import { codeErrorMessage } from './errors'
 import { SMS_TEXTS } from './strings'
-import { SMS_LABELS } from './labels'
 
 afterEach(() => vi.restoreAllMocks())
 
@@ -299,10 +298,6 @@ describe('sms method descriptor', () => {
     expect(kernel.hasPlugin('sms')).toBe(false)
     expect(kernel.methods.get('sms')).toBeUndefined()
   })
-})
-
-it('the labels in the first load are the same words as in SMS_TEXTS', () => {
-  expect(SMS_TEXTS).toMatchObject(SMS_LABELS)
 })
 
 describe("the entry's inline code state", () => {

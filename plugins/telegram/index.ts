@@ -18,7 +18,7 @@
  * - Account type 'telegram' → `user.telegram` (telegramUserId, firstName, lastName, username,
  *   photoUrl); transferable ('Telegram profile').
  */
-import { definePlugin, lazyOnce, normaliseFields, type PorticoPlugin } from 'portico'
+import { definePlugin, normaliseFields, type PorticoPlugin } from 'portico'
 import type { TelegramApi, TelegramState } from './flow'
 import { TelegramIcon } from './icon'
 
@@ -72,13 +72,12 @@ export function telegram(options: TelegramOptions = {}): PorticoPlugin<'telegram
     kind: 'login',
     setup(ctx) {
       const state = ctx.store<TelegramState>({ script: 'idle', status: 'idle', error: null, credential: null })
-      const loadFlow = lazyOnce(() => import('./flow').then((m) => m.createTelegramApi(ctx, state, { origin: options.origin, botId: options.botId })))
+      const loadFlow = ctx.lazy(() => import('./flow').then((m) => m.createTelegramApi(ctx, state, { origin: options.origin, botId: options.botId })))
       const api: TelegramApi = {
         state,
-        load: async () => (await loadFlow()).load(),
+        ...loadFlow.methods('load', 'unlink'),
         // Inside the click: Telegram's popup opens now once the flow is in (it loads at ready).
         authorize: () => (loadFlow.current ? loadFlow.current.authorize() : loadFlow().then((f) => f.authorize())),
-        unlink: async (telegramUserId) => (await loadFlow()).unlink(telegramUserId),
       }
       ctx.provide<TelegramApi>(api)
       ctx.methods.declare({

@@ -14,7 +14,10 @@ export const budgets = {
    * the start-up return path and retry moved into the kernel what every plugin re-implemented.
    */
   // 14 -> 13.5 KiB (13.3 measured) with the kernel in parts: rare paths load on use.
-  kernel: 13.5 * KIB,
+  // 13.5 -> 14 KiB (13.9 measured) with the plugin manifest (issue 28): texts loaded at start-up,
+  // screens, method and errors from the manifest, ctx.lazy flows; what each plugin entry did by
+  // hand moved into the kernel, and every bench host's initial load shrank.
+  kernel: 14 * KIB,
   /**
    * examples/minimal (e-mail only): entry and its static imports, React excluded. 30 -> 28 KiB
    * (26.7 measured) with the dialog in its own lazy chunk; issue 11's target is 20 KiB.

@@ -303,8 +303,9 @@ describe('acmeId() on contract v2', () => {
     expect(k.kernel.methods.get('acme-id')).toBeUndefined()
   })
 
-  it('declares its errors through ctx.declareErrors; the kernel resolves them', async () => {
+  it("declares its errors in its manifest; the kernel resolves them once loaded (every screen's load waits for them)", async () => {
     const k = await createTestKernel({ plugins: [acmeId({ host: fakeHost().host })], app: { login_methods: ['acme-id'] } })
+    await k.kernel.loadDeclarations()
     const blocked = new PorticoError('acme_id_popup_blocked', T.popupBlocked, { data: { provider: 'acme-id' } })
     expect(k.kernel.screens.resolveError(blocked)).toMatchObject({ title: T.blockedTitle, detail: T.popupBlocked })
     const refused = new PorticoError('invalid_credentials', 'Invalid custom auth token', { kind: 'api_error' })

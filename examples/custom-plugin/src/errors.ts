@@ -1,7 +1,7 @@
 /**
  * The plugin's errors and how they show, in one place. Every error the popup flow raises is a
  * `PorticoError` of kind 'provider_error' marked `data.provider = 'acme-id'`, with a spec code
- * where one fits. `acmeIdErrors(texts)` is what the plugin hands to `ctx.declareErrors`: it
+ * where one fits. `acmeIdErrors(texts)` is what the plugin's manifest `errors` loads: it
  * claims those errors and the server's `invalid_credentials` for this method, and leaves every
  * other error (allowlist, user limit, network ...) to the kernel's own mapping.
  */

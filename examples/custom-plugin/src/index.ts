@@ -13,10 +13,10 @@
  * Acme ID's JWKS (`{issuer}/.well-known/jwks.json`, issuer = `issuer`, audience = `clientId`).
  */
 import { definePlugin, normaliseFields, type PorticoPlugin } from 'portico'
-import { acmeIdErrors, ACME_ID } from './errors'
+import { ACME_ID } from './errors'
 import { beginAuthorization, SCREEN, type AcmeIdApi, type AcmeIdSettings, type AcmeIdState } from './flow'
 import { AcmeIcon } from './icon'
-import { ACME_ID_TEXTS } from './strings'
+import type { ACME_ID_TEXTS } from './strings'
 
 export { ACME_ID_TEXTS } from './strings'
 export { acmeIdErrors, acmeIdErrorView, acmeIdError, isAcmeIdError, type AcmeIdErrorCode } from './errors'
@@ -41,41 +41,43 @@ export interface AcmeIdOptions extends Partial<AcmeIdSettings> {
   clientId?: string
 }
 
-export function acmeId(options: AcmeIdOptions = {}): PorticoPlugin<'acme-id'> {
+export function acmeId(options: AcmeIdOptions = {}): PorticoPlugin<'acme-id', typeof ACME_ID_TEXTS> {
   const settings: AcmeIdSettings = { issuer: 'http://127.0.0.1:8791', clientId: 'portico-demo', ...options }
   return definePlugin({
     id: ACME_ID,
     kind: 'login',
+    // The manifest: texts load during start-up, errors and the screen on use.
+    texts: () => import('./strings').then((m) => m.ACME_ID_TEXTS),
+    errors: (texts) => import('./errors').then((m) => m.acmeIdErrors(texts)),
+    screens: { [SCREEN]: () => import('./screens/login') },
+    // Its accounts are custom JWT accounts (user.customAuth); remembered as 'acme-id'.
+    // Not transferable, not unlinkable from generic UI (no transfer/unlink).
+    method: {
+      displayName: (t) => t.label,
+      accountTypes: ['custom_auth'],
+      userField: 'customAuth',
+      normalise: (raw) => normaliseFields(raw, 'custom_user_id:S'),
+    },
     setup(ctx) {
-      const texts = () => ctx.texts(ACME_ID_TEXTS)
       const state = ctx.store<AcmeIdState>({ status: 'idle' })
       const api: AcmeIdApi = {
         settings,
         state,
         fetch: settings.fetch ?? ctx.fetch,
+        // Synchronous: the popup opens inside the click.
         authorize: () => {
           state.set({ status: 'waiting' })
-          return beginAuthorization(ctx.screens, settings, texts())
+          return beginAuthorization(ctx.screens, settings, ctx.texts())
         },
       }
       ctx.provide(api)
-      // The method: its accounts are custom JWT accounts (user.customAuth); remembered as 'acme-id'.
-      // Not transferable, not unlinkable from generic UI (no transfer/unlink).
-      ctx.methods.declare({
-        id: ACME_ID,
-        displayName: texts().label,
-        accountTypes: ['custom_auth'],
-        userField: 'customAuth',
-        normalise: (raw) => normaliseFields(raw, 'custom_user_id:S'),
-      })
-      ctx.declareErrors(acmeIdErrors(texts))
       ctx.hooks.loginMethods.tap(ACME_ID, (list, { config }) =>
         config.loginMethods.includes(ACME_ID)
           ? [
               ...list,
               {
                 id: ACME_ID,
-                label: texts().label,
+                label: ctx.texts().label,
                 group: 'web2' as const,
                 icon: AcmeIcon,
                 screen: SCREEN,
@@ -88,7 +90,6 @@ export function acmeId(options: AcmeIdOptions = {}): PorticoPlugin<'acme-id'> {
             ]
           : list,
       )
-      ctx.screens.register({ id: SCREEN, load: () => import('./screens/login') })
     },
   })
 }

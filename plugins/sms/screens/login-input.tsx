@@ -8,7 +8,6 @@
 import { lazy, Suspense, type ComponentType } from 'react'
 import { formatText } from 'portico'
 import { useKernel, type LoginInputProps } from 'portico/ui'
-import { smsLabel } from '../labels'
 import type { PhoneFormProps } from './phone-form'
 
 let loaded: ComponentType<PhoneFormProps> | null = null
@@ -36,7 +35,7 @@ function Placeholder() {
       <div className="portico-field">
         <div className="portico-input-wrap portico-phone" />
       </div>
-      <p className="portico-field-hint portico-sms-consent">{formatText(smsLabel(kernel.config.texts.sms, 'consent'), { app: kernel.config.name })}</p>
+      <p className="portico-field-hint portico-sms-consent">{formatText(kernel.texts<{ consent: string }>('sms').consent, { app: kernel.config.name })}</p>
     </div>
   )
 }
