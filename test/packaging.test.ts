@@ -23,11 +23,11 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
 /** Optional peers and the entries allowed to reach them (statically or through lazy chunks). */
 const OPTIONAL_PEERS: Record<string, string[]> = {
   viem: ['plugins/siwe/index', 'plugins/embedded-wallet/index', 'plugins/walletconnect/index', 'plugins/approvals/index'],
-  // The approval screens' Solana engine; funding's Solana transactions (lazy chunks, also reached by the bridge).
-  '@solana/web3.js': ['plugins/approvals/index', 'plugins/funding/index', 'plugins/bridge/index'],
+  // The approval screens' Solana engine; funding's Solana transactions (the funding kit's lazy chunks, also reached by the bridge).
+  '@solana/web3.js': ['plugins/approvals/index', 'plugins/funding/index', 'plugins/bridge/index', 'kits/funding/index'],
   // The embedded wallet's Solana wallet-standard wallet (lazy chunk).
   '@wallet-standard/wallet': ['plugins/embedded-wallet/index'],
-  '@scure/base': ['plugins/embedded-wallet/index', 'plugins/phantom/index', 'plugins/funding/index', 'plugins/bridge/index'],
+  '@scure/base': ['plugins/embedded-wallet/index', 'plugins/phantom/index', 'plugins/funding/index', 'plugins/bridge/index', 'kits/funding/index'],
   '@walletconnect/sign-client': ['plugins/walletconnect/index'],
   'libphonenumber-js': ['plugins/sms/index', 'ui/phone-input'],
   '@simplewebauthn/browser': ['plugins/passkey/index', 'plugins/mfa/index', 'plugins/mfa-passkey/index'],
