@@ -38,6 +38,7 @@ export type { Session, AuthResult } from './session'
 export { normaliseFields, secondsToDate } from './user'
 export type {
   User,
+  UserFields,
   LinkedAccount,
   BaseAccount,
   EmailAccount,
@@ -46,7 +47,6 @@ export type {
   SmartWalletAccount,
   CrossAppAccount,
   OAuthAccount,
-  OAuthProvider,
   CustomAuthAccount,
   FarcasterAccount,
   PasskeyAccount,

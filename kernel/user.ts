@@ -46,10 +46,9 @@ export interface CrossAppAccount extends BaseAccount {
   embeddedWallets: { address: string }[]
   smartWallets: { address: string }[]
 }
-/** The spec's OAuth providers (a wire type; the oauth plugins declare the methods). */
-export type OAuthProvider = 'google' | 'spotify' | 'discord' | 'github' | 'apple' | 'linkedin' | 'twitter' | 'tiktok' | 'instagram'
+/** An OAuth provider's account (`<provider>_oauth`); the providers are plugins (`portico/kits/oauth`). */
 export interface OAuthAccount extends BaseAccount {
-  type: `${OAuthProvider}_oauth`
+  type: `${string}_oauth`
   subject: string
   email: string | null
   name: string | null
@@ -108,27 +107,24 @@ export interface MfaMethod {
   verifiedAt: Date
 }
 
-export interface User {
+/**
+ * The user record's single accessors (`user.email`, `user.google` ...), one per login method,
+ * added by the plugin that declares the method (its `userField`), by declaration merging:
+ *
+ * ```ts
+ * declare module 'portico' {
+ *   interface UserFields { myLogin?: OtherAccount }
+ * }
+ * ```
+ * So `user.google` typechecks where the Google plugin is imported; the kernel names no method.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface UserFields {}
+
+export interface User extends UserFields {
   id: string
   createdAt: Date
   linkedAccounts: LinkedAccount[]
-  email?: EmailAccount
-  phone?: PhoneAccount
-  /** The first Ethereum or Solana wallet (external or embedded). */
-  wallet?: WalletAccount
-  smartWallet?: SmartWalletAccount
-  google?: OAuthAccount
-  twitter?: OAuthAccount
-  discord?: OAuthAccount
-  github?: OAuthAccount
-  spotify?: OAuthAccount
-  instagram?: OAuthAccount
-  tiktok?: OAuthAccount
-  linkedin?: OAuthAccount
-  apple?: OAuthAccount
-  farcaster?: FarcasterAccount
-  telegram?: TelegramAccount
-  customAuth?: CustomAuthAccount
   delegatedWallets: WalletAccount[]
   mfaMethods: MfaMethod[]
   hasAcceptedTerms: boolean

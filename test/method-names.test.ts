@@ -57,3 +57,31 @@ describe('kernel/ and ui/ name no login method', () => {
     expect(offences.call(null, probe).length).toBeGreaterThan(0)
   })
 })
+
+describe("the user record's fields come from the plugins (declaration merging)", () => {
+  const userTs = () => readFileSync(join(ROOT, 'kernel', 'user.ts'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '')
+  const fieldsOf = (text: string, name: string) => {
+    const m = new RegExp(`interface ${name}(?: extends \\w+)? \\{([^}]*)\\}`).exec(text)
+    if (!m) throw new Error(`interface ${name} not found`)
+    return m[1].split('\n').map((l) => /^\s*(\w+)\??:/.exec(l)?.[1]).filter((f): f is string => !!f)
+  }
+  const USER_FIELDS = ['email', 'phone', 'wallet', 'smartWallet', 'google', 'twitter', 'discord', 'github', 'spotify', 'instagram', 'tiktok', 'linkedin', 'apple', 'farcaster', 'telegram', 'customAuth']
+
+  it('kernel/user.ts declares UserFields empty and User names no method field nor OAuth provider', () => {
+    const text = userTs()
+    expect(fieldsOf(text, 'UserFields')).toEqual([])
+    expect(fieldsOf(text, 'User').filter((f) => USER_FIELDS.includes(f))).toEqual([])
+    expect(text.match(/\b(google|apple|discord|github|instagram|spotify|tiktok|twitter|linkedin)\b/g)).toBeNull()
+  })
+
+  it('each method field is declared by a plugin or kit entry that fills it', () => {
+    const entries = [...sources(join(ROOT, 'plugins')), ...sources(join(ROOT, 'kits'))].filter((f) => !f.includes('/screens/'))
+    const declared = new Set(
+      entries.flatMap((f) => {
+        const m = /interface UserFields \{([^}]*)\}/.exec(readFileSync(f, 'utf8'))
+        return m ? (m[1].match(/^\s*(\w+)\?:/gm) ?? []).map((l) => l.trim().replace('?:', '')) : []
+      }),
+    )
+    expect([...declared].sort()).toEqual([...USER_FIELDS].sort())
+  })
+})

@@ -25,6 +25,8 @@ import { INITIAL_OAUTH_STATE, claimOAuthReturn, screenOf, type OAuthState } from
 export type OAuthTexts = typeof import('./strings').OAUTH_TEXTS
 export type { OAuthErrorCode } from './errors'
 export type { OAuthApi, OAuthOptions, OAuthProviderSpec, OAuthTokenGrant, StartOptions } from './flow'
+/** The spec's nine OAuth providers (part 1 section 2), each a file in ./providers (was `portico`'s `OAuthProvider`). */
+export type OAuthProvider = 'google' | 'spotify' | 'discord' | 'github' | 'apple' | 'linkedin' | 'twitter' | 'tiktok' | 'instagram'
 export type { OAuthMode, OAuthState, OAuthStatus } from './state'
 export type { OAuthHost, OAuthPopup } from './popup'
 export { isInAppBrowser } from './in-app-browser'

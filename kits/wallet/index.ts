@@ -39,3 +39,11 @@ export { PROVIDER_DETECTION_TIMEOUT_MS } from './limits'
 export { connectWallet, connectOrCreateWallet, useConnectWallet, useExternalWallets } from './host'
 export type { ConnectWalletResult } from './host'
 export { unlinkWallet, useUnlinkWallet } from './unlink'
+
+declare module 'portico' {
+  interface UserFields {
+    /** The first Ethereum or Solana wallet (external or embedded). */
+    wallet?: import('portico').WalletAccount
+    smartWallet?: import('portico').SmartWalletAccount
+  }
+}

@@ -5,7 +5,7 @@
  * React hook `useCustomAuth({...})` receives new callbacks. It logs out when the host's token
  * disappears. Declares the `custom_auth` method (accounts on `user.customAuth`).
  */
-import { definePlugin, type PorticoPlugin } from 'portico'
+import { definePlugin, type CustomAuthAccount, type PorticoPlugin } from 'portico'
 import { CUSTOM_AUTH_DISPLAY_NAME, customAuthMethod, type CustomAuthApi, type CustomAuthOptions, type CustomAuthState } from './method'
 
 // The sync flow, its call and texts load at ready (custom auth syncs then) or on first use.
@@ -23,6 +23,8 @@ export type CustomAuthTexts = typeof import('./strings').CUSTOM_AUTH_TEXTS
 declare module 'portico' {
   interface PluginApis {
     'custom-auth': CustomAuthApi
+  }  interface UserFields {
+    customAuth?: CustomAuthAccount
   }
 }
 

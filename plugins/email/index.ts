@@ -37,6 +37,8 @@ export type EmailTexts = typeof EMAIL_TEXTS
 declare module 'portico' {
   interface PluginApis {
     email: EmailApi
+  }  interface UserFields {
+    email?: EmailAccount
   }
 }
 

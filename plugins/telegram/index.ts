@@ -18,7 +18,7 @@
  * - Account type 'telegram' → `user.telegram` (telegramUserId, firstName, lastName, username,
  *   photoUrl); transferable ('Telegram profile').
  */
-import { definePlugin, normaliseFields, type PorticoPlugin } from 'portico'
+import { definePlugin, normaliseFields, type PorticoPlugin, type TelegramAccount } from 'portico'
 import type { TelegramApi, TelegramState } from './flow'
 import { TelegramIcon } from './icon'
 
@@ -63,6 +63,8 @@ export interface TelegramOptions {
 declare module 'portico' {
   interface PluginApis {
     telegram: TelegramApi
+  }  interface UserFields {
+    telegram?: TelegramAccount
   }
 }
 

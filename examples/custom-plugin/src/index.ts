@@ -12,7 +12,7 @@
  * in with `POST /custom_jwt_account/authenticate`: the app's custom-auth settings must trust
  * Acme ID's JWKS (`{issuer}/.well-known/jwks.json`, issuer = `issuer`, audience = `clientId`).
  */
-import { definePlugin, normaliseFields, type PorticoPlugin } from 'portico'
+import { definePlugin, normaliseFields, type CustomAuthAccount, type PorticoPlugin } from 'portico'
 import { ACME_ID } from './errors'
 import { beginAuthorization, SCREEN, type AcmeIdApi, type AcmeIdSettings, type AcmeIdState } from './flow'
 import { AcmeIcon } from './icon'
@@ -31,6 +31,10 @@ export { SCREEN as ACME_ID_SCREEN }
 declare module 'portico' {
   interface PluginApis {
     'acme-id': AcmeIdApi
+  }
+  // The method's userField: types `user.customAuth` for hosts that use this plugin alone.
+  interface UserFields {
+    customAuth?: CustomAuthAccount
   }
 }
 

@@ -12,12 +12,15 @@
  */
 import type { SVGProps } from 'react'
 import { defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/kits/oauth'
+import type { OAuthAccount } from 'portico'
 
 export type { OAuthApi as DiscordApi, OAuthOptions as DiscordOptions } from 'portico/kits/oauth'
 
 declare module 'portico' {
   interface PluginApis {
     discord: OAuthApi
+  }  interface UserFields {
+    discord?: OAuthAccount
   }
 }
 

@@ -12,12 +12,15 @@
  */
 import type { SVGProps } from 'react'
 import { defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/kits/oauth'
+import type { OAuthAccount } from 'portico'
 
 export type { OAuthApi as GoogleApi, OAuthOptions as GoogleOptions } from 'portico/kits/oauth'
 
 declare module 'portico' {
   interface PluginApis {
     google: OAuthApi
+  }  interface UserFields {
+    google?: OAuthAccount
   }
 }
 

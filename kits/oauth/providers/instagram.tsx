@@ -12,12 +12,15 @@
  */
 import { useId, type SVGProps } from 'react'
 import { defineOAuthProvider, type OAuthApi, type OAuthProviderDescriptor } from 'portico/kits/oauth'
+import type { OAuthAccount } from 'portico'
 
 export type { OAuthApi as InstagramApi, OAuthOptions as InstagramOptions } from 'portico/kits/oauth'
 
 declare module 'portico' {
   interface PluginApis {
     instagram: OAuthApi
+  }  interface UserFields {
+    instagram?: OAuthAccount
   }
 }
 
