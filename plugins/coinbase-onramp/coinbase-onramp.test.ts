@@ -4,7 +4,6 @@ import { funding } from 'portico/plugins/funding'
 import { listFundingMethods, resolveRequest, type FundingChain } from 'portico/kits/funding'
 import { coinbaseOnramp, coinbaseTarget, paymentMethodFor } from './index'
 import { COINBASE_ONRAMP_TEXTS } from './strings'
-import { COINBASE_ONRAMP_METHOD_LABELS } from './labels'
 import { coinbaseStatus, watchCoinbase } from './status'
 
 pluginContract(() => coinbaseOnramp())
@@ -12,10 +11,6 @@ afterEach(() => vi.useRealTimers())
 
 const chain = (id: number): FundingChain => ({ id, name: `Chain ${id}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['http://x'] } } })
 const req = (id: number, isUSDC = false) => resolveRequest({ address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', chain: chain(id), isUSDC }, null)
-
-it("the entry's method labels are COINBASE_ONRAMP_TEXTS' own", () => {
-  expect(COINBASE_ONRAMP_TEXTS).toMatchObject(COINBASE_ONRAMP_METHOD_LABELS)
-})
 
 describe('supported chains', () => {
   it('native Ethereum, Base, Optimism, Polygon, Arbitrum; USDC Ethereum, Base, Polygon, Optimism', () => {

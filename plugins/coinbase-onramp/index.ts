@@ -16,17 +16,15 @@
 import { definePlugin, formatText, type PorticoPlugin } from 'portico'
 import type { FundingMethod, ResolvedFundingRequest, WireFundingConfig } from 'portico/kits/funding'
 import { coinbaseTarget } from './networks'
-import { COINBASE_ONRAMP_METHOD_LABELS, methodLabel } from './labels'
 import type { COINBASE_ONRAMP_TEXTS } from './strings'
 
-// The entry stays small (the factory, the chain table for 'Unsupported chainId', its methods'
-// labels): calls, the status poll, the error views and the texts load with the
-// 'coinbase-onramp-status' screen.
+// The texts load during start-up (the manifest's); calls, the status poll and the error views
+// load with the 'coinbase-onramp-status' screen. The chain table for 'Unsupported chainId' stays.
 export type { CoinbaseInitBody, CoinbaseInitResponse } from './calls'
 export { coinbaseTarget, paymentMethodFor, COINBASE_NATIVE, COINBASE_USDC, COINBASE_ASSETS } from './networks'
 export type { CoinbaseTarget } from './networks'
 export type { CoinbaseStatus } from './status'
-/** Coinbase Onramp's texts (./strings.ts, `COINBASE_ONRAMP_TEXTS`): the screen loads them; apps override them under `texts: { 'coinbase-onramp': {...} }`. */
+/** Coinbase Onramp's texts (./strings.ts, `COINBASE_ONRAMP_TEXTS`, the manifest's): apps override them under `texts: { 'coinbase-onramp': {...} }`. */
 export type CoinbaseOnrampTexts = typeof COINBASE_ONRAMP_TEXTS
 
 export const COINBASE_ONRAMP_STATUS_SCREEN = 'coinbase-onramp-status'
@@ -36,20 +34,15 @@ export interface CoinbaseOnrampOptions {
   exchange?: boolean
 }
 
-export function coinbaseOnramp(options: CoinbaseOnrampOptions = {}): PorticoPlugin<'coinbase-onramp'> {
+export function coinbaseOnramp(options: CoinbaseOnrampOptions = {}): PorticoPlugin<'coinbase-onramp', CoinbaseOnrampTexts> {
   return definePlugin({
     id: 'coinbase-onramp',
     kind: 'funding',
+    texts: () => import('./strings').then((m) => m.COINBASE_ONRAMP_TEXTS),
+    errors: (texts) => import('./errors').then((e) => e.coinbaseOnrampErrors(texts)),
+    screens: { [COINBASE_ONRAMP_STATUS_SCREEN]: () => import('./screens/status') },
     setup(ctx) {
-      const label = (key: keyof typeof COINBASE_ONRAMP_METHOD_LABELS) => methodLabel(ctx.config.texts, ctx.id, COINBASE_ONRAMP_METHOD_LABELS, key)
-      // Merged once when the texts load (the first screen's load): a mistyped override key warns then, as the tap did.
-      ctx.declareErrors(() =>
-        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => {
-          ctx.texts(s.COINBASE_ONRAMP_TEXTS)
-          return e.coinbaseOnrampErrors(() => ctx.texts(s.COINBASE_ONRAMP_TEXTS))
-        }),
-      )
-      ctx.screens.register({ id: COINBASE_ONRAMP_STATUS_SCREEN, load: () => import('./screens/status') })
+      const label = (key: 'cardLabel' | 'cardDescription' | 'exchangeLabel' | 'exchangeDescription' | 'unsupportedChain' | 'unsupportedChainDetail') => ctx.texts()[key]
       // The user reads a clear text on the method; the spec's technical one goes to the console, once per chain.
       const warned = new Set<number>()
       const unsupported = (r: ResolvedFundingRequest) => {

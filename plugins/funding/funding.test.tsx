@@ -7,7 +7,6 @@ import { funding } from './index'
 import { FUNDING_AMOUNT_SCREEN, FUNDING_MANUAL_SCREEN, FUNDING_METHODS_SCREEN, MANUAL_POLL_MS } from './ids'
 import { definePlugin } from 'portico'
 import { FUNDING_TEXTS } from './strings'
-import { FUNDING_METHOD_LABELS } from './labels'
 import { sendingConnectors } from './screens/wallets'
 
 pluginContract(() => funding())
@@ -21,10 +20,6 @@ const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const FUNDING_CONFIG = { methods: ['card', 'exchange', 'wallet', 'manual'] }
 
 describe('the plugin', () => {
-  it("the entry's method labels are FUNDING_TEXTS' own", () => {
-    expect(FUNDING_TEXTS).toMatchObject(FUNDING_METHOD_LABELS)
-  })
-
   it("refuses with 'Wallet funding is not enabled' when the app has no funding config", async () => {
     const t = await createTestKernel({ plugins: [funding()] })
     await expect(t.kernel.plugin('funding').fund({ address: ADDRESS })).rejects.toMatchObject({ code: 'funding_not_enabled', message: 'Wallet funding is not enabled' })

@@ -17,10 +17,9 @@
  * `kernel.plugin('funding')?.fund({ address, chain, amount })` (approvals' 'Add funds'), and
  * the embedded wallet calls `promptAfterWalletCreation(wallet)` after creating one.
  */
-import { definePlugin, type PorticoPlugin, type ScreenDefinition } from 'portico'
+import { definePlugin, type PorticoPlugin } from 'portico'
 import { CopyIcon, WalletIcon } from 'portico/ui'
 import { createFundingApi, type FundingApi, type FundingOptions } from './api'
-import { fundingErrors } from './errors'
 import {
   FUNDING_MANUAL_SCREEN,
   FUNDING_METHODS_SCREEN,
@@ -29,18 +28,17 @@ import {
   FUNDING_WALLETS_SCREEN,
   FUNDING_WALLET_TRANSFER_SCREEN,
 } from './ids'
-import { FUNDING_METHOD_LABELS, methodLabel } from './labels'
 import type { FundingMethod } from 'portico/kits/funding'
 import type { FUNDING_TEXTS } from './strings'
 
-// The entry holds the factory and the API's state; the flow (./flow.ts) and the texts
-// (./strings.ts) load on use, with the screens. What the providers share with this plugin
+// The entry holds the factory and the API's state; the texts (./strings.ts) load during
+// start-up (the manifest's), the flow (./flow.ts), the error views and the screens on use. What the providers share with this plugin
 // (the request, the method entry, popup, poll, amounts, chain reads, transfers) is portico/kits/funding.
 export type { FundingApi, FundingOptions, FundingState, FundingData, FundingResult } from './api'
 export { useFundWallet, useFundingRequest } from './react'
 /** What a host passes to `fund()` / `useFundWallet().fundWallet()` (the funding kit's types). */
 export type { FundingRequest, FundingChain, SolanaCluster } from 'portico/kits/funding'
-/** The funding base's texts (./strings.ts, `FUNDING_TEXTS`): the screens load them; apps override them under `texts: { funding: {...} }`. */
+/** The funding base's texts (./strings.ts, `FUNDING_TEXTS`, the manifest's): apps override them under `texts: { funding: {...} }`. */
 export type FundingTexts = typeof FUNDING_TEXTS
 
 declare module 'portico' {
@@ -49,29 +47,23 @@ declare module 'portico' {
   }
 }
 
-export function funding(options: FundingOptions = {}): PorticoPlugin<'funding'> {
+export function funding(options: FundingOptions = {}): PorticoPlugin<'funding', FundingTexts> {
   return definePlugin({
     id: 'funding',
     kind: 'funding',
+    texts: () => import('./strings').then((m) => m.FUNDING_TEXTS),
+    errors: (texts) => import('./errors').then((m) => m.fundingErrors(texts)),
+    screens: {
+      [FUNDING_METHODS_SCREEN]: () => import('./screens/methods'),
+      [FUNDING_AMOUNT_SCREEN]: () => import('./screens/amount'),
+      [FUNDING_MANUAL_SCREEN]: () => import('./screens/manual'),
+      [FUNDING_WALLETS_SCREEN]: () => import('./screens/wallets'),
+      [FUNDING_WALLET_TRANSFER_SCREEN]: () => import('./screens/wallet-transfer'),
+      [FUNDING_PHANTOM_SCREEN]: () => import('./screens/phantom'),
+    },
     setup(ctx) {
-      const label = (key: keyof typeof FUNDING_METHOD_LABELS) => methodLabel(ctx.config.texts, ctx.id, FUNDING_METHOD_LABELS, key)
+      const label = (key: 'walletLabel' | 'walletDescription' | 'unsupported' | 'manualLabel' | 'manualDescription') => ctx.texts()[key]
       ctx.provide(createFundingApi(ctx, options))
-      // Merged once when the texts load (the first screen's load): a mistyped override key warns then, as the tap did.
-      ctx.declareErrors(() =>
-        import('./strings').then((m) => {
-          ctx.texts(m.FUNDING_TEXTS)
-          return fundingErrors(() => ctx.texts(m.FUNDING_TEXTS))
-        }),
-      )
-      const screens: [string, ScreenDefinition['load']][] = [
-        [FUNDING_METHODS_SCREEN, () => import('./screens/methods')],
-        [FUNDING_AMOUNT_SCREEN, () => import('./screens/amount')],
-        [FUNDING_MANUAL_SCREEN, () => import('./screens/manual')],
-        [FUNDING_WALLETS_SCREEN, () => import('./screens/wallets')],
-        [FUNDING_WALLET_TRANSFER_SCREEN, () => import('./screens/wallet-transfer')],
-        [FUNDING_PHANTOM_SCREEN, () => import('./screens/phantom')],
-      ]
-      for (const [id, load] of screens) ctx.screens.register({ id, load })
       ctx.hooks.fundingMethods.tap(ctx.id, (list) => {
         const wallet: FundingMethod = {
           id: 'funding-wallet',

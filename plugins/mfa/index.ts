@@ -8,7 +8,7 @@
  * `mfaSms()` and `mfaPasskey()`. Headless: `useMfa()`, `useRegisterMfaListener()`,
  * `useMfaEnrollment()`; without React `kernel.plugin('mfa')`.
  */
-import { definePlugin, lazyOnce, type PorticoPlugin, type ScreenDefinition } from 'portico'
+import { definePlugin, type PorticoPlugin, type ScreenDefinition } from 'portico'
 import { MFA_SCREENS } from 'portico/kits/mfa'
 import { mfaErrors } from './errors'
 import type { MfaEngine } from './flow'
@@ -41,7 +41,7 @@ export function mfa(options: MfaOptions = {}): PorticoPlugin<'mfa'> {
       const now = (options as MfaSettings).now ?? (() => Date.now())
       let listener: MfaListener | null = null
       // The engine loads on the first verification, method change or enrolment screen.
-      const load = lazyOnce(() => import('./flow').then((m) => m.createMfa(ctx, state, options, () => listener)))
+      const load = ctx.lazy(() => import('./flow').then((m) => m.createMfa(ctx, state, options, () => listener)))
       let cancels = 0
       /** Run `f` on the engine; a `cancel()` while it loaded cancels this call, as it would a pending one. */
       const run = <T,>(f: (e: MfaEngine) => Promise<T>): Promise<T> => {

@@ -16,15 +16,14 @@
  */
 import { definePlugin, type PorticoPlugin } from 'portico'
 import type { FundingMethod, WireFundingConfig } from 'portico/kits/funding'
-import { MOONPAY_METHOD_LABELS, methodLabel } from './labels'
 import type { MOONPAY_TEXTS } from './strings'
 
-// The entry stays small (the factory and its method's labels): calls, currency codes, the status
-// poll, the error views and the texts load with the 'moonpay-status' screen.
+// The texts load during start-up (the manifest's); calls, currency codes, the status poll and the
+// error views load with the 'moonpay-status' screen.
 export type { MoonpaySignBody, MoonpaySignResponse } from './calls'
 export type { MoonpayCurrency } from './currency'
 export type { MoonpayView } from './status'
-/** MoonPay's texts (./strings.ts, `MOONPAY_TEXTS`): the screen loads them; apps override them under `texts: { moonpay: {...} }`. */
+/** MoonPay's texts (./strings.ts, `MOONPAY_TEXTS`, the manifest's): apps override them under `texts: { moonpay: {...} }`. */
 export type MoonpayTexts = typeof MOONPAY_TEXTS
 
 export const MOONPAY_STATUS_SCREEN = 'moonpay-status'
@@ -48,21 +47,16 @@ declare module 'portico' {
   }
 }
 
-export function moonpay(options: MoonpayOptions = {}): PorticoPlugin<'moonpay'> {
+export function moonpay(options: MoonpayOptions = {}): PorticoPlugin<'moonpay', MoonpayTexts> {
   return definePlugin({
     id: 'moonpay',
     kind: 'funding',
+    texts: () => import('./strings').then((m) => m.MOONPAY_TEXTS),
+    errors: (texts) => import('./errors').then((e) => e.moonpayErrors(texts)),
+    screens: { [MOONPAY_STATUS_SCREEN]: () => import('./screens/status') },
     setup(ctx) {
-      const label = (key: keyof typeof MOONPAY_METHOD_LABELS) => methodLabel(ctx.config.texts, ctx.id, MOONPAY_METHOD_LABELS, key)
+      const label = (key: 'label' | 'description') => ctx.texts()[key]
       ctx.provide<MoonpayApi>({ options, warn: (m) => ctx.warn(m) })
-      // Merged once when the texts load (the first screen's load): a mistyped override key warns then, as the tap did.
-      ctx.declareErrors(() =>
-        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => {
-          ctx.texts(s.MOONPAY_TEXTS)
-          return e.moonpayErrors(() => ctx.texts(s.MOONPAY_TEXTS))
-        }),
-      )
-      ctx.screens.register({ id: MOONPAY_STATUS_SCREEN, load: () => import('./screens/status') })
       ctx.hooks.fundingMethods.tap(ctx.id, (list) => {
         const method: FundingMethod = {
           id: 'moonpay',

@@ -4,7 +4,6 @@ import { funding } from 'portico/plugins/funding'
 import { listFundingMethods, resolveRequest, type FundingChain } from 'portico/kits/funding'
 import { moonpay } from './index'
 import { MOONPAY_TEXTS } from './strings'
-import { MOONPAY_METHOD_LABELS } from './labels'
 import { fetchMoonpayStatus } from './calls'
 import { moonpayCurrencyCode } from './currency'
 import { moonpayView, watchMoonpay } from './status'
@@ -15,11 +14,7 @@ afterEach(() => vi.useRealTimers())
 const chain = (id: number): FundingChain => ({ id, name: `Chain ${id}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['http://x'] } } })
 const req = (id: number, isUSDC = false) => resolveRequest({ address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', chain: chain(id), isUSDC }, null)
 
-it("the entry's method labels are MOONPAY_TEXTS' own", () => {
-  expect(MOONPAY_TEXTS).toMatchObject(MOONPAY_METHOD_LABELS)
-})
-
-it('an override key that is not a text warns once the texts load; the labels take overrides', async () => {
+it('an override key that is not a text warns when the texts load; the labels take overrides', async () => {
   const t = await createTestKernel({ plugins: [funding({ enabled: true }), moonpay()], config: { texts: { moonpay: { label: 'Card', nope: 'x' } } } })
   await t.kernel.loadDeclarations()
   expect(t.warnings).toContain("texts: 'nope' is not a text of this namespace; it is ignored.")
