@@ -214,7 +214,13 @@ export function createRuntime(deps: RuntimeDeps): PluginRuntime {
 
   function setUp(plugin: PorticoPlugin) {
     const textsLoaded = quiet(
-      plugin.texts && !loadedTexts.has(plugin) ? plugin.texts().then((t) => void loadedTexts.set(plugin, t)) : Promise.resolve(),
+      plugin.texts && !loadedTexts.has(plugin)
+        ? plugin.texts().then((t) => {
+            loadedTexts.set(plugin, t)
+            // Merge the app's overrides now, so a mistyped key warns during start-up, not at first use.
+            deps.texts(plugin.id, t)
+          })
+        : Promise.resolve(),
     )
     const own: Held = { undo: [], before: [textsLoaded] }
     held.set(plugin.id, own)
