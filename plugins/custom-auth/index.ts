@@ -23,7 +23,8 @@ export type CustomAuthTexts = typeof import('./strings').CUSTOM_AUTH_TEXTS
 declare module 'portico' {
   interface PluginApis {
     'custom-auth': CustomAuthApi
-  }  interface UserFields {
+  }
+  interface UserFields {
     customAuth?: CustomAuthAccount
   }
 }

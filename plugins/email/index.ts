@@ -37,7 +37,8 @@ export type EmailTexts = typeof EMAIL_TEXTS
 declare module 'portico' {
   interface PluginApis {
     email: EmailApi
-  }  interface UserFields {
+  }
+  interface UserFields {
     email?: EmailAccount
   }
 }

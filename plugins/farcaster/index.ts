@@ -28,7 +28,8 @@ export type FarcasterTexts = typeof import('./strings').FARCASTER_TEXTS
 declare module 'portico' {
   interface PluginApis {
     farcaster: FarcasterApi
-  }  interface UserFields {
+  }
+  interface UserFields {
     farcaster?: FarcasterAccount
   }
 }

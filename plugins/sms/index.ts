@@ -30,7 +30,8 @@ export async function toE164(value: string, country: string = 'US', message?: st
 declare module 'portico' {
   interface PluginApis {
     sms: SmsApi
-  }  interface UserFields {
+  }
+  interface UserFields {
     phone?: PhoneAccount
   }
 }

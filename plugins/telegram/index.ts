@@ -63,7 +63,8 @@ export interface TelegramOptions {
 declare module 'portico' {
   interface PluginApis {
     telegram: TelegramApi
-  }  interface UserFields {
+  }
+  interface UserFields {
     telegram?: TelegramAccount
   }
 }

@@ -19,7 +19,8 @@ export type { OAuthApi as AppleApi, OAuthOptions as AppleOptions } from 'portico
 declare module 'portico' {
   interface PluginApis {
     apple: OAuthApi
-  }  interface UserFields {
+  }
+  interface UserFields {
     apple?: OAuthAccount
   }
 }

@@ -19,7 +19,8 @@ export type { OAuthApi as DiscordApi, OAuthOptions as DiscordOptions } from 'por
 declare module 'portico' {
   interface PluginApis {
     discord: OAuthApi
-  }  interface UserFields {
+  }
+  interface UserFields {
     discord?: OAuthAccount
   }
 }

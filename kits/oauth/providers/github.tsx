@@ -19,7 +19,8 @@ export type { OAuthApi as GitHubApi, OAuthOptions as GitHubOptions } from 'porti
 declare module 'portico' {
   interface PluginApis {
     github: OAuthApi
-  }  interface UserFields {
+  }
+  interface UserFields {
     github?: OAuthAccount
   }
 }

@@ -19,7 +19,8 @@ export type { OAuthApi as GoogleApi, OAuthOptions as GoogleOptions } from 'porti
 declare module 'portico' {
   interface PluginApis {
     google: OAuthApi
-  }  interface UserFields {
+  }
+  interface UserFields {
     google?: OAuthAccount
   }
 }

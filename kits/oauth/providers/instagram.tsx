@@ -19,7 +19,8 @@ export type { OAuthApi as InstagramApi, OAuthOptions as InstagramOptions } from 
 declare module 'portico' {
   interface PluginApis {
     instagram: OAuthApi
-  }  interface UserFields {
+  }
+  interface UserFields {
     instagram?: OAuthAccount
   }
 }

@@ -19,7 +19,8 @@ export type { OAuthApi as LinkedInApi, OAuthOptions as LinkedInOptions } from 'p
 declare module 'portico' {
   interface PluginApis {
     linkedin: OAuthApi
-  }  interface UserFields {
+  }
+  interface UserFields {
     linkedin?: OAuthAccount
   }
 }

@@ -19,7 +19,8 @@ export type { OAuthApi as SpotifyApi, OAuthOptions as SpotifyOptions } from 'por
 declare module 'portico' {
   interface PluginApis {
     spotify: OAuthApi
-  }  interface UserFields {
+  }
+  interface UserFields {
     spotify?: OAuthAccount
   }
 }

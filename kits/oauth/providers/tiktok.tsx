@@ -19,7 +19,8 @@ export type { OAuthApi as TikTokApi, OAuthOptions as TikTokOptions } from 'porti
 declare module 'portico' {
   interface PluginApis {
     tiktok: OAuthApi
-  }  interface UserFields {
+  }
+  interface UserFields {
     tiktok?: OAuthAccount
   }
 }

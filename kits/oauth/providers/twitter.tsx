@@ -19,7 +19,8 @@ export type { OAuthApi as TwitterApi, OAuthOptions as TwitterOptions } from 'por
 declare module 'portico' {
   interface PluginApis {
     twitter: OAuthApi
-  }  interface UserFields {
+  }
+  interface UserFields {
     twitter?: OAuthAccount
   }
 }
