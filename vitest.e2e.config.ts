@@ -16,7 +16,7 @@ import { defineConfig } from 'vitest/config'
 import base from './vitest.config'
 import { LONG_SPECS, longFirst } from './test/sequencer'
 
-const workers = Math.max(1, Math.min(3, Number(process.env.PORTICO_E2E_WORKERS) || 3))
+const workers = Math.max(1, Math.min(2, Number(process.env.PORTICO_E2E_WORKERS) || 2))
 
 export default defineConfig({
   ...base,
