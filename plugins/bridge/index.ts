@@ -58,14 +58,13 @@ export function bridge(options: BridgeOptions = { chains: [] }): PorticoPlugin<'
     errors: (texts) => import('./errors').then((e) => e.bridgeErrors(texts)),
     screens: { [BRIDGE_SCREEN]: () => import('./screens/transfer') },
     setup(ctx) {
-      const label = (key: 'label' | 'description') => ctx.texts()[key]
       ctx.provide<BridgeApi>({ options })
       ctx.hooks.fundingMethods.tap(ctx.id, (list) => {
         const method: FundingMethod = {
           id: 'bridge',
           kind: 'wallet',
-          label: label('label'),
-          description: label('description'),
+          label: ctx.texts().label,
+          description: ctx.texts().description,
           order: 35,
           screen: BRIDGE_SCREEN,
           available: (r) =>

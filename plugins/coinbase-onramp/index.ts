@@ -42,7 +42,6 @@ export function coinbaseOnramp(options: CoinbaseOnrampOptions = {}): PorticoPlug
     errors: (texts) => import('./errors').then((e) => e.coinbaseOnrampErrors(texts)),
     screens: { [COINBASE_ONRAMP_STATUS_SCREEN]: () => import('./screens/status') },
     setup(ctx) {
-      const label = (key: 'cardLabel' | 'cardDescription' | 'exchangeLabel' | 'exchangeDescription' | 'unsupportedChain' | 'unsupportedChainDetail') => ctx.texts()[key]
       // The user reads a clear text on the method; the spec's technical one goes to the console, once per chain.
       const warned = new Set<number>()
       const unsupported = (r: ResolvedFundingRequest) => {
@@ -50,9 +49,9 @@ export function coinbaseOnramp(options: CoinbaseOnrampOptions = {}): PorticoPlug
         if (!('unsupported' in t)) return undefined
         if (!warned.has(t.unsupported)) {
           warned.add(t.unsupported)
-          ctx.warn(formatText(label('unsupportedChainDetail'), { id: t.unsupported }))
+          ctx.warn(formatText(ctx.texts().unsupportedChainDetail, { id: t.unsupported }))
         }
-        return formatText(label('unsupportedChain'), { network: r.network, id: t.unsupported })
+        return formatText(ctx.texts().unsupportedChain, { network: r.network, id: t.unsupported })
       }
       const available = (_r: ResolvedFundingRequest, config: WireFundingConfig | null) => !!config?.coinbase
       ctx.hooks.fundingMethods.tap(ctx.id, (list) => {
@@ -60,8 +59,8 @@ export function coinbaseOnramp(options: CoinbaseOnrampOptions = {}): PorticoPlug
           id: 'coinbase-onramp',
           kind: 'card',
           provider: 'coinbase',
-          label: label('cardLabel'),
-          description: label('cardDescription'),
+          label: ctx.texts().cardLabel,
+          description: ctx.texts().cardDescription,
           order: 11,
           popup: true,
           screen: COINBASE_ONRAMP_STATUS_SCREEN,
@@ -73,8 +72,8 @@ export function coinbaseOnramp(options: CoinbaseOnrampOptions = {}): PorticoPlug
           ...card,
           id: 'coinbase-onramp-exchange',
           kind: 'exchange',
-          label: label('exchangeLabel'),
-          description: label('exchangeDescription'),
+          label: ctx.texts().exchangeLabel,
+          description: ctx.texts().exchangeDescription,
           order: 20,
           params: { experience: 'send' },
         }

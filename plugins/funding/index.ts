@@ -62,25 +62,24 @@ export function funding(options: FundingOptions = {}): PorticoPlugin<'funding', 
       [FUNDING_PHANTOM_SCREEN]: () => import('./screens/phantom'),
     },
     setup(ctx) {
-      const label = (key: 'walletLabel' | 'walletDescription' | 'unsupported' | 'manualLabel' | 'manualDescription') => ctx.texts()[key]
       ctx.provide(createFundingApi(ctx, options))
       ctx.hooks.fundingMethods.tap(ctx.id, (list) => {
         const wallet: FundingMethod = {
           id: 'funding-wallet',
           kind: 'wallet',
-          label: label('walletLabel'),
-          description: label('walletDescription'),
+          label: ctx.texts().walletLabel,
+          description: ctx.texts().walletDescription,
           icon: WalletIcon,
           order: 30,
           screen: FUNDING_WALLETS_SCREEN,
           // A Solana wallet sends SOL only (no SPL transfer yet): USDC on Solana is shown disabled.
-          unsupported: (r) => (r.chainType === 'solana' && r.isUSDC ? label('unsupported') : undefined),
+          unsupported: (r) => (r.chainType === 'solana' && r.isUSDC ? ctx.texts().unsupported : undefined),
         }
         const manual: FundingMethod = {
           id: 'funding-manual',
           kind: 'manual',
-          label: label('manualLabel'),
-          description: label('manualDescription'),
+          label: ctx.texts().manualLabel,
+          description: ctx.texts().manualDescription,
           icon: CopyIcon,
           order: 90,
           screen: FUNDING_MANUAL_SCREEN,

@@ -55,15 +55,14 @@ export function moonpay(options: MoonpayOptions = {}): PorticoPlugin<'moonpay', 
     errors: (texts) => import('./errors').then((e) => e.moonpayErrors(texts)),
     screens: { [MOONPAY_STATUS_SCREEN]: () => import('./screens/status') },
     setup(ctx) {
-      const label = (key: 'label' | 'description') => ctx.texts()[key]
       ctx.provide<MoonpayApi>({ options, warn: (m) => ctx.warn(m) })
       ctx.hooks.fundingMethods.tap(ctx.id, (list) => {
         const method: FundingMethod = {
           id: 'moonpay',
           kind: 'card',
           provider: 'moonpay',
-          label: label('label'),
-          description: label('description'),
+          label: ctx.texts().label,
+          description: ctx.texts().description,
           order: 10,
           popup: true,
           screen: MOONPAY_STATUS_SCREEN,
