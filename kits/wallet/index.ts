@@ -40,10 +40,12 @@ export { connectWallet, connectOrCreateWallet, useConnectWallet, useExternalWall
 export type { ConnectWalletResult } from './host'
 export { unlinkWallet, useUnlinkWallet } from './unlink'
 
+import type { SmartWalletAccount, WalletAccount } from 'portico'
+
 declare module 'portico' {
   interface UserFields {
     /** The first Ethereum or Solana wallet (external or embedded). */
-    wallet?: import('portico').WalletAccount
-    smartWallet?: import('portico').SmartWalletAccount
+    wallet?: WalletAccount
+    smartWallet?: SmartWalletAccount
   }
 }
