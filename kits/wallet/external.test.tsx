@@ -6,7 +6,7 @@
  * interstitial / install / login-failed screens.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { act, cleanup, fireEvent, screen } from '@testing-library/react'
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { definePlugin, type PorticoPlugin } from 'portico'
 import { createTestKernel, renderScreen, wireUser } from 'portico/testing'
 import {
@@ -273,7 +273,8 @@ describe('screens', () => {
     await act(async () => {
       vi.advanceTimersByTime(CONNECTOR_INIT_GRACE_MS)
     })
-    expect(document.querySelector('[role=dialog] .portico-spinner')).toBeNull()
+    // Waits for the state, not an instant: on a loaded machine a re-render may start the grace late.
+    await waitFor(() => expect(document.querySelector('[role=dialog] .portico-spinner')).toBeNull())
     expect(screen.queryByText('Late')).toBeNull()
   })
 
