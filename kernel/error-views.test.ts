@@ -1,6 +1,7 @@
 /** The kernel's own error views (./error-views.ts) and the basic one shown until they are in. */
 import { describe, expect, it } from 'vitest'
-import { ERROR_TEXTS, PorticoError, basicErrorView } from './errors'
+import { PorticoError, basicErrorView } from './errors'
+import { ERROR_TEXTS } from './error-texts'
 import { defaultErrorView } from './error-views'
 
 describe('default error views (part 1 section 8)', () => {

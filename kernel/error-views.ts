@@ -5,7 +5,10 @@
  * navigator shows `basicErrorView`.
  */
 // Through the kernel's entry, as the plugins' lazy chunks do (see ./session-calls.ts).
-import { ERROR_SCREEN, ERROR_TEXTS, type ErrorContext, type ErrorTexts, type ErrorView, type PorticoError } from './index'
+import { ERROR_SCREEN, type ErrorContext, type ErrorTexts, type ErrorView, type PorticoError } from './index'
+import { ERROR_TEXTS } from './error-texts'
+
+export { ERROR_TEXTS }
 
 /**
  * The kernel's own mapping, used when no plugin's `errorView` tap claimed the error.

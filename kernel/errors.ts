@@ -3,6 +3,7 @@
  * section 8) and kinds, the error views' types and texts; the kernel's mapping from codes to
  * views is in ./error-views.ts.
  */
+import type { ERROR_TEXTS } from './error-texts'
 
 /** Identity codes, part 1 section 8. */
 export type IdentityErrorCode =
@@ -178,38 +179,17 @@ export interface ErrorContext {
   intent?: 'login' | 'link' | 'update' | null
 }
 
-/** Texts of the generic error views (part 1 section 8, part 2 section 8), word for word. */
-export const ERROR_TEXTS = {
-  timedOut: 'Timed out',
+/**
+ * The error texts the kernel needs before its error views load (start-up's retry message, the
+ * basic view, the logged-in refusal). The whole catalogue, `ERROR_TEXTS` (./error-texts.ts,
+ * the 'kernel' text namespace), spreads these: each text is written once.
+ */
+export const START_ERROR_TEXTS = {
   tryAgain: 'Try again',
   somethingWentWrong: 'Something went wrong',
   tryAgainLater: 'Try again later',
-  pleaseTryAgain: 'Please try again.',
-  notAllowed: 'Not allowed',
-  tryAnotherMethod: 'Try another method',
-  captchaFailure: 'You did not pass CAPTCHA. Please try again.',
-  captchaFailureAfterRetries: 'If you use an adblocker or VPN, try disabling and re-attempting.',
-  captchaTimeout: 'Something went wrong! Please try again later.',
-  authenticationFailed: 'Authentication failed',
-  linkedToAnotherUser: 'This account has already been linked to another user.',
-  notSupported: 'Not supported',
-  requestFailed: 'Request failed',
-  tooManyAttempts: 'Too many attempts.',
-  insufficientBalance: 'Insufficient balance',
-  transactionFailure: 'Transaction failure',
-  genericRetry: 'Something went wrong. Try again.',
-  genericLater: "Something went wrong. We're on it. Please try again later.",
-  requestTimeout: 'Request timeout',
-  mustBeAuthenticatedToLink: 'User must be authenticated before linking an account.',
-  developmentMode:
-    'This application is in development mode and must be upgraded to production to log in new users.',
-  unableToSignIn: 'Unable to sign in',
-  accountNotFound: 'Account not found',
-  allowlistTitle: "You don't have access to this app",
   apiUnreachable: 'Could not reach the server. Check your connection; we keep trying.',
   alreadyLoggedIn: 'Attempted to log in, but the user is already logged in. Use a link method instead.',
-  inAppBrowser:
-    "It looks like you're using an in-app browser. To log in, please try again using an external browser.",
 } as const
 
 /** The generic error screen's id (registered by the UI). */
@@ -219,7 +199,7 @@ export const ERROR_SCREEN = 'error'
  * The view shown until the kernel's own mapping (./error-views.ts, loaded with start-up) is in,
  * or when it could not be loaded: method-neutral, with the app's texts.
  */
-export function basicErrorView(t: ErrorTexts = ERROR_TEXTS): ErrorView {
+export function basicErrorView(t: Pick<ErrorTexts, 'somethingWentWrong' | 'tryAgainLater' | 'tryAgain'> = START_ERROR_TEXTS): ErrorView {
   return { title: t.somethingWentWrong, detail: t.tryAgainLater, cta: t.tryAgain, action: 'back' }
 }
 

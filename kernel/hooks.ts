@@ -1,19 +1,17 @@
 /**
  * The hook set, declared once and frozen. Plugins tap with their id as the tap name; only
- * the kernel (and the UI it drives) calls them.
+ * the kernel (and the UI it drives) calls them. tapable itself loads with start-up
+ * (./deferred-hooks.ts).
  */
 import type { ResolvedConfig } from './config'
 import type { ErrorContext, ErrorView, PorticoError } from './errors'
+import type { AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncBailHook, SyncWaterfallHook } from './tapable'
 import {
-  createAsyncSeriesHook,
-  createAsyncSeriesWaterfallHook,
-  createSyncBailHook,
-  createSyncWaterfallHook,
-  type AsyncSeriesHook,
-  type AsyncSeriesWaterfallHook,
-  type SyncBailHook,
-  type SyncWaterfallHook,
-} from './tapable'
+  deferAsyncSeriesHook as createAsyncSeriesHook,
+  deferAsyncSeriesWaterfallHook as createAsyncSeriesWaterfallHook,
+  deferSyncBailHook as createSyncBailHook,
+  deferSyncWaterfallHook as createSyncWaterfallHook,
+} from './deferred-hooks'
 import type { AuthResult, Session } from './session'
 import type { Intent, Navigator } from './screens'
 import type { ApiRequest } from './transport'

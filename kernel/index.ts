@@ -56,7 +56,7 @@ export type {
 } from './user'
 export { ERROR_SCREEN } from './screens'
 export type { Navigator, NavigatorState, ScreenDefinition, ScreenEntry, FlowResult, Intent } from './screens'
-export { PorticoError, PorticoAbortError, isPorticoError, toPorticoError, defineErrors, ERROR_TEXTS } from './errors'
+export { PorticoError, PorticoAbortError, isPorticoError, toPorticoError, defineErrors } from './errors'
 export type {
   PorticoErrorCode,
   IdentityErrorCode,

@@ -85,6 +85,38 @@ describe('createPortico: ready', () => {
     await expect(kernel.ready()).resolves.toBeUndefined()
   })
 
+  it('asks for the app config as ready() is called, before its start-up code has loaded, and only once', async () => {
+    const { kernel, net } = await createTestKernel({ ready: false })
+    const order: string[] = []
+    net.on('GET', '/apps/:id', () => (order.push('config request'), { id: TEST_APP_ID, name: 'ok', login_methods: ['email'] }))
+    kernel.events.on('status', ({ status }) => void order.push(status))
+    expect(kernel.status).toBe('idle')
+    await kernel.ready()
+    // 'loading' is the first thing ./startup.ts (a chunk of its own in a host's bundle) does.
+    expect(order).toEqual(['config request', 'loading', 'ready'])
+    expect(net.callsTo('GET', `/apps/${TEST_APP_ID}`)).toHaveLength(1)
+  })
+
+  it('a prefetched config lost to the network is asked for again on the retry', async () => {
+    const net = createFetchDouble()
+    let n = 0
+    const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).includes('/apps/') && ++n === 1) throw new TypeError('Failed to fetch')
+      return net.fetch(input, init)
+    }) as typeof globalThis.fetch
+    net.on('GET', '/apps/:id', { id: TEST_APP_ID, name: 'ok', login_methods: ['email'] })
+    net.on('POST', '/sessions', { status: 401, body: { code: 'missing_or_invalid_token', error: 'no session' } })
+    const kernel = createPortico(
+      { appId: TEST_APP_ID, apiUrl: 'http://portico.test', storage: memoryStorage(), fetch },
+      { locks: null, channel: null, location: null, wakeTarget: null, retryDelay: () => 1 },
+    )
+    const statuses: string[] = []
+    kernel.events.on('status', ({ status }) => void statuses.push(status))
+    await kernel.ready()
+    expect(n).toBe(2)
+    expect(statuses).toEqual(['loading', 'retrying', 'ready'])
+  })
+
   it('sends warnings to listeners (or the console) instead of failing', async () => {
     const { warnings } = await createTestKernel({ app: { login_methods: ['email', 'email'] } })
     expect(warnings).toEqual(["Login method 'email' is listed more than once; the duplicate is ignored."])

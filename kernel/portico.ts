@@ -6,9 +6,10 @@
  * the recent login method (./recent.ts).
  */
 import { resolveConfig, validateAppId, type PorticoConfig, type ResolvedConfig } from './config'
-import { ERROR_TEXTS, PorticoError, basicErrorView } from './errors'
+import { PorticoError, START_ERROR_TEXTS, basicErrorView } from './errors'
 import { createEvents, type PorticoEmitter } from './events'
 import { createHooks, type PorticoHooks } from './hooks'
+import { loadHooks } from './deferred-hooks'
 import { lazyOnce } from './lazy'
 import { createMethodRegistry, type MethodRegistry } from './methods'
 import { validatePlugins, type LoginMeta, type PluginApis, type PorticoPlugin } from './plugin'
@@ -17,9 +18,9 @@ import type { PageLocation } from './startup'
 import { createRuntime } from './runtime'
 import { createNavigator, type Navigator } from './screens'
 import { createSession, defaultStorage, type AuthResult, type LockManagerLike, type ChannelLike, type Session } from './session'
-import { createStartup, type ReadyStatus } from './startup'
+import type { ReadyStatus, Startup } from './startup'
 import type { Store } from './store'
-import { createTexts } from './texts'
+import { createTexts, mergeTexts } from './texts'
 import { createTransport, type Api } from './transport'
 import type { WireAppConfig, WireAuthResponse } from './wire'
 
@@ -181,17 +182,21 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
   const errorViews = lazyOnce(() => import('./error-views'))
   const loadErrorViews = () =>
     errorViews().then(
-      () => {},
+      // Merged now: a mistyped 'kernel' text override warns during start-up.
+      (m) => void texts('kernel', m.ERROR_TEXTS),
       (e) => warn(`Could not load the error views: ${(e as Error)?.message ?? String(e)}`, 'kernel'),
     )
   const loadDeclarations = () => Promise.all([loadErrorViews(), runtime.loadDeclarations()]).then(() => {})
+  // The few error texts needed before the error views (and the catalogue) load, with the app's
+  // overrides; the catalogue's merge warns about unknown keys, so this one does not.
+  const startTexts = () => mergeTexts(START_ERROR_TEXTS, config.texts.kernel)
   const screens: Navigator = createNavigator({
     errorView: (err, ctx) => hooks.errorView.call(err, ctx),
     fallbackView(err, ctx) {
-      const t = texts('kernel', ERROR_TEXTS)
-      if (errorViews.current) return errorViews.current.defaultErrorView(err, ctx, t)
+      const views = errorViews.current
+      if (views) return views.defaultErrorView(err, ctx, texts('kernel', views.ERROR_TEXTS))
       void loadErrorViews()
-      return basicErrorView(t)
+      return basicErrorView(startTexts())
     },
     onLoad: (def) => (def.firstOpen ? undefined : loadDeclarations()),
   })
@@ -206,7 +211,7 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
   function assertLoggedOut(source: string) {
     const user = session.user
     if (session.authenticated && user && !user.isGuest) {
-      const message = texts('kernel', ERROR_TEXTS).alreadyLoggedIn
+      const message = startTexts().alreadyLoggedIn
       warn(message, source)
       throw new PorticoError('already_logged_in', message)
     }
@@ -233,7 +238,7 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     methods,
     storage,
     config: () => config,
-    isReady: () => startup.isReady,
+    isReady: () => !!startup?.isReady,
     texts,
     warn,
     assertLoggedOut,
@@ -241,14 +246,33 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     analytics,
   })
 
-  const startup = createStartup({
+  // Start-up's runner (./startup.ts: retries, the return path) loads when ready() is first
+  // asked for. What it waits for is already on its way by then (`early`: the app config, the
+  // session's restore, tapable, the error views and the plugins' texts), so it stays out of the
+  // first load and adds no round trip.
+  let startup: Startup | null = null
+  let early: { config?: Promise<WireAppConfig | null>; restore?: Promise<unknown> } = {}
+  const fetchConfig = () =>
+    host.skipServerConfig ? Promise.resolve(null) : api.get<WireAppConfig>(`/apps/${encodeURIComponent(appId)}`, { auth: 'none' })
+  const preload = () => Promise.all([loadErrorViews(), login().catch(() => {}), runtime.loadTexts()]).then(() => {})
+  /** An early request, once; a retry asks again. */
+  const take = <T,>(key: 'config' | 'restore', fresh: () => Promise<T>): Promise<T> => {
+    const p = early[key] as Promise<T> | undefined
+    early[key] = undefined
+    return p ?? fresh()
+  }
+  const handled = <T,>(p: Promise<T>) => (p.catch(() => {}), p) // start-up's first try handles it
+  const loadStartup = lazyOnce(() => import('./startup').then((m) => (startup ??= m.createStartup({
     appId,
     api,
     session,
     hooks,
     events,
     internals,
-    skipServerConfig: () => !!host.skipServerConfig,
+    loadHooks,
+    unreachableText: () => startTexts().apiUnreachable,
+    fetchConfig: () => take('config', fetchConfig),
+    restore: () => take('restore', () => session.restore()),
     applyServerConfig(server) {
       serverConfig = server
       config = hooks.configure.call(serverConfig ? resolveConfig(host, serverConfig, warn) : config)
@@ -256,11 +280,11 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     },
     config: () => config,
     started: () => started,
-    preload: () => Promise.all([loadErrorViews(), login().catch(() => {}), runtime.loadTexts()]).then(() => {}),
+    preload,
     loadDeclarations,
     hasLazyDeclarations: runtime.hasLazyDeclarations,
     warn,
-  })
+  }))))
 
   const kernel: Portico = {
     get config() {
@@ -274,22 +298,35 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     methods,
     plugins,
     get isReady() {
-      return startup.isReady
+      return !!startup?.isReady
     },
     get status() {
-      return startup.status
+      return startup?.status ?? 'idle'
     },
     get lastError() {
-      return startup.lastError
+      return startup?.lastError ?? null
     },
     get returnFlow() {
-      return startup.returnFlow
+      return startup?.returnFlow ?? null
     },
     ready() {
       if (!started) kernel.start()
-      return startup.ready()
+      if (startup) return startup.ready()
+      if (!early.config) {
+        early = { config: handled(fetchConfig()), restore: handled(session.restore()) }
+        void loadHooks().catch(() => {})
+        void preload()
+      }
+      return loadStartup().then(
+        (s) => s.ready(),
+        (e: unknown) => {
+          const err = new PorticoError('network_error', `Could not load the kernel's start-up: ${(e as Error)?.message ?? String(e)}`, { cause: e, retryable: true })
+          events.emit('error', err)
+          throw err
+        },
+      )
     },
-    retryReady: startup.retry,
+    retryReady: () => startup?.retry(),
     plugin(id: string) {
       // A plugin API asked for before start (the React provider starts in an effect): start now.
       if (!started) kernel.start()
@@ -304,7 +341,7 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     loadDeclarations,
     setConfig(patch) {
       host = { ...host, ...patch, appId: host.appId, plugins: host.plugins }
-      config = startup.isReady ? hooks.configure.call(resolveConfig(host, serverConfig, warn)) : hostOnly()
+      config = startup?.isReady ? hooks.configure.call(resolveConfig(host, serverConfig, warn)) : hostOnly()
       clearTexts()
       events.emit('config', config)
     },
@@ -316,7 +353,7 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
       if (started) return
       started = true
       session.connect()
-      startup.resume()
+      startup?.resume()
       try {
         runtime.start()
       } catch (e) {

@@ -18,7 +18,7 @@ import { safeStorage } from './recent'
 import type { Navigator } from './screens'
 import type { Session } from './session'
 import { createStore, type Store } from './store'
-import { untap } from './tapable'
+import { untapDeferred as untap } from './deferred-hooks'
 import { formatText } from './texts'
 import type { Api } from './transport'
 

@@ -5,7 +5,9 @@
  * online, the page regains focus or `retry()` is called) instead of failing the page; it fails
  * only for what retrying cannot fix (an unknown app id, an unreadable app config).
  */
-import { ERROR_TEXTS, PorticoError, toPorticoError } from './errors'
+// Through the kernel's entry, as its other lazy chunks do: in a host's bundle this chunk then
+// shares the kernel's chunk instead of splitting a third one off it.
+import { PorticoError, toPorticoError } from './index'
 import type { PorticoEmitter } from './events'
 import type { PorticoHooks, ReturnClaim } from './hooks'
 import type { KernelInternals } from './portico'
@@ -46,8 +48,14 @@ export interface StartupDeps {
   hooks: Readonly<PorticoHooks>
   events: PorticoEmitter
   internals: KernelInternals
-  /** Whether to skip `GET /apps/{appId}` (the host's `skipServerConfig`). */
-  skipServerConfig(): boolean
+  /** `session.restore()`; the first call may answer one made earlier. */
+  restore(): Promise<unknown>
+  /** Load the hooks' tapable (./deferred-hooks.ts); start-up waits for it beside the app config. */
+  loadHooks(): Promise<void>
+  /** The message of the 'api_unreachable' error start-up reports while it retries. */
+  unreachableText(): string
+  /** `GET /apps/{appId}` (null when the host's `skipServerConfig` skips it); the first call may answer a request made earlier. */
+  fetchConfig(): Promise<WireAppConfig | null>
   /** Merge the server's app config (null: none asked for) and run `configure`. */
   applyServerConfig(server: WireAppConfig | null): void
   config(): ResolvedConfig
@@ -114,11 +122,11 @@ export function createStartup(deps: StartupDeps): Startup {
     })
 
   async function loadOnce(): Promise<void> {
-    const fetchConfig = deps.skipServerConfig()
-      ? Promise.resolve(null)
-      : deps.api.get<WireAppConfig>(`/apps/${encodeURIComponent(deps.appId)}`, { auth: 'none' })
-    const [server, restored] = await Promise.allSettled([fetchConfig, deps.session.restore()])
+    const fetchConfig = deps.fetchConfig()
+    const [server, restored, hooks] = await Promise.allSettled([fetchConfig, deps.restore(), deps.loadHooks()])
     if (server.status === 'rejected') throw toPorticoError(server.reason)
+    // tapable's chunk did not arrive: a network failure, tried again like the config.
+    if (hooks.status === 'rejected') throw new PorticoError('network_error', String((hooks.reason as Error)?.message ?? hooks.reason), { cause: hooks.reason })
     if (server.value !== null && (typeof server.value !== 'object' || !Array.isArray(server.value.login_methods))) {
       throw new PorticoError('invalid_response', 'The server sent an app config this client cannot read.', { kind: 'api_error' })
     }
@@ -161,7 +169,7 @@ export function createStartup(deps: StartupDeps): Startup {
       } catch (e) {
         const err = toPorticoError(e)
         if (!isTransient(err)) throw err
-        lastError = new PorticoError('api_unreachable', ERROR_TEXTS.apiUnreachable, { cause: err, retryable: true, status: err.status })
+        lastError = new PorticoError('api_unreachable', deps.unreachableText(), { cause: err, retryable: true, status: err.status })
         setStatus('retrying')
         events.emit('error', lastError)
         await waitForRetry((internals.retryDelay ?? defaultRetryDelay)(attempt))

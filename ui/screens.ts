@@ -12,6 +12,8 @@ export * from './index'
 // Screen-facing hooks, screen texts and the icon set (not in `portico/ui`: see ./index.ts)
 export { useScreen, useCompleteLogin, goToLanding } from './screen-context'
 export { UI_TEXTS } from './strings'
+// The 'kernel' text namespace: the generic error views' texts (out of `portico` since 0.3.0).
+export { ERROR_TEXTS } from 'portico/internal'
 export { CHIP_TEXTS } from './components/chip-texts'
 export { CODE_NUMERIC_ERROR } from './components/code-texts'
 export * as icons from './components/icons'

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createTestKernel, wireUser, authResponse, fakeJwt, emailAccount } from 'portico/testing'
 import { pluginContract } from 'portico/testing'
-import { ERROR_TEXTS, type WireUser } from 'portico'
+import { type WireUser } from 'portico'
+import { ERROR_TEXTS } from 'portico/ui/screens'
 import { customAuth, jwtSubject } from './index'
 import { CUSTOM_AUTH_TEXTS } from './strings'
 

@@ -27,7 +27,7 @@ export type { UseLoginWithEmailOptions } from './react'
  * The e-mail field (./screens/field.tsx), loaded on first render or `EmailField.preload()`:
  * it is drawn inside the modal, so it stays out of the page's initial load.
  */
-export const EmailField = lazyComponent<EmailFieldProps>(() => import('./screens/field').then((m) => m.EmailField))
+export const EmailField = /* @__PURE__ */ lazyComponent<EmailFieldProps>(() => import('./screens/field').then((m) => m.EmailField))
 /** The landing's inline input, loaded with the landing at idle (`preload`). */
 const EmailLandingInput = lazyComponent<LoginInputProps>(() => import('./screens/field').then((m) => m.EmailLandingInput))
 export type { EmailFieldProps } from './screens/field'

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ERROR_TEXTS, memoryStorage } from 'portico'
+import { memoryStorage } from 'portico'
+import { ERROR_TEXTS } from 'portico/ui/screens'
 import { createTestKernel, wireUser, authResponse, emailAccount, TEST_APP_ID } from 'portico/testing'
 import { pluginContract } from 'portico/testing'
 import { guest, GUEST_TEXTS } from './index'

@@ -3,7 +3,8 @@
  * its resolved view from the navigator (`screens.error(err)` pushes `{ error, view }`).
  */
 import { useState, useSyncExternalStore } from 'react'
-import { ERROR_TEXTS, type ErrorView, type PorticoError, type WireUser } from 'portico'
+import { type ErrorView, type PorticoError, type WireUser } from 'portico'
+import { ERROR_TEXTS } from 'portico/internal'
 import { Button } from '../components/button'
 import { ScreenLayout } from '../components/layout'
 import { Spinner } from '../components/status'
