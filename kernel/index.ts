@@ -8,6 +8,7 @@
  */
 export { createPortico, formatText } from './portico'
 export type { Portico, RecentLogin, ReadyStatus, KernelInternals } from './portico'
+export type { PageLocation } from './startup'
 export { definePlugin } from './plugin'
 export type { PorticoPlugin, PluginContext, PluginKind, PluginStorage, PluginApis, LoginMeta, LazyFlow, LazyOptions, MethodManifest, ScreenManifest } from './plugin'
 export { isRecentEntry } from './hooks'
