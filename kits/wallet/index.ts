@@ -19,7 +19,7 @@ export type { ConnectorStatusStore, ExternalWallet } from './wallets'
 export { needsSignButton } from './connection'
 export { signInMethod, type SignInWalletCalls } from './account'
 export { setupSignInWallets } from './base'
-export type { SignInWalletsApi, SignInWalletsOptions, WalletSource } from './base'
+export type { SignInWalletsApi } from './base'
 export type {
   WalletLoginConnector,
   WalletConnection,

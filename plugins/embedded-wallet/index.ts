@@ -46,7 +46,7 @@ export * from './protocol'
 export { useWallets, useSolanaWallets, useCreateWallet, useImportWallet, useEmbeddedWallet, useWalletDevices } from './react'
 export { useSetWalletRecovery, registerRecovery, RECOVERY_SCREENS, type RecoveryApi, type RecoveryHost } from './recovery'
 // The wallet service's visible pages (`api.walletPage()`, loaded on use).
-export type { PageLook, PageOptions, PageRequest, PageTarget, WalletPageFrameProps } from './wallet-page'
+export type { PageOptions, PageTarget } from './wallet-page'
 import { recoverySettings, registerRecovery, type RecoveryHost } from './recovery'
 
 declare module 'portico' {
