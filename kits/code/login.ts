@@ -21,9 +21,11 @@ export type CodeLoginCompleter<R extends CodeLoginResponse = CodeLoginResponse, 
   meta: { method: M; intent: Intent },
 ) => Promise<{ user: User; isNewUser?: boolean } | null>
 
-/** What a submit may carry besides the code: the completer and the sign-up rule. */
+/** What a submit may carry besides the code: the completer, the sign-up rule, and a call once the code is accepted. */
 export interface CodeLoginSubmit<R extends CodeLoginResponse, M extends string = string> {
   complete?: CodeLoginCompleter<R, M>
+  /** Called once the server accepted the code, before the response is finished (the code screen's boxes turn green). */
+  verified?: () => void
   /** Existing users only ('no-signup'); default: the method's option. */
   disableSignup?: boolean
 }
@@ -83,7 +85,8 @@ export function createCodeLogin<R extends CodeLoginResponse, S extends SendOptio
     if (!r) throw new PorticoError('missing_or_invalid_token', 'The server ended the session.')
     return r.user
   }
-  const finish = async (res: R, intent: Intent, complete?: CodeLoginCompleter<R, M>): Promise<AuthResult> => {
+  const finish = async (res: R, intent: Intent, { complete, verified }: CodeLoginSubmit<R, M>): Promise<AuthResult> => {
+    verified?.()
     const meta = { method: o.method, intent }
     if (intent === 'login') {
       const done = complete ? await complete(res, meta) : await ctx.completeLogin(res as WireAuthResponse, meta)
@@ -101,21 +104,21 @@ export function createCodeLogin<R extends CodeLoginResponse, S extends SendOptio
     },
     prepare: o.prepare,
     send: o.send,
-    async verify(code, { destination, intent, complete, disableSignup }) {
+    async verify(code, { destination, intent, disableSignup, ...s }) {
       try {
         if (intent === 'link') {
           requireUser()
-          return await finish(await o.calls.link(destination, code), intent, complete)
+          return await finish(await o.calls.link(destination, code), intent, s)
         }
         if (intent === 'update') {
           const t = o.texts()
           const current = o.current(requireUser(t.mustBeAuthenticatedToUpdate ?? t.mustBeAuthenticated))
           if (!current) throw o.nothingToUpdate()
-          return await finish(await o.calls.update(current, destination, code), intent, complete)
+          return await finish(await o.calls.update(current, destination, code), intent, s)
         }
         ctx.assertLoggedOut()
         const mode = (disableSignup ?? o.disableSignup()) ? 'no-signup' : 'login-or-sign-up'
-        return await finish(await o.calls.login(destination, code, mode), 'login', complete)
+        return await finish(await o.calls.login(destination, code, mode), 'login', s)
       } catch (e) {
         throw o.failure ? o.failure(e) : e
       }

@@ -168,7 +168,9 @@ describe('the consent screen', () => {
     const params = { address: ETH, chainType: 'ethereum', walletIndex: 0, policy: { methods: ['personal_sign'], chain_ids: [], contracts: null, max_value_per_tx: '0', max_value_per_day: '0', expires_in: 3600 } }
     const view = await renderScreen(t.kernel, CONSENT_SCREEN, params)
     expect(await screen.findByText('Enable offline access')).toBeTruthy()
-    const frame = document.querySelector('iframe[data-testid=delegated-actions-frame]') as HTMLIFrameElement
+    // The page's iframe comes with the embedded-wallet plugin's page kit (loaded on use).
+    const frame = (await screen.findByTestId('delegated-actions-frame')) as HTMLIFrameElement
+    expect(frame.tagName).toBe('IFRAME')
     const src = new URL(frame.getAttribute('src')!)
     expect(src.origin).toBe(FRAME_URL)
     expect(src.pathname).toMatch(/^\/apps\/[^/]+\/embedded-wallets\/delegate$/)

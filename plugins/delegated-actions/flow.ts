@@ -45,7 +45,7 @@ export interface DelegatedActionsApi {
    * For the consent screen: the handshake with the consent page in `frame` (on the wallet
    * service's `origin`); once the user allowed there, the user record is updated.
    */
-  consent(ew: Pick<EmbeddedWalletApi, 'wallets'> | null, params: ConsentScreenParams, frame: ConsentFrameTarget, origin: string, signal?: AbortSignal): Promise<{ user: User } | { declined: true }>
+  consent(ew: Pick<EmbeddedWalletApi, 'wallets' | 'walletPage'> | null, params: ConsentScreenParams, frame: ConsentFrameTarget, origin: string, signal?: AbortSignal): Promise<{ user: User } | { declined: true }>
   /** For the revoke screen: POST /wallets/revoke; the user record is updated. */
   revoke(): Promise<User>
 }
@@ -108,7 +108,9 @@ export function createDelegatedActions(ctx: PluginContext): DelegatedActionsApi 
     },
     async consent(ew, params, frame, origin, signal) {
       const w = delegable(ew?.wallets() ?? [], signedIn(), params, T())
+      // `delegable` found the wallet among ew's: the plugin is there.
       const reply = await requestConsent(
+        await ew!.walletPage(),
         frame,
         origin,
         async () => {

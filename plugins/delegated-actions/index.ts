@@ -40,16 +40,14 @@ export function delegatedActions(): PorticoPlugin<'delegated-actions'> {
   return definePlugin({
     id: 'delegated-actions',
     kind: 'feature',
+    // The errors and their texts load on use (the texts are not the manifest's: nothing shows them before a user delegates).
+    errors: (_texts, ctx) => Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.delegatedActionsErrors(() => ctx.texts(s.DELEGATED_ACTIONS_TEXTS))),
+    // Full height: the consent page lists the policy.
+    screens: { [CONSENT_SCREEN]: () => import('./screens/consent'), [REVOKE_SCREEN]: { load: () => import('./screens/revoke'), compact: true } },
     setup(ctx) {
-      ctx.declareErrors(() =>
-        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.delegatedActionsErrors(() => ctx.texts(s.DELEGATED_ACTIONS_TEXTS))),
-      )
       // The flow loads on first use: an app pays for delegation only when a user delegates.
       const api = ctx.lazy(() => import('./flow').then((m) => m.createDelegatedActions(ctx)))
       ctx.provide<DelegatedActionsApi>(api.methods('delegateWallet', 'revokeWallets', 'consent', 'revoke'))
-      // Full height: the consent page lists the policy.
-      ctx.screens.register({ id: CONSENT_SCREEN, load: () => import('./screens/consent') })
-      ctx.screens.register({ id: REVOKE_SCREEN, load: () => import('./screens/revoke'), compact: true })
     },
   })
 }

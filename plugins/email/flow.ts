@@ -4,18 +4,8 @@
  * and the headless hook share. Its state lives in the plugin's kernel store (part 1 section 4:
  * initial, sending-code, awaiting-code-input, submitting-code, done, error).
  */
-import {
-  PorticoError,
-  toPorticoError,
-  type AuthResult,
-  type Intent,
-  type PluginContext,
-  type Store,
-  type User,
-  type WireAuthResponse,
-  type WireUser,
-} from 'portico'
-import { loadCodeLogin, type CodeFlowState, type CodeLoginApi } from 'portico/kits/code'
+import { PorticoError, toPorticoError, type AuthResult, type Intent, type PluginContext, type Store, type User, type WireAuthResponse, type WireUser } from 'portico'
+import { loadCodeLogin, type CodeFlowState, type CodeLoginApi, type CodeLoginCompleter, type CodeLoginSubmit } from 'portico/kits/code'
 import { authenticateEmail, initEmail, linkEmail, transferEmail, unlinkEmail, updateEmail } from './calls'
 import type { EmailCheck } from './check'
 import type { EMAIL_TEXTS } from './strings'
@@ -31,18 +21,13 @@ export type { CodeFlowStatus as EmailFlowStatus } from 'portico/kits/code'
  * `completeLogin`; link and update: the new user record); screens pass the UI's
  * `useCompleteLogin()` so the modal closes after the success delay.
  */
-export type EmailCompleter = (
-  response: WireAuthResponse | { user: WireUser },
-  meta: { method: 'email'; intent: Intent },
-) => Promise<{ user: User; isNewUser?: boolean } | null>
+export type EmailCompleter = CodeLoginCompleter<WireAuthResponse | { user: WireUser }, 'email'>
 
-export interface EmailSubmitOptions {
+/** `complete`, `disableSignup` (existing users only; default: the plugin's option) and `verified`: the code login's (portico/kits/code). */
+export interface EmailSubmitOptions extends CodeLoginSubmit<WireAuthResponse | { user: WireUser }, 'email'> {
   intent?: Intent
   /** The address (default: the one the code was sent to). */
   email?: string
-  complete?: EmailCompleter
-  /** Existing users only ('no-signup'); default: the plugin's option. */
-  disableSignup?: boolean
 }
 
 /** What `kernel.plugin('email')` returns: the code login's API (portico/kits/code) with `email` for the destination, and: */

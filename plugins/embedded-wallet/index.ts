@@ -36,6 +36,7 @@ export type {
   EmbeddedWalletSettings,
   EmbeddedWalletState,
   ImportOptions,
+  WalletPageKit,
   RecoveryHandler,
   TypedDataInput,
   UiOptions,
@@ -44,6 +45,8 @@ export type { ApprovalRequest, ApprovalsLike, EIP1193Provider, RequestArguments 
 export * from './protocol'
 export { useWallets, useSolanaWallets, useCreateWallet, useImportWallet, useEmbeddedWallet, useWalletDevices } from './react'
 export { useSetWalletRecovery, registerRecovery, RECOVERY_SCREENS, type RecoveryApi, type RecoveryHost } from './recovery'
+// The wallet service's visible pages (`api.walletPage()`, loaded on use).
+export type { PageOptions, PageTarget } from './wallet-page'
 import { recoverySettings, registerRecovery, type RecoveryHost } from './recovery'
 
 declare module 'portico' {

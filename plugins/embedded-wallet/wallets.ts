@@ -184,7 +184,14 @@ export interface EmbeddedWalletApi {
    * than the hidden frame (the export page) live on it.
    */
   frameOrigin(): string | null
+  /**
+   * The wallet service's visible pages (the export page, the consent page): their handshake and
+   * their iframe in a screen (./wallet-page.tsx), loaded on use by the plugins building on them.
+   */
+  walletPage(): Promise<WalletPageKit>
 }
+
+export type WalletPageKit = typeof import('./wallet-page')
 
 /** The wallet service's URL: the plugin's `frameUrl`, else the app's `embeddedWallets.frameUrl` (or `frame_url`). */
 export function frameUrlOf(ctx: Pick<PluginContext, 'config'>, settings: EmbeddedWalletSettings): string | undefined {
@@ -307,6 +314,7 @@ export function createEmbeddedWallets(
     getEthereumProvider: async (address, options) => (await load()).getEthereumProvider(address, options),
     devices: async () => (await load()).devices(),
     removeDevice: async (id) => (await load()).removeDevice(id),
+    walletPage: () => import('./wallet-page'),
     frameOrigin() {
       const url = frameUrlOf(ctx, settings)
       if (!url) return null

@@ -3,16 +3,7 @@
  * (authenticate), link, unlink. State (initial, generating the challenge, waiting for the
  * system dialogue, submitting the response, done or error) lives in the plugin's kernel store.
  */
-import {
-  toPorticoError,
-  type AuthResult,
-  type PasskeyAccount,
-  type PluginContext,
-  type Store,
-  type User,
-  type WireAuthResponse,
-  type WireUser,
-} from 'portico'
+import { toPorticoError, type AuthResult, type PasskeyAccount, type PluginContext, type Store, type User, type WireAuthResponse, type WireUser } from 'portico'
 import {
   authenticatePasskey,
   initAuthenticatePasskey,

@@ -12,24 +12,17 @@
  * connector per wallet through the `walletConnectors` hook. viem and the EIP-4361 message
  * builder load only when the user picks a wallet.
  */
-import { definePlugin, type Portico, type PorticoPlugin, type User, type WalletConnectorEntry } from 'portico'
-import {
-  CONNECTORS_CHANGED,
-  needsSignButton,
-  setupWallet,
-  walletChains,
-  type SignPrompt,
-  type WalletLoginConnector,
-  signInMethod,
-} from 'portico/kits/wallet'
+import { definePlugin, type Portico, type PorticoPlugin, type User } from 'portico'
+import { needsSignButton, setupSignInWallets, type SignInWalletsApi, type SignPrompt, type WalletLoginConnector } from 'portico/kits/wallet'
 import { createEthereumConnector } from './connector'
-import { createEip6963Discovery, type Eip1193Provider, type Eip6963Discovery } from './eip6963'
+import { createEip6963Discovery, type Eip1193Provider } from './eip6963'
 import type { SiweMessageInput } from './message'
 import type { EthereumConnectorOptions } from './connector'
 import { SIWE_TEXTS } from './strings'
 
 // The API calls (./calls.ts) load on use.
 const calls = () => import('./calls')
+const siweCalls = () => calls().then((m) => ({ transfer: m.transferSiwe, unlink: m.unlinkSiwe }))
 
 export interface SiweOptions {
   /** When to wait for 'Sign with your wallet' before the signature: 'auto', 'button', 'mobile' (default). */
@@ -46,13 +39,12 @@ export interface SiweOptions {
   target?: Window
 }
 
-/** What `kernel.plugin('siwe')` / `usePlugin('siwe')` return. */
-export interface SiweApi {
-  /** The announced Ethereum wallets as login connectors (whatever the app's chains). */
-  connectors(): WalletLoginConnector[]
-  /** Unlink an Ethereum wallet (POST /siwe/unlink) and update the user record. */
-  unlink(address: string): Promise<User>
-}
+/**
+ * What `kernel.plugin('siwe')` / `usePlugin('siwe')` return: `connectors()`, the announced
+ * Ethereum wallets as login connectors (whatever the app's chains); `unlink(address)`, unlink an
+ * Ethereum wallet (POST /siwe/unlink) and update the user record.
+ */
+export type SiweApi = SignInWalletsApi
 
 /** The plugin's state: the login connectors of the announced wallets. */
 export interface SiweState {
@@ -70,12 +62,8 @@ export function siwe(options: SiweOptions = {}): PorticoPlugin<'siwe'> {
     id: 'siwe',
     kind: 'login',
     setup(ctx) {
-      setupWallet(ctx, { method: 'siwe' })
-      ctx.methods.declare(signInMethod('siwe', () => calls().then((m) => ({ transfer: m.transferSiwe, unlink: m.unlinkSiwe }))))
-      const state = ctx.store<SiweState>({ wallets: [] })
       const target = options.target ?? (typeof window !== 'undefined' ? window : undefined)
-      let discovery: Eip6963Discovery | null = null
-      const made = new Map<Eip1193Provider, WalletLoginConnector>()
+      const discovery = target ? createEip6963Discovery(target, { detectionTimeoutMs: options.detectionTimeoutMs }) : null
       // The wallets connected before, reconnected silently after a reload (connector.ts).
       const REMEMBERED = 'connected'
       const readRemembered = (): string[] => {
@@ -95,51 +83,26 @@ export function siwe(options: SiweOptions = {}): PorticoPlugin<'siwe'> {
         },
         remove: (id: string) => writeRemembered(readRemembered().filter((x) => x !== id)),
       }
-      const refresh = (notify = true) => {
-        if (!discovery) return
-        const wallets = discovery.providers().map((d) => {
-          let c = made.get(d.provider)
-          if (!c) {
-            c = createEthereumConnector(d, ctx, {
-              mode: () => (options.disableSignup ? 'no-signup' : 'login-or-sign-up'),
-              requestTimeoutMs: options.requestTimeoutMs,
-              statement: () => options.statement ?? ctx.texts(SIWE_TEXTS).statement,
-              confirmSign: needsSignButton(options.signPrompt),
-              chains: () => ({
-                supported: ctx.config.supportedChains.map((c) => c.id),
-                defaultId: ctx.config.defaultChain.id,
-              }),
-              remembered,
-            })
-            made.set(d.provider, c)
-          }
-          return c
-        })
-        state.set({ wallets })
-        if (notify) ctx.events.emit(CONNECTORS_CHANGED, { plugin: ctx.id })
-      }
-      if (target) {
-        discovery = createEip6963Discovery(target, { detectionTimeoutMs: options.detectionTimeoutMs })
-        discovery.subscribe(() => refresh())
-        refresh(false)
-      }
-      ctx.hooks.walletConnectors.tap(ctx.id, (list: WalletConnectorEntry[]) => {
-        if (!walletChains(ctx.config.appearance.walletChainType).has('ethereum')) return list
-        // window.ethereum may appear without an announcement: look again when asked.
-        if (discovery && discovery.providers().length !== state.get().wallets.length) refresh(false)
-        return [...list, ...state.get().wallets]
+      return setupSignInWallets(ctx, {
+        method: 'siwe',
+        chain: 'ethereum',
+        calls: siweCalls,
+        source: discovery,
+        list: () => discovery!.providers(),
+        key: (d) => d.provider,
+        connector: (d) =>
+          createEthereumConnector(d, ctx, {
+            mode: () => (options.disableSignup ? 'no-signup' : 'login-or-sign-up'),
+            requestTimeoutMs: options.requestTimeoutMs,
+            statement: () => options.statement ?? ctx.texts(SIWE_TEXTS).statement,
+            confirmSign: needsSignButton(options.signPrompt),
+            chains: () => ({
+              supported: ctx.config.supportedChains.map((c) => c.id),
+              defaultId: ctx.config.defaultChain.id,
+            }),
+            remembered,
+          }),
       })
-      ctx.provide<SiweApi>({
-        connectors: () => state.get().wallets,
-        async unlink(address) {
-          const res = await (await calls()).unlinkSiwe(ctx.api, { address })
-          return ctx.session.setUser(res.user)
-        },
-      })
-      return () => {
-        discovery?.destroy()
-        made.clear()
-      }
     },
   })
 }

@@ -11,19 +11,11 @@
  * 'Wallet' landing entry are the wallet base's (`portico/kits/wallet`), shared with `siwe`
  * and any other wallet plugin: the list renders every connector of all of them.
  */
-import { definePlugin, type Portico, type PorticoPlugin, type User, type WalletConnectorEntry } from 'portico'
-import {
-  CONNECTORS_CHANGED,
-  needsSignButton,
-  setupWallet,
-  walletChains,
-  type SignPrompt,
-  type WalletLoginConnector,
-  signInMethod,
-} from 'portico/kits/wallet'
+import { definePlugin, type Portico, type PorticoPlugin, type User } from 'portico'
+import { needsSignButton, setupSignInWallets, type SignInWalletsApi, type SignPrompt, type WalletLoginConnector } from 'portico/kits/wallet'
 import { createSolanaConnector } from './solana'
 import { SIWS_TEXTS } from './strings'
-import { createWalletStandardRegistry, isSolanaSignInWallet, type StandardWallet, type WalletStandardRegistry } from './wallet-standard'
+import { createWalletStandardRegistry, isSolanaSignInWallet } from './wallet-standard'
 
 // The API calls (./calls.ts) load on use.
 const calls = () => import('./calls')
@@ -41,13 +33,12 @@ export interface SiwsOptions {
   target?: Window
 }
 
-/** What `kernel.plugin('siws')` / `usePlugin('siws')` return. */
-export interface SiwsApi {
-  /** The registered Solana sign-in wallets as login connectors (whatever the app's chains). */
-  connectors(): WalletLoginConnector[]
-  /** Unlink a Solana wallet (POST /siws/unlink) and update the user record. */
-  unlink(address: string): Promise<User>
-}
+/**
+ * What `kernel.plugin('siws')` / `usePlugin('siws')` return: `connectors()`, the registered
+ * Solana sign-in wallets as login connectors (whatever the app's chains); `unlink(address)`,
+ * unlink a Solana wallet (POST /siws/unlink) and update the user record.
+ */
+export type SiwsApi = SignInWalletsApi
 
 /** The plugin's state: the login connectors of the registered wallets. */
 export interface SiwsState {
@@ -65,55 +56,22 @@ export function siws(options: SiwsOptions = {}): PorticoPlugin<'siws'> {
     id: 'siws',
     kind: 'login',
     setup(ctx) {
-      setupWallet(ctx, { method: 'siws' })
-      ctx.methods.declare(signInMethod('siws', () => calls().then((m) => ({ transfer: m.transferSiws, unlink: m.unlinkSiws }))))
-      const state = ctx.store<SiwsState>({ wallets: [] })
       const target = options.target ?? (typeof window !== 'undefined' ? window : undefined)
-      let registry: WalletStandardRegistry | null = null
-      const made = new Map<StandardWallet, WalletLoginConnector>()
-      const refresh = () => {
-        if (!registry) return
-        const wallets = registry
-          .get()
-          .filter(isSolanaSignInWallet)
-          .map((w) => {
-            let c = made.get(w)
-            if (!c) {
-              c = createSolanaConnector(w, ctx, {
-                mode: () => (options.disableSignup ? 'no-signup' : 'login-or-sign-up'),
-                requestTimeoutMs: options.requestTimeoutMs,
-                statement: () => options.statement ?? ctx.texts(SIWS_TEXTS).statement,
-                confirmSign: needsSignButton(options.signPrompt),
-              })
-              made.set(w, c)
-            }
-            return c
-          })
-        state.set({ wallets })
-      }
-      if (target) {
-        registry = createWalletStandardRegistry(target)
-        registry.subscribe(() => {
-          refresh()
-          ctx.events.emit(CONNECTORS_CHANGED, { plugin: ctx.id })
-        })
-        refresh()
-      }
-      ctx.hooks.walletConnectors.tap(ctx.id, (list: WalletConnectorEntry[]) => {
-        if (!walletChains(ctx.config.appearance.walletChainType).has('solana')) return list
-        return [...list, ...state.get().wallets]
+      const registry = target ? createWalletStandardRegistry(target) : null
+      return setupSignInWallets(ctx, {
+        method: 'siws',
+        chain: 'solana',
+        calls: () => calls().then((m) => ({ transfer: m.transferSiws, unlink: m.unlinkSiws })),
+        source: registry,
+        list: () => registry!.get().filter(isSolanaSignInWallet),
+        connector: (w) =>
+          createSolanaConnector(w, ctx, {
+            mode: () => (options.disableSignup ? 'no-signup' : 'login-or-sign-up'),
+            requestTimeoutMs: options.requestTimeoutMs,
+            statement: () => options.statement ?? ctx.texts(SIWS_TEXTS).statement,
+            confirmSign: needsSignButton(options.signPrompt),
+          }),
       })
-      ctx.provide<SiwsApi>({
-        connectors: () => state.get().wallets,
-        async unlink(address) {
-          const res = await (await calls()).unlinkSiws(ctx.api, { address })
-          return ctx.session.setUser(res.user)
-        },
-      })
-      return () => {
-        registry?.destroy()
-        made.clear()
-      }
     },
   })
 }

@@ -4,16 +4,8 @@
  * hook share. Its state lives in the plugin's kernel store; states follow part 1 section 4
  * (initial, sending-code, awaiting-code-input, submitting-code, done, error).
  */
-import {
-  PorticoError,
-  type AuthResult,
-  type Intent,
-  type PluginContext,
-  type Store,
-  type User,
-  type WireAuthResponse,
-} from 'portico'
-import { loadCodeLogin, type CodeFlowState, type CodeLoginApi } from 'portico/kits/code'
+import { PorticoError, type AuthResult, type Intent, type PluginContext, type Store, type User, type WireAuthResponse } from 'portico'
+import { loadCodeLogin, type CodeFlowState, type CodeLoginApi, type CodeLoginCompleter, type CodeLoginSubmit } from 'portico/kits/code'
 import { authenticateSms, initSms, linkSms, transferSms, unlinkSms, updateSms } from './calls'
 import { SMS_TEXTS } from './strings'
 
@@ -36,15 +28,11 @@ export interface SendCodeOptions {
  * `completeLogin`, link and update: the new user record); screens pass the UI's
  * `useCompleteLogin()` so the modal closes after the success delay.
  */
-export type Completer = (
-  response: WireAuthResponse,
-  meta: { method: 'sms'; intent: Intent },
-) => Promise<{ user: User; isNewUser?: boolean } | null>
+export type Completer = CodeLoginCompleter<WireAuthResponse, 'sms'>
 
-export interface SubmitOptions {
+/** `complete`, `disableSignup` and `verified`: the code login's (portico/kits/code). */
+export interface SubmitOptions extends CodeLoginSubmit<WireAuthResponse, 'sms'> {
   intent?: Intent
-  complete?: Completer
-  disableSignup?: boolean
 }
 
 /** What `kernel.plugin('sms')` returns: the code login's API (portico/kits/code) with `phoneNumber` for the destination, and: */

@@ -38,16 +38,15 @@ export function walletExport(): PorticoPlugin<'wallet-export'> {
   return definePlugin({
     id: 'wallet-export',
     kind: 'feature',
+    // The errors and their texts load on use (the texts are not the manifest's: nothing shows them before a user exports).
+    errors: (_texts, ctx) => Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.walletExportErrors(() => ctx.texts(s.WALLET_EXPORT_TEXTS))),
+    screens: { [EXPORT_SCREEN]: () => import('./screens/export') },
     setup(ctx) {
-      ctx.declareErrors(() =>
-        Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.walletExportErrors(() => ctx.texts(s.WALLET_EXPORT_TEXTS))),
-      )
       // The flow loads on first use: an app pays for export only when a user exports.
       ctx.provide<WalletExportApi>({
         exportWallet: async (options = {}) => (await import('./flow')).runExport(ctx, options),
         exportSolanaWallet: async (options = {}) => (await import('./flow')).runExport(ctx, { ...options, chainType: 'solana' }),
       })
-      ctx.screens.register({ id: EXPORT_SCREEN, load: () => import('./screens/export') })
     },
   })
 }

@@ -4,8 +4,8 @@ import { isPorticoError } from 'portico'
 import { EXPORT_SCREEN, walletExport } from './index'
 import { WALLET_EXPORT_TEXTS } from './strings'
 import { EXPORT_SCREEN as FLOW_SCREEN } from './flow'
-import { EXPORT_ESCAPE, exportPath } from './protocol'
-import { onExportFrameEscape, requestExport } from './calls'
+import { exportPath } from './protocol'
+import { requestExport } from './calls'
 import { embeddedWallet } from 'portico/plugins/embedded-wallet'
 
 pluginContract(() => walletExport())
@@ -18,6 +18,8 @@ const wallet = (address: string, chain_type: string, wallet_index: number, extra
 /** The real embedded-wallet plugin (export reads its wallets and origin); its frame never answers here. */
 const ew = (o: { frameUrl?: string } = { frameUrl: 'http://127.0.0.1:8788' }) => embeddedWallet({ ...o, frameTarget: { postMessage() {} }, readyTimeoutMs: 20 })
 const email = { type: 'email', address: 'a@example.com', ...at }
+/** The embedded-wallet plugin's page kit (handshake and iframe), as the export screen gets it. */
+const walletPage = async () => (await createTestKernel({ plugins: [ew()] })).kernel.plugin('embedded-wallet').walletPage()
 
 async function kernelWith(accounts: any[] | null) {
   const t = await createTestKernel({ plugins: [ew(), walletExport()], user: accounts ? wireUser({ accounts }) : undefined })
@@ -106,7 +108,7 @@ describe('the export page address and handshake', () => {
     const listeners: ((e: any) => void)[] = []
     const win = { addEventListener: (_: string, l: any) => listeners.push(l), removeEventListener: () => {} } as any
     const origin = 'http://127.0.0.1:8788'
-    const done = requestExport({ contentWindow: contentWindow as any }, origin, async () => ({ accessToken: 'tok' }), { window: win, readyTimeoutMs: 5000 })
+    const done = requestExport(await walletPage(), { contentWindow: contentWindow as any }, origin, async () => ({ accessToken: 'tok' }), { window: win, readyTimeoutMs: 5000 })
     const deliver = (e: any) => listeners.forEach((l) => l(e))
     const readyId = posted[0].m.id
     expect(posted[0]).toMatchObject({ m: { type: 'ready' }, origin })
@@ -122,33 +124,13 @@ describe('the export page address and handshake', () => {
     await expect(done).resolves.toEqual({ exported: true })
   })
 
-  it('Escape pressed inside the export page is reported to the host, from that frame and origin only', () => {
-    const contentWindow = {}
-    const listeners: ((e: any) => void)[] = []
-    const win = { addEventListener: (_: string, l: any) => listeners.push(l), removeEventListener: (_: string, l: any) => listeners.splice(listeners.indexOf(l), 1) } as any
-    const origin = 'http://127.0.0.1:8788'
-    let escapes = 0
-    const off = onExportFrameEscape({ contentWindow: contentWindow as any }, origin, () => escapes++, win)
-    const deliver = (e: any) => [...listeners].forEach((l) => l(e))
-    const escape = { protocol: 'portico-wallet-frame/1', type: EXPORT_ESCAPE }
-    deliver({ origin: 'http://evil.example', source: contentWindow, data: escape })
-    deliver({ origin, source: {}, data: escape })
-    deliver({ origin, source: contentWindow, data: { protocol: 'portico-wallet-frame/1', type: 'other' } })
-    expect(escapes).toBe(0)
-    deliver({ origin, source: contentWindow, data: escape })
-    expect(escapes).toBe(1)
-    off()
-    deliver({ origin, source: contentWindow, data: escape })
-    expect(escapes).toBe(1)
-  })
-
   it('a frame error becomes a PorticoError (MFA refusal keeps its code)', async () => {
     const posted: any[] = []
     const contentWindow = { postMessage: (m: any) => posted.push(m) }
     const listeners: ((e: any) => void)[] = []
     const win = { addEventListener: (_: string, l: any) => listeners.push(l), removeEventListener: () => {} } as any
     const origin = 'http://127.0.0.1:8788'
-    const done = requestExport({ contentWindow: contentWindow as any }, origin, async () => ({ accessToken: 'tok' }), { window: win })
+    const done = requestExport(await walletPage(), { contentWindow: contentWindow as any }, origin, async () => ({ accessToken: 'tok' }), { window: win })
     const deliver = (data: any) => listeners.forEach((l) => l({ origin, source: contentWindow, data }))
     deliver({ protocol: 'portico-wallet-frame/1', id: posted[0].id, data: {} })
     await vi.waitFor(() => expect(posted.find((m) => m.type === 'wallets:export')).toBeTruthy())

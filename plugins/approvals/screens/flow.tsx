@@ -1,12 +1,12 @@
 /**
  * The lifecycle both transaction screens share (Ethereum and Solana): prepare (with the
- * 'Preparing' screen and the preparation-error screen), the review steps, submit, and the
- * receipt's explorer link and the review's action row (Continue, Add funds or Approve).
+ * 'Preparing' screen and the preparation-error screen), the review steps, submit, the receipt
+ * and the failed-submit screens, and the review's action row (Continue, Add funds or Approve).
  */
 import { useCallback, useEffect, type ReactNode } from 'react'
 import { Button, ScreenLayout, Spinner, StatusIcon, useKernel, useScreen } from 'portico/ui/screens'
 import type { ApprovalsTexts } from '../strings'
-import { AppIcon, fill, type Failure } from './parts'
+import { AppIcon, FailurePanel, fill, useFunding, type Failure } from './parts'
 import { once, peek, useSessionState } from './persist'
 
 const SUCCESS_CLOSE_MS = 1400
@@ -86,6 +86,7 @@ export function useTransactionFlow<Review, Result extends { result: unknown }>(s
 
   return { phase, review, step, setStep, failure, result, prepare, approve, close: screen.close }
 }
+type TransactionFlow = ReturnType<typeof useTransactionFlow>
 
 /** 'Preparing transaction…' under the caller's title and icon. */
 export function PreparingScreen({ title, iconUrl, T }: { title: string; iconUrl: string | undefined; T: ApprovalsTexts }) {
@@ -121,15 +122,35 @@ export function SignedScreen({ T }: { T: ApprovalsTexts }) {
   return <ScreenLayout title={T.success} icon={<StatusIcon status="success" label={T.success} />} close={false} />
 }
 
-/** 'View on explorer' under a receipt, when the chain has an explorer. */
-export function ExplorerLink({ url, T }: { url: string | null; T: ApprovalsTexts }) {
-  if (!url) return null
+/** The receipt: its title (also the success icon's label), what was sent, 'View on explorer' when the chain has one, and the closing button. */
+export function ReceiptScreen(props: { title: string; description?: string; explorerUrl: string | null; closeLabel: string; onClose: () => void; T: ApprovalsTexts; children: ReactNode }) {
+  const { explorerUrl: url, T } = props
   return (
-    <p className="portico-step">
-      <a href={url} target="_blank" rel="noopener noreferrer">
-        {T.viewOnExplorer}
-      </a>
-    </p>
+    <ScreenLayout title={props.title} description={props.description} icon={<StatusIcon status="success" label={props.title} />}>
+      {props.children}
+      {url && (
+        <p className="portico-step">
+          <a href={url} target="_blank" rel="noopener noreferrer">
+            {T.viewOnExplorer}
+          </a>
+        </p>
+      )}
+      <div className="portico-actions">
+        <Button onClick={props.onClose}>{props.closeLabel}</Button>
+      </div>
+    </ScreenLayout>
+  )
+}
+
+/** A failed submit: the failure (its code, message and hash) and 'Retry transaction'. */
+export function SubmitFailedScreen(props: { title: string; label: string; failure: Failure; hashLabel: string; onRetry: () => void; T: ApprovalsTexts }) {
+  return (
+    <ScreenLayout title={props.title} icon={<StatusIcon status="error" label={props.label} />}>
+      <FailurePanel failure={props.failure} T={props.T} hashLabel={props.hashLabel} />
+      <div className="portico-actions">
+        <Button onClick={props.onRetry}>{props.T.retryTransaction}</Button>
+      </div>
+    </ScreenLayout>
   )
 }
 
@@ -139,25 +160,29 @@ export function StepCounter({ step, steps, T }: { step: number; steps: number; T
   return <p className="portico-step">{fill(T.step, { n: step + 1, total: steps })}</p>
 }
 
-/** The review's action row: Continue before the last step; then Add funds (short of funds, funding there) or Approve. */
+/**
+ * The review's action row: Continue before the last step; then Add funds (short of funds, when
+ * the app has the funding plugin: `fundRequest` goes to its `fund`, and the review is prepared
+ * again once funding completed) or Approve.
+ */
 export function ReviewActions(props: {
+  flow: Pick<TransactionFlow, 'phase' | 'step' | 'setStep' | 'prepare' | 'approve'>
   last: boolean
-  onContinue: () => void
   insufficient: boolean
-  onFund: (() => void) | null
-  sending: boolean
-  onApprove: () => void
+  fundRequest: () => Record<string, unknown>
   T: ApprovalsTexts
 }): ReactNode {
-  const { last, insufficient, onFund, sending, T } = props
+  const { flow, last, insufficient, T } = props
+  const fund = useFunding()
+  const sending = flow.phase === 'sending'
   return (
     <div className="portico-actions">
       {!last ? (
-        <Button onClick={props.onContinue}>{T.continue}</Button>
-      ) : insufficient && onFund ? (
-        <Button onClick={onFund}>{T.addFunds}</Button>
+        <Button onClick={() => flow.setStep(flow.step + 1)}>{T.continue}</Button>
+      ) : insufficient && fund ? (
+        <Button onClick={() => fund(props.fundRequest(), () => void flow.prepare())}>{T.addFunds}</Button>
       ) : (
-        <Button loading={sending} disabled={sending || insufficient} onClick={props.onApprove}>
+        <Button loading={sending} disabled={sending || insufficient} onClick={flow.approve}>
           {T.approve}
         </Button>
       )}

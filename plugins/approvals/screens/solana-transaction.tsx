@@ -6,13 +6,13 @@
  * line about insufficient lamports replaces it —, the signature, 'Retry transaction', which
  * refreshes the blockhash). Missing funds: 'Add funds on Solana to complete transaction.'.
  */
-import { Button, ScreenLayout, StatusIcon, useTexts, type ScreenProps } from 'portico/ui/screens'
+import { ScreenLayout, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { APPROVALS_TEXTS, type ApprovalsTexts } from '../strings'
 import type { SolanaReview, SolanaSession } from '../request'
 import type { SolanaInstruction } from '../solana'
 import { formatSol, formatTokenAmount, plainUnits } from '../index'
-import { Address, AppIcon, Details, FailurePanel, fill, useFunding } from './parts'
-import { ExplorerLink, PrepareFailedScreen, PreparingScreen, ReviewActions, SignedScreen, StepCounter, useTransactionFlow } from './flow'
+import { Address, AppIcon, Details, fill } from './parts'
+import { PrepareFailedScreen, PreparingScreen, ReceiptScreen, ReviewActions, SignedScreen, StepCounter, SubmitFailedScreen, useTransactionFlow } from './flow'
 
 function InstructionDetails({ ix, T }: { ix: SolanaInstruction; T: ApprovalsTexts }) {
   if (ix.type === 'sol-transfer') {
@@ -54,33 +54,22 @@ function InstructionDetails({ ix, T }: { ix: SolanaInstruction; T: ApprovalsText
 export default function SolanaTransactionScreen({ params }: ScreenProps<{ session: SolanaSession }>) {
   const s = params.session
   const T = useTexts('approvals', APPROVALS_TEXTS)
-  const fund = useFunding()
-  const { phase, review, step, setStep, failure, result, prepare, approve, close } = useTransactionFlow(s, s.method === 'solana_signTransaction')
+  const flow = useTransactionFlow(s, s.method === 'solana_signTransaction')
+  const { phase, review, step, failure, result, prepare, close } = flow
 
   const title = s.uiOptions.transactionInfo?.title ?? s.uiOptions.title ?? T.solanaTransactionTitle
   if (phase === 'failed-prepare' && failure) return <PrepareFailedScreen failure={failure} onRetry={() => void prepare()} T={T} />
   if (phase === 'preparing' || !review) return <PreparingScreen title={title} iconUrl={s.uiOptions.iconUrl} T={T} />
   if (phase === 'receipt' && result) {
     return (
-      <ScreenLayout title={T.solanaReceiptDescription} icon={<StatusIcon status="success" label={T.solanaReceiptDescription} />}>
+      <ReceiptScreen title={T.solanaReceiptDescription} explorerUrl={result.explorerUrl} closeLabel={T.close} onClose={() => close(result.result)} T={T}>
         {result.signature && <Details rows={[[T.signature, <Address value={result.signature} />], [T.estimatedFee, review.feeText]]} />}
-        <ExplorerLink url={result.explorerUrl} T={T} />
-        <div className="portico-actions">
-          <Button onClick={() => close(result.result)}>{T.close}</Button>
-        </div>
-      </ScreenLayout>
+      </ReceiptScreen>
     )
   }
   if (phase === 'signed') return <SignedScreen T={T} />
   if (phase === 'error' && failure) {
-    return (
-      <ScreenLayout title={T.somethingWentWrongDot} icon={<StatusIcon status="error" label={T.somethingWentWrong} />}>
-        <FailurePanel failure={failure} T={T} hashLabel={T.signature} />
-        <div className="portico-actions">
-          <Button onClick={() => void prepare()}>{T.retryTransaction}</Button>
-        </div>
-      </ScreenLayout>
-    )
+    return <SubmitFailedScreen title={T.somethingWentWrongDot} label={T.somethingWentWrong} failure={failure} hashLabel={T.signature} onRetry={() => void prepare()} T={T} />
   }
 
   const steps = Math.max(review.instructions.length, 1)
@@ -110,20 +99,11 @@ export default function SolanaTransactionScreen({ params }: ScreenProps<{ sessio
         </p>
       )}
       <ReviewActions
+        flow={flow}
         last={last}
-        onContinue={() => setStep(step + 1)}
         insufficient={review.insufficient}
-        onFund={
-          fund &&
-          // The cluster with its RPC (the one this transaction goes to; a name alone meant mainnet) and the lamports missing.
-          (() =>
-            fund(
-              { address: s.address, chainType: 'solana', cluster: { name: review.cluster, rpcUrl: review.rpcUrl }, ...(review.missing > 0n ? { amount: plainUnits(review.missing, 9) } : {}) },
-              () => void prepare(),
-            ))
-        }
-        sending={phase === 'sending'}
-        onApprove={approve}
+        // The cluster with its RPC (the one this transaction goes to; a name alone meant mainnet) and the lamports missing.
+        fundRequest={() => ({ address: s.address, chainType: 'solana', cluster: { name: review.cluster, rpcUrl: review.rpcUrl }, ...(review.missing > 0n ? { amount: plainUnits(review.missing, 9) } : {}) })}
         T={T}
       />
     </ScreenLayout>

@@ -7,13 +7,13 @@
  * carries a hash). Missing funds: 'Add funds on {chain} to complete transaction.' and 'Add
  * funds' when the funding plugin is there.
  */
-import { Button, ScreenLayout, StatusIcon, useTexts, type ScreenProps } from 'portico/ui/screens'
+import { ScreenLayout, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { APPROVALS_TEXTS, type ApprovalsTexts } from '../strings'
 import type { EvmReview, EvmSession } from '../request'
 import type { DecodedTransaction } from '../decode'
-import { Address, AmountValue, AppIcon, Details, FailurePanel, fill, useFunding } from './parts'
+import { Address, AmountValue, AppIcon, Details, fill } from './parts'
 import { plainUnits } from '../index'
-import { ExplorerLink, PrepareFailedScreen, PreparingScreen, ReviewActions, SignedScreen, StepCounter, useTransactionFlow } from './flow'
+import { PrepareFailedScreen, PreparingScreen, ReceiptScreen, ReviewActions, SignedScreen, StepCounter, SubmitFailedScreen, useTransactionFlow } from './flow'
 
 const ACTION_LABEL = (T: ApprovalsTexts, a: DecodedTransaction['action']) =>
   ({ approve: T.actionApprove, transfer: T.actionTransfer, 'batch transfer': T.actionBatchTransfer, mint: T.actionMint, transaction: T.actionTransaction })[a]
@@ -57,8 +57,8 @@ function CostDetails({ r, T, showTo }: { r: EvmReview; T: ApprovalsTexts; showTo
 export default function TransactionScreen({ params }: ScreenProps<{ session: EvmSession }>) {
   const s = params.session
   const T = useTexts('approvals', APPROVALS_TEXTS)
-  const fund = useFunding()
-  const { phase, review, step, setStep, failure, result, prepare, approve, close } = useTransactionFlow(s, s.method === 'eth_signTransaction')
+  const flow = useTransactionFlow(s, s.method === 'eth_signTransaction')
+  const { phase, review, step, failure, result, prepare, close } = flow
 
   const info = s.uiOptions.transactionInfo
   const title = info?.title ?? s.uiOptions.title ?? T.transactionTitle
@@ -68,25 +68,14 @@ export default function TransactionScreen({ params }: ScreenProps<{ session: Evm
 
   if (phase === 'receipt' && result) {
     return (
-      <ScreenLayout title={T.receiptTitle} description={T.receiptDescription} icon={<StatusIcon status="success" label={T.receiptTitle} />}>
+      <ReceiptScreen title={T.receiptTitle} description={T.receiptDescription} explorerUrl={result.explorerUrl} closeLabel={T.allDone} onClose={() => close(result.result)} T={T}>
         <Details rows={[[T.transactionHash, <Address value={result.result} />], [T.total, <AmountValue amount={review.total} primary={review.priceDisplay} />]]} />
-        <ExplorerLink url={result.explorerUrl} T={T} />
-        <div className="portico-actions">
-          <Button onClick={() => close(result.result)}>{T.allDone}</Button>
-        </div>
-      </ScreenLayout>
+      </ReceiptScreen>
     )
   }
   if (phase === 'signed') return <SignedScreen T={T} />
   if (phase === 'error' && failure) {
-    return (
-      <ScreenLayout title={T.transactionFailure} icon={<StatusIcon status="error" label={T.transactionFailure} />}>
-        <FailurePanel failure={failure} T={T} hashLabel={T.transactionHash} />
-        <div className="portico-actions">
-          <Button onClick={() => void prepare()}>{T.retryTransaction}</Button>
-        </div>
-      </ScreenLayout>
-    )
+    return <SubmitFailedScreen title={T.transactionFailure} label={T.transactionFailure} failure={failure} hashLabel={T.transactionHash} onRetry={() => void prepare()} T={T} />
   }
 
   const hasAction = review.decoded.action !== 'transaction' || !!info?.actionDescription
@@ -107,20 +96,11 @@ export default function TransactionScreen({ params }: ScreenProps<{ session: Evm
         </p>
       )}
       <ReviewActions
+        flow={flow}
         last={last}
-        onContinue={() => setStep(step + 1)}
         insufficient={review.insufficient}
-        onFund={
-          fund &&
-          // The whole chain (its RPC and currency: funding reads the balance there) and what is missing, exactly.
-          (() =>
-            fund(
-              { address: s.address, chainType: 'ethereum', chain: review.chain, ...(review.missing > 0n ? { amount: plainUnits(review.missing, review.chain.nativeCurrency.decimals) } : {}) },
-              () => void prepare(),
-            ))
-        }
-        sending={phase === 'sending'}
-        onApprove={approve}
+        // The whole chain (its RPC and currency: funding reads the balance there) and what is missing, exactly.
+        fundRequest={() => ({ address: s.address, chainType: 'ethereum', chain: review.chain, ...(review.missing > 0n ? { amount: plainUnits(review.missing, review.chain.nativeCurrency.decimals) } : {}) })}
         T={T}
       />
     </ScreenLayout>

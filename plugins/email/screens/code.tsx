@@ -14,16 +14,7 @@ export default function EmailCodeScreen({ params }: ScreenProps<{ email: string 
   const complete = useCompleteLogin()
   const email = String(params.email ?? state.destination ?? '')
 
-  const submit = async (code: string, verified: () => void) => {
-    await flow.submitCode(code, {
-      intent,
-      email,
-      complete: async (res, meta) => {
-        verified()
-        return complete(res, meta)
-      },
-    })
-  }
+  const submit = async (code: string, verified: () => void) => void (await flow.submitCode(code, { intent, email, verified, complete }))
 
   return (
     <CodeEntryScreen

@@ -22,16 +22,8 @@ export function SmsCodeScreen() {
   const complete = useCompleteLogin()
   const shown = state.destination ? pretty(state.destination) : ''
 
-  const submit = async (code: string, verified: () => void) => {
-    await flow.submitCode(code, {
-      intent,
-      disableSignup: params.disableSignup === true ? true : undefined,
-      complete: async (res, meta) => {
-        verified()
-        return complete(res, meta)
-      },
-    })
-  }
+  const submit = async (code: string, verified: () => void) =>
+    void (await flow.submitCode(code, { intent, disableSignup: params.disableSignup === true ? true : undefined, verified, complete }))
 
   return (
     <CodeEntryScreen

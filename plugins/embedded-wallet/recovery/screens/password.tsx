@@ -8,6 +8,7 @@
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { Button, CopyButton, ScreenLayout, StatusIcon, TextInput, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui/screens'
+import { PasswordInput } from './password-input'
 import type { RecoveryController } from '../controller'
 import { initialPasswordFlow, passwordFlow, type PasswordFlowState } from '../machine'
 import { finisher, type OnDone } from '../finish'
@@ -88,6 +89,15 @@ export default function PasswordFlowScreen({ params }: ScreenProps<PasswordFlowP
       {T.cancel}
     </Button>
   )
+  /** A form step's Continue (submits) and Cancel. */
+  const submitAndCancel = (disabled: boolean) => (
+    <>
+      <Button type="submit" disabled={disabled}>
+        {T.continue}
+      </Button>
+      {cancel}
+    </>
+  )
 
   if (flow.step === 'creating') {
     const submit = (e: FormEvent) => {
@@ -104,9 +114,11 @@ export default function PasswordFlowScreen({ params }: ScreenProps<PasswordFlowP
         close={!automatic}
       >
         <form ref={stepRef} onSubmit={submit} noValidate data-step="creating">
-          <TextInput
+          <PasswordInput
             label={T.passwordLabel}
-            type={shown ? 'text' : 'password'}
+            shown={shown}
+            onToggle={() => setShown((v) => !v)}
+            T={T}
             autoComplete="new-password"
             autoFocus
             value={password}
@@ -116,11 +128,6 @@ export default function PasswordFlowScreen({ params }: ScreenProps<PasswordFlowP
             }}
             onBlur={() => password && setTouched(true)}
             error={error}
-            trailing={
-              <button type="button" className="portico-copy" aria-label={shown ? T.hidePassword : T.showPassword} aria-pressed={shown} onClick={() => setShown((v) => !v)}>
-                {shown ? T.hide : T.show}
-              </button>
-            }
           />
           <div className="portico-actions" data-strength={strength}>
             <meter min={0} max={1} low={0.5} high={0.9} optimum={1} value={strengthScore(password)} aria-label={T.strength.replace('{strength}', strengthLabel)} />
@@ -141,10 +148,7 @@ export default function PasswordFlowScreen({ params }: ScreenProps<PasswordFlowP
             >
               {T.generate}
             </Button>
-            <Button type="submit" disabled={!valid}>
-              {T.continue}
-            </Button>
-            {cancel}
+            {submitAndCancel(!valid)}
           </div>
         </form>
       </ScreenLayout>
@@ -191,12 +195,7 @@ export default function PasswordFlowScreen({ params }: ScreenProps<PasswordFlowP
             onBlur={() => confirm && setConfirmTouched(true)}
             error={mismatch}
           />
-          <div className="portico-actions">
-            <Button type="submit" disabled={confirm !== password}>
-              {T.continue}
-            </Button>
-            {cancel}
-          </div>
+          <div className="portico-actions">{submitAndCancel(confirm !== password)}</div>
         </form>
       </ScreenLayout>
     )

@@ -6,12 +6,13 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import type { PorticoError } from 'portico'
-import { Button, ScreenLayout, StatusIcon, TextInput, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui/screens'
+import { Button, ScreenLayout, StatusIcon, icons, useScreen, useTexts, type ScreenProps } from 'portico/ui/screens'
 import type { RecoverInput, RecoveryController } from '../controller'
 import { finisher, type OnDone } from '../finish'
 import { SUCCESS_CLOSE_MS } from '../ids'
 import { RECOVERY_TEXTS } from '../strings'
 import { useFocusInside, useMounted } from './mounted'
+import { PasswordInput } from './password-input'
 
 export default function PasswordRecoverScreen({ params }: ScreenProps<{ controller: RecoveryController; recover?: (input: RecoverInput) => Promise<void>; onDone?: OnDone }>) {
   const T = useTexts('embedded-wallet', RECOVERY_TEXTS)
@@ -59,9 +60,11 @@ export default function PasswordRecoverScreen({ params }: ScreenProps<{ controll
       }
     >
       <form ref={formRef} onSubmit={submit} noValidate>
-        <TextInput
+        <PasswordInput
           label={T.passwordLabel}
-          type={shown ? 'text' : 'password'}
+          shown={shown}
+          onToggle={() => setShown((v) => !v)}
+          T={T}
           autoComplete="current-password"
           autoFocus
           value={password}
@@ -71,11 +74,6 @@ export default function PasswordRecoverScreen({ params }: ScreenProps<{ controll
             setError(null)
           }}
           error={error}
-          trailing={
-            <button type="button" className="portico-copy" aria-label={shown ? T.hidePassword : T.showPassword} aria-pressed={shown} onClick={() => setShown((v) => !v)}>
-              {shown ? T.hide : T.show}
-            </button>
-          }
         />
         <div className="portico-actions">
           <Button type="submit" disabled={!password || done} loading={status === 'recovering'}>
