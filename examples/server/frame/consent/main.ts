@@ -13,12 +13,11 @@
  * browser supports IntersectionObserver v2) only while the page is really visible: a host that
  * makes it transparent or covers it with its own button disarms it.
  */
-import { FRAME_PROTOCOL, isFrameRequest, type FrameError, type FrameReplyMessage, CONSENT_ESCAPE, CONSENT_REQUEST, CONSENT_RESIZE, type ConsentPayload, type ConsentReply, describePolicy, normalizePolicy, PolicyError, type DelegationPolicy } from '../../src/wire/frame'
+import { FRAME_PROTOCOL, CONSENT_ESCAPE, CONSENT_REQUEST, CONSENT_RESIZE, type ConsentPayload, type ConsentReply, describePolicy, normalizePolicy, PolicyError, type DelegationPolicy } from '../../src/wire/frame'
 import '../messages'
-import { FRAME_TEXTS, FrameFailure, createApi, type FrameConfig, type FrameContext } from '../context'
-import { accepts } from '../guard'
+import { FrameFailure, type FrameConfig, type FrameContext } from '../context'
 import { checkConsentPayload, sealAndDelegate } from './delegate'
-import { applyTheme, el } from '../page-dom'
+import { el, embeddedPage } from '../page-dom'
 
 export interface ConsentConfig extends FrameConfig {
   appName: string
@@ -43,17 +42,10 @@ export const CONSENT_PAGE_TEXTS = {
 } as const
 
 const T = CONSENT_PAGE_TEXTS
-const config = JSON.parse(document.getElementById('portico-consent-config')?.textContent ?? '{}') as ConsentConfig
-const api = createApi(config)
-const main = document.getElementById('consent') as HTMLElement
-
-applyTheme(config, 'c')
+const page = embeddedPage<ConsentConfig>({ config: 'portico-consent-config', main: 'consent', theme: 'c' })
+const { config, main, toHost } = page
 
 const short = (a: string) => (a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a)
-
-// The host origin that talked to this page (checked by accepts): where replies and Escape go.
-let hostOrigin: string | null = null
-const toHost = (m: unknown) => hostOrigin && window.parent.postMessage(m, hostOrigin)
 
 /** Tells the host how tall the content is (it sizes the iframe; nothing else crosses). */
 function reportHeight() {
@@ -167,32 +159,13 @@ async function consent(payload: ConsentPayload, ctx: FrameContext): Promise<Cons
   return sealAndDelegate(ctx, payload, policy)
 }
 
-// Escape inside this page: the host's dialog does not see key events here, so tell the host.
-document.addEventListener('keydown', (e) => {
-  if (e.key === 'Escape') toHost({ protocol: FRAME_PROTOCOL, type: CONSENT_ESCAPE })
-})
-
-window.addEventListener('message', (event: MessageEvent) => {
-  const parent = window.parent
-  if (!accepts(event, parent, window, config.allowedOrigins)) return
-  if (!isFrameRequest(event.data)) return
-  const { id, type, payload } = event.data
-  const origin = event.origin
-  hostOrigin = origin
-  const reply = (m: FrameReplyMessage) => parent.postMessage(m, origin)
-  const fail = (error: FrameError) => reply({ protocol: FRAME_PROTOCOL, id, error })
-  if (type === 'ready') return reply({ protocol: FRAME_PROTOCOL, id, data: { version: 1 } })
-  if (type !== CONSENT_REQUEST) return fail({ type: 'invalid_request_arguments', message: `${FRAME_TEXTS.unknownType}: ${String(type)}` })
-  const ctx: FrameContext = { config, origin, api }
-  consent((payload ?? {}) as ConsentPayload, ctx).then(
-    (data) => reply({ protocol: FRAME_PROTOCOL, id, data }),
-    (err: unknown) => {
-      const e = err instanceof FrameFailure ? { type: err.type, message: err.message } : { type: 'error' as const, message: T.failed }
-      // A second request on a used page changes nothing on screen.
-      if (!(err instanceof FrameFailure && err.message === T.onlyOnce)) renderError(e.message)
-      fail(e)
-    },
-  )
+page.serve<typeof CONSENT_REQUEST, ConsentPayload>({
+  request: CONSENT_REQUEST,
+  escape: CONSENT_ESCAPE,
+  run: consent,
+  error: (err) => (err instanceof FrameFailure ? { type: err.type, message: err.message } : { type: 'error', message: T.failed }),
+  // A second request on a used page changes nothing on screen.
+  shown: (e, err) => void (!(err instanceof FrameFailure && err.message === T.onlyOnce) && renderError(e.message)),
 })
 
 new ResizeObserver(() => reportHeight()).observe(main)

@@ -9,14 +9,13 @@
  * only `{ exported: true }`.
  */
 import { encode } from 'uqr'
-import { FRAME_PROTOCOL, isFrameRequest, type ChainType, type EntropyIdVerifier, type FrameError, type FrameReplyMessage, COPIED_MS, EXPORT_ESCAPE, EXPORT_QR_SIZE, type ExportRequestPayload } from '../../src/wire/frame'
+import { type ChainType, type EntropyIdVerifier, COPIED_MS, EXPORT_ESCAPE, EXPORT_QR_SIZE, type ExportRequestPayload } from '../../src/wire/frame'
 import '../messages'
-import { FRAME_TEXTS, FrameFailure, createApi, type FrameConfig, type FrameContext } from '../context'
-import { accepts } from '../guard'
+import { FrameFailure, type FrameConfig, type FrameContext } from '../context'
 import { exportedKey, withRootSecret } from '../wallet-secret'
 import { resilientStore } from '../storage-check'
 import { frameStore, useFrameStore } from '../storage'
-import { applyTheme, el } from '../page-dom'
+import { el, embeddedPage } from '../page-dom'
 
 // Storage blocked on this site (a third-party frame): a clear text instead of the browser's.
 useFrameStore(resilientStore(frameStore()))
@@ -46,11 +45,8 @@ export const EXPORT_FRAME_TEXTS = {
 } as const
 
 const T = EXPORT_FRAME_TEXTS
-const config = JSON.parse(document.getElementById('portico-export-config')?.textContent ?? '{}') as ExportConfig
-const api = createApi(config)
-const main = document.getElementById('export') as HTMLElement
-
-applyTheme(config, 'x')
+const page = embeddedPage<ExportConfig>({ config: 'portico-export-config', main: 'export', theme: 'x' })
+const { config, main } = page
 
 function qr(value: string, label: string): SVGSVGElement {
   const { data, size } = encode(value, { ecc: 'M', border: 2 })
@@ -145,34 +141,13 @@ async function reveal(p: ExportRequestPayload, ctx: FrameContext): Promise<void>
   })
 }
 
-// The host origin that talked to this page (checked by accepts): where Escape is reported.
-let hostOrigin: string | null = null
-// Escape inside this page: the host's dialog never sees the key, so tell the host (nothing else).
-document.addEventListener('keydown', (e) => {
-  if (e.key === 'Escape' && hostOrigin) window.parent.postMessage({ protocol: FRAME_PROTOCOL, type: EXPORT_ESCAPE }, hostOrigin)
-})
-
-window.addEventListener('message', (event: MessageEvent) => {
-  const parent = window.parent
-  if (!accepts(event, parent, window, config.allowedOrigins)) return
-  if (!isFrameRequest(event.data)) return
-  const { id, type, payload } = event.data
-  const origin = event.origin
-  hostOrigin = origin
-  const reply = (m: FrameReplyMessage) => parent.postMessage(m, origin)
-  const fail = (error: FrameError) => reply({ protocol: FRAME_PROTOCOL, id, error })
-  if (type === 'ready') return reply({ protocol: FRAME_PROTOCOL, id, data: { version: 1 } })
-  if (type !== 'wallets:export') return fail({ type: 'invalid_request_arguments', message: `${FRAME_TEXTS.unknownType}: ${String(type)}` })
-  const ctx: FrameContext = { config, origin, api }
-  exportWallet((payload ?? {}) as ExportRequestPayload, ctx).then(
-    (data) => reply({ protocol: FRAME_PROTOCOL, id, data }),
-    (err: unknown) => {
-      const e = err instanceof FrameFailure ? { type: err.type, message: err.message } : { type: 'error' as const, message: (err as Error)?.message || T.failed }
-      // The user sees why here too (e.g. 'Wallet is not on this device'); the host gets the same error to show.
-      renderError(e.message)
-      fail(e)
-    },
-  )
+page.serve<'wallets:export', ExportRequestPayload>({
+  request: 'wallets:export',
+  escape: EXPORT_ESCAPE,
+  run: exportWallet,
+  error: (err) => (err instanceof FrameFailure ? { type: err.type, message: err.message } : { type: 'error', message: (err as Error)?.message || T.failed }),
+  // The user sees why here too (e.g. 'Wallet is not on this device'); the host gets the same error to show.
+  shown: (e) => renderError(e.message),
 })
 
 main.dataset.state = 'loading'
