@@ -2,7 +2,7 @@
  * wallets:create / wallets:add / solana-wallet:create / wallets:connect / wallets:recover
  * (privy and registered methods) / wallets:set-recovery / wallets:clear.
  */
-import type { ChainType, EntropyRef, FrameWallet, RecoveryInput, RecoveryMethod } from '../../src/wire/frame'
+import type { ChainType, EntropyIdVerifier, EntropyRef, FrameWallet, RecoveryInput, RecoveryMethod } from '../../src/wire/frame'
 import { FRAME_TEXTS, FrameFailure, type FrameContext } from '../context'
 import { deleteDeviceShare, loadDeviceShare, saveDeviceShare } from '../device-store'
 import { storageMode } from '../storage-check'
@@ -11,7 +11,7 @@ import { parseImportedKey } from '../import-key'
 import { fetchAuthShare, lease, rootFromAuth, unlock, clearSession, type AuthShareReply } from '../session'
 import { recoveryProof, recoveryProofKey } from '../recovery-proof'
 import { ownerMessage, setRecoveryFields } from '../../src/wire/custody'
-import { combineShares, shareFromString, shareToString, splitEntropy } from '../shares'
+import { combineShares, shareFromString, shareToString, splitEntropy, type Shares } from '../shares'
 import { confirmRecovery, recoveryMethod, register, type SealedRecovery } from './registry'
 
 const CHAIN_TYPES: ChainType[] = ['ethereum', 'solana']
@@ -70,25 +70,46 @@ async function createRoot(
   const entropyIdVerifier = verifierFor(chainTypes.includes('ethereum') ? 'ethereum' : 'solana')
   const entropyId = root.entropyId(entropyIdVerifier)
   const wallets: FrameWallet[] = chainTypes.map((chainType) => ({ chainType, walletIndex: 0, address: root.address(chainType, 0) }))
-  const recovery = await sealRecovery(ctx, method, shares.recovery, { ...p, recoveryMethod: method } as RecoveryInput, entropyId, p.accessToken)
-  const res = await keptThenSent(ctx, entropyId, shares.device, async (session_only) =>
+  await storeRoot(ctx, { ...p, recoveryMethod: method } as RecoveryInput & { accessToken: string }, root, shares, { entropyId, entropyIdVerifier }, '/wallets/create', {
+    wallets: wallets.map((w) => ({ address: w.address, chain_type: w.chainType, wallet_index: w.walletIndex })),
+  })
+  return { entropyId, entropyIdVerifier, wallets, recoveryMethod: method, storage: storageMode() }
+}
+
+/**
+ * Stores a new root (created or imported): seals its recovery share with the user's method, keeps
+ * this device's share and sends the server its shares with the root's public records
+ * (`records`: `wallets` for /wallets/create, `wallet` for /wallets/import), confirms the
+ * recovery method, and keeps the root for this session.
+ */
+async function storeRoot(
+  ctx: FrameContext,
+  input: RecoveryInput & { accessToken: string },
+  root: WalletRoot,
+  shares: Shares,
+  ref: { entropyId: string; entropyIdVerifier: EntropyIdVerifier },
+  path: '/wallets/create' | '/wallets/import',
+  records: Record<string, unknown>,
+): Promise<void> {
+  const method = input.recoveryMethod as RecoveryMethod
+  const recovery = await sealRecovery(ctx, method, shares.recovery, input, ref.entropyId, input.accessToken)
+  const res = await keptThenSent(ctx, ref.entropyId, shares.device, async (session_only) =>
     ctx.api<ServerWallets>(
-      '/wallets/create',
+      path,
       {
-        entropy_id: entropyId,
-        entropy_id_verifier: entropyIdVerifier,
+        entropy_id: ref.entropyId,
+        entropy_id_verifier: ref.entropyIdVerifier,
         auth_share: shareToString(shares.auth),
         ...recovery,
-        recovery_proof_key: await recoveryProofKey(shares.recovery, ctx.config.appId, entropyId),
-        wallets: wallets.map((w) => ({ address: w.address, chain_type: w.chainType, wallet_index: w.walletIndex })),
+        recovery_proof_key: await recoveryProofKey(shares.recovery, ctx.config.appId, ref.entropyId),
+        ...records,
         session_only,
       },
-      p.accessToken,
+      input.accessToken,
     ),
   )
-  await confirmRecovery(method, root, null, { ...p, recoveryMethod: method } as RecoveryInput, { ...ctx, entropyId, entropyIdVerifier, accessToken: p.accessToken })
-  lease(ctx, { accessToken: p.accessToken, entropyId, entropyIdVerifier }, root, res.mfa_enrolled).release()
-  return { entropyId, entropyIdVerifier, wallets, recoveryMethod: method, storage: storageMode() }
+  await confirmRecovery(method, root, null, input, { ...ctx, ...ref, accessToken: input.accessToken })
+  lease(ctx, { accessToken: input.accessToken, ...ref }, root, res.mfa_enrolled).release()
 }
 
 /**
@@ -157,24 +178,9 @@ register('wallets:import', async (p, ctx) => {
   const entropyId = root.entropyId(entropyIdVerifier)
   const wallet: FrameWallet = { chainType: p.chainType, walletIndex: 0, address: entropyId }
   try {
-    const recovery = await sealRecovery(ctx, method, shares.recovery, { ...p, recoveryMethod: method } as RecoveryInput, entropyId, p.accessToken)
-    const res = await keptThenSent(ctx, entropyId, shares.device, async (session_only) =>
-      ctx.api<ServerWallets>(
-        '/wallets/import',
-        {
-          entropy_id: entropyId,
-          entropy_id_verifier: entropyIdVerifier,
-          auth_share: shareToString(shares.auth),
-          ...recovery,
-          recovery_proof_key: await recoveryProofKey(shares.recovery, ctx.config.appId, entropyId),
-          wallet: { address: wallet.address, chain_type: wallet.chainType },
-          session_only,
-        },
-        p.accessToken,
-      ),
-    )
-    await confirmRecovery(method, root, null, { ...p, recoveryMethod: method } as RecoveryInput, { ...ctx, entropyId, entropyIdVerifier, accessToken: p.accessToken })
-    lease(ctx, { accessToken: p.accessToken, entropyId, entropyIdVerifier }, root, res.mfa_enrolled).release()
+    await storeRoot(ctx, { ...p, recoveryMethod: method } as RecoveryInput & { accessToken: string }, root, shares, { entropyId, entropyIdVerifier }, '/wallets/import', {
+      wallet: { address: wallet.address, chain_type: wallet.chainType },
+    })
   } catch (e) {
     root.wipe()
     throw e

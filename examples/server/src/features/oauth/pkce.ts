@@ -1,7 +1,7 @@
 /**
- * The checks every PKCE authorization init shares (social login `/oauth/init`, cloud-recovery
- * `/recovery/oauth/init`): an S256 challenge, a state of the spec's shape, and a redirect to
- * one of the app's allowed origins.
+ * What every PKCE authorization init shares (social login `/oauth/init`, cloud-recovery
+ * `/recovery/oauth/init`): the checks (an S256 challenge, a state of the spec's shape, a
+ * redirect to one of the app's allowed origins) and the provider URL it answers.
  */
 import { errors } from '../../core/errors'
 
@@ -27,4 +27,27 @@ export function checkPkceInit(app: { allowedOrigins: readonly string[] }, b: { c
     throw errors.invalidData('redirect_to: the origin is not allowed for this app', { fields: { redirect_to: 'Origin not allowed' } })
   }
   return redirectTo
+}
+
+/**
+ * The provider URL of an authorization request (RFC 6749 section 4.1.1) with its S256 challenge
+ * (RFC 7636 section 4.3) when given, then the provider's own parameters.
+ */
+export function authorizationUrl(
+  endpoint: string,
+  p: { clientIdParam?: string; clientId: string; redirectUri: string; scope: string; state: string; codeChallenge?: string; extra?: Record<string, string> },
+): string {
+  const url = new URL(endpoint)
+  const q = url.searchParams
+  q.set('response_type', 'code')
+  q.set(p.clientIdParam ?? 'client_id', p.clientId)
+  q.set('redirect_uri', p.redirectUri)
+  q.set('scope', p.scope)
+  q.set('state', p.state)
+  if (p.codeChallenge) {
+    q.set('code_challenge', p.codeChallenge)
+    q.set('code_challenge_method', 'S256')
+  }
+  for (const [k, v] of Object.entries(p.extra ?? {})) q.set(k, v)
+  return url.href
 }

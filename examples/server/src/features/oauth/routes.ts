@@ -21,7 +21,7 @@ import { isOAuthProvider, OAUTH_PROVIDERS, resolveProvider, type OAuthProfile, t
 import { now, sha256 } from '../../core/identity/tokens'
 import { id, mode, optId } from '../../core/validate'
 import { checkAllowlist } from '../../core/access'
-import { checkPkceInit, STATE_CODE } from './pkce'
+import { authorizationUrl, checkPkceInit, STATE_CODE } from './pkce'
 import { router } from '../../core/router'
 import { currentGuest } from '../../core/auth'
 import { OAUTH_MSG, denied, notConfigured, oauthError, rateLimited, suspended } from './errors'
@@ -75,19 +75,16 @@ export function oauthRoutes(ctx: ServerCtx, opts: OAuthOptions = {}) {
       const t = now()
       const fresh = await insertState(ctx.store, { stateHash: sha256(b.state_code), appId: app.id, provider: p.id, codeChallenge: b.code_challenge, redirectTo: redirectTo.href, redirectUri, t, expiresAt: t + OAUTH_STATE_TTL_S })
       if (!fresh) throw oauthError('This state code was already used. Start again.')
-      const url = new URL(p.authorizationUrl)
-      const q = url.searchParams
-      q.set('response_type', 'code')
-      q.set(p.clientAuth === 'client_key' ? 'client_key' : 'client_id', p.clientId)
-      q.set('redirect_uri', redirectUri)
-      q.set('scope', p.scopes.join(p.scopeSeparator))
-      q.set('state', b.state_code)
-      if (p.pkce) {
-        q.set('code_challenge', b.code_challenge)
-        q.set('code_challenge_method', 'S256')
-      }
-      for (const [k, v] of Object.entries(p.authParams ?? {})) q.set(k, v)
-      return c.json({ url: url.href })
+      const url = authorizationUrl(p.authorizationUrl, {
+        clientIdParam: p.clientAuth === 'client_key' ? 'client_key' : 'client_id',
+        clientId: p.clientId,
+        redirectUri,
+        scope: p.scopes.join(p.scopeSeparator),
+        state: b.state_code,
+        codeChallenge: p.pkce ? b.code_challenge : undefined,
+        extra: p.authParams,
+      })
+      return c.json({ url })
     })
 
   // ------------------------------------------------------------------ exchange

@@ -33,7 +33,7 @@ import { requireDevice } from '../wallets/device'
 import { requireFreshMfa } from '../mfa/gate'
 import { now, sha256 } from '../../core/identity/tokens'
 import { id, optId } from '../../core/validate'
-import { checkPkceInit, checkStateCode, STATE_CODE } from '../oauth/pkce'
+import { authorizationUrl, checkPkceInit, checkStateCode, STATE_CODE } from '../oauth/pkce'
 import { router } from '../../core/router'
 import { RecoveryProviders, cloudEndpoints, cloudKey, recoveryProviders } from './service'
 import { RECOVERY_MSG, denied, googleRateLimited, notSupported, oauthError } from './errors'
@@ -81,19 +81,16 @@ export function recoveryRoutes(ctx: ServerCtx, opts: RecoveryOptions = {}) {
       const t = now()
       const fresh = await insertState(ctx.store, { stateHash: sha256(b.state_code), appId: app.id, userId: auth.userId, codeChallenge: b.code_challenge, redirectTo: redirectTo.href, redirectUri, t, expiresAt: t + RECOVERY_STATE_TTL_S })
       if (!fresh) throw oauthError('This state code was already used. Start again.')
-      const url = new URL(g.authorize)
-      const q = url.searchParams
-      q.set('response_type', 'code')
-      q.set('client_id', g.clientId)
-      q.set('redirect_uri', redirectUri)
-      q.set('scope', DRIVE_SCOPE)
-      q.set('state', b.state_code)
-      q.set('code_challenge', b.code_challenge)
-      q.set('code_challenge_method', 'S256')
-      // No refresh token: the drive is used only while the user is here.
-      q.set('access_type', 'online')
-      q.set('include_granted_scopes', 'false')
-      return c.json({ url: url.href })
+      const url = authorizationUrl(g.authorize, {
+        clientId: g.clientId,
+        redirectUri,
+        scope: DRIVE_SCOPE,
+        state: b.state_code,
+        codeChallenge: b.code_challenge,
+        // No refresh token: the drive is used only while the user is here.
+        extra: { access_type: 'online', include_granted_scopes: 'false' },
+      })
+      return c.json({ url })
     })
 
   // ------------------------------------------------------------------ init (iCloud)
