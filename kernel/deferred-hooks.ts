@@ -13,6 +13,7 @@
  * for a waterfall, `undefined` otherwise), so the app config's request leaves at once; a tapped
  * sync hook throws a clear error, and a tapped async one (`promise`, `callAsync`) waits for the load.
  */
+import { lazyOnce } from './lazy'
 import type * as Real from './tapable'
 
 type AnyFn = (...args: any[]) => any
@@ -25,20 +26,16 @@ interface Kind {
   waterfall?: boolean
 }
 
-let tapable: typeof Real | null = null
-let loading: Promise<unknown> | null = null
+/** tapable's module, once (a failed load is tried again by the next call). */
+const tapable = lazyOnce(() => import('./tapable'))
 
-/** Load tapable (once; again after a failed load). The kernel's start-up waits for it. */
+/** Load tapable. The kernel's start-up waits for it. */
 export function loadHooks(): Promise<void> {
-  loading ??= import('./tapable').then(
-    (m) => (tapable = m),
-    (e: unknown) => {
-      loading = null
-      throw e
-    },
-  )
-  return loading.then(() => undefined)
+  return tapable().then(() => undefined)
 }
+
+/** The tapable method a tap of each type is made with. */
+const TAP_METHOD = { sync: 'tap', async: 'tapAsync', promise: 'tapPromise' } as const
 
 class DeferredHook {
   real: RealHook | null = null
@@ -53,9 +50,9 @@ class DeferredHook {
 
   /** The real hook, once tapable is in: built on first use, with what was recorded replayed. */
   private hook(): RealHook | null {
-    if (!this.real && tapable) {
-      const real = (this.real = this.kind.make(tapable, this.args, this.name) as RealHook)
-      for (const r of this.recorded) 'interceptor' in r ? real.intercept(r.interceptor) : real[r.type === 'sync' ? 'tap' : r.type === 'async' ? 'tapAsync' : 'tapPromise'](r, r.fn)
+    if (!this.real && tapable.current) {
+      const real = (this.real = this.kind.make(tapable.current, this.args, this.name) as RealHook)
+      for (const r of this.recorded) 'interceptor' in r ? real.intercept(r.interceptor) : real[TAP_METHOD[r.type]](r, r.fn)
       this.recorded = []
     }
     return this.real
@@ -63,7 +60,7 @@ class DeferredHook {
 
   private add(type: TapType, options: string | { name?: string }, fn: AnyFn): void {
     const real = this.hook()
-    if (real) return void real[type === 'sync' ? 'tap' : type === 'async' ? 'tapAsync' : 'tapPromise'](options, fn)
+    if (real) return void real[TAP_METHOD[type]](options, fn)
     // The checks tapable makes, where it makes them.
     if (type !== 'sync' && this.kind.sync) throw new Error(`${this.name}: only tap is supported`)
     const name = (typeof options === 'string' ? options : options?.name)?.trim()
@@ -115,7 +112,7 @@ class DeferredHook {
 /** Remove every tap registered under `name` (a plugin's teardown), loaded or not. */
 export function untapDeferred(hook: object, name: string): void {
   const h = hook as DeferredHook
-  if (h.real) tapable!.untap(h.real, name)
+  if (h.real) tapable.current!.untap(h.real, name)
   else h.recorded = h.recorded.filter((r) => 'interceptor' in r || r.name !== name)
 }
 

@@ -263,8 +263,6 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
   }
   const handled = <T,>(p: Promise<T>) => (p.catch(() => {}), p) // start-up's first try handles it
   const loadStartup = lazyOnce(() => import('./startup').then((m) => (startup ??= m.createStartup({
-    appId,
-    api,
     session,
     hooks,
     events,

@@ -13,7 +13,6 @@ import type { PorticoHooks, ReturnClaim } from './hooks'
 import type { KernelInternals } from './portico'
 import type { ResolvedConfig } from './config'
 import type { Session } from './session'
-import type { Api } from './transport'
 import type { WireAppConfig } from './wire'
 
 /** Where start-up stands: `loading` the first try, `retrying` while the API is unreachable. */
@@ -42,8 +41,6 @@ export function pageLocation(): PageLocation | null {
 const defaultRetryDelay = (attempt: number) => Math.min(30_000, 1000 * 2 ** Math.max(0, attempt - 1))
 
 export interface StartupDeps {
-  appId: string
-  api: Api
   session: Session
   hooks: Readonly<PorticoHooks>
   events: PorticoEmitter
