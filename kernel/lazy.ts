@@ -30,3 +30,6 @@ export function lazyOnce<T>(load: () => Promise<T>): Lazy<T> {
         ))
   return Object.defineProperty(get, 'current', { get: () => value }) as Lazy<T>
 }
+
+/** The same promise, its rejection marked as handled (whoever awaits it later reports it). */
+export const quiet = <P extends Promise<unknown>>(p: P): P => (p.catch(() => {}), p)

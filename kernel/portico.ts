@@ -10,7 +10,7 @@ import { PorticoError, START_ERROR_TEXTS, basicErrorView } from './errors'
 import { createEvents, type PorticoEmitter } from './events'
 import { createHooks, type PorticoHooks } from './hooks'
 import { loadHooks } from './deferred-hooks'
-import { lazyOnce } from './lazy'
+import { lazyOnce, quiet } from './lazy'
 import { createMethodRegistry, type MethodRegistry } from './methods'
 import { validatePlugins, type LoginMeta, type PluginApis, type PorticoPlugin } from './plugin'
 import { createRecentLogins, type RecentLogin } from './recent'
@@ -251,17 +251,16 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
   // session's restore, tapable, the error views and the plugins' texts), so it stays out of the
   // first load and adds no round trip.
   let startup: Startup | null = null
-  let early: { config?: Promise<WireAppConfig | null>; restore?: Promise<unknown> } = {}
+  let early: { config?: Promise<WireAppConfig | null>; restore?: Promise<unknown>; preload?: Promise<void> } = {}
   const fetchConfig = () =>
     host.skipServerConfig ? Promise.resolve(null) : api.get<WireAppConfig>(`/apps/${encodeURIComponent(appId)}`, { auth: 'none' })
   const preload = () => Promise.all([loadErrorViews(), login().catch(() => {}), runtime.loadTexts()]).then(() => {})
   /** An early request, once; a retry asks again. */
-  const take = <T,>(key: 'config' | 'restore', fresh: () => Promise<T>): Promise<T> => {
+  const take = <T,>(key: keyof typeof early, fresh: () => Promise<T>): Promise<T> => {
     const p = early[key] as Promise<T> | undefined
     early[key] = undefined
     return p ?? fresh()
   }
-  const handled = <T,>(p: Promise<T>) => (p.catch(() => {}), p) // start-up's first try handles it
   const loadStartup = lazyOnce(() => import('./startup').then((m) => (startup ??= m.createStartup({
     session,
     hooks,
@@ -278,7 +277,7 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
     },
     config: () => config,
     started: () => started,
-    preload,
+    preload: () => take('preload', preload),
     loadDeclarations,
     hasLazyDeclarations: runtime.hasLazyDeclarations,
     warn,
@@ -311,9 +310,9 @@ export function createPortico(hostConfig: PorticoConfig, internals: KernelIntern
       if (!started) kernel.start()
       if (startup) return startup.ready()
       if (!early.config) {
-        early = { config: handled(fetchConfig()), restore: handled(session.restore()) }
-        void loadHooks().catch(() => {})
-        void preload()
+        // Start-up's first try awaits (and reports) these.
+        early = { config: quiet(fetchConfig()), restore: quiet(session.restore()), preload: preload() }
+        void quiet(loadHooks())
       }
       return loadStartup().then(
         (s) => s.ready(),

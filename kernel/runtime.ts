@@ -12,7 +12,7 @@ import { PorticoError, viewFromDeclarations, type ErrorContext, type ErrorDeclar
 import type { PorticoEmitter } from './events'
 import type { PorticoHooks } from './hooks'
 import type { MethodDescriptor, MethodRegistry } from './methods'
-import { lazyOnce } from './lazy'
+import { lazyOnce, quiet } from './lazy'
 import type { LazyFlow, PluginContext, PorticoPlugin } from './plugin'
 import { safeStorage } from './recent'
 import type { Navigator } from './screens'
@@ -76,9 +76,6 @@ interface Held {
   /** Set when its texts could not load. */
   disabled?: PorticoError
 }
-
-/** The same promise, its rejection marked as handled (start-up reports it: `loadTexts()`). */
-const quiet = <P extends Promise<unknown>>(p: P): P => (p.catch(() => {}), p)
 
 /** Loaded texts by plugin object: a restart (StrictMode) does not load them again. */
 const loadedTexts = new WeakMap<PorticoPlugin, object>()
