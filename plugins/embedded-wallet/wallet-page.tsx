@@ -10,7 +10,7 @@
  * in their lazy flows and screens).
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
-import { PorticoError } from 'portico'
+import { PorticoAbortError, PorticoError } from 'portico'
 import { useKernel } from 'portico/ui/screens'
 import { FRAME_PROTOCOL, FRAME_READY_PING_MS, FRAME_READY_TIMEOUT_MODAL_MS, type FrameErrorType } from './protocol'
 
@@ -51,8 +51,6 @@ const newId = () => `p${Date.now().toString(36)}${(++seq).toString(36)}`
 const fromPage = (event: MessageEvent, frame: PageTarget, origin: string) =>
   event.origin === origin && !!frame.contentWindow && event.source === (frame.contentWindow as unknown)
 
-const aborted = () => new PorticoError('request_aborted', 'The request was aborted.')
-
 /**
  * Runs the page's handshake: resolves with its reply once the user acted; rejects with the
  * page's `{ type, message }` as a PorticoError (its code from `codes`).
@@ -60,7 +58,7 @@ const aborted = () => new PorticoError('request_aborted', 'The request was abort
 export function requestPage<R, P = unknown>(frame: PageTarget, origin: string, request: PageRequest<P>, opts: PageOptions = {}): Promise<R> {
   const win = opts.window ?? window
   return new Promise<R>((resolve, reject) => {
-    if (opts.signal?.aborted) return reject(aborted())
+    if (opts.signal?.aborted) return reject(new PorticoAbortError())
     const readyId = newId()
     const requestId = newId()
     let ping: ReturnType<typeof setInterval> | undefined
@@ -95,7 +93,7 @@ export function requestPage<R, P = unknown>(frame: PageTarget, origin: string, r
       }
     }
     win.addEventListener('message', onMessage)
-    opts.signal?.addEventListener('abort', () => fail(aborted()))
+    opts.signal?.addEventListener('abort', () => fail(new PorticoAbortError()))
     timer = setTimeout(
       () => fail(new PorticoError('UNKNOWN_EMBEDDED_WALLET_ERROR', 'Failed to connect to wallet proxy', { kind: 'client_error', data })),
       opts.readyTimeoutMs ?? FRAME_READY_TIMEOUT_MODAL_MS,
