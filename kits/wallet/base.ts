@@ -129,8 +129,6 @@ export {
 }
 export { WALLET_METHOD, WALLET_FIELDS, SMART_WALLET_FIELDS, normaliseWallet, deriveWallets, isExternalWallet } from './account'
 export { unlinkExternalWallet } from './calls'
-export { setupSignInWallets } from './sign-in'
-export type { SignInWalletsApi, SignInWalletsOptions, WalletSource } from './sign-in'
 export { unlinkWallet, useUnlinkWallet } from './unlink'
 export { walletClientTypeOf, walletBrand, brandName, mobilePlatform, WALLET_BRANDS, DETECTED_WALLETS } from './brands'
 export type { WalletBrand } from './brands'

@@ -18,8 +18,8 @@ export { createConnectorStatus, pollAccounts, providerError, watchAccounts, conn
 export type { ConnectorStatusStore, ExternalWallet } from './wallets'
 export { needsSignButton } from './connection'
 export { signInMethod, type SignInWalletCalls } from './account'
-export { setupSignInWallets } from './base'
-export type { SignInWalletsApi } from './base'
+export { setupSignInWallets } from './sign-in'
+export type { SignInWalletsApi } from './sign-in'
 export type {
   WalletLoginConnector,
   WalletConnection,
