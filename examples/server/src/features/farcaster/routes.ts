@@ -15,7 +15,7 @@
  * - /farcaster/unlink { fid }, /farcaster/transfer { nonce, farcaster_id }.
  */
 import { requireCaptcha } from '../../captcha'
-import { createAppClient, type CreateClientArgs } from '@farcaster/auth-client'
+import type { CreateClientArgs } from '@farcaster/auth-client'
 
 type EthereumConnector = CreateClientArgs['ethereum']
 import { createPublicClient, http, isHex, parseAbi, type Address, type Client, type Hex } from 'viem'
@@ -80,7 +80,10 @@ const profileStr = z.string().max(1024).nullish()
 export function farcasterRoutes(ctx: ServerCtx, o: FarcasterOptions = {}) {
   const r = router(ctx)
   const root = new Hono<Env>()
-  const client = createAppClient({ ethereum: farcasterConnector(o) })
+  // @farcaster/auth-client loads with the first sign-in to verify (it is the heaviest library of
+  // the server's start-up otherwise: about a third of its import time).
+  let client: Promise<ReturnType<typeof import('@farcaster/auth-client').createAppClient>> | undefined
+  const appClient = () => (client ??= import('@farcaster/auth-client').then((m) => m.createAppClient({ ethereum: farcasterConnector(o) })))
   const enabled = (c: C) => {
     const app = c.get('app')
     if (!methodEnabled(app, 'farcaster')) throw errors.disallowedMethod('farcaster')
@@ -133,9 +136,10 @@ export function farcasterRoutes(ctx: ServerCtx, o: FarcasterOptions = {}) {
     const ch = await channelOf(b.channel_token, app.id)
     if (!ch || ch.used_at || ch.expires_at <= now()) throw errors.invalidCredentials('Unknown, used or expired Farcaster channel')
     if (!isHex(b.signature)) throw errors.invalidCredentials('Invalid signature')
+    const verifier = await appClient()
     let res
     try {
-      res = await client.verifySignInMessage({
+      res = await verifier.verifySignInMessage({
         nonce: ch.nonce,
         domain: ch.domain,
         message: b.message,
