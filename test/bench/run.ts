@@ -15,7 +15,8 @@
  *  - embedded wallets (issue 14): frame cold start, wallet creation, personal_sign round trip,
  *    the frame bundle's size (./wallet.ts; alone: --wallet-only).
  *
- * Flags: --sizes-only, --browser-only, --wallet-only; BENCH_OUT=<file> writes the results elsewhere.
+ * Flags: --sizes-only, --browser-only (modal and wallet, no sizes), --wallet-only; BENCH_OUT=<file>
+ * writes the results elsewhere; BENCH_RUNS, BENCH_SIGN_RUNS (50), BENCH_PROOF_RUNS (200) set the counts.
  *  - server throughput (`bench:server`), when `--server` is passed or BENCH_SERVER=1.
  */
 import { existsSync, writeFileSync } from 'node:fs'

@@ -229,7 +229,8 @@ describe('rejection and error screens', { timeout: 60_000 }, () => {
   })
 })
 
-describe('accessibility of the landing variants', { timeout: 60_000 }, () => {
+// A deadline, not a wait: four pages and four axe passes take over a minute on a loaded 2-core machine.
+describe('accessibility of the landing variants', { timeout: 150_000 }, () => {
   it('groups, dark, overflow and the mobile sheet have no serious or critical violation', async () => {
     const variants: [string, Record<string, string>, { width: number; height: number }?][] = [
       ['groups', { layout: 'groups' }],

@@ -88,12 +88,15 @@ export const CHROMIUM_ARGS = [
  * gets its own connection: its `close()` closes the contexts it made and nothing else.
  */
 export async function launchBrowser(): Promise<Browser> {
-  let ws: string | null = null
-  try {
-    const { inject } = await import('vitest')
-    ws = inject('e2eBrowserWsEndpoint') ?? null
-  } catch {
-    /* not under vitest, or no shared browser in this run */
+  // A child process of the run (the bench smoke under tsx) is handed the endpoint in its environment.
+  let ws: string | null = process.env.PORTICO_E2E_BROWSER_WS || null
+  if (!ws) {
+    try {
+      const { inject } = await import('vitest')
+      ws = inject('e2eBrowserWsEndpoint') ?? null
+    } catch {
+      /* not under vitest, or no shared browser in this run */
+    }
   }
   if (ws) {
     try {
