@@ -1,0 +1,277 @@
+/**
+ * Wire compatibility (issue 31), HTTP half: the published client of this contract
+ * (`@privy-io/js-sdk-core`, the pinned version) drives the reference server, unchanged but for its
+ * base URL, over real HTTP with a real database (PGlite or the run's PostgreSQL template), real
+ * signatures (viem accounts for SIWE, ed25519 for SIWS, a software WebAuthn authenticator for
+ * passkeys, Telegram data signed with a test bot token, custom JWTs from the dev issuer). Every
+ * flow the client offers that needs no outside service is one `it`, asserting what the client
+ * returns (user ids, linked accounts, tokens) and what the server stored.
+ *
+ * One server and one store for the file; the client instances share nothing but the server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import Privy, { InMemoryCache, createSiwsMessage } from '@privy-io/js-sdk-core'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { base58 } from '@scure/base'
+import { decodeJwt } from 'jose'
+import type { Store } from '../../examples/server/src/core/store'
+import type { AppSettings } from '../../examples/server/src/config'
+import { issueDevToken } from '../../examples/server/src/dev-issuer'
+import { ORIGIN, openTestStore, startTestServer, uniqueEmail, type TestServer } from '../../examples/server/test/helpers'
+import { SoftAuthenticator } from '../../examples/server/test/soft-authenticator'
+import { signWebApp, signWidget, TEST_BOT_NAME, TEST_BOT_TOKEN, type TgUser } from '../stand-ins/telegram'
+
+const APP = 'portico-test-compat-00001'
+const HOST = 'localhost:5173'
+
+let store: Store
+let s: TestServer
+
+const compatApp: AppSettings = {
+  id: APP,
+  name: 'Compat',
+  loginMethods: ['email', 'sms', 'wallet', 'guest', 'passkey', 'telegram', 'custom_auth'],
+  passkeysForSignupEnabled: true,
+  allowedOrigins: [ORIGIN],
+  legal: { termsAndConditionsUrl: 'https://example.com/terms', privacyPolicyUrl: 'https://example.com/privacy', requireUsersAcceptTerms: true },
+  telegramBotName: TEST_BOT_NAME,
+  telegramBotToken: TEST_BOT_TOKEN,
+  customAuth: {
+    publicJwk: {
+      kty: 'EC',
+      crv: 'P-256',
+      x: '5uVL0hn2rZdTpt-Hl5609wJsLZUR0g7aMA3AgB4W-X4',
+      y: 'XEYzQINhU451Tr6xbKiNJSt57H3sFwHtKHku9wUiYbI',
+      kid: 'portico-dev-issuer-1',
+      alg: 'ES256',
+    },
+    issuer: 'portico-dev-issuer',
+    audience: 'portico-demo',
+  },
+  embeddedWallets: { createOnLogin: 'off' },
+}
+
+beforeAll(async () => {
+  store = await openTestStore()
+  s = await startTestServer(store, { apps: [compatApp], appsFile: undefined })
+})
+afterAll(async () => {
+  await s?.close()
+  await store?.close()
+})
+
+/** A fresh client (its own storage: a new device). */
+const client = () => new Privy({ appId: APP, storage: new InMemoryCache(), baseUrl: s.url } as ConstructorParameters<typeof Privy>[0])
+
+async function emailUser(p = client(), email = uniqueEmail('compat')) {
+  await p.auth.email.sendCode(email)
+  const r = await p.auth.email.loginWithCode(email, await s.code(email))
+  return { p, email, r }
+}
+
+const accountsOf = (u: { linked_accounts: any[] }, type: string) => u.linked_accounts.filter((a) => a.type === type)
+
+let phoneN = 0
+const uniquePhone = () => `+1415555${String(1000 + ((process.pid + phoneN++ * 7) % 9000)).padStart(4, '0')}`
+
+describe('the published client against the reference server (HTTP)', () => {
+  it('initialises: reads the app config', async () => {
+    const p = client()
+    await p.initialize()
+    const cfg = p.app.getConfig()
+    expect(cfg?.id).toBe(APP)
+    expect(cfg?.name).toBe('Compat')
+  })
+
+  it('e-mail: send a code, log in; the tokens are stored and name the user', async () => {
+    const { p, email, r } = await emailUser()
+    expect(r.user.id).toMatch(/^did:portico:/)
+    expect(r.is_new_user).toBe(true)
+    expect(accountsOf(r.user, 'email')[0].address).toBe(email)
+    const token = await p.getAccessToken()
+    expect(decodeJwt(token!).sub).toBe(r.user.id)
+    expect(await p.getIdentityToken()).toBe(r.identity_token)
+  })
+
+  it('session refresh (user.get) and GET /users/me (user.refreshUser) keep the identity token', async () => {
+    const { p, r } = await emailUser()
+    const got = await p.user.get()
+    expect(got.user.id).toBe(r.user.id)
+    const idBefore = await p.getIdentityToken()
+    expect(idBefore).toBeTruthy()
+    const me = await p.user.refreshUser()
+    expect(me.user.id).toBe(r.user.id)
+    const idAfter = await p.getIdentityToken()
+    expect(idAfter).toBeTruthy()
+    expect(decodeJwt(idAfter!).sub).toBe(r.user.id)
+  })
+
+  it('accept terms answers the user', async () => {
+    const { p, r } = await emailUser()
+    expect(r.user.has_accepted_terms).toBe(false)
+    const { user } = await p.user.acceptTerms()
+    expect(user.id).toBe(r.user.id)
+    expect(user.has_accepted_terms).toBe(true)
+  })
+
+  it('analytics events (event_name) are recorded', async () => {
+    const p = client()
+    await p.initialize()
+    const name = `compat_event_${Date.now()}`
+    p.track({ name, properties: { a: 1 } })
+    await expect.poll(async () => (await store.query('SELECT count(*)::int AS n FROM analytics_events WHERE event_name = $1', [name]))[0].n, { timeout: 10_000 }).toBe(1)
+  })
+
+  it('e-mail: link an address to an SMS user, update it, unlink it', async () => {
+    const p = client()
+    const phone = uniquePhone()
+    await p.auth.phone.sendCode(phone)
+    const r = await p.auth.phone.loginWithCode(phone, await s.code(phone))
+    const first = uniqueEmail('compat-link')
+    await p.auth.email.sendCode(first)
+    const linked = await p.auth.email.linkWithCode(first, await s.code(first))
+    expect(linked.user.id).toBe(r.user.id)
+    expect(accountsOf(linked.user, 'email').map((a) => a.address)).toEqual([first])
+    expect(decodeJwt(linked.identity_token!).sub).toBe(r.user.id)
+    const next = uniqueEmail('compat-upd')
+    await p.auth.email.sendCode(next)
+    const updated = await p.auth.email.updateEmail({ oldEmailAddress: first, newEmailAddress: next, code: await s.code(next) })
+    expect(accountsOf(updated.user, 'email').map((a) => a.address)).toEqual([next])
+    const unlinked = await p.auth.email.unlink(next)
+    expect(accountsOf(unlinked.user, 'email')).toHaveLength(0)
+    expect(accountsOf(unlinked.user, 'phone')).toHaveLength(1)
+  })
+
+  it('SMS: log in, link, update, unlink', async () => {
+    const p = client()
+    const phone = uniquePhone()
+    await p.auth.phone.sendCode(phone)
+    const r = await p.auth.phone.loginWithCode(phone, await s.code(phone))
+    expect(accountsOf(r.user, 'phone')[0].number).toBeTruthy()
+    const { p: q, r: er } = await emailUser()
+    const other = uniquePhone()
+    await q.auth.phone.sendCode(other)
+    const linked = await q.auth.phone.linkWithCode(other, await s.code(other))
+    expect(linked.user.id).toBe(er.user.id)
+    expect(accountsOf(linked.user, 'phone')).toHaveLength(1)
+    const next = uniquePhone()
+    await q.auth.phone.sendCode(next)
+    const updated = await q.auth.phone.updatePhone({ oldPhoneNumber: other, newPhoneNumber: next, code: await s.code(next) })
+    expect(accountsOf(updated.user, 'phone')).toHaveLength(1)
+    const unlinked = await q.auth.phone.unlink(next)
+    expect(accountsOf(unlinked.user, 'phone')).toHaveLength(0)
+  })
+
+  it('SIWE: log in with an Ethereum wallet; link one to an e-mail user, unlink it', async () => {
+    const acct = privateKeyToAccount(generatePrivateKey())
+    const p = client()
+    const wallet = { address: acct.address, chainId: 'eip155:1', walletClientType: 'metamask', connectorType: 'injected' }
+    const { message } = await p.auth.siwe.init(wallet, HOST, ORIGIN)
+    const r = await p.auth.siwe.loginWithSiwe(await acct.signMessage({ message }))
+    expect(accountsOf(r.user, 'wallet')[0].address.toLowerCase()).toBe(acct.address.toLowerCase())
+    expect(r.is_new_user).toBe(true)
+    const { p: q, r: er } = await emailUser()
+    const second = privateKeyToAccount(generatePrivateKey())
+    const init2 = await q.auth.siwe.init({ address: second.address, chainId: 'eip155:1' }, HOST, ORIGIN)
+    const linked = await q.auth.siwe.linkWithSiwe(await second.signMessage({ message: init2.message }))
+    expect(linked.user.id).toBe(er.user.id)
+    expect(accountsOf(linked.user, 'wallet')[0].address.toLowerCase()).toBe(second.address.toLowerCase())
+    const unlinked = await q.auth.siwe.unlinkWallet(second.address)
+    expect(accountsOf(unlinked.user, 'wallet')).toHaveLength(0)
+  })
+
+  it('SIWS: log in with a Solana wallet; link one to an e-mail user, unlink it', async () => {
+    const key = () => {
+      const secret = ed25519.utils.randomSecretKey()
+      return { secret, address: base58.encode(ed25519.getPublicKey(secret)) }
+    }
+    const sign = (m: string, k: { secret: Uint8Array }) => Buffer.from(ed25519.sign(new TextEncoder().encode(m), k.secret)).toString('base64')
+    const k = key()
+    const p = client()
+    const { nonce } = await p.auth.siws.fetchNonce({ address: k.address })
+    const message = createSiwsMessage({ address: k.address, nonce, domain: HOST, uri: ORIGIN })
+    const r = await p.auth.siws.login({ message, signature: sign(message, k), walletClientType: 'phantom', connectorType: 'solana_adapter' })
+    expect(accountsOf(r.user, 'wallet')[0]).toMatchObject({ address: k.address, chain_type: 'solana' })
+    const { p: q, r: er } = await emailUser()
+    const k2 = key()
+    const n2 = await q.auth.siws.fetchNonce({ address: k2.address })
+    const m2 = createSiwsMessage({ address: k2.address, nonce: n2.nonce, domain: HOST, uri: ORIGIN })
+    const linked = await q.auth.siws.link({ message: m2, signature: sign(m2, k2) })
+    expect(linked.user.id).toBe(er.user.id)
+    expect(accountsOf(linked.user, 'wallet').map((a) => a.address)).toEqual([k2.address])
+    const unlinked = await q.auth.siws.unlink({ address: k2.address })
+    expect(accountsOf(unlinked.user, 'wallet')).toHaveLength(0)
+  })
+
+  it('custom JWT: log in with a host token, then link another to an e-mail user', async () => {
+    const sub = `compat-${Date.now()}`
+    const p = client()
+    const r = await p.auth.customProvider.syncWithToken(await issueDevToken(sub))
+    expect(accountsOf(r.user, 'custom_auth')[0].custom_user_id).toBe(sub)
+    const { p: q, r: er } = await emailUser()
+    const linked = await q.auth.customProvider.linkWithToken(await issueDevToken(`${sub}-2`))
+    expect(linked.user.id).toBe(er.user.id)
+    expect(accountsOf(linked.user, 'custom_auth')[0].custom_user_id).toBe(`${sub}-2`)
+  })
+
+  it('guest: creates a guest user', async () => {
+    const p = client()
+    const r = await p.auth.guest.create()
+    expect(r.user.id).toMatch(/^did:portico:/)
+    expect(r.user.is_guest).toBe(true)
+  })
+
+  let tgId = 6_100_000 + (process.pid % 1000) * 100
+  const tgUser = (): TgUser => ({ id: ++tgId, first_name: 'Ana', username: `ana${tgId}` })
+
+  it('Telegram: login widget, Mini App data as an object, link, unlink', async () => {
+    const p = client()
+    const u = tgUser()
+    const r = await p.auth.telegram.authenticate({ telegramAuthResult: signWidget(u) as any })
+    expect(accountsOf(r.user, 'telegram')[0].telegram_user_id).toBe(String(u.id))
+    // Mini App launch data, parsed into an object as the client documents it.
+    const u2 = tgUser()
+    const webApp = Object.fromEntries(new URLSearchParams(signWebApp(u2)))
+    const r2 = await client().auth.telegram.authenticate({ telegramWebAppData: { ...webApp, auth_date: Number(webApp.auth_date) } as any })
+    expect(accountsOf(r2.user, 'telegram')[0].telegram_user_id).toBe(String(u2.id))
+    const { p: q, r: er } = await emailUser()
+    const u3 = tgUser()
+    const w3 = Object.fromEntries(new URLSearchParams(signWebApp(u3)))
+    const linked = await q.auth.telegram.link({ telegramWebAppData: { ...w3, auth_date: Number(w3.auth_date) } as any })
+    expect(linked.user.id).toBe(er.user.id)
+    expect(accountsOf(linked.user, 'telegram')[0].telegram_user_id).toBe(String(u3.id))
+    const unlinked = await q.auth.telegram.unlink({ telegramUserId: String(u3.id) })
+    expect(accountsOf(unlinked.user, 'telegram')).toHaveLength(0)
+    void p
+  })
+
+  it('passkeys: sign up, log in on a new device, link a second to an e-mail user', async () => {
+    const auth = new SoftAuthenticator()
+    const p = client()
+    const signup = await p.auth.passkey.generateSignupOptions()
+    const created = auth.create(signup.options as any, { origin: ORIGIN })
+    const r = await p.auth.passkey.signupWithPasskey(created as any)
+    expect(accountsOf(r.user, 'passkey')[0].credential_id).toBe(created.id)
+    const q = client()
+    const opts = await q.auth.passkey.generateAuthenticationOptions()
+    const assertion = auth.get({ challenge: opts.options.challenge, rpId: opts.options.rp_id ?? (opts.options as any).rpId }, { origin: ORIGIN })
+    const again = await q.auth.passkey.loginWithPasskey(assertion as any, opts.options.challenge)
+    expect(again.user.id).toBe(r.user.id)
+    const { p: e, r: er } = await emailUser()
+    const linkOpts = await e.auth.passkey.generateRegistrationOptions()
+    const c2 = auth.create(linkOpts.options as any, { origin: ORIGIN })
+    const linked = await e.auth.passkey.linkWithPasskey(c2 as any)
+    expect(linked.user.id).toBe(er.user.id)
+    expect(accountsOf(linked.user, 'passkey')[0].credential_id).toBe(c2.id)
+  })
+
+  it('logout revokes the session on the server', async () => {
+    const { p, r } = await emailUser()
+    const before = (await store.query('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1 AND revoked_at IS NULL', [r.user.id]))[0].n
+    expect(before).toBeGreaterThan(0)
+    await p.auth.logout()
+    expect(await p.getAccessToken()).toBeNull()
+    await expect.poll(async () => (await store.query('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1 AND revoked_at IS NULL', [r.user.id]))[0].n, { timeout: 10_000 }).toBe(0)
+  })
+})
