@@ -50,19 +50,43 @@ const compatApp: AppSettings = {
     audience: 'portico-demo',
   },
   embeddedWallets: { createOnLogin: 'off' },
+  funding: {
+    methods: ['card'],
+    moonpay: { useSandbox: true, paymentMethod: 'credit_debit_card', widgetUrl: 'http://127.0.0.1:9/moonpay', sandboxWidgetUrl: 'http://127.0.0.1:9/moonpay-sandbox' },
+  },
+}
+const MFA_APP = 'portico-test-compatmfa-01'
+const mfaApp: AppSettings = { id: MFA_APP, name: 'Compat MFA', loginMethods: ['email', 'sms', 'passkey'], allowedOrigins: [ORIGIN], mfa: { methods: ['sms', 'passkey'] } } as AppSettings
+
+/**
+ * The client runs here as it would in a page on ORIGIN: its requests to the server carry that
+ * Origin (a browser adds it; Node's fetch does not), and the names of the headers it sends are
+ * kept for the CORS check. The client takes `globalThis.fetch` when it is built.
+ */
+const realFetch = globalThis.fetch
+const sentHeaders = new Set<string>()
+const browserLikeFetch: typeof fetch = (input, init) => {
+  const req = new Request(input, init)
+  if (!req.url.startsWith(s.url)) return realFetch(req)
+  const headers = new Headers(init?.headers ?? req.headers)
+  for (const name of headers.keys()) sentHeaders.add(name)
+  if (!headers.has('origin')) headers.set('origin', ORIGIN)
+  return realFetch(req, { ...init, headers })
 }
 
 beforeAll(async () => {
   store = await openTestStore()
-  s = await startTestServer(store, { apps: [compatApp], appsFile: undefined })
+  s = await startTestServer(store, { apps: [compatApp, mfaApp], appsFile: undefined })
+  globalThis.fetch = browserLikeFetch
 })
 afterAll(async () => {
+  globalThis.fetch = realFetch
   await s?.close()
   await store?.close()
 })
 
 /** A fresh client (its own storage: a new device). */
-const client = () => new Privy({ appId: APP, storage: new InMemoryCache(), baseUrl: s.url } as ConstructorParameters<typeof Privy>[0])
+const client = (appId = APP) => new Privy({ appId, storage: new InMemoryCache(), baseUrl: s.url } as ConstructorParameters<typeof Privy>[0])
 
 async function emailUser(p = client(), email = uniqueEmail('compat')) {
   await p.auth.email.sendCode(email)
@@ -71,6 +95,9 @@ async function emailUser(p = client(), email = uniqueEmail('compat')) {
 }
 
 const accountsOf = (u: { linked_accounts: any[] }, type: string) => u.linked_accounts.filter((a) => a.type === type)
+
+let tgId = 6_100_000 + (process.pid % 1000) * 100
+const tgUser = (): TgUser => ({ id: ++tgId, first_name: 'Ana', username: `ana${tgId}` })
 
 let phoneN = 0
 const uniquePhone = () => `+1415555${String(1000 + ((process.pid + phoneN++ * 7) % 9000)).padStart(4, '0')}`
@@ -222,9 +249,6 @@ describe('the published client against the reference server (HTTP)', () => {
     expect(r.user.is_guest).toBe(true)
   })
 
-  let tgId = 6_100_000 + (process.pid % 1000) * 100
-  const tgUser = (): TgUser => ({ id: ++tgId, first_name: 'Ana', username: `ana${tgId}` })
-
   it('Telegram: login widget, Mini App data as an object, link, unlink', async () => {
     const p = client()
     const u = tgUser()
@@ -264,6 +288,105 @@ describe('the published client against the reference server (HTTP)', () => {
     const linked = await e.auth.passkey.linkWithPasskey(c2 as any)
     expect(linked.user.id).toBe(er.user.id)
     expect(accountsOf(linked.user, 'passkey')[0].credential_id).toBe(c2.id)
+  })
+
+  it('MFA calls outside the frame: an SMS code for verification, passkey options (snake_case)', async () => {
+    const p = client(MFA_APP)
+    const email = uniqueEmail('compat-mfa')
+    await p.auth.email.sendCode(email)
+    const r = await p.auth.email.loginWithCode(email, await s.code(email))
+    const token = (await p.getAccessToken())!
+    // Enrolment is the frame's (the other half of this suite); here it goes over HTTP directly.
+    const phone = uniquePhone()
+    expect((await s.call('/api/v1/mfa/passwordless_sms/init', { appId: MFA_APP, token, body: { action: 'enroll', phoneNumber: phone } })).status).toBe(200)
+    expect((await s.call('/api/v1/mfa/passwordless_sms/enroll', { appId: MFA_APP, token, body: { phoneNumber: phone, code: await s.code(phone) } })).status).toBe(200)
+    const refreshed = await p.user.get()
+    expect(refreshed.user.mfa_methods.map((m: { type: string }) => m.type)).toEqual(['sms'])
+    expect(await p.mfa.sms.sendCode({ action: 'verify' })).toEqual({ success: true })
+    const code = await s.code(phone)
+    expect((await s.call('/api/v1/mfa/passwordless_sms/verify', { appId: MFA_APP, token, body: { code } })).status).toBe(200)
+    // Passkey MFA: enrol a linked passkey, then the client asks for options.
+    const auth = new SoftAuthenticator()
+    const linkOpts = await p.auth.passkey.generateRegistrationOptions()
+    const cred = auth.create(linkOpts.options as any, { origin: ORIGIN })
+    await p.auth.passkey.linkWithPasskey(cred as any)
+    expect((await s.call('/api/v1/mfa/passkeys/enroll', { appId: MFA_APP, token, body: { credential_ids: [cred.id] } })).status).toBe(200)
+    const mfaOpts = await p.mfa.passkey.generateAuthenticationOptions({})
+    expect(mfaOpts.options.allow_credentials?.map((c) => c.id)).toEqual([cred.id])
+    expect(mfaOpts.options.rp_id).toBe('localhost')
+    expect(r.user.id).toBe(refreshed.user.id)
+  })
+
+  it('funding: MoonPay widget URL signed for the user', async () => {
+    const { p } = await emailUser()
+    const address = privateKeyToAccount(generatePrivateKey()).address
+    const signed = await p.funding.moonpay.sign({ address, useSandbox: true, config: { currencyCode: 'ETH_ETHEREUM', quoteCurrencyAmount: 0.01, paymentMethod: 'credit_debit_card', uiConfig: { accentColor: '#5b4cdb', theme: 'light' } } } as any)
+    const url = new URL(signed.signedUrl)
+    expect(url.searchParams.get('walletAddress')).toBe(address)
+    expect(url.searchParams.get('currencyCode')).toBe('eth_ethereum')
+    expect(url.searchParams.get('signature')).toBeTruthy()
+    expect(typeof signed.externalTransactionId).toBe('string')
+  })
+
+  it('cross-app connections of the app (none configured)', async () => {
+    const { p } = await emailUser()
+    expect(await p.crossApp.getCrossAppConnections()).toEqual({ connections: [] })
+  })
+
+  it('mode no-signup refuses an unknown user with the spec code', async () => {
+    const p = client()
+    const email = uniqueEmail('compat-nosignup')
+    await p.auth.email.sendCode(email)
+    await expect(p.auth.email.loginWithCode(email, await s.code(email), 'no-signup')).rejects.toMatchObject({ code: 'user_does_not_exist' })
+    await expect(p.auth.customProvider.syncWithToken(await issueDevToken(`nobody-${Date.now()}`), undefined, 'no-signup')).rejects.toMatchObject({ code: 'user_does_not_exist' })
+  })
+
+  it('CORS: a preflight from the app origin allows every header the client sent', async () => {
+    expect(sentHeaders.has('privy-retry-attempt')).toBe(true)
+    const names = [...sentHeaders].filter((h) => !['accept', 'content-type', 'origin'].includes(h)).concat('content-type')
+    const res = await realFetch(`${s.url}/api/v1/passwordless/init`, {
+      method: 'OPTIONS',
+      headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': names.join(',') },
+    })
+    expect(res.status).toBeLessThan(300)
+    expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN)
+    expect(res.headers.get('access-control-allow-credentials')).toBe('true')
+    const allowed = (res.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/)
+    for (const h of names) expect(allowed, h).toContain(h)
+  })
+
+  it('refuses what does not verify, with a clear error and nothing written', async () => {
+    const users = async () => (await store.query('SELECT count(*)::int AS n FROM users'))[0].n
+    const before = await users()
+    // A passkey registration in the client's shape answering a challenge the server never issued.
+    const auth = new SoftAuthenticator()
+    const p = client()
+    const opts = await p.auth.passkey.generateSignupOptions()
+    const forged = auth.create(opts.options as any, { origin: ORIGIN, challenge: Buffer.from('not-issued-by-the-server').toString('base64url') })
+    await expect(p.auth.passkey.signupWithPasskey(forged as any)).rejects.toMatchObject({ code: 'invalid_credentials' })
+    // The same registration again after it succeeded: the challenge is spent.
+    const good = auth.create(opts.options as any, { origin: ORIGIN })
+    await p.auth.passkey.signupWithPasskey(good as any)
+    await expect(client().auth.passkey.signupWithPasskey(good as any)).rejects.toMatchObject({ code: 'invalid_credentials' })
+    // Mini App data as an object with a changed field.
+    const w = Object.fromEntries(new URLSearchParams(signWebApp(tgUser())))
+    await expect(client().auth.telegram.authenticate({ telegramWebAppData: { ...w, auth_date: Number(w.auth_date) + 1 } as any })).rejects.toMatchObject({ code: 'invalid_credentials' })
+    // A host token signed by someone else.
+    const { SignJWT, generateKeyPair } = await import('jose')
+    const { privateKey } = await generateKeyPair('ES256')
+    const foreign = await new SignJWT({}).setProtectedHeader({ alg: 'ES256' }).setSubject('x').setIssuer('portico-dev-issuer').setAudience('portico-demo').setExpirationTime('5m').sign(privateKey)
+    const { p: q } = await emailUser()
+    await expect(q.auth.customProvider.linkWithToken(foreign)).rejects.toMatchObject({ code: 'invalid_credentials' })
+    expect(await users()).toBe(before + 2) // the passkey user and the e-mail user only
+    // Analytics without a name, or with two that differ.
+    expect((await s.call('/api/v1/analytics_events', { appId: APP, body: { payload: {} } })).status).toBe(422)
+    expect((await s.call('/api/v1/analytics_events', { appId: APP, body: { eventName: 'a', event_name: 'b' } })).status).toBe(422)
+    // Malformed shapes: 422 with the field named.
+    const bad = await s.call('/api/v1/passkeys/register', { appId: APP, body: { authenticator_response: { id: 'x', raw_id: 'x', type: 'public-key', response: { client_data_json: 'eyJ9' } } } })
+    expect(bad.status).toBe(422)
+    expect(bad.body.error).toContain('attestationObject')
+    const tg = await s.call('/api/v1/telegram/authenticate', { appId: APP, body: { telegram_web_app_data: { 'Bad-Key': 1 } } })
+    expect(tg.status).toBe(422)
   })
 
   it('logout revokes the session on the server', async () => {

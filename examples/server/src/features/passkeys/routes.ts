@@ -36,8 +36,9 @@ type Purpose = 'passkey_register' | 'passkey_authenticate' | 'passkey_link'
 
 
 const relying_party = optId(253)
-/** Optional: the published client sends none with a registration (then clientDataJSON's is the candidate). */
-const challenge = optId(128)
+const challenge = id(128)
+/** A registration's: optional (the published client sends none; clientDataJSON's is then the candidate). */
+const registrationChallenge = optId(128)
 
 export function passkeysRoutes(ctx: ServerCtx) {
   const r = router(ctx)
@@ -145,7 +146,7 @@ export function passkeysRoutes(ctx: ServerCtx) {
       return c.json({ relying_party: rp.rpId, options: withSnakeNames(options) })
     })
 
-  r.post('/passkeys/register', { summary: 'Passkey sign-up: verify the new credential, create the user', body: z.object({ relying_party, challenge, authenticator_response: registrationResponse, mode }), auth: 'optional' }, async (c, { body: b }) => {
+  r.post('/passkeys/register', { summary: 'Passkey sign-up: verify the new credential, create the user', body: z.object({ relying_party, challenge: registrationChallenge, authenticator_response: registrationResponse, mode }), auth: 'optional' }, async (c, { body: b }) => {
       const app = enabled(c)
       signupAllowed(app)
       const rp = relyingParty(app, b.relying_party)
@@ -176,7 +177,7 @@ export function passkeysRoutes(ctx: ServerCtx) {
   r.post('/passkeys/authenticate', { summary: 'Passkey login: verify the assertion (signature, origin, challenge, sign counter)', body: z.object({ relying_party, challenge, authenticator_response: authenticationResponse, mode }), auth: 'optional' }, async (c, { body: b }) => {
       const app = enabled(c)
       const rp = relyingParty(app, b.relying_party)
-      const ch = challengeFor(b)
+      const ch = b.challenge
       await pending(app.id, 'passkey_authenticate', ch, '', rp.rpId)
       const resp = b.authenticator_response as unknown as AuthenticationResponseJSON
       const cred = await loadCredential(ctx.store, app.id, resp.id)
@@ -206,7 +207,7 @@ export function passkeysRoutes(ctx: ServerCtx) {
       return c.json({ relying_party: rp.rpId, options: withSnakeNames(options) })
     })
 
-  r.post('/passkeys/link', { summary: 'Link a passkey: verify the new credential, add it to the user', body: z.object({ relying_party, challenge, authenticator_response: registrationResponse }), auth: 'link' }, async (c, { body: b, auth }) => {
+  r.post('/passkeys/link', { summary: 'Link a passkey: verify the new credential, add it to the user', body: z.object({ relying_party, challenge: registrationChallenge, authenticator_response: registrationResponse }), auth: 'link' }, async (c, { body: b, auth }) => {
       const app = enabled(c)
       const rp = relyingParty(app, b.relying_party)
       const ch = challengeFor(b)
