@@ -20,6 +20,10 @@ import type { AppSettings } from '../../examples/server/src/config'
 import { issueDevToken } from '../../examples/server/src/dev-issuer'
 import { ORIGIN, openTestStore, startTestServer, uniqueEmail, type TestServer } from '../../examples/server/test/helpers'
 import { SoftAuthenticator } from '../../examples/server/test/soft-authenticator'
+import { serve } from '@hono/node-server'
+import { createOAuthIdp } from '../../examples/server/idp/server'
+import { createCloudDrive } from '../../examples/stand-ins/cloud-drive/server'
+import { freePort } from '../../examples/server/test/helpers'
 import { signWebApp, signWidget, TEST_BOT_NAME, TEST_BOT_TOKEN, type TgUser } from '../stand-ins/telegram'
 
 const APP = 'portico-test-compat-00001'
@@ -31,7 +35,13 @@ let s: TestServer
 const compatApp: AppSettings = {
   id: APP,
   name: 'Compat',
-  loginMethods: ['email', 'sms', 'wallet', 'guest', 'passkey', 'telegram', 'custom_auth'],
+  loginMethods: ['email', 'sms', 'wallet', 'guest', 'passkey', 'telegram', 'custom_auth', 'google', 'github'],
+  oauth: {
+    providers: {
+      google: { clientId: 'portico-local-google', clientSecret: 'local-stand-in-secret' },
+      github: { clientId: 'portico-local-github', clientSecret: 'local-stand-in-secret' },
+    },
+  },
   passkeysForSignupEnabled: true,
   allowedOrigins: [ORIGIN],
   legal: { termsAndConditionsUrl: 'https://example.com/terms', privacyPolicyUrl: 'https://example.com/privacy', requireUsersAcceptTerms: true },
@@ -74,16 +84,55 @@ const browserLikeFetch: typeof fetch = (input, init) => {
   return realFetch(req, { ...init, headers })
 }
 
+/** The OAuth provider stand-in (examples/server/idp): the providers' documented endpoints on loopback. */
+let idpUrl: string
+let closeIdp: () => Promise<void>
+
+/** The cloud-drive stand-in (Google Drive's OAuth and files API) for recovery sign-in; the server reads its URL from the environment. */
+let closeDrive: () => Promise<void>
+const driveEnvBefore = process.env.PORTICO_CLOUD_DRIVE_BASE_URL
+
 beforeAll(async () => {
   store = await openTestStore()
-  s = await startTestServer(store, { apps: [compatApp, mfaApp], appsFile: undefined })
+  const drivePort = await freePort()
+  const driveUrl = `http://127.0.0.1:${drivePort}`
+  const drive = createCloudDrive({ origin: driveUrl, cloudkit: { container: 'iCloud.dev.portico.recovery', apiToken: 'local-stand-in-cloudkit-api-token', signInCallback: `${ORIGIN}/` } })
+  const driveServer = serve({ fetch: drive.app.fetch, port: drivePort, hostname: '127.0.0.1' })
+  await new Promise<void>((r) => (driveServer.listening ? r() : driveServer.once('listening', () => r())))
+  closeDrive = () => new Promise<void>((r) => driveServer.close(() => r()))
+  process.env.PORTICO_CLOUD_DRIVE_BASE_URL = driveUrl
+  const port = await freePort()
+  idpUrl = `http://127.0.0.1:${port}`
+  const idp = await createOAuthIdp({ origin: idpUrl })
+  const idpServer = serve({ fetch: idp.app.fetch, port, hostname: '127.0.0.1' })
+  await new Promise<void>((r) => (idpServer.listening ? r() : idpServer.once('listening', () => r())))
+  closeIdp = () => new Promise<void>((r) => idpServer.close(() => r()))
+  s = await startTestServer(store, { apps: [compatApp, mfaApp], appsFile: undefined, oauth: { timeoutMs: 5000, env: { PORTICO_OAUTH_BASE_URL: idpUrl } } })
   globalThis.fetch = browserLikeFetch
 })
 afterAll(async () => {
   globalThis.fetch = realFetch
+  if (driveEnvBefore === undefined) delete process.env.PORTICO_CLOUD_DRIVE_BASE_URL
+  else process.env.PORTICO_CLOUD_DRIVE_BASE_URL = driveEnvBefore
   await s?.close()
+  await closeIdp?.()
+  await closeDrive?.()
   await store?.close()
 })
+
+/** The browser's part of an OAuth login: the provider's consent (the stand-in's form), its redirect to the server's callback, back to the app. */
+async function consent(authorizeUrl: string, user: string) {
+  const url = new URL(authorizeUrl)
+  const form = new URLSearchParams(url.searchParams)
+  form.set('user', user)
+  form.set('decision', 'allow')
+  const toCallback = await realFetch(url.origin + url.pathname, { method: 'POST', body: form, redirect: 'manual', headers: { origin: idpUrl } })
+  expect(toCallback.status).toBe(303)
+  const back = await realFetch(toCallback.headers.get('location')!, { redirect: 'manual' })
+  expect(back.status).toBe(303)
+  const page = new URL(back.headers.get('location')!)
+  return { code: page.searchParams.get('privy_oauth_code')!, state: page.searchParams.get('privy_oauth_state')! }
+}
 
 /** A fresh client (its own storage: a new device). */
 const client = (appId = APP) => new Privy({ appId, storage: new InMemoryCache(), baseUrl: s.url } as ConstructorParameters<typeof Privy>[0])
@@ -288,6 +337,44 @@ describe('the published client against the reference server (HTTP)', () => {
     const linked = await e.auth.passkey.linkWithPasskey(c2 as any)
     expect(linked.user.id).toBe(er.user.id)
     expect(accountsOf(linked.user, 'passkey')[0].credential_id).toBe(c2.id)
+  })
+
+  it('OAuth: log in with a provider (PKCE by the client), link another to an e-mail user, unlink it', async () => {
+    const p = client()
+    const user = `compat${Date.now().toString(36)}`
+    const { url } = await p.auth.oauth.generateURL('google', `${ORIGIN}/login`)
+    const back = await consent(url, user)
+    const r = await p.auth.oauth.loginWithCode(back.code, back.state, 'google')
+    expect(accountsOf(r.user, 'google_oauth')[0].email).toBe(`${user}@example.com`)
+    expect(decodeJwt((await p.getAccessToken())!).sub).toBe(r.user.id)
+    const { p: q, r: er } = await emailUser()
+    const gh = await q.auth.oauth.generateURL('github', `${ORIGIN}/login`)
+    const ghBack = await consent(gh.url, `${user}gh`)
+    const linked = await q.auth.oauth.linkWithCode(ghBack.code, ghBack.state, 'github')
+    expect(linked.user.id).toBe(er.user.id)
+    const acct = accountsOf(linked.user, 'github_oauth')[0]
+    expect(acct.username).toBe(`${user}gh`)
+    const unlinked = await q.auth.oauth.unlink('github', acct.subject)
+    expect(accountsOf(unlinked.user, 'github_oauth')).toHaveLength(0)
+  })
+
+  it('recovery sign-in (Google Drive, PKCE by the client): the drive token for the user', async () => {
+    const { p } = await emailUser()
+    const { url } = await p.recovery.auth.generateURL(`${ORIGIN}/?portico_recovery_popup=1`)
+    const u = new URL(url)
+    const form = new URLSearchParams(u.searchParams)
+    form.set('login_hint', 'alice')
+    form.set('decision', 'allow')
+    const toCallback = await realFetch(u.origin + u.pathname, { method: 'POST', body: form, redirect: 'manual' })
+    expect(toCallback.status).toBe(302)
+    const back = await realFetch(toCallback.headers.get('location')!, { redirect: 'manual' })
+    const page = new URL(back.headers.get('location')!)
+    expect(page.searchParams.get('privy_oauth_provider')).toBe('google-drive')
+    const tokens = await p.recovery.auth.authorize(page.searchParams.get('privy_oauth_code')!, page.searchParams.get('privy_oauth_state')!)
+    expect(tokens.access_token).toEqual(expect.any(String))
+    // The token opens the user's drive (the stand-in's Drive v3 files list).
+    const files = await realFetch(`${u.origin}/google/drive/v3/files?spaces=appDataFolder`, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+    expect(files.status).toBe(200)
   })
 
   it('MFA calls outside the frame: an SMS code for verification, passkey options (snake_case)', async () => {
