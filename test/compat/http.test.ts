@@ -9,7 +9,7 @@
  *
  * One server and one store for the file; the client instances share nothing but the server.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import Privy, { InMemoryCache, createSiwsMessage } from '@privy-io/js-sdk-core'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { ed25519 } from '@noble/curves/ed25519.js'
@@ -23,6 +23,8 @@ import { SoftAuthenticator } from '../../examples/server/test/soft-authenticator
 import { serve } from '@hono/node-server'
 import { createOAuthIdp } from '../../examples/server/idp/server'
 import { createCloudDrive } from '../../examples/stand-ins/cloud-drive/server'
+import { createCoinbaseStandIn } from '../../examples/stand-ins/coinbase/server'
+import { DEV_COINBASE_PUBLIC_JWK, DEV_FUNDING } from '../../examples/server/src/funding-config'
 import { freePort } from '../../examples/server/test/helpers'
 import { signWebApp, signWidget, TEST_BOT_NAME, TEST_BOT_TOKEN, type TgUser } from '../stand-ins/telegram'
 
@@ -61,7 +63,7 @@ const compatApp: AppSettings = {
   },
   embeddedWallets: { createOnLogin: 'off' },
   funding: {
-    methods: ['card'],
+    methods: ['card', 'exchange'],
     moonpay: { useSandbox: true, paymentMethod: 'credit_debit_card', widgetUrl: 'http://127.0.0.1:9/moonpay', sandboxWidgetUrl: 'http://127.0.0.1:9/moonpay-sandbox' },
   },
 }
@@ -90,6 +92,7 @@ let closeIdp: () => Promise<void>
 
 /** The cloud-drive stand-in (Google Drive's OAuth and files API) for recovery sign-in; the server reads its URL from the environment. */
 let closeDrive: () => Promise<void>
+let closeCoinbase: () => Promise<void>
 const driveEnvBefore = process.env.PORTICO_CLOUD_DRIVE_BASE_URL
 
 beforeAll(async () => {
@@ -101,6 +104,13 @@ beforeAll(async () => {
   await new Promise<void>((r) => (driveServer.listening ? r() : driveServer.once('listening', () => r())))
   closeDrive = () => new Promise<void>((r) => driveServer.close(() => r()))
   process.env.PORTICO_CLOUD_DRIVE_BASE_URL = driveUrl
+  // The Coinbase Onramp stand-in (session tokens, transaction status), named in the app's funding settings.
+  const coinbase = createCoinbaseStandIn({ keys: { [DEV_FUNDING.coinbase.apiKeyName]: { ...DEV_COINBASE_PUBLIC_JWK } }, projectId: DEV_FUNDING.coinbase.projectId })
+  const cbServer = serve({ fetch: coinbase.app.fetch, port: 0, hostname: '127.0.0.1' })
+  await new Promise<void>((r) => (cbServer.listening ? r() : cbServer.once('listening', () => r())))
+  const cbUrl = `http://127.0.0.1:${(cbServer.address() as { port: number }).port}`
+  closeCoinbase = () => new Promise<void>((r) => cbServer.close(() => r()))
+  ;(compatApp.funding as { coinbase?: unknown }).coinbase = { apiUrl: cbUrl, payUrl: cbUrl }
   const port = await freePort()
   idpUrl = `http://127.0.0.1:${port}`
   const idp = await createOAuthIdp({ origin: idpUrl })
@@ -117,6 +127,7 @@ afterAll(async () => {
   await s?.close()
   await closeIdp?.()
   await closeDrive?.()
+  await closeCoinbase?.()
   await store?.close()
 })
 
@@ -183,6 +194,21 @@ describe('the published client against the reference server (HTTP)', () => {
     expect(decodeJwt(idAfter!).sub).toBe(r.user.id)
   })
 
+  it('an expired access token is refreshed by the client before its call (two hours later)', async () => {
+    const { p, r } = await emailUser()
+    const first = (await p.getAccessToken())!
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 2 * 3600_000 })
+    try {
+      const me = await p.user.refreshUser()
+      expect(me.user.id).toBe(r.user.id)
+      const second = (await p.getAccessToken())!
+      expect(second).not.toBe(first)
+      expect(decodeJwt(second).exp! * 1000).toBeGreaterThan(Date.now())
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('accept terms answers the user', async () => {
     const { p, r } = await emailUser()
     expect(r.user.has_accepted_terms).toBe(false)
@@ -242,7 +268,7 @@ describe('the published client against the reference server (HTTP)', () => {
   it('SIWE: log in with an Ethereum wallet; link one to an e-mail user, unlink it', async () => {
     const acct = privateKeyToAccount(generatePrivateKey())
     const p = client()
-    const wallet = { address: acct.address, chainId: 'eip155:1', walletClientType: 'metamask', connectorType: 'injected' }
+    const wallet = { address: acct.address, chainId: 'eip155:1', walletClientType: 'metamask', connectorType: 'injected' as const }
     const { message } = await p.auth.siwe.init(wallet, HOST, ORIGIN)
     const r = await p.auth.siwe.loginWithSiwe(await acct.signMessage({ message }))
     expect(accountsOf(r.user, 'wallet')[0].address.toLowerCase()).toBe(acct.address.toLowerCase())
@@ -413,6 +439,16 @@ describe('the published client against the reference server (HTTP)', () => {
     expect(url.searchParams.get('currencyCode')).toBe('eth_ethereum')
     expect(url.searchParams.get('signature')).toBeTruthy()
     expect(typeof signed.externalTransactionId).toBe('string')
+  })
+
+  it('funding: a Coinbase Onramp session for the user, and its status', async () => {
+    const { p } = await emailUser()
+    const address = privateKeyToAccount(generatePrivateKey()).address
+    const session = await p.funding.coinbase.initOnRampSession({ addresses: [{ address, blockchains: ['ethereum'] }], assets: ['ETH'] } as any)
+    expect(session.session_token).toEqual(expect.any(String))
+    expect(session.app_id).toBe(DEV_FUNDING.coinbase.projectId)
+    const status = await p.funding.coinbase.getStatus(session.partner_user_id)
+    expect(['pending', 'success', 'failure']).toContain(status.status)
   })
 
   it('cross-app connections of the app (none configured)', async () => {

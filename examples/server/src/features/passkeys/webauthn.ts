@@ -59,7 +59,7 @@ function camelNames(v: unknown, depth = 0): unknown {
   }
   return out
 }
-const eitherCase = <T extends z.ZodType>(schema: T) => z.preprocess(camelNames, schema)
+const eitherCase = <T extends z.ZodType>(schema: T) => z.preprocess((v) => camelNames(v), schema)
 
 export const registrationResponse = eitherCase(
   z.object({
