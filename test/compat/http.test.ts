@@ -465,7 +465,10 @@ describe('the published client against the reference server (HTTP)', () => {
   })
 
   it('CORS: a preflight from the app origin allows every header the client sent', async () => {
+    const { p } = await emailUser()
+    await p.user.refreshUser()
     expect(sentHeaders.has('privy-retry-attempt')).toBe(true)
+    expect(sentHeaders.has('authorization')).toBe(true)
     const names = [...sentHeaders].filter((h) => !['accept', 'content-type', 'origin'].includes(h)).concat('content-type')
     const res = await realFetch(`${s.url}/api/v1/passwordless/init`, {
       method: 'OPTIONS',
