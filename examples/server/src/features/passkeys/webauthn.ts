@@ -59,7 +59,8 @@ function camelNames(v: unknown, depth = 0): unknown {
   }
   return out
 }
-const eitherCase = <T extends z.ZodType>(schema: T) => z.preprocess((v) => camelNames(v), schema)
+const eitherCase = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => camelNames(v), schema).describe('WebAuthn response JSON; the same names in snake_case (raw_id, response.client_data_json, ...) are read too')
 
 export const registrationResponse = eitherCase(
   z.object({
