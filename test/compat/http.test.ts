@@ -456,6 +456,12 @@ describe('the published client against the reference server (HTTP)', () => {
     expect(await p.crossApp.getCrossAppConnections()).toEqual({ connections: [] })
   })
 
+  it('delegated actions: revoke reaches the server (nothing delegated: the spec error)', async () => {
+    const { p } = await emailUser()
+    // Delegating a wallet is the frame's (the other half); with none, the server says so.
+    await expect(p.delegated.revoke()).rejects.toMatchObject({ code: 'invalid_data', message: 'User has no delegated wallets to revoke.' })
+  })
+
   it('mode no-signup refuses an unknown user with the spec code', async () => {
     const p = client()
     const email = uniqueEmail('compat-nosignup')
