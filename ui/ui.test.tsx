@@ -176,7 +176,7 @@ describe('PorticoProvider and hooks', () => {
       app: { login_methods: ['alpha'], legal: { require_users_accept_terms: true, terms_and_conditions_url: 'https://t.example' } },
     })
     const accepted = wireUser({ has_accepted_terms: true })
-    t.net.on('POST', '/users/me/accept_terms', { user: accepted })
+    t.net.on('POST', '/users/me/accept_terms', accepted)
     const onComplete = vi.fn()
     await setup(t, { onComplete })
     fireEvent.click(screen.getByText('open'))

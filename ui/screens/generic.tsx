@@ -182,8 +182,8 @@ export function InAppBrowser() {
 }
 
 /**
- * Terms consent, 'One last step' (cannot be closed). Accept: POST /users/me/accept_terms and
- * the new user record; 'No thanks': log out and end the flow.
+ * Terms consent, 'One last step' (cannot be closed). Accept: POST /users/me/accept_terms, which
+ * answers the new user record; 'No thanks': log out and end the flow.
  */
 export function TermsConsent() {
   const uiTexts = useTexts('ui', UI_TEXTS)
@@ -196,8 +196,9 @@ export function TermsConsent() {
     setBusy('accept')
     setError(null)
     try {
-      const res = await kernel.api.post<{ user: WireUser }>('/users/me/accept_terms', {})
-      kernel.session.setUser(res.user)
+      // The answer is the user record itself.
+      const user = await kernel.api.post<WireUser>('/users/me/accept_terms', {})
+      kernel.session.setUser(user)
       ui.settleConsent(true)
     } catch (e) {
       const view = kernel.screens.resolveError(e)

@@ -53,6 +53,8 @@ export const ALLOWED_HEADERS = [
   'privy-client',
   'privy-ui',
   'farcaster-channel-token',
+  // The published client of this contract numbers its retries on every request (issue 31).
+  'privy-retry-attempt',
   // The wallet frame's device proof (issue 26, wallet-custody.ts).
   'portico-device-proof',
 ]

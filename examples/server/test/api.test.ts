@@ -413,9 +413,12 @@ describe('app rules', () => {
     expect(noAuth.status).toBe(401)
     const r = await s.call('/api/v1/users/me/accept_terms', { appId: TERMS, body: {}, token: auth(u) })
     expect(r.status).toBe(200)
-    expect(r.body.user.has_accepted_terms).toBe(true)
+    // The answer is the user record itself.
+    expect(r.body.id).toBe(u.body.user.id)
+    expect(r.body.has_accepted_terms).toBe(true)
     const me = await s.call('/api/v1/users/me', { appId: TERMS, token: auth(u) })
     expect(me.body.user.has_accepted_terms).toBe(true)
+    expect(me.body.identity_token).toEqual(expect.any(String))
     // A token for one app is not valid for another.
     expect((await s.call('/api/v1/users/me', { token: auth(u) })).status).toBe(401)
   })

@@ -32,7 +32,8 @@ const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
 /** Coinbase asset ids and network names; MoonPay currency codes ('eth', 'usdc_base', 'sol'). */
 const COINBASE_ASSET = /^[A-Z0-9]{1,12}$/
 const COINBASE_NETWORK = /^[a-z0-9-]{1,32}$/
-const MOONPAY_CODE = /^[a-z0-9_]{1,32}$/
+// MoonPay's currency codes; the published client sends them in capitals (ETH_ETHEREUM): read case-blind.
+const MOONPAY_CODE = /^[a-z0-9_]{1,32}$/i
 const PARTNER_ID = /^[A-Za-z0-9_-]{20,49}$/
 const PROVIDER_TIMEOUT_MS = 10_000
 
@@ -104,7 +105,7 @@ export function fundingRoutes(ctx: ServerCtx) {
     const f = funding(c)
     const m = f.moonpay
     if (!m) throw notEnabled()
-    const code = b.config?.currencyCode ?? 'eth'
+    const code = (b.config?.currencyCode ?? 'eth').toLowerCase()
     const solana = code === 'sol' || code.endsWith('_sol')
     if (solana ? !isSolanaAddress(b.address) : !isEvmAddress(b.address)) {
       throw errors.invalidData(`address: not a valid ${solana ? 'Solana' : 'Ethereum'} address`, { fields: { address: 'Invalid address' } })

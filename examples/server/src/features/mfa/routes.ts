@@ -34,7 +34,7 @@ import { now } from '../../core/identity/tokens'
 import { id, optId } from '../../core/validate'
 import { normalisePhone } from '../passwordless/sms'
 import { MAX_PASSKEYS, relyingParty } from '../passkeys/webauthn'
-import { CHALLENGE_TTL_S, advanceCounter, authenticationOptions, authenticationResponse, loadCredential, verifyAssertion } from '../passkeys/webauthn'
+import { CHALLENGE_TTL_S, advanceCounter, authenticationOptions, authenticationResponse, loadCredential, verifyAssertion, withSnakeNames } from '../passkeys/webauthn'
 import { router } from '../../core/router'
 import type { Auth } from '../../core/auth'
 import { MFA_ATTEMPT_WINDOW_S, MFA_DAILY_ATTEMPTS, MFA_FRESH_S, MFA_MAX_ATTEMPTS, MFA_PENDING_TTL_S, type MfaType, allowedTypes, countAttempt, markVerified, mfaState, totpOf, totpStep } from './service'
@@ -84,7 +84,7 @@ export function mfaRoutes(ctx: ServerCtx) {
 
   // ---------------------------------------------------------- TOTP
 
-  r.post('/mfa/totp/init', { summary: 'MFA: start authenticator-app enrolment (auth_url, secret)', auth: 'bearer' }, async (c, { auth }) => {
+  r.post('/mfa/totp/init', { summary: 'MFA: start authenticator-app enrolment (auth_url and secret, also as totpAuthUrl and totpSecret)', auth: 'bearer' }, async (c, { auth }) => {
     allowed(c, 'totp')
     await changeAllowed(auth)
     const app = c.get('app')
@@ -93,7 +93,9 @@ export function mfaRoutes(ctx: ServerCtx) {
     const secret = new OTPAuth.Secret({ size: 20 }).base32
     const t = now()
     await putPendingTotp(ctx.store, auth.userId, await ctx.keys.seal(secret, SEAL_PURPOSE), t, t + MFA_PENDING_TTL_S)
-    return c.json({ auth_url: totpOf(secret, app.name, email?.address ?? app.name).toString(), secret })
+    const authUrl = totpOf(secret, app.name, email?.address ?? app.name).toString()
+    // The same two values under the published client's names too.
+    return c.json({ auth_url: authUrl, secret, totpAuthUrl: authUrl, totpSecret: secret })
   })
 
   r.post('/mfa/totp/enroll', { summary: 'MFA: finish authenticator-app enrolment with a code', body: z.object({ code }), auth: 'bearer' }, async (c, { body: b, auth }) => {
@@ -202,7 +204,7 @@ export function mfaRoutes(ctx: ServerCtx) {
       const options = await authenticationOptions(rp.rpId, mine)
       const t = now()
       await insertChallenge(ctx.store, { value: options.challenge, appId: app.id, purpose: 'mfa_passkey', subject: auth.userId }, rp.rpId, t, t + CHALLENGE_TTL_S)
-      return c.json({ relying_party: rp.rpId, options })
+      return c.json({ relying_party: rp.rpId, options: withSnakeNames(options) })
     })
 
   r.post('/mfa/passkeys/verify', { summary: 'MFA: verify with an enrolled passkey', body: z.object({ relying_party: optId(253), challenge: id(128), authenticator_response: authenticationResponse }), auth: 'bearer' }, async (c, { body: b, auth }) => {

@@ -89,14 +89,16 @@ export function oauthRoutes(ctx: ServerCtx, opts: OAuthOptions = {}) {
 
   // ------------------------------------------------------------------ exchange
   /** Consumes the state, checks the verifier, exchanges the code and reads the profile. */
-  async function exchange(c: C, b: { authorization_code?: string | null; state_code?: string | null; code_verifier?: string | null; provider: string }) {
+  async function exchange(c: C, b: { authorization_code?: string | null; state_code?: string | null; code_verifier?: string | null; provider?: string | null }) {
     const app = c.get('app')
     if (!b.authorization_code || !b.state_code) throw errors.invalidData(OAUTH_MSG.missingCodes)
-    const p = providerFor(app, b.provider)
+    // The provider may be left out (the published client sends none): the state names it.
+    const named = b.provider ? providerFor(app, b.provider) : null
     const st = await useState(ctx.store, sha256(b.state_code), app.id, now())
     // The spec's convention: an authorization code of 'undefined' means the user denied it.
-    if (b.authorization_code === 'undefined') throw denied(p.id)
+    if (b.authorization_code === 'undefined') throw denied(named?.id ?? st?.provider ?? 'oauth')
     if (!st) throw oauthError(OAUTH_MSG.badState, { reason: 'invalid_state' })
+    const p = named ?? providerFor(app, st.provider)
     if (st.provider !== p.id) throw oauthError('This state was issued for another provider.', { reason: 'provider_mismatch' })
     if (!b.code_verifier || !VERIFIER.test(b.code_verifier)) throw oauthError(OAUTH_MSG.badVerifier, { reason: 'invalid_verifier' })
     if ((await oauth.calculatePKCECodeChallenge(b.code_verifier)) !== st.code_challenge) {
@@ -216,7 +218,7 @@ export function oauthRoutes(ctx: ServerCtx, opts: OAuthOptions = {}) {
     authorization_code: optId(4096),
     state_code: optId(256),
     code_verifier: optId(256),
-    provider: id(32),
+    provider: optId(32),
   }
 
   r.post('/oauth/authenticate', { summary: 'OAuth: log in with an authorization code', body: z.object({ ...exchangeSchema, mode }), auth: 'optional' }, async (c, { body: b }) => {

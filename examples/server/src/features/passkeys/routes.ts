@@ -19,7 +19,7 @@ import { insertAccount, loadUser, loginWithAccount, unlinkAccount, userResponse,
 import type { Queryable } from '../../core/store'
 import { now } from '../../core/identity/tokens'
 import { id, mode, optId } from '../../core/validate'
-import { CHALLENGE_TTL_S, advanceCounter, authenticationOptions, authenticationResponse, loadCredential, registrationResponse, verifyAssertion } from './webauthn'
+import { CHALLENGE_TTL_S, advanceCounter, authenticationOptions, authenticationResponse, challengeOf, loadCredential, registrationResponse, verifyAssertion, withSnakeNames } from './webauthn'
 import { router } from '../../core/router'
 import { currentGuest } from '../../core/auth'
 import { MAX_PASSKEYS, authenticatorName, relyingParty } from './webauthn'
@@ -37,6 +37,8 @@ type Purpose = 'passkey_register' | 'passkey_authenticate' | 'passkey_link'
 
 const relying_party = optId(253)
 const challenge = id(128)
+/** A registration's: optional (the published client sends none; clientDataJSON's is then the candidate). */
+const registrationChallenge = optId(128)
 
 export function passkeysRoutes(ctx: ServerCtx) {
   const r = router(ctx)
@@ -71,6 +73,12 @@ export function passkeysRoutes(ctx: ServerCtx) {
   }
 
   const userPasskeys = (q: Queryable, userId: string) => passkeysOf(q, userId)
+  /** The challenge a request answers: the one it names, else the one its clientDataJSON carries. */
+  const challengeFor = (b: { challenge?: string | null; authenticator_response: { response: { clientDataJSON: string } } }): string => {
+    const value = b.challenge ?? challengeOf(b.authenticator_response)
+    if (!value) throw bad(PASSKEY_MSG.badChallenge)
+    return value
+  }
 
   const creationOptions = async (app: AppSettings, rpId: string, userId: Uint8Array, exclude: { identifier: string; transports: AuthenticatorTransport[] | null }[]) =>
     generateRegistrationOptions({
@@ -135,18 +143,19 @@ export function passkeysRoutes(ctx: ServerCtx) {
       await limit(c)
       const options = await creationOptions(app, rp.rpId, randomBytes(32), [])
       await store(app.id, 'passkey_register', options.challenge, '', rp.rpId)
-      return c.json({ relying_party: rp.rpId, options })
+      return c.json({ relying_party: rp.rpId, options: withSnakeNames(options) })
     })
 
-  r.post('/passkeys/register', { summary: 'Passkey sign-up: verify the new credential, create the user', body: z.object({ relying_party, challenge, authenticator_response: registrationResponse, mode }), auth: 'optional' }, async (c, { body: b }) => {
+  r.post('/passkeys/register', { summary: 'Passkey sign-up: verify the new credential, create the user', body: z.object({ relying_party, challenge: registrationChallenge, authenticator_response: registrationResponse, mode }), auth: 'optional' }, async (c, { body: b }) => {
       const app = enabled(c)
       signupAllowed(app)
       const rp = relyingParty(app, b.relying_party)
-      await pending(app.id, 'passkey_register', b.challenge, '', rp.rpId)
-      const { account, writeCredential } = await verifyRegistration(c, app, b, rp)
+      const ch = challengeFor(b)
+      await pending(app.id, 'passkey_register', ch, '', rp.rpId)
+      const { account, writeCredential } = await verifyRegistration(c, app, { ...b, challenge: ch }, rp)
       const guest = await currentGuest(c, ctx)
       const verify = async (q: Queryable) => {
-        await consume(q, app.id, 'passkey_register', b.challenge, '')
+        await consume(q, app.id, 'passkey_register', ch, '')
         await writeCredential(q)
         return true
       }
@@ -162,21 +171,22 @@ export function passkeysRoutes(ctx: ServerCtx) {
       await limit(c)
       const options = await authenticationOptions(rp.rpId)
       await store(app.id, 'passkey_authenticate', options.challenge, '', rp.rpId)
-      return c.json({ relying_party: rp.rpId, options })
+      return c.json({ relying_party: rp.rpId, options: withSnakeNames(options) })
     })
 
   r.post('/passkeys/authenticate', { summary: 'Passkey login: verify the assertion (signature, origin, challenge, sign counter)', body: z.object({ relying_party, challenge, authenticator_response: authenticationResponse, mode }), auth: 'optional' }, async (c, { body: b }) => {
       const app = enabled(c)
       const rp = relyingParty(app, b.relying_party)
-      await pending(app.id, 'passkey_authenticate', b.challenge, '', rp.rpId)
+      const ch = b.challenge
+      await pending(app.id, 'passkey_authenticate', ch, '', rp.rpId)
       const resp = b.authenticator_response as unknown as AuthenticationResponseJSON
       const cred = await loadCredential(ctx.store, app.id, resp.id)
       if (!cred) throw bad(PASSKEY_MSG.unknownPasskey)
-      const newCounter = await verifyAssertion(resp, b.challenge, rp, cred)
+      const newCounter = await verifyAssertion(resp, ch, rp, cred)
       if (newCounter === null) throw bad()
       const guest = await currentGuest(c, ctx)
       const verify = async (q: Queryable) => {
-        await consume(q, app.id, 'passkey_authenticate', b.challenge, '')
+        await consume(q, app.id, 'passkey_authenticate', ch, '')
         if (!(await advanceCounter(q, app.id, resp.id, newCounter))) throw bad()
         return true
       }
@@ -194,18 +204,19 @@ export function passkeysRoutes(ctx: ServerCtx) {
       await limit(c)
       const options = await creationOptions(app, rp.rpId, new TextEncoder().encode(auth.userId), mine)
       await store(app.id, 'passkey_link', options.challenge, auth.userId, rp.rpId)
-      return c.json({ relying_party: rp.rpId, options })
+      return c.json({ relying_party: rp.rpId, options: withSnakeNames(options) })
     })
 
-  r.post('/passkeys/link', { summary: 'Link a passkey: verify the new credential, add it to the user', body: z.object({ relying_party, challenge, authenticator_response: registrationResponse }), auth: 'link' }, async (c, { body: b, auth }) => {
+  r.post('/passkeys/link', { summary: 'Link a passkey: verify the new credential, add it to the user', body: z.object({ relying_party, challenge: registrationChallenge, authenticator_response: registrationResponse }), auth: 'link' }, async (c, { body: b, auth }) => {
       const app = enabled(c)
       const rp = relyingParty(app, b.relying_party)
-      await pending(app.id, 'passkey_link', b.challenge, auth.userId, rp.rpId)
-      const { account, writeCredential } = await verifyRegistration(c, app, b, rp)
+      const ch = challengeFor(b)
+      await pending(app.id, 'passkey_link', ch, auth.userId, rp.rpId)
+      const { account, writeCredential } = await verifyRegistration(c, app, { ...b, challenge: ch }, rp)
       const user = await ctx.store.transaction(async (q) => {
         // The user row lock serialises links of one user (the limit holds under concurrency).
         await lockUser(q, auth.userId)
-        await consume(q, app.id, 'passkey_link', b.challenge, auth.userId)
+        await consume(q, app.id, 'passkey_link', ch, auth.userId)
         if ((await userPasskeys(q, auth.userId)).length >= MAX_PASSKEYS) throw cannotLinkMore()
         await writeCredential(q)
         await insertAccount(q, app, auth.userId, account)

@@ -27,23 +27,94 @@ const credentialBase = {
   authenticatorAttachment: optId(32),
   clientExtensionResults: z.record(z.string(), z.unknown()).optional().default({}),
 }
-export const registrationResponse = z.object({
-  ...credentialBase,
-  response: z.looseObject({
-    clientDataJSON: b64(8192).min(1, 'Required'),
-    attestationObject: b64(32_768).min(1, 'Required'),
-    transports: z.array(z.string().max(32)).max(8).optional(),
+
+/**
+ * The published client of this contract sends the same response with snake_case names
+ * (`raw_id`, `response.client_data_json`, `response.attestation_object`, ...). Its names are
+ * read as the WebAuthn ones (a name already given in camelCase wins), then one schema checks
+ * the result: both spellings reach the same validation and verification.
+ */
+const SNAKE_NAMES: Record<string, string> = {
+  raw_id: 'rawId',
+  authenticator_attachment: 'authenticatorAttachment',
+  client_extension_results: 'clientExtensionResults',
+  client_data_json: 'clientDataJSON',
+  attestation_object: 'attestationObject',
+  authenticator_data: 'authenticatorData',
+  user_handle: 'userHandle',
+  public_key: 'publicKey',
+  public_key_algorithm: 'publicKeyAlgorithm',
+  app_id: 'appid',
+  cred_props: 'credProps',
+  hmac_create_secret: 'hmacCreateSecret',
+}
+const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+function camelNames(v: unknown, depth = 0): unknown {
+  if (!isPlain(v) || depth > 2) return v
+  const out: Record<string, unknown> = {}
+  for (const [k, val] of Object.entries(v)) {
+    const name = SNAKE_NAMES[k] ?? k
+    if (name !== k && name in v) continue
+    out[name] = camelNames(val, depth + 1)
+  }
+  return out
+}
+const eitherCase = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => camelNames(v), schema).describe('WebAuthn response JSON; the same names in snake_case (raw_id, response.client_data_json, ...) are read too')
+
+export const registrationResponse = eitherCase(
+  z.object({
+    ...credentialBase,
+    response: z.looseObject({
+      clientDataJSON: b64(8192).min(1, 'Required'),
+      attestationObject: b64(32_768).min(1, 'Required'),
+      transports: z.array(z.string().max(32)).max(8).optional(),
+    }),
   }),
-})
-export const authenticationResponse = z.object({
-  ...credentialBase,
-  response: z.looseObject({
-    clientDataJSON: b64(8192).min(1, 'Required'),
-    authenticatorData: b64(8192).min(1, 'Required'),
-    signature: b64(2048).min(1, 'Required'),
-    userHandle: b64(512).nullish(),
+)
+export const authenticationResponse = eitherCase(
+  z.object({
+    ...credentialBase,
+    response: z.looseObject({
+      clientDataJSON: b64(8192).min(1, 'Required'),
+      authenticatorData: b64(8192).min(1, 'Required'),
+      signature: b64(2048).min(1, 'Required'),
+      userHandle: b64(512).nullish(),
+    }),
   }),
-})
+)
+
+/**
+ * The challenge a response answers, read from its clientDataJSON (the published client sends
+ * no `challenge` with a registration). It is only a candidate: the route still requires it to
+ * be a live challenge of this purpose, and the library checks the signed client data against it.
+ */
+export function challengeOf(resp: { response: { clientDataJSON: string } }): string | null {
+  try {
+    const c = JSON.parse(Buffer.from(resp.response.clientDataJSON, 'base64url').toString('utf8'))?.challenge
+    return typeof c === 'string' && c.length > 0 && c.length <= 128 && /^[A-Za-z0-9_-]+$/.test(c) ? c : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * WebAuthn options (@simplewebauthn's JSON, camelCase) with every name also in snake_case
+ * (`pub_key_cred_params`, `authenticator_selection`, `allow_credentials`, `rp_id`, ...), the
+ * form the published client reads. Browsers ignore the names they do not know.
+ */
+export function withSnakeNames<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(withSnakeNames) as T
+  if (!isPlain(v)) return v
+  const out: Record<string, unknown> = {}
+  for (const [k, val] of Object.entries(v)) {
+    const copy = withSnakeNames(val)
+    out[k] = copy
+    const snake = k.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`)
+    if (snake !== k && !(snake in v)) out[snake] = copy
+  }
+  return out as T
+}
 
 export interface KnownCredential {
   identifier: string

@@ -119,12 +119,14 @@ export function recoveryRoutes(ctx: ServerCtx, opts: RecoveryOptions = {}) {
   }
 
   // ------------------------------------------------------------------ authenticate
-  r.post('/recovery/oauth/authenticate', { summary: "Recovery: exchange the provider's code (PKCE checked) for the drive's access token", body: z.object({ authorization_code: optId(4096), state_code: optId(256), code_verifier: optId(256), provider: id(32) }), auth: 'bearer' }, async (c, { body: b, auth }) => {
+  r.post('/recovery/oauth/authenticate', { summary: "Recovery: exchange the provider's code (PKCE checked) for the drive's access token", body: z.object({ authorization_code: optId(4096), state_code: optId(256), code_verifier: optId(256), provider: optId(32) }), auth: 'bearer' }, async (c, { body: b, auth }) => {
       const app = c.get('app')
       if (!b.authorization_code || !b.state_code) throw errors.invalidData(RECOVERY_MSG.missingCodes)
-      if (!(PROVIDERS as readonly string[]).includes(b.provider)) throw errors.field('provider', `Expected one of ${PROVIDERS.join(', ')}`)
-      if (b.authorization_code === 'undefined') throw denied(b.provider)
-      if (b.provider === 'icloud') {
+      // No provider (the published client's authorize sends none): Google Drive, the PKCE flow /recovery/oauth/init starts.
+      const provider = b.provider ?? 'google-drive'
+      if (!(PROVIDERS as readonly string[]).includes(provider)) throw errors.field('provider', `Expected one of ${PROVIDERS.join(', ')}`)
+      if (b.authorization_code === 'undefined') throw denied(provider)
+      if (provider === 'icloud') {
         const ck = recoveryProviders(env).icloud
         if (!ck) throw notSupported('not_configured')
         checkStateCode(b.state_code)

@@ -26,7 +26,19 @@ const authResult = z
   .record(z.string().regex(/^[a-z_]{1,32}$/, 'Unexpected field name'), field)
   .refine((r) => Object.keys(r).length <= 16, 'Too many fields')
   .nullish()
-const webAppData = z.string().max(4096, 'Must be at most 4096 characters').nullish()
+/**
+ * Mini App launch data: the raw `initData` query string (the spec's form), or the published
+ * client's form, the same fields parsed into an object (each value decoded once, `user` still
+ * its JSON text). Both are checked over the same fields.
+ */
+const webAppData = z
+  .union([
+    z.string().max(4096, 'Must be at most 4096 characters'),
+    z
+      .record(z.string().regex(/^[a-z_]{1,32}$/, 'Unexpected field name'), field)
+      .refine((r) => Object.keys(r).length <= 16, 'Too many fields'),
+  ])
+  .nullish()
 
 export function telegramRoutes(ctx: ServerCtx) {
   const r = router(ctx)
@@ -39,7 +51,7 @@ export function telegramRoutes(ctx: ServerCtx) {
   }
 
   /** Checks the data (exactly one of the two forms) and returns the account to write. */
-  const verify = (c: C, b: { telegram_auth_result?: Record<string, string | number> | null; telegram_web_app_data?: string | null }): AccountInput => {
+  const verify = (c: C, b: { telegram_auth_result?: Record<string, string | number> | null; telegram_web_app_data?: string | Record<string, string | number> | null }): AccountInput => {
     const app = c.get('app')
     const token = botToken(app)
     const widget = b.telegram_auth_result ?? null

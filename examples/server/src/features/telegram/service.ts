@@ -81,18 +81,29 @@ const telegramUser = (id: string, u: Record<string, unknown>) => ({
   photo_url: strOrNull(u.photo_url),
 })
 
-/** Mini App launch data: the raw `initData` query string (`tgWebAppData`). */
-export function checkWebAppData(initData: string, botToken: string, opts: { maxAgeS?: number; nowS?: number } = {}): TelegramCheck {
-  let params: URLSearchParams
-  try {
-    params = new URLSearchParams(initData)
-  } catch {
-    return { ok: false, reason: 'malformed' }
+/**
+ * Mini App launch data: the raw `initData` query string (`tgWebAppData`), or its fields already
+ * parsed into an object (each value decoded once, as the published client sends them).
+ */
+export function checkWebAppData(
+  initData: string | Record<string, string | number>,
+  botToken: string,
+  opts: { maxAgeS?: number; nowS?: number } = {},
+): TelegramCheck {
+  let fields: [string, string][]
+  if (typeof initData === 'string') {
+    try {
+      fields = [...new URLSearchParams(initData).entries()]
+    } catch {
+      return { ok: false, reason: 'malformed' }
+    }
+  } else {
+    fields = Object.entries(initData).map(([k, v]) => [k, String(v)])
   }
-  const fields = [...params.entries()]
+  const params = new Map(fields)
   const hash = params.get('hash')
   const userJson = params.get('user')
-  if (!hash || !userJson || !params.get('auth_date') || new Set(fields.map(([k]) => k)).size !== fields.length) {
+  if (!hash || !userJson || !params.get('auth_date') || params.size !== fields.length) {
     return { ok: false, reason: 'malformed' }
   }
   const key = createHmac('sha256', 'WebAppData').update(botToken).digest()
