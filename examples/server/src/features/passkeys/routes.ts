@@ -9,7 +9,7 @@
  * consumes the challenge with its writes: a refused request writes nothing.
  */
 import { randomBytes } from 'node:crypto'
-import { generateRegistrationOptions, verifyRegistrationResponse, type AuthenticationResponseJSON, type AuthenticatorTransport, type RegistrationResponseJSON } from '@simplewebauthn/server'
+import type { AuthenticationResponseJSON, AuthenticatorTransport, RegistrationResponseJSON, VerifiedRegistrationResponse } from '@simplewebauthn/server'
 import { z } from 'zod'
 import { hitLimit } from '../../codes'
 import { methodEnabled, type AppSettings } from '../../config'
@@ -22,7 +22,7 @@ import { id, mode, optId } from '../../core/validate'
 import { CHALLENGE_TTL_S, advanceCounter, authenticationOptions, authenticationResponse, challengeOf, loadCredential, registrationResponse, verifyAssertion, withSnakeNames } from './webauthn'
 import { router } from '../../core/router'
 import { currentGuest } from '../../core/auth'
-import { MAX_PASSKEYS, authenticatorName, relyingParty } from './webauthn'
+import { MAX_PASSKEYS, authenticatorName, relyingParty, webauthnLib } from './webauthn'
 import { browserAndOs } from '../../user-agent'
 import { PASSKEY_MSG, cannotLinkMore, notAllowed } from './errors'
 import { endGuest, lockUser } from '../../core/identity/repo'
@@ -81,7 +81,7 @@ export function passkeysRoutes(ctx: ServerCtx) {
   }
 
   const creationOptions = async (app: AppSettings, rpId: string, userId: Uint8Array, exclude: { identifier: string; transports: AuthenticatorTransport[] | null }[]) =>
-    generateRegistrationOptions({
+    (await webauthnLib()).generateRegistrationOptions({
       rpName: app.name,
       rpID: rpId,
       userID: userId as Uint8Array<ArrayBuffer>,
@@ -94,7 +94,8 @@ export function passkeysRoutes(ctx: ServerCtx) {
 
   /** Verifies a registration against a live challenge; the account and credential to write. */
   const verifyRegistration = async (c: C, app: AppSettings, b: { challenge: string; authenticator_response: unknown }, rp: { rpId: string; origins: string[] }) => {
-    let info: Awaited<ReturnType<typeof verifyRegistrationResponse>>['registrationInfo']
+    const { verifyRegistrationResponse } = await webauthnLib()
+    let info: VerifiedRegistrationResponse['registrationInfo']
     try {
       const v = await verifyRegistrationResponse({
         response: b.authenticator_response as RegistrationResponseJSON,

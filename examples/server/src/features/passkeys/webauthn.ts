@@ -5,7 +5,11 @@
  * assertion check and the sign-counter compare-and-set. Options and verification are
  * @simplewebauthn/server's.
  */
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON, type AuthenticatorTransport } from '@simplewebauthn/server'
+import type { AuthenticationResponseJSON, AuthenticatorTransport } from '@simplewebauthn/server'
+
+let lib: Promise<typeof import('@simplewebauthn/server')> | undefined
+/** @simplewebauthn/server, loaded with the first passkey ceremony (not at the server's start: it and its ASN.1 stack are a large part of the import). */
+export const webauthnLib = () => (lib ??= import('@simplewebauthn/server'))
 import { isIP } from 'node:net'
 import { z } from 'zod'
 import type { AppSettings } from '../../config'
@@ -122,7 +126,8 @@ export interface KnownCredential {
 }
 
 /** Request options for an assertion; `allow` limits it to those credentials (MFA), none means any discoverable one (login). */
-export function authenticationOptions(rpId: string, allow?: KnownCredential[]) {
+export async function authenticationOptions(rpId: string, allow?: KnownCredential[]) {
+  const { generateAuthenticationOptions } = await webauthnLib()
   return generateAuthenticationOptions({
     rpID: rpId,
     userVerification: 'preferred',
@@ -140,6 +145,7 @@ export async function verifyAssertion(
   rp: { rpId: string; origins: string[] },
   cred: StoredCredential,
 ): Promise<number | null> {
+  const { verifyAuthenticationResponse } = await webauthnLib()
   try {
     const v = await verifyAuthenticationResponse({
       response,
