@@ -153,6 +153,12 @@ export const CLIENT_EVENTS: Record<string, (d: ClientData, ctx: FrameContext) =>
     const r = await call('wallets:create', { accessToken: str(d.accessToken), chainTypes: ['ethereum'], recoveryMethod: d.recoveryMethod, ...recoveryInput(d) }, ctx)
     return { address: r.wallets[0].address }
   },
+  /** A new root with the index-0 wallet of each chain type asked for (chainType or chainTypes; default Ethereum). */
+  'privy:wallets:create': async (d, ctx) => {
+    const chainTypes = Array.isArray(d.chainTypes) ? d.chainTypes : [d.chainType ?? 'ethereum']
+    const r = await call('wallets:create', { accessToken: str(d.accessToken), chainTypes, recoveryMethod: d.recoveryMethod, ...recoveryInput(d) }, ctx)
+    return { address: r.wallets[0].address }
+  },
   /** The Solana wallet at index 0: on the user's Ethereum root (ethereumAddress), or a new root. */
   'privy:solana-wallet:create': async (d, ctx) => {
     const on = typeof d.ethereumAddress === 'string' && d.ethereumAddress ? { entropyId: d.ethereumAddress, entropyIdVerifier: 'ethereum-address-verifier' as const } : {}
