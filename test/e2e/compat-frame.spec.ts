@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { build } from 'esbuild'
 import { serve } from '@hono/node-server'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { verifyMessage, type Hex } from 'viem'
+import { parseTransaction, recoverTransactionAddress, verifyMessage, verifyTypedData, type Hex } from 'viem'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58, base64 } from '@scure/base'
 import * as OTPAuth from 'otpauth'
@@ -33,6 +33,14 @@ import { PAGE_INIT_SCRIPT } from './page-scripts'
 const APP = 'portico-test-compat-00001'
 const RECOVERY_KEY = 'e2e-compat-recovery-key-outside-the-db-0001'
 const T = 60_000
+const TYPED = {
+  domain: { name: 'Compat', version: '1', chainId: 31337, verifyingContract: '0x0000000000000000000000000000000000000001' },
+  types: { Greeting: [{ name: 'text', type: 'string' }] },
+  primaryType: 'Greeting',
+  message: { text: 'Hello from the published client' },
+} as const
+/** Complete (the client sends eth_signTransaction as given; only sending fills fields from a chain). */
+const TX = { to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: '0x3e8', chainId: 31337, nonce: 3, gasLimit: '0x5208', maxFeePerGas: '0x3b9aca00', maxPriorityFeePerGas: '0x1' } as const
 
 let store: Store
 let api: Server
@@ -189,7 +197,7 @@ describe('the published client drives the wallet frame at the API origin', () =>
     expect((await fetch(`${apiUrl}/apps/portico-unknown-app-000001/embedded-wallets`)).status).toBe(404)
   })
 
-  it('creates an embedded Ethereum wallet and signs with it', async () => {
+  it('creates an embedded Ethereum and a Solana wallet, signs (message, typed data, transaction; Solana message), enrols TOTP MFA and verifies', async () => {
     const page = await openHost()
     await login(page, EMAIL)
     const user = await page.evaluate(() => (window as any).compat.privy.embeddedWallet.create({}).then((r: any) => r.user))
@@ -198,6 +206,22 @@ describe('the published client drives the wallet frame at the API origin', () =>
     expect(ethWallet.recovery_method).toBe('privy')
     const signature = await personalSign(page, ethWallet, 'Hello from the published client')
     expect(await verifyMessage({ address: ethWallet.address, message: 'Hello from the published client', signature })).toBe(true)
+    // Typed data and a complete transaction, through the same provider.
+    const [typedSig, signedTx] = (await page.evaluate(
+      async ([w, typed, tx]) => {
+        const provider = await (window as any).compat.privy.embeddedWallet.getProvider(w)
+        const address = (w as { address: string }).address
+        return [
+          await provider.request({ method: 'eth_signTypedData_v4', params: [address, JSON.stringify(typed)] }),
+          await provider.request({ method: 'eth_signTransaction', params: [{ ...tx, from: address }] }),
+        ]
+      },
+      [ethWallet, TYPED, TX] as const,
+    )) as [Hex, Hex]
+    expect(await verifyTypedData({ address: ethWallet.address, ...TYPED, signature: typedSig })).toBe(true)
+    const parsed = parseTransaction(signedTx)
+    expect(parsed).toMatchObject({ to: TX.to.toLowerCase(), value: 1000n, chainId: 31337, nonce: 3, type: 'eip1559' })
+    expect((await recoverTransactionAddress({ serializedTransaction: signedTx as never })).toLowerCase()).toBe(ethWallet.address.toLowerCase())
 
     // Solana on the same root, then signMessage through the client's Solana provider.
     const after = await page.evaluate((w) => (window as any).compat.privy.embeddedWallet.createSolana({ ethereumAccount: w }).then((r: any) => r.user), ethWallet)
