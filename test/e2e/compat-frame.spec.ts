@@ -285,4 +285,35 @@ describe('the published client drives the wallet frame at the API origin', () =>
     expect(await verifyMessage({ address: wallet.address, message: 'step-up by e-mail', signature })).toBe(true)
     expect(pageErrors.get(page)).toEqual([])
   }, 2 * T)
+
+  it('answers the client only from its parent window on an allowed origin', async () => {
+    // A popup of the host's origin and a frame of the wallet frame's own origin (the API's) post
+    // the client's envelope to the wallet frame: neither gets a reply, while the parent's pings,
+    // sent after them, do (the frame answers in order).
+    const page = await openHost()
+    const ping = JSON.stringify({ id: 'id-evil', event: 'privy:iframe:ready', data: {} })
+    const [popup] = await Promise.all([page.waitForEvent('popup'), page.evaluate((u) => void window.open(u), hostUrl)])
+    await popup.waitForFunction(() => !!(window as any).compat)
+    await popup.evaluate((m) => {
+      ;(window as any).got = []
+      window.addEventListener('message', (e) => (e.data as { id?: string })?.id === 'id-evil' && (window as any).got.push(e.data))
+      ;(window.opener as Window).frames[0].postMessage(m, '*')
+    }, ping)
+    await page.evaluate((api) => {
+      const f = document.createElement('iframe')
+      f.src = `${api}/health`
+      document.body.appendChild(f)
+      return new Promise((r) => (f.onload = r))
+    }, apiUrl)
+    const other = page.frames().find((f) => f.url() === `${apiUrl}/health`)!
+    await other.evaluate((m) => {
+      ;(window as any).got = []
+      window.addEventListener('message', (e) => (window as any).got.push(e.data))
+      window.parent.frames[0].postMessage(m, '*')
+    }, ping)
+    expect(await page.evaluate(() => (window as any).compat.privy.embeddedWallet.ping(30_000))).toBe(true)
+    expect(await page.evaluate(() => (window as any).compat.privy.embeddedWallet.ping(30_000))).toBe(true)
+    expect(await popup.evaluate(() => (window as any).got)).toEqual([])
+    expect(await other.evaluate(() => (window as any).got)).toEqual([])
+  }, 2 * T)
 })
