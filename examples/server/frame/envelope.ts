@@ -92,7 +92,7 @@ async function verifyFirst(m: Incoming, ctx: FrameContext): Promise<void> {
     stepUpCodeSent.delete(entropyId)
     return
   }
-  await verifyMfa(ctx, accessToken, p.mfaMethod, p.mfaCode)
+  await verifyMfa(ctx, accessToken, p.mfaMethod, p.mfaCode, p.relyingParty)
 }
 
 /** Handles one request of either envelope: verifies what it carries, then runs it. */
@@ -200,7 +200,7 @@ export const CLIENT_EVENTS: Record<string, (d: ClientData, ctx: FrameContext) =>
     const r = await call('wallets:rpc', { ...ref(d), hdWalletIndex: d.hdWalletIndex, chainType, request: d.request, requesterAppId: d.requesterAppId } as never, ctx)
     return { chainType, response: r }
   },
-  'privy:mfa:verify': (d, ctx) => call('mfa:verify', { accessToken: str(d.accessToken), mfaMethod: d.mfaMethod, mfaCode: d.mfaCode }, ctx),
+  'privy:mfa:verify': (d, ctx) => call('mfa:verify', { accessToken: str(d.accessToken), mfaMethod: d.mfaMethod, mfaCode: d.mfaCode, relyingParty: d.relyingParty }, ctx),
   'privy:mfa:init-enrollment': (d, ctx) => call('mfa:init-enrollment', { accessToken: str(d.accessToken), method: d.method, phoneNumber: d.phoneNumber }, ctx),
   'privy:mfa:submit-enrollment': (d, ctx) =>
     call('mfa:submit-enrollment', { accessToken: str(d.accessToken), method: d.method, code: d.code, phoneNumber: d.phoneNumber, credentialIds: d.credentialIds }, ctx),

@@ -18,7 +18,7 @@ declare module '../../../plugins/embedded-wallet/protocol' {
      * /api/v1/mfa routes with the access token. A request of any type may carry `mfaMethod` and
      * `mfaCode`: the frame verifies them first (handlers/mfa.ts, the dispatcher in envelope.ts).
      */
-    'mfa:verify': { payload: Authed & { mfaMethod?: FrameMfaMethod; mfaCode?: unknown }; data: Record<string, never> }
+    'mfa:verify': { payload: Authed & { mfaMethod?: FrameMfaMethod; mfaCode?: unknown; relyingParty?: string }; data: Record<string, never> }
     'mfa:init-enrollment': {
       payload: Authed & { method: 'totp' | 'sms'; phoneNumber?: string }
       data: { method: 'totp' | 'sms'; secret?: string; authUrl?: string }

@@ -9,6 +9,7 @@ import { FRAME_PROTOCOL } from '../src/wire/frame'
 import { FrameFailure, type FrameContext } from '../frame/context'
 import { CLIENT_EVENTS, dispatch, readMessage, replyTo, toFrameError } from '../frame/envelope'
 import { register } from '../frame/handlers/registry'
+import { passkeyVerifyBody } from '../frame/handlers/mfa'
 
 register('ready', async () => ({ version: 1 }))
 const ctx = { config: { appId: 'portico-demo-app-00000001', apiUrl: '', allowedOrigins: [] }, origin: 'http://host.example', api: async () => ({}) } as unknown as FrameContext
@@ -109,5 +110,47 @@ describe('dispatch', () => {
         'privy:mfa:clear',
       ].sort(),
     )
+  })
+})
+
+describe('passkey MFA through the frame', () => {
+  const b64url = (s: string) => Buffer.from(s).toString('base64url')
+  const clientData = b64url(JSON.stringify({ type: 'webauthn.get', challenge: 'c2VydmVyLWNoYWxsZW5nZQ', origin: 'http://localhost:3000' }))
+
+  it("turns the client's snake_case assertion into the verify route's body, the challenge read from clientDataJSON", () => {
+    const code = {
+      id: 'cred-1',
+      raw_id: 'cred-1',
+      type: 'public-key',
+      authenticator_attachment: 'platform',
+      client_extension_results: {},
+      response: { client_data_json: clientData, authenticator_data: 'YXV0aA', signature: 'c2ln', user_handle: 'dXNlcg' },
+    }
+    expect(passkeyVerifyBody(code, 'http://localhost:3000')).toEqual({
+      relying_party: 'localhost',
+      challenge: 'c2VydmVyLWNoYWxsZW5nZQ',
+      authenticator_response: {
+        id: 'cred-1',
+        rawId: 'cred-1',
+        type: 'public-key',
+        response: { clientDataJSON: clientData, authenticatorData: 'YXV0aA', signature: 'c2ln', userHandle: 'dXNlcg' },
+        clientExtensionResults: {},
+        authenticatorAttachment: 'platform',
+      },
+    })
+    // The browser's own JSON names pass through; a bare host name is the relying party as is.
+    const camel = { id: 'cred-1', rawId: 'cred-1', type: 'public-key', response: { clientDataJSON: `${clientData}==`, authenticatorData: 'YXV0aA', signature: 'c2ln' } }
+    expect(passkeyVerifyBody(camel, 'example.com')).toMatchObject({ relying_party: 'example.com', challenge: 'c2VydmVyLWNoYWxsZW5nZQ', authenticator_response: { response: { signature: 'c2ln' } } })
+  })
+
+  it('refuses an assertion without a readable challenge as an invalid MFA code (the client asks again)', () => {
+    for (const code of [undefined, 'nope', { id: 'x', response: {} }, { id: 'x', response: { client_data_json: b64url('not json') } }, { response: { client_data_json: clientData } }]) {
+      expect(() => passkeyVerifyBody(code, undefined)).toThrow(FrameFailure)
+      try {
+        passkeyVerifyBody(code, undefined)
+      } catch (e) {
+        expect((e as FrameFailure).type).toBe('missing_or_invalid_mfa')
+      }
+    }
   })
 })

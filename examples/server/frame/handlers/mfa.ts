@@ -5,6 +5,7 @@
  * of the auth share, recovery and export: features/mfa/gate.ts), so what the frame verifies
  * here is what lets the next share through; the frame itself keeps nothing of it.
  */
+import { base64urlnopad } from '@scure/base'
 import { FRAME_TEXTS, FrameFailure, postPlain, type FrameContext } from '../context'
 import type { FrameMfaMethod } from '../messages'
 import { clearSession } from '../session'
@@ -17,7 +18,7 @@ const MFA_TEXTS = {
   method: "method: expected 'sms', 'totp' or 'passkey'",
   code: 'Invalid MFA code',
   missing: 'Missing or invalid MFA',
-  passkeyVerify: 'Passkey verification through the wallet frame is not supported by this server: verify with /api/v1/mfa/passkeys/verify.',
+  passkey: 'Invalid passkey response',
   phone: 'phoneNumber: Required',
   credentialIds: 'credentialIds: expected a list of passkey credential ids',
 } as const
@@ -32,17 +33,69 @@ function needToken(t: unknown): string {
   return t
 }
 
+const rec = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {})
+const text = (v: unknown) => (typeof v === 'string' ? v : undefined)
+
+/**
+ * The body of POST /mfa/passkeys/verify for a passkey assertion as the published client sends
+ * it (`mfaCode`: the WebAuthn response with snake_case fields, or the browser's camelCase JSON):
+ * the response in WebAuthn's JSON names, the challenge the server issued (read from
+ * clientDataJSON; the server checks it is live and the signature covers it) and the relying
+ * party's id (a host name; the client may give the page's origin).
+ */
+export function passkeyVerifyBody(code: unknown, relyingParty: unknown) {
+  const c = rec(code)
+  const r = rec(c.response)
+  const clientDataJSON = text(r.client_data_json ?? r.clientDataJSON)
+  let challenge: unknown
+  try {
+    challenge = JSON.parse(new TextDecoder().decode(base64urlnopad.decode(clientDataJSON!.replace(/=+$/, '')))).challenge
+  } catch {
+    challenge = undefined
+  }
+  if (typeof challenge !== 'string' || !challenge || !text(c.id)) throw new FrameFailure('missing_or_invalid_mfa', MFA_TEXTS.passkey)
+  let rp = text(relyingParty)
+  if (rp && /^[a-z][a-z0-9+.-]*:\/\//i.test(rp)) {
+    try {
+      rp = new URL(rp).hostname
+    } catch {
+      /* the server refuses it with its own message */
+    }
+  }
+  return {
+    ...(rp ? { relying_party: rp } : {}),
+    challenge,
+    authenticator_response: {
+      id: c.id,
+      rawId: c.raw_id ?? c.rawId ?? c.id,
+      type: 'public-key',
+      response: {
+        clientDataJSON,
+        authenticatorData: r.authenticator_data ?? r.authenticatorData,
+        signature: r.signature,
+        ...((r.user_handle ?? r.userHandle) ? { userHandle: r.user_handle ?? r.userHandle } : {}),
+      },
+      clientExtensionResults: {},
+      ...((c.authenticator_attachment ?? c.authenticatorAttachment) ? { authenticatorAttachment: c.authenticator_attachment ?? c.authenticatorAttachment } : {}),
+    },
+  }
+}
+
 /** Verifies an MFA code for this session (server side); a wrong code is `missing_or_invalid_mfa`, which the host retries. */
-export async function verifyMfa(ctx: FrameContext, accessToken: string, method: unknown, code: unknown): Promise<void> {
+export async function verifyMfa(ctx: FrameContext, accessToken: string, method: unknown, code: unknown, relyingParty?: unknown): Promise<void> {
   const m = methodOf(method)
-  if (m === 'passkey') throw bad(MFA_TEXTS.passkeyVerify)
+  const token = needToken(accessToken)
+  if (m === 'passkey') {
+    await postPlain(ctx.config, '/mfa/passkeys/verify', passkeyVerifyBody(code, relyingParty), token)
+    return
+  }
   if (typeof code !== 'string' || !code.trim()) throw new FrameFailure('missing_or_invalid_mfa', MFA_TEXTS.code)
-  await postPlain(ctx.config, `/mfa/${ROUTE[m]}/verify`, { code }, needToken(accessToken))
+  await postPlain(ctx.config, `/mfa/${ROUTE[m]}/verify`, { code }, token)
 }
 
 register('mfa:verify', async (p, ctx) => {
   if (p.mfaCode === undefined) throw new FrameFailure('missing_or_invalid_mfa', MFA_TEXTS.missing)
-  await verifyMfa(ctx, p.accessToken, p.mfaMethod, p.mfaCode)
+  await verifyMfa(ctx, p.accessToken, p.mfaMethod, p.mfaCode, p.relyingParty)
   return {}
 })
 
