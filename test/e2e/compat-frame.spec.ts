@@ -47,6 +47,7 @@ let api: Server
 let host: Server
 let apiUrl = ''
 let hostUrl = ''
+let hostLocalUrl = ''
 let browser: Browser
 const contexts: BrowserContext[] = []
 const pageErrors = new WeakMap<Page, string[]>()
@@ -59,8 +60,11 @@ const listen = (s: Server) =>
 
 beforeAll(async () => {
   host = createHttpServer()
-  hostUrl = `http://127.0.0.1:${await listen(host)}`
-  const apps = [{ id: APP, name: 'Compat test', loginMethods: ['email'], allowedOrigins: [hostUrl], embeddedWallets: { createOnLogin: 'off' } }]
+  const hostPort = await listen(host)
+  hostUrl = `http://127.0.0.1:${hostPort}`
+  // http://localhost:<port> too: WebAuthn needs a domain (the passkey MFA test).
+  hostLocalUrl = `http://localhost:${hostPort}`
+  const apps = [{ id: APP, name: 'Compat test', loginMethods: ['email', 'passkey'], allowedOrigins: [hostUrl, hostLocalUrl], embeddedWallets: { createOnLogin: 'off' } }]
   store = await openTestStore()
   // The frame is served by the API server itself: the API's origin is the frame's origin.
   const app = await createServer({ store, apps: apps as never, dev: true, logCodes: false, logLevel: 'silent', limits: { resendCooldownS: 0 } as never, wallets: { frameOrigin: () => apiUrl, recoveryKey: RECOVERY_KEY } })
@@ -79,10 +83,13 @@ beforeAll(async () => {
     logLevel: 'silent',
   })
   const js = bundle.outputFiles[0].text
-  // No inline script or style; requests and frames to the API only.
-  const csp = `default-src 'none'; script-src 'self'; connect-src ${apiUrl}; frame-src ${apiUrl}; base-uri 'none'; form-action 'none'`
-  const config = JSON.stringify({ appId: APP, apiUrl }).replace(/</g, '\\u003c')
+  // No inline script or style; requests and frames to the API only (as 127.0.0.1, or as
+  // localhost for a page on localhost: host page and frame on one site either way).
+  const apiLocalUrl = apiUrl.replace('127.0.0.1', 'localhost')
+  const csp = `default-src 'none'; script-src 'self'; connect-src ${apiUrl} ${apiLocalUrl}; frame-src ${apiUrl} ${apiLocalUrl}; base-uri 'none'; form-action 'none'`
   host.on('request', (req, res) => {
+    const local = (req.headers.host ?? '').startsWith('localhost:')
+    const config = JSON.stringify({ appId: APP, apiUrl: local ? apiLocalUrl : apiUrl }).replace(/</g, '\\u003c')
     if (req.url === '/host.js') {
       res.writeHead(200, { 'content-type': 'text/javascript', 'content-security-policy': csp }).end(js)
       return
@@ -109,7 +116,7 @@ afterAll(async () => {
 })
 
 /** A fresh browser profile (its own storage: no device share) with the host page ready. */
-async function openHost(): Promise<Page> {
+async function openHost(on: 'ip' | 'localhost' = 'ip'): Promise<Page> {
   const context = await browser.newContext()
   await context.addInitScript(PAGE_INIT_SCRIPT)
   contexts.push(context)
@@ -120,7 +127,7 @@ async function openHost(): Promise<Page> {
   page.on('console', (m) => {
     if (m.type() === 'error' && /Content.Security.Policy|Refused to/i.test(m.text())) seen.push(m.text())
   })
-  await page.goto(hostUrl)
+  await page.goto(on === 'localhost' ? hostLocalUrl : hostUrl)
   await page.waitForSelector('body[data-ready], body[data-error]', { state: 'attached' })
   expect(await page.getAttribute('body', 'data-error')).toBeNull()
   return page
@@ -315,5 +322,39 @@ describe('the published client drives the wallet frame at the API origin', () =>
     expect(await page.evaluate(() => (window as any).compat.privy.embeddedWallet.ping(30_000))).toBe(true)
     expect(await popup.evaluate(() => (window as any).got)).toEqual([])
     expect(await other.evaluate(() => (window as any).got)).toEqual([])
+  }, 2 * T)
+
+  it('verifies MFA with a passkey through the frame (the app runs WebAuthn, the frame the verification)', async () => {
+    const page = await openHost('localhost')
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('WebAuthn.enable', { enableUI: false })
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    })
+    await login(page, 'compat-frame-passkey@example.com')
+    // Set-up: a passkey linked through the API (the client's own link is the HTTP suite's).
+    const credentialId = await page.evaluate(async () => {
+      const { privy, webauthn, apiUrl, appId } = (window as any).compat
+      const token = await privy.getAccessToken()
+      const post = async (path: string, body: unknown) => {
+        const r = await fetch(`${apiUrl}/api/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'privy-app-id': appId, authorization: `Bearer ${token}` }, body: JSON.stringify(body) })
+        if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`)
+        return r.json()
+      }
+      const init = await post('/passkeys/link/init', {})
+      const reg = await webauthn.startRegistration({ optionsJSON: init.options })
+      await post('/passkeys/link', { relying_party: init.relying_party, challenge: init.options.challenge, authenticator_response: reg })
+      return reg.id as string
+    })
+    await page.evaluate((id) => (window as any).compat.privy.mfa.submitEnrollMfa({ method: 'passkey', credentialIds: [id] }), credentialId)
+    const verified = page.evaluate(() => (window as any).compat.privy.mfa.verifyMfa())
+    await page.waitForFunction(() => (window as any).compat.mfaPending(), undefined, { timeout: T })
+    await page.evaluate(async () => {
+      const compat = (window as any).compat
+      const r = await compat.privy.mfa.passkey.generateAuthenticationOptions({})
+      compat.submitMfa('passkey', await compat.webauthn.startAuthentication({ optionsJSON: r.options }))
+    })
+    expect(await verified).toEqual({})
+    expect(pageErrors.get(page)).toEqual([])
   }, 2 * T)
 })

@@ -6,6 +6,7 @@
  * the client's MFA prompt with the code the test gives. compat-frame.spec.ts drives it.
  */
 import Privy, { LocalStorage } from '@privy-io/js-sdk-core'
+import { startAuthentication, startRegistration } from '@simplewebauthn/browser'
 
 const cfg = JSON.parse(document.getElementById('compat-config')!.textContent!) as { appId: string; apiUrl: string }
 const apiOrigin = new URL(cfg.apiUrl).origin
@@ -45,12 +46,16 @@ const compat = {
   /** The client waits for a code (a prompt not answered yet). */
   mfaPending: () => !!privy.mfaPromises.rootPromise.current && privy.mfaPromises.rootPromise.current !== answered,
   /** Answers the client's pending MFA prompt. */
-  submitMfa(mfaMethod: 'totp' | 'sms', mfaCode: string) {
+  submitMfa(mfaMethod: 'totp' | 'sms' | 'passkey', mfaCode: unknown) {
     const pending = privy.mfaPromises.rootPromise.current
     if (!pending || pending === answered) throw new Error('no MFA prompt is pending')
     answered = pending
-    pending.resolve({ mfaMethod, mfaCode, relyingParty: location.origin })
+    pending.resolve({ mfaMethod, mfaCode: mfaCode as string, relyingParty: location.origin })
   },
+  /** The app's own WebAuthn calls (the passkey MFA prompt; linking a passkey in set-up). */
+  webauthn: { startAuthentication, startRegistration },
+  apiUrl: cfg.apiUrl,
+  appId: cfg.appId,
 }
 ;(window as unknown as { compat: typeof compat }).compat = compat
 privy.initialize().then(
