@@ -78,7 +78,9 @@ const STEP_UP_TEXTS = {
 /** Verifies what the request carries (an MFA code, or the step-up code it was asked for) before the request runs. */
 async function verifyFirst(m: Incoming, ctx: FrameContext): Promise<void> {
   const p = m.payload
-  if (p.mfaCode === undefined || p.mfaCode === null) return
+  // A verification comes as mfaMethod + mfaCode (the client's MFA retry); an mfaCode alone is the
+  // spec's name for an enrolment code (mfa submit-enrollment), which that request uses itself.
+  if (p.mfaCode === undefined || p.mfaCode === null || p.mfaMethod === undefined || p.mfaMethod === null) return
   const type = m.kind === 'frame' ? m.type : m.event
   if (type === 'mfa:verify' || type === 'privy:mfa:verify') return // that request verifies itself
   const accessToken = String(p.accessToken ?? '')
@@ -203,7 +205,7 @@ export const CLIENT_EVENTS: Record<string, (d: ClientData, ctx: FrameContext) =>
   'privy:mfa:verify': (d, ctx) => call('mfa:verify', { accessToken: str(d.accessToken), mfaMethod: d.mfaMethod, mfaCode: d.mfaCode, relyingParty: d.relyingParty }, ctx),
   'privy:mfa:init-enrollment': (d, ctx) => call('mfa:init-enrollment', { accessToken: str(d.accessToken), method: d.method, phoneNumber: d.phoneNumber }, ctx),
   'privy:mfa:submit-enrollment': (d, ctx) =>
-    call('mfa:submit-enrollment', { accessToken: str(d.accessToken), method: d.method, code: d.code, phoneNumber: d.phoneNumber, credentialIds: d.credentialIds }, ctx),
+    call('mfa:submit-enrollment', { accessToken: str(d.accessToken), method: d.method, code: d.code, mfaCode: d.mfaCode, mfaMethod: d.mfaMethod, phoneNumber: d.phoneNumber, credentialIds: d.credentialIds }, ctx),
   'privy:mfa:unenroll': (d, ctx) => call('mfa:unenroll', { accessToken: str(d.accessToken), method: d.method }, ctx),
   'privy:mfa:clear': (d, ctx) => call('mfa:clear', { userId: typeof d.userId === 'string' ? d.userId : undefined }, ctx),
 }

@@ -24,7 +24,8 @@ declare module '../../../plugins/embedded-wallet/protocol' {
       data: { method: 'totp' | 'sms'; secret?: string; authUrl?: string }
     }
     'mfa:submit-enrollment': {
-      payload: Authed & { method: FrameMfaMethod; code?: string; phoneNumber?: string; credentialIds?: string[] }
+      /** The code as `code`, or as `mfaCode` (the spec's name) when no `mfaMethod` comes with it. */
+      payload: Authed & { method: FrameMfaMethod; code?: string; mfaCode?: unknown; mfaMethod?: FrameMfaMethod; phoneNumber?: string; credentialIds?: string[] }
       data: Record<string, never>
     }
     'mfa:unenroll': { payload: Authed & { method: FrameMfaMethod }; data: Record<string, never> }

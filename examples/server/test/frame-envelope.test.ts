@@ -86,6 +86,11 @@ describe('dispatch', () => {
     expect((await failure(client('privy:mfa:verify', { accessToken: 't' }))).type).toBe('missing_or_invalid_mfa')
     expect((await failure(client('privy:mfa:init-enrollment', { accessToken: 't', method: 'email' }))).type).toBe('invalid_request_arguments')
     expect((await failure(client('privy:mfa:unenroll', { accessToken: 't', method: 'fax' }))).type).toBe('invalid_request_arguments')
+    // The spec names an enrolment's code mfaCode: without an mfaMethod it is the enrolment's own code.
+    expect(await failure(client('privy:mfa:submit-enrollment', { accessToken: 't', method: 'sms', mfaCode: '123456' }))).toEqual({ type: 'invalid_request_arguments', message: 'phoneNumber: Required' })
+    expect(await failure(client('privy:mfa:submit-enrollment', { accessToken: 't', method: 'totp', mfaCode: ' ' }))).toEqual({ type: 'missing_or_invalid_mfa', message: 'Invalid MFA code' })
+    // With an mfaMethod it is a verification, run first (here refused for its method).
+    expect((await failure(client('privy:mfa:submit-enrollment', { accessToken: 't', method: 'sms', code: '123456', mfaMethod: 'fax', mfaCode: '1' }))).message).toBe("method: expected 'sms', 'totp' or 'passkey'")
     // An MFA code of an unknown method is refused before the request runs.
     expect((await failure(client('privy:wallets:rpc', { accessToken: 't', mfaMethod: 'fax', mfaCode: '123456' }))).type).toBe('invalid_request_arguments')
   })

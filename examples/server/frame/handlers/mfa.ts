@@ -122,12 +122,14 @@ register('mfa:submit-enrollment', async (p, ctx) => {
     await postPlain(ctx.config, '/mfa/passkeys/enroll', { credential_ids: p.credentialIds }, token)
     return {}
   }
-  if (typeof p.code !== 'string' || !p.code.trim()) throw new FrameFailure('missing_or_invalid_mfa', MFA_TEXTS.code)
+  // The enrolment code: `code` (the client), or `mfaCode` without an mfaMethod (the spec's name).
+  const code = p.code ?? (p.mfaMethod == null ? p.mfaCode : undefined)
+  if (typeof code !== 'string' || !code.trim()) throw new FrameFailure('missing_or_invalid_mfa', MFA_TEXTS.code)
   if (m === 'sms') {
     if (typeof p.phoneNumber !== 'string' || !p.phoneNumber) throw bad(MFA_TEXTS.phone)
-    await postPlain(ctx.config, '/mfa/passwordless_sms/enroll', { phoneNumber: p.phoneNumber, code: p.code }, token)
+    await postPlain(ctx.config, '/mfa/passwordless_sms/enroll', { phoneNumber: p.phoneNumber, code }, token)
   } else {
-    await postPlain(ctx.config, '/mfa/totp/enroll', { code: p.code }, token)
+    await postPlain(ctx.config, '/mfa/totp/enroll', { code }, token)
   }
   return {}
 })
