@@ -287,6 +287,7 @@ describe('the published client drives the wallet frame at the API origin', () =>
     const signed = personalSign(page, wallet, 'step-up by e-mail')
     // The frame asks for the code it had the server send (the client's MFA prompt, attempt 2).
     const code = await outboxCode(email, loginCode)
+    await answerMfa(page, 'sms', code === '000000' ? '111111' : '000000') // a wrong code: the client asks again
     await answerMfa(page, 'sms', code)
     const signature = await signed
     expect(await verifyMessage({ address: wallet.address, message: 'step-up by e-mail', signature })).toBe(true)

@@ -87,8 +87,10 @@ async function verifyFirst(m: Incoming, ctx: FrameContext): Promise<void> {
   const entropyId = typeof p.entropyId === 'string' ? p.entropyId.toLowerCase() : null
   if (entropyId && stepUpCodeSent.has(entropyId)) {
     await call('wallets:step-up-verify', { accessToken, entropyId: p.entropyId as string, entropyIdVerifier: p.entropyIdVerifier as EntropyIdVerifier, code: String(p.mfaCode) }, ctx).catch((e) => {
-      // A wrong code: the client asks again (it counts its attempts).
-      if (e instanceof FrameFailure && e.type === 'invalid_request_arguments') throw new FrameFailure('missing_or_invalid_mfa', e.message)
+      // A wrong code: the client asks again (it counts its attempts; the server voids the code after five).
+      if (e instanceof FrameFailure && (e.code === 'invalid_credentials' || e.type === 'invalid_request_arguments')) throw new FrameFailure('missing_or_invalid_mfa', e.message)
+      // A void or expired code: the next recovery starts a new step-up.
+      stepUpCodeSent.delete(entropyId)
       throw e
     })
     stepUpCodeSent.delete(entropyId)
