@@ -129,6 +129,28 @@ export function createApi(config: FrameConfig, opts: ApiOptions = {}): FrameCont
   }
 }
 
+/**
+ * POST to an API route that takes no device proof (the user's MFA routes): the user's access
+ * token only, failures mapped as the wallet calls' are.
+ */
+export async function postPlain<T = any>(config: FrameConfig, path: string, body: unknown, accessToken: string): Promise<T> {
+  if (!accessToken) throw new FrameFailure('invalid_request_arguments', FRAME_TEXTS.missingToken)
+  let res: Response
+  try {
+    res = await fetch(`${config.apiUrl}/api/v1${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'privy-app-id': config.appId, authorization: `Bearer ${accessToken}` },
+      body: JSON.stringify(body ?? {}),
+      credentials: 'omit',
+    })
+  } catch {
+    throw new FrameFailure('error', 'Failed to connect to wallet proxy')
+  }
+  const json = (await res.json().catch(() => ({}))) as { code?: string; error?: string }
+  if (res.ok) return json as T
+  return fail(res, json)
+}
+
 function fail(res: Response, json: { code?: string; error?: string }): never {
   const custody = json.code ? CUSTODY_FAILURES[json.code] : undefined
   if (custody) throw new FrameFailure(custody[0], custody[1], json.code)

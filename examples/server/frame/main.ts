@@ -1,15 +1,15 @@
 /**
  * The wallet frame page's entry (bundled by the reference server, served from the wallet
- * service's own origin under a strict CSP). It answers requests of the frame protocol from
- * its parent window only, and only when the parent's origin is one of the app's allowed
- * origins; everything else is ignored without a reply.
+ * service's own origin, and on the API's, under a strict CSP). It answers requests from its
+ * parent window only, and only when the parent's origin is one of the app's allowed origins;
+ * everything else is ignored without a reply. Requests come in the frame protocol's envelope
+ * or the published client's (envelope.ts, one adapter for both).
  */
-import { FRAME_PROTOCOL, isFrameRequest, type FrameReplyMessage } from '../src/wire/frame'
-import { FRAME_TEXTS, FrameFailure, createApi, type FrameConfig, type FrameContext } from './context'
+import { createApi, type FrameConfig, type FrameContext } from './context'
+import { dispatch, readMessage, replyTo, toFrameError } from './envelope'
 import { accepts } from './guard'
-import { handlerFor } from './handlers/index'
 import { register } from './handlers/registry'
-import { STORAGE_TEXTS, checkStorage, isStorageError, resilientStore, storageMode } from './storage-check'
+import { checkStorage, resilientStore, storageMode } from './storage-check'
 import { memoryStore, useFrameStore } from './storage'
 
 function readConfig(): FrameConfig {
@@ -33,32 +33,17 @@ const storageChecked: Promise<void> = checkStorage({
 
 window.addEventListener('message', (event: MessageEvent) => {
   if (!accepts(event, window.parent, window, config.allowedOrigins)) return
-  if (!isFrameRequest(event.data)) return
-  const { id, type, payload } = event.data
+  // Either envelope (the frame's own, or the published client's JSON string): envelope.ts.
+  const m = readMessage(event.data)
+  if (!m) return
   const origin = event.origin
-  const reply = (m: FrameReplyMessage) => (event.source as Window).postMessage(m, origin)
-  const handler = handlerFor(type)
-  if (!handler) {
-    reply({ protocol: FRAME_PROTOCOL, id, error: { type: 'invalid_request_arguments', message: `${FRAME_TEXTS.unknownType}: ${String(type)}` } })
-    return
-  }
+  const source = event.source as Window
   const ctx: FrameContext = { config, origin, api }
   storageChecked
-    .then(() => handler((payload ?? {}) as never, ctx))
+    .then(() => dispatch(m, ctx))
     .then(
-      (data) => reply({ protocol: FRAME_PROTOCOL, id, data }),
-      (err: unknown) => {
-        const e = err instanceof FrameFailure ? err : null
-        reply({
-          protocol: FRAME_PROTOCOL,
-          id,
-          error: e
-            ? { type: e.type, message: e.message }
-            : isStorageError(err)
-              ? { type: 'storage_unavailable', message: STORAGE_TEXTS.unavailable }
-              : { type: err instanceof RangeError ? 'invalid_request_arguments' : 'error', message: (err as Error)?.message || 'An error has occurred, please try again.' },
-        })
-      },
+      (data) => source.postMessage(replyTo(m, { data }), origin),
+      (err: unknown) => source.postMessage(replyTo(m, { error: toFrameError(err) }), origin),
     )
 })
 

@@ -41,6 +41,7 @@ import { telegramBotToken } from './features/telegram/service'
 import { assertRecoveryKey } from './keys-at-rest'
 import { derivedRecoveryKey, type WalletOptions } from './features/wallets/keys'
 import type { FarcasterOptions } from './features/farcaster/routes'
+import { frameRoutes } from './frame-server'
 
 export const VERSION = '0.2.0'
 
@@ -300,6 +301,10 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   api.route('/', delegationRoutes(ctx, { guard: wallets.guard }))
   app.route('/api/v1', api)
   app.get('/openapi.json', (c) => c.json(ctx.openapi.document(VERSION)))
+
+  // The wallet frame (and its export and consent pages) on the API's origin too: the published
+  // client of this contract loads it at `<API origin>/apps/{appId}/embedded-wallets` (issue 31).
+  app.route('/', frameRoutes({ apps, apiUrl: null }))
 
   if (ctx.dev) app.route('/', devRoutes(ctx))
   return app

@@ -49,13 +49,18 @@ export function pageBundler(entry: string): (minify?: boolean) => Promise<{ code
 export const escapeJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026')
 export const originOf = (u: string) => new URL(u).origin
 
-export function exportCsp(apiUrl: string, allowedOrigins: string[]): string {
+/** The API's origin a page's config carries: '' when the page is served by the API server itself (relative /api/v1 calls). */
+export const apiOriginOf = (apiUrl: string | null) => (apiUrl ? originOf(apiUrl) : '')
+/** CSP source for the API: its origin, or 'self' when the page is served by the API server itself. */
+export const apiSource = (apiUrl: string | null) => (apiUrl ? originOf(apiUrl) : "'self'")
+
+export function exportCsp(apiUrl: string | null, allowedOrigins: string[]): string {
   const ancestors = allowedOrigins.length ? allowedOrigins.map((o) => o.replace(/[;,\s]/g, '')).join(' ') : "'none'"
   return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    `connect-src ${originOf(apiUrl)}`,
+    `connect-src ${apiSource(apiUrl)}`,
     `frame-ancestors ${ancestors}`,
     "base-uri 'none'",
     "form-action 'none'",
@@ -97,8 +102,8 @@ export interface FramePage {
 /** Where a frame page's settings come from. */
 export interface FramePageOptions {
   apps: AppsRegistry
-  /** The reference API's origin. */
-  apiUrl: string
+  /** The reference API's origin; null: the page is served by the API server itself (same origin). */
+  apiUrl: string | null
   minify?: boolean
 }
 
@@ -111,7 +116,7 @@ export function registerFramePage(app: Hono, opts: FramePageOptions, page: Frame
     if (!settings) return c.text('Unknown app id', 404)
     const q = page.params((k) => c.req.query(k))
     if (!q.ok) return c.text(`Invalid ${q.param}`, 400)
-    const config = { appId, apiUrl: originOf(opts.apiUrl), allowedOrigins: settings.allowedOrigins, ...page.fromApp?.(settings), ...q.value }
+    const config = { appId, apiUrl: apiOriginOf(opts.apiUrl), allowedOrigins: settings.allowedOrigins, ...page.fromApp?.(settings), ...q.value }
     c.header('content-security-policy', exportCsp(opts.apiUrl, settings.allowedOrigins))
     c.header('cache-control', 'no-store')
     c.header('x-content-type-options', 'nosniff')

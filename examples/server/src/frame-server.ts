@@ -1,5 +1,8 @@
 /**
- * The wallet frame's own origin (a second listener: PORTICO_FRAME_PORT, 8788 in `npm start`).
+ * The wallet frame's own origin (a second listener: PORTICO_FRAME_PORT, 8788 in `npm start`),
+ * and the same pages on the API's origin (`frameRoutes({ apiUrl: null })`, mounted by
+ * createServer in app.ts): the published client of this wire contract loads the frame at
+ * `<API origin>/apps/{appId}/embedded-wallets` (issue 31).
  *
  *   GET /apps/:appId/embedded-wallets?caid&client_id   the frame page (spec part 2 section 7)
  *   GET /embedded-wallets/<entry>.js, <chunk>.js       its scripts (examples/server/frame/, bundled with esbuild)
@@ -8,18 +11,21 @@
  * called, and only the app's allowed origins (custom schemes included) may embed it.
  * Other frame pages (the export frame ...) add one line to FRAME_PAGES.
  */
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import { fileURLToPath } from 'node:url'
 import { registerConsentPage } from './consent-page'
 import { registerExportPage } from './export-page'
-import { BROWSER_BUILD, etagOf } from './frame-page'
+import { BROWSER_BUILD, apiOriginOf, apiSource, etagOf } from './frame-page'
 import type { AppsRegistry } from './config'
 import { cloudDriveOrigins } from './features/recovery/service'
 
 export interface FrameServerOptions {
   apps: AppsRegistry
-  /** The reference API's origin (the frame calls `${apiUrl}/api/v1`). */
-  apiUrl: string
+  /**
+   * The reference API's origin (the frame calls `${apiUrl}/api/v1`); null: the pages are served
+   * by the API server itself (the frame calls `/api/v1` on its own origin).
+   */
+  apiUrl: string | null
   /** Minify the bundle (default true). */
   minify?: boolean
 }
@@ -74,31 +80,46 @@ export function frameBundle(minify = true): Promise<FrameBundle> {
 
 const escapeJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026')
 const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!)
-const originOf = (u: string) => new URL(u).origin
-
 /** CSP source for an allowed origin: web origins as is; custom schemes (tauri://localhost) too. */
 const ancestor = (o: string) => o.replace(/[;,\s]/g, '')
 
-export function frameCsp(apiUrl: string, allowedOrigins: string[]): string {
+export function frameCsp(apiUrl: string | null, allowedOrigins: string[]): string {
   const ancestors = allowedOrigins.length ? allowedOrigins.map(ancestor).join(' ') : "'none'"
   return [
     "default-src 'none'",
     "script-src 'self'",
-    `connect-src ${[originOf(apiUrl), ...cloudDriveOrigins()].join(' ')}`,
+    `connect-src ${[apiSource(apiUrl), ...cloudDriveOrigins()].join(' ')}`,
     `frame-ancestors ${ancestors}`,
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ')
 }
 
+/** The frame origin's listener: the frame pages, their scripts and /health. */
 export function createFrameServer(opts: FrameServerOptions): Hono {
   const app = new Hono()
-  app.use('*', async (c, next) => {
+  app.route('/', frameRoutes(opts))
+  app.get('/health', (c) => c.json({ ok: true }))
+  app.notFound((c) => c.text('Not found', 404))
+  return app
+}
+
+/**
+ * The frame pages (the wallet frame, export, delegation consent) and their scripts, under
+ * /apps/:appId/embedded-wallets… and /embedded-wallets/…: its headers go on those paths only,
+ * so the API server mounts it beside /api/v1 unchanged.
+ */
+export function frameRoutes(opts: FrameServerOptions): Hono {
+  const app = new Hono()
+  const headers: MiddlewareHandler = async (c, next) => {
     await next()
     c.header('x-content-type-options', 'nosniff')
     c.header('referrer-policy', 'no-referrer')
     c.header('cross-origin-resource-policy', 'cross-origin')
-  })
+  }
+  app.use('/apps/:appId/embedded-wallets', headers)
+  app.use('/apps/:appId/embedded-wallets/*', headers)
+  app.use('/embedded-wallets/*', headers)
   for (const page of FRAME_PAGES) {
     app.get(page.path, (c) => {
       const appId = c.req.param('appId') ?? ''
@@ -107,7 +128,7 @@ export function createFrameServer(opts: FrameServerOptions): Hono {
       // Public settings only: the page's query (client id, caid, an export's address ...) stays in the page's own URL.
       const config = {
         appId,
-        apiUrl: originOf(opts.apiUrl),
+        apiUrl: apiOriginOf(opts.apiUrl),
         allowedOrigins: settings.allowedOrigins,
         clientId: c.req.query('client_id') ?? null,
         caid: c.req.query('caid') ?? null,
@@ -137,7 +158,5 @@ export function createFrameServer(opts: FrameServerOptions): Hono {
   })
   registerExportPage(app, opts) // key export page (src/export-page.ts)
   registerConsentPage(app, opts) // delegation consent page (src/consent-page.ts)
-  app.get('/health', (c) => c.json({ ok: true }))
-  app.notFound((c) => c.text('Not found', 404))
   return app
 }

@@ -9,5 +9,6 @@ import './recovery-passcode'
 import './recovery-cloud'
 import './delegation'
 import './step-up'
+import './mfa'
 
 export { handlerFor, register, registerRecoveryMethod, recoveryMethod } from './registry'
