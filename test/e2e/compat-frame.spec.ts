@@ -13,6 +13,7 @@
  * browser profile, the wallet recovers (the new device's step-up is the MFA verification the
  * client prompts for) and signs the same address. A second user without MFA recovers on a fresh
  * profile with the step-up code sent to their e-mail, answered through the client's MFA prompt.
+ * A third creates the wallet with a recovery password and recovers it with that password.
  */
 import { createServer as createHttpServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -293,6 +294,37 @@ describe('the published client drives the wallet frame at the API origin', () =>
     expect(await verifyMessage({ address: wallet.address, message: 'step-up by e-mail', signature })).toBe(true)
     expect(pageErrors.get(page)).toEqual([])
   }, 2 * T)
+
+  it('a wallet created with a recovery password recovers on a fresh profile with that password (a wrong one is refused with the spec’s text) and signs', async () => {
+    const email = 'compat-frame-password@example.com'
+    const PASSWORD = 'sunny-4-days'
+    const first = await openHost()
+    await login(first, email)
+    const user = await first.evaluate((p) => (window as any).compat.privy.embeddedWallet.create({ password: p, recoveryMethod: 'user-passcode' }).then((r: any) => r.user), PASSWORD)
+    const wallet = embedded(user, 'ethereum')
+    expect(wallet.recovery_method).toBe('user-passcode')
+
+    // A new browser: no device share; the password is the factor (no step-up code).
+    const page = await openHost()
+    await login(page, email)
+    const wrong = await page.evaluate(
+      (w) => (window as any).compat.privy.embeddedWallet.getProvider(w, 'not-the-password').then(
+        (p: any) => p.request({ method: 'personal_sign', params: ['0x6869', (w as { address: string }).address] }).then(() => 'signed', (e: any) => String(e?.message ?? e)),
+        (e: any) => String(e?.message ?? e),
+      ),
+      wallet,
+    )
+    expect(wrong).toContain('Invalid recovery password, please try again.')
+    const signature = await page.evaluate(
+      async ([w, p]) => {
+        const provider = await (window as any).compat.privy.embeddedWallet.getProvider(w, p)
+        return provider.request({ method: 'personal_sign', params: ['0x6869', (w as { address: string }).address] })
+      },
+      [wallet, PASSWORD] as const,
+    )
+    expect(await verifyMessage({ address: wallet.address, message: 'hi', signature: signature as Hex })).toBe(true)
+    expect(pageErrors.get(page)).toEqual([])
+  }, 3 * T)
 
   it('answers the client only from its parent window on an allowed origin', async () => {
     // A popup of the host's origin and a frame of the wallet frame's own origin (the API's) post
