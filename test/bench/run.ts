@@ -106,6 +106,8 @@ async function sizes() {
 }
 
 async function main() {
+  // Measure as users' browsers run: site isolation on (the test browser turns it off: e2e/harness.ts).
+  process.env.PORTICO_SITE_ISOLATION ??= '1'
   const walletOnly = process.argv.includes('--wallet-only')
   if (!process.argv.includes('--browser-only') && !walletOnly) await sizes()
   if (!process.argv.includes('--sizes-only') && !walletOnly) results.browser = await benchBrowser()

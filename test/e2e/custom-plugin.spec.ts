@@ -21,7 +21,7 @@ import { createAcmeIdp } from '../../examples/custom-plugin/idp/server'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
-import { CHROMIUM_ARGS, ROOT, chromiumPath, startHarness, type Harness } from './harness'
+import { chromiumArgs, ROOT, chromiumPath, startHarness, type Harness } from './harness'
 import { fetchAgain } from './tgcap-shared'
 
 const ACME_APP = 'portico-test-acmeid-00001'
@@ -51,7 +51,7 @@ beforeAll(async () => {
   // 'public' for Local Network Access, which would block its calls to the loopback API server.
   browser = await chromium.launch({
     executablePath: chromiumPath(),
-    args: [...CHROMIUM_ARGS, '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessSendPreflights,BlockInsecurePrivateNetworkRequests'],
+    args: [...chromiumArgs(), '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessSendPreflights,BlockInsecurePrivateNetworkRequests'],
   })
 })
 

@@ -6,7 +6,7 @@
  */
 import type { TestProject } from 'vitest/node'
 import { chromium } from 'playwright-core'
-import { CHROMIUM_ARGS, chromiumPath } from './harness'
+import { chromiumArgs, chromiumPath } from './harness'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,7 +16,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const server = await chromium.launchServer({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })
+  const server = await chromium.launchServer({ executablePath: chromiumPath(), args: chromiumArgs() })
   project.provide('e2eBrowserWsEndpoint', server.wsEndpoint())
   return () => server.close()
 }

@@ -70,15 +70,7 @@ export async function listenLocal(fetch: (r: Request) => Response | Promise<Resp
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 }
 
-/**
- * The test browser's switches. `--disable-site-isolation-trials`: cross-site frames (the wallet
- * frame, the export and consent pages, OAuth and cross-app popups) share their page's renderer
- * process instead of starting one each, about 9 % off the wall time of the wallet specs on two
- * cores. What the suite checks is the web platform's rules (same-origin policy, postMessage
- * origin and source, CSP, storage partitioning, Storage Access), which a renderer enforces the
- * same in or out of its own process; process isolation itself (a Spectre defence) is the
- * browser's and no test of ours can observe it.
- */
+/** The browser's switches wherever it runs (tests, the bench, the demo checks). */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -87,11 +79,24 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
-  '--disable-site-isolation-trials',
 ]
 
 /**
- * The run's Chromium with CHROMIUM_ARGS: under the e2e config (`npm test`, vitest.e2e.config.ts)
+ * The switches of a test browser: CHROMIUM_ARGS and `--disable-site-isolation-trials`, so
+ * cross-site frames (the wallet frame, the export and consent pages, OAuth and cross-app
+ * popups) share their page's renderer process instead of starting one each: about 9 % off the
+ * wall time of the wallet specs on two cores. What the suite checks is the web platform's rules
+ * (same-origin policy, postMessage origin and source, CSP, storage partitioning, Storage
+ * Access), which a renderer enforces the same in or out of its own process; process isolation
+ * itself (a Spectre defence) is the browser's, and no test of ours can observe it. `npm run
+ * bench` measures with site isolation on, as users' browsers run (PORTICO_SITE_ISOLATION=1).
+ */
+export function chromiumArgs(): string[] {
+  return process.env.PORTICO_SITE_ISOLATION === '1' ? [...CHROMIUM_ARGS] : [...CHROMIUM_ARGS, '--disable-site-isolation-trials']
+}
+
+/**
+ * The run's Chromium with chromiumArgs(): under the e2e config (`npm test`, vitest.e2e.config.ts)
  * test/e2e/global-setup.ts launches one browser server for the whole run and this connects to
  * it (a few ms instead of a browser start per spec file); elsewhere (one spec run with the
  * default config, the bench under tsx) it launches a browser of its own. Either way each caller
@@ -115,7 +120,7 @@ export async function launchBrowser(): Promise<Browser> {
       /* the shared browser is gone: fall back to one of our own */
     }
   }
-  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })
+  return chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs() })
 }
 
 /** App ids in examples/server/apps.json. */

@@ -7,7 +7,7 @@
  */
 import type { APIResponse, BrowserContext, Page, Route } from 'playwright-core'
 import { chromium, type Browser } from 'playwright-core'
-import { CHROMIUM_ARGS, chromiumPath, type Harness } from './harness'
+import { chromiumArgs, chromiumPath, type Harness } from './harness'
 
 export const TELEGRAM_ORIGIN = 'https://telegram.org'
 export const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com'
@@ -27,7 +27,7 @@ export async function ownBrowser(): Promise<Browser> {
   // Local Network Access, which would block its calls to the loopback API server.
   return chromium.launch({
     executablePath: chromiumPath(),
-    args: [...CHROMIUM_ARGS, '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessSendPreflights,BlockInsecurePrivateNetworkRequests'],
+    args: [...chromiumArgs(), '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessSendPreflights,BlockInsecurePrivateNetworkRequests'],
   })
 }
 
