@@ -24,9 +24,6 @@ export const LONG_UNIT_FILES = [
   'examples/server/test/rotate-keys.test.ts',
   'examples/server/test/attacker/password.test.ts',
   'test/consumer/consumer.test.ts',
-  // The bench under tsx with two Chromium pages' worth of measurements: here, not in the browser
-  // phase, which ends last (its specs sum to more than the unit files do).
-  'test/bench/bench-smoke.test.ts',
   'examples/server/test/restart.test.ts',
   'examples/server/test/scale.test.ts',
   'examples/server/test/wallet-password.test.ts',
@@ -60,6 +57,7 @@ export const LONG_SPECS = [
   'external-wallets',
   'wallet-export-delegation',
   'wallet-recovery',
+  'bench',
   'funding',
   'mfa',
 ].map((name) => `test/e2e/${name}.spec.ts`)

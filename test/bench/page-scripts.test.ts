@@ -2,7 +2,7 @@
 /**
  * The in-page scripts of the e2e harness and `npm run bench` (test/e2e/page-scripts.ts), run in
  * a DOM that has no `__name` helper, as the browser page has none. The browser half of the same
- * check is test/bench/bench-smoke.test.ts, which runs the bench itself under tsx.
+ * check is test/e2e/bench.spec.ts, which runs the bench itself under tsx.
  */
 import { runInNewContext } from 'node:vm'
 import { transform } from 'esbuild'

@@ -6,7 +6,7 @@
  * under tsx (the bench) esbuild's `keepNames` wraps inner functions in `__name(...)`, a helper
  * that exists in Node but not in the page (`ReferenceError: __name is not defined`). A string
  * is sent as written. `test/bench/page-scripts.test.ts` runs these scripts in a DOM without
- * that helper; `test/bench/bench-smoke.test.ts` runs the bench itself under tsx.
+ * that helper; `test/e2e/bench.spec.ts` runs the bench itself under tsx.
  */
 
 /** Selector of the landing's heading: the modal's first open is done when it is in the DOM. */

@@ -3,16 +3,14 @@
  * keepNames), so a function serialised to the page can break there and nowhere else
  * (`ReferenceError: __name is not defined`). Run the browser halves of the bench for real (the
  * modal and the embedded wallet; no sizes: test/bench/size.test.ts holds those), with two runs
- * per measurement and a few signatures and proofs, and check it printed and wrote its figures.
- * No figure is held to its target here: that is the bench's job. It runs in the unit phase of
- * `npm test` (a child process with a Chromium of its own), which ends before the browser phase
- * otherwise; run by hand with the browser phase's config, it uses that run's shared Chromium.
+ * per measurement and a few signatures and proofs, in the run's shared Chromium, and check it
+ * printed and wrote its figures. No figure is held to its target here: that is the bench's job.
  */
 import { execFile } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, inject, it } from 'vitest'
-import { ROOT } from '../e2e/harness'
+import { ROOT } from './harness'
 
 describe('npm run bench (browser halves, 2 runs, under tsx)', () => {
   it('measures modal opens in the page for minimal and app and counts login requests', { timeout: 240_000 }, async () => {
