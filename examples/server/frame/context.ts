@@ -86,17 +86,22 @@ const CUSTODY_FAILURES: Partial<Record<string, [FrameErrorType, string]>> = {
  * /wallets/device_nonce). A used or expired nonce (401 device_proof_nonce) is retried once
  * with the fresh nonce of that answer.
  */
+/** The user's headers for an API call: JSON, the app id, the access token. */
+const userHeaders = (config: FrameConfig, accessToken: string): Record<string, string> => ({ 'content-type': 'application/json', 'privy-app-id': config.appId, authorization: `Bearer ${accessToken}` })
+
+/** POST to /api/v1`path`; an unreachable API is the spec's 'Failed to connect to wallet proxy'. */
+async function send(config: FrameConfig, path: string, body: unknown, headers: Record<string, string>): Promise<Response> {
+  try {
+    return await fetch(`${config.apiUrl}/api/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body ?? {}), credentials: 'omit' })
+  } catch {
+    throw new FrameFailure('error', 'Failed to connect to wallet proxy')
+  }
+}
+
 export function createApi(config: FrameConfig, opts: ApiOptions = {}): FrameContext['api'] {
   let nonce: { value: string; accessToken: string } | null = null
-  const url = (path: string) => `${config.apiUrl}/api/v1${path}`
-  const headers = (accessToken: string) => ({ 'content-type': 'application/json', 'privy-app-id': config.appId, authorization: `Bearer ${accessToken}` })
-  const post = async (path: string, body: unknown, h: Record<string, string>) => {
-    try {
-      return await fetch(url(path), { method: 'POST', headers: h, body: JSON.stringify(body ?? {}), credentials: 'omit' })
-    } catch {
-      throw new FrameFailure('error', 'Failed to connect to wallet proxy')
-    }
-  }
+  const headers = (accessToken: string) => userHeaders(config, accessToken)
+  const post = (path: string, body: unknown, h: Record<string, string>) => send(config, path, body, h)
   // Nonces are issued per session: one kept for the token it came with (a new login asks afresh).
   const keep = (res: Response, accessToken: string) => {
     const n = res.headers.get(DEVICE_NONCE_HEADER)
@@ -135,17 +140,7 @@ export function createApi(config: FrameConfig, opts: ApiOptions = {}): FrameCont
  */
 export async function postPlain<T = any>(config: FrameConfig, path: string, body: unknown, accessToken: string): Promise<T> {
   if (!accessToken) throw new FrameFailure('invalid_request_arguments', FRAME_TEXTS.missingToken)
-  let res: Response
-  try {
-    res = await fetch(`${config.apiUrl}/api/v1${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'privy-app-id': config.appId, authorization: `Bearer ${accessToken}` },
-      body: JSON.stringify(body ?? {}),
-      credentials: 'omit',
-    })
-  } catch {
-    throw new FrameFailure('error', 'Failed to connect to wallet proxy')
-  }
+  const res = await send(config, path, body, userHeaders(config, accessToken))
   const json = (await res.json().catch(() => ({}))) as { code?: string; error?: string }
   if (res.ok) return json as T
   return fail(res, json)

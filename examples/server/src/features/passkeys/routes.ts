@@ -178,16 +178,15 @@ export function passkeysRoutes(ctx: ServerCtx) {
   r.post('/passkeys/authenticate', { summary: 'Passkey login: verify the assertion (signature, origin, challenge, sign counter)', body: z.object({ relying_party, challenge, authenticator_response: authenticationResponse, mode }), auth: 'optional' }, async (c, { body: b }) => {
       const app = enabled(c)
       const rp = relyingParty(app, b.relying_party)
-      const ch = b.challenge
-      await pending(app.id, 'passkey_authenticate', ch, '', rp.rpId)
+      await pending(app.id, 'passkey_authenticate', b.challenge, '', rp.rpId)
       const resp = b.authenticator_response as unknown as AuthenticationResponseJSON
       const cred = await loadCredential(ctx.store, app.id, resp.id)
       if (!cred) throw bad(PASSKEY_MSG.unknownPasskey)
-      const newCounter = await verifyAssertion(resp, ch, rp, cred)
+      const newCounter = await verifyAssertion(resp, b.challenge, rp, cred)
       if (newCounter === null) throw bad()
       const guest = await currentGuest(c, ctx)
       const verify = async (q: Queryable) => {
-        await consume(q, app.id, 'passkey_authenticate', ch, '')
+        await consume(q, app.id, 'passkey_authenticate', b.challenge, '')
         if (!(await advanceCounter(q, app.id, resp.id, newCounter))) throw bad()
         return true
       }

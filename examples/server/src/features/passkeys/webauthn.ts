@@ -6,10 +6,6 @@
  * @simplewebauthn/server's.
  */
 import type { AuthenticationResponseJSON, AuthenticatorTransport } from '@simplewebauthn/server'
-
-let lib: Promise<typeof import('@simplewebauthn/server')> | undefined
-/** @simplewebauthn/server, loaded with the first passkey ceremony (not at the server's start: it and its ASN.1 stack are a large part of the import). */
-export const webauthnLib = () => (lib ??= import('@simplewebauthn/server'))
 import { isIP } from 'node:net'
 import { z } from 'zod'
 import type { AppSettings } from '../../config'
@@ -20,6 +16,10 @@ import { PASSKEY_MSG, notAllowed } from './errors'
 
 /** How long a challenge lives (seconds); also the options' time-out. */
 export const CHALLENGE_TTL_S = 300
+
+let lib: Promise<typeof import('@simplewebauthn/server')> | undefined
+/** @simplewebauthn/server, loaded with the first passkey ceremony (not at the server's start: it and its ASN.1 stack are a large part of the import). */
+export const webauthnLib = () => (lib ??= import('@simplewebauthn/server'))
 
 // A WebAuthn response as @simplewebauthn/browser sends it (base64url strings); the library
 // checks the rest. Bounded so nothing huge reaches the parser.
