@@ -15,7 +15,7 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import { fileURLToPath } from 'node:url'
 import { registerConsentPage } from './consent-page'
 import { registerExportPage } from './export-page'
-import { BROWSER_BUILD, apiOriginOf, apiSource, etagOf } from './frame-page'
+import { BROWSER_BUILD, apiOriginOf, apiSource, escapeJson, etagOf } from './frame-page'
 import type { AppsRegistry } from './config'
 import { cloudDriveOrigins } from './features/recovery/service'
 
@@ -78,7 +78,6 @@ export function frameBundle(minify = true): Promise<FrameBundle> {
   return bundle
 }
 
-const escapeJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026')
 const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!)
 /** CSP source for an allowed origin: web origins as is; custom schemes (tauri://localhost) too. */
 const ancestor = (o: string) => o.replace(/[;,\s]/g, '')
