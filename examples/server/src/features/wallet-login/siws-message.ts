@@ -15,21 +15,9 @@
  *   Not Before: {ISO 8601}        (optional)
  *   Request ID: {id}              (optional)
  */
-export interface SiwsMessage {
-  domain: string
-  address: string
-  statement?: string
-  uri?: string
-  version?: string
-  chainId?: string
-  nonce?: string
-  issuedAt?: string
-  expirationTime?: string
-  notBefore?: string
-  requestId?: string
-}
 
-const KEYS: Record<string, keyof SiwsMessage> = {
+/** The fields after the statement, by their label in the text (in this order): the one list for parsing, building and the type. */
+const FIELDS = {
   URI: 'uri',
   Version: 'version',
   'Chain ID': 'chainId',
@@ -38,7 +26,11 @@ const KEYS: Record<string, keyof SiwsMessage> = {
   'Expiration Time': 'expirationTime',
   'Not Before': 'notBefore',
   'Request ID': 'requestId',
-}
+} as const
+
+type Field = (typeof FIELDS)[keyof typeof FIELDS]
+
+export type SiwsMessage = { domain: string; address: string; statement?: string } & { [K in Field]?: string }
 
 export function parseSiwsMessage(text: string): SiwsMessage | null {
   const lines = text.split('\n')
@@ -48,7 +40,8 @@ export function parseSiwsMessage(text: string): SiwsMessage | null {
   const statement: string[] = []
   for (const line of lines.slice(2)) {
     const m = /^([A-Za-z ]+): (.*)$/.exec(line)
-    if (m && KEYS[m[1]]) (msg as any)[KEYS[m[1]]] = m[2].trim()
+    const field = m ? (FIELDS as Record<string, Field | undefined>)[m[1]] : undefined
+    if (m && field) msg[field] = m[2].trim()
     else if (line.trim() && !msg.uri) statement.push(line)
   }
   if (statement.length) msg.statement = statement.join('\n')
@@ -58,16 +51,7 @@ export function parseSiwsMessage(text: string): SiwsMessage | null {
 export function createSiwsMessage(m: SiwsMessage): string {
   const out = [`${m.domain} wants you to sign in with your Solana account:`, m.address, '']
   if (m.statement) out.push(m.statement, '')
-  const fields: [string, string | undefined][] = [
-    ['URI', m.uri],
-    ['Version', m.version ?? '1'],
-    ['Chain ID', m.chainId],
-    ['Nonce', m.nonce],
-    ['Issued At', m.issuedAt ?? new Date().toISOString()],
-    ['Expiration Time', m.expirationTime],
-    ['Not Before', m.notBefore],
-    ['Request ID', m.requestId],
-  ]
-  for (const [k, v] of fields) if (v) out.push(`${k}: ${v}`)
+  const values: SiwsMessage = { ...m, version: m.version ?? '1', issuedAt: m.issuedAt ?? new Date().toISOString() }
+  for (const [label, field] of Object.entries(FIELDS)) if (values[field]) out.push(`${label}: ${values[field]}`)
   return out.join('\n')
 }
