@@ -40,7 +40,8 @@ export function parseSiwsMessage(text: string): SiwsMessage | null {
   const statement: string[] = []
   for (const line of lines.slice(2)) {
     const m = /^([A-Za-z ]+): (.*)$/.exec(line)
-    const field = m ? (FIELDS as Record<string, Field | undefined>)[m[1]] : undefined
+    // Own labels only: a line such as 'constructor: x' is statement text, not a field.
+    const field = m && Object.hasOwn(FIELDS, m[1]) ? (FIELDS as Record<string, Field>)[m[1]] : undefined
     if (m && field) msg[field] = m[2].trim()
     else if (line.trim() && !msg.uri) statement.push(line)
   }
