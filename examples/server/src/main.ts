@@ -8,19 +8,12 @@
  * Configuration: environment variables (README), validated at start-up. Development mode is
  * explicit: `--dev` or PORTICO_DEV=1. SIGTERM / SIGINT drain in-flight requests, then exit.
  */
-import { serveWithLimits, type HttpLimits } from './http-limits'
+import type { HttpLimits } from './http-limits'
 import { pino } from 'pino'
-import { createServer, type ServerOptions } from './app'
-import { loadApps } from './config'
-import { createFrameServer } from './frame-server'
+import type { ServerOptions } from './app'
 import { derivedRecoveryKey, recoveryKeyId } from './features/wallets/keys'
 import { assertRecoveryKey, previousKeys, recoveryKeyChoice } from './keys-at-rest'
-import { deriveKeys } from './keys'
-import { rotateKeys } from './rotate-keys'
-import { twilioProvider, webhookProvider } from './delivery'
 import { ConfigError, loadEnv } from './settings'
-import { openStore } from './core/store'
-import { pendingMigrations, runMigrations } from './core/store/migrate'
 
 const args = process.argv.slice(2)
 let env: ReturnType<typeof loadEnv>
@@ -38,11 +31,19 @@ async function main() {
   const recovery = recoveryKeyChoice(env)
   assertRecoveryKey({ dev: env.dev, recoveryKey: recovery.key, secret: env.PORTICO_SECRET, secretPrevious })
   const recoveryKey = recovery.key ?? derivedRecoveryKey(env.secret)
+  // The configuration is checked: only now the store, the app and their libraries load (a
+  // misconfigured start fails in a moment, not after loading the whole server).
+  const [{ openStore }, { pendingMigrations, runMigrations }, { deriveKeys }] = await Promise.all([
+    import('./core/store'),
+    import('./core/store/migrate'),
+    import('./keys'),
+  ])
   const store = await openStore({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, migrate: false })
 
   if (args[0] === 'rotate-keys') {
     const pending = await pendingMigrations(store)
     if (pending.length) throw new ConfigError([`database schema is behind (${pending.join(', ')}): run the migrate command first`])
+    const { rotateKeys } = await import('./rotate-keys')
     const report = await rotateKeys(store, { secret: deriveKeys(env.secret, secretPrevious), recovery: deriveKeys(recoveryKey, recovery.previous) })
     // Counts only: never a key or a record.
     log.info({ ...report, secret_kid: deriveKeys(env.secret).kid, recovery_kid: deriveKeys(recoveryKey).kid }, report.unreadable ? 'rotation incomplete: some records are sealed under a key not given (keep it in *_PREVIOUS and run again)' : 'keys rotated')
@@ -67,6 +68,13 @@ async function main() {
   const apiUrl = env.PORTICO_PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`
   const frameUrl = env.PORTICO_FRAME_PORT ? (env.PORTICO_FRAME_URL ?? `http://${env.HOST}:${env.PORTICO_FRAME_PORT}`) : undefined
   const appsFile = env.APPS_FILE ?? new URL('../apps.json', import.meta.url).pathname
+  const [{ createServer }, { loadApps }, { createFrameServer }, { serveWithLimits }, { twilioProvider, webhookProvider }] = await Promise.all([
+    import('./app'),
+    import('./config'),
+    import('./frame-server'),
+    import('./http-limits'),
+    import('./delivery'),
+  ])
   const opts: ServerOptions = {
     store,
     appsFile,
