@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { createServer as netServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,12 +11,44 @@ import { DEV_SECRET } from '../src/settings'
 import type { Store } from '../src/core/store'
 import { openPglite } from '../src/core/store/pglite'
 import { openStore } from '../src/core/store'
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { inject } from 'vitest'
 
 /** An in-memory PGlite database for a test server (the server migrates it). */
 export function openTestPglite(): Promise<Store> {
   return openPglite()
+}
+
+const MIGRATIONS_DIR = new URL('../src/core/store/migrations/', import.meta.url).pathname
+
+/**
+ * A migrated PGlite data directory at `target` (which must not exist yet), for a server process
+ * a test starts with DATA_DIR: a copy of one migrated once per state of the migrations and of
+ * PGlite (.tmp/pglite-template-<hash>). A new PGlite directory costs about 7 s of initdb and
+ * migrations on two cores; a copy, a moment. What a new data directory does at start-up is
+ * `npm start`'s to show (test/e2e/demo-start.spec.ts) and migrate.test.ts's.
+ */
+export async function migratedPgliteDir(target: string): Promise<string> {
+  const h = createHash('sha256')
+  h.update(JSON.parse(readFileSync(new URL('../../../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8')).version)
+  for (const f of readdirSync(MIGRATIONS_DIR).sort()) h.update(f).update(readFileSync(join(MIGRATIONS_DIR, f)))
+  const base = new URL('../../../.tmp/', import.meta.url).pathname
+  const template = join(base, `pglite-template-${h.digest('hex').slice(0, 16)}`)
+  if (!existsSync(template)) {
+    // Built beside, then renamed into place: two suites building at once both end with one whole template.
+    mkdirSync(base, { recursive: true })
+    const building = mkdtempSync(join(base, 'pglite-template-building-'))
+    const store = await openStore({ dataDir: join(building, 'data') })
+    await store.close()
+    try {
+      renameSync(join(building, 'data'), template)
+    } catch (err) {
+      if (!existsSync(template)) throw err
+    }
+    rmSync(building, { recursive: true, force: true })
+  }
+  cpSync(template, target, { recursive: true })
+  return target
 }
 
 /** The migrated template database test/global-setup.ts creates in the run's PostgreSQL. */

@@ -3,17 +3,19 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it, vi } from 'vitest'
-import { DEMO, freePort } from './helpers'
+import { DEMO, freePort, migratedPgliteDir } from './helpers'
 
 const main = new URL('../src/main.ts', import.meta.url).pathname
-const dataDir = mkdtempSync(join(tmpdir(), 'portico-restart-'))
+const dir = mkdtempSync(join(tmpdir(), 'portico-restart-'))
+/** A migrated data directory (a copy): the test is what survives kill -9, not the first migration. */
+const dataDir = join(dir, 'data')
 let child: ChildProcess | undefined
 /** The output of the server started last, as it arrives. */
 let serverLog = () => ''
 
 afterAll(() => {
   if (child && child.exitCode === null) child.kill('SIGKILL')
-  rmSync(dataDir, { recursive: true, force: true })
+  rmSync(dir, { recursive: true, force: true })
 })
 
 async function start(port: number): Promise<ChildProcess> {
@@ -41,6 +43,7 @@ async function start(port: number): Promise<ChildProcess> {
 // Two server starts (tsx + PGlite on disk): 168 s on a 2-core machine at load 20, over half
 // the old 300 s deadline. A deadline, not a wait.
 it('survives kill -9: users, accounts and sessions persist in the PGlite data dir', { timeout: 600_000 }, async () => {
+  await migratedPgliteDir(dataDir)
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const post = (path: string, body: unknown, token?: string) =>

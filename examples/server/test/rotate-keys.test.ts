@@ -21,7 +21,7 @@ import { derivedRecoveryKey } from '../src/features/wallets/keys'
 import { openStore, type Store } from '../src/core/store'
 import { insertStepUpGrant } from '../src/features/wallets/custody'
 import { testDevice, type TestDevice } from './device-client'
-import { DEMO, startServerProcess, startTestServer, uniqueEmail, type TestServer } from './helpers'
+import { DEMO, migratedPgliteDir, startServerProcess, startTestServer, uniqueEmail, type TestServer } from './helpers'
 
 const MAIN = new URL('../src/main.ts', import.meta.url).pathname
 const FRAME = 'http://127.0.0.1:48794'
@@ -52,6 +52,7 @@ describe('production start-up refuses a missing or secret-derived recovery key',
     await expect(prod({ PORTICO_RECOVERY_KEY_FILE: file })).rejects.toThrow(/must not be PORTICO_SECRET nor derived from it/)
   })
   it('a recovery key of its own: the server starts', async () => {
+    await migratedPgliteDir(join(dir, 'data'))
     const p = await prod({ PORTICO_RECOVERY_KEY: NEW_RECOVERY })
     try {
       expect((await fetch(`${p.base}/health/ready`)).status).toBe(200)
@@ -124,7 +125,7 @@ describe('rotate-keys', { timeout: 600_000 }, () => {
 
   it('re-wraps every sealed record to the new keys (counts reported, idempotent); the server then runs on the new keys alone', async () => {
     dir = mkdtempSync(join(tmpdir(), 'portico-rotate-'))
-    const dataDir = join(dir, 'data')
+    const dataDir = await migratedPgliteDir(join(dir, 'data'))
     // 1. Records sealed under the old keys.
     store = await openStore({ dataDir })
     let s = await startTestServer(store, { secret: OLD_SECRET, wallets: { frameOrigin: FRAME, recoveryKey: OLD_RECOVERY } })
