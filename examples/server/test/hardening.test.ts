@@ -15,7 +15,6 @@ import { SMTPServer } from 'smtp-server'
 import { deriveKeys } from '../src/keys'
 import { EMAIL } from '../src/features/passwordless/email'
 import { ConfigError, DEV_SECRET, loadEnv } from '../src/settings'
-import { openPglite } from '../src/core/store/pglite'
 import type { Store } from '../src/core/store'
 import { loadSigner } from '../src/core/identity/tokens'
 import {
@@ -29,7 +28,7 @@ import {
   PROD_RECOVERY_KEY,
   startTestServer,
   uniqueEmail,
-  type TestServer, openTestStore } from './helpers'
+  type TestServer, openTestStore, openTestPglite } from './helpers'
 
 let store: Store
 let s: TestServer
@@ -471,9 +470,8 @@ describe('7. smaller ones', () => {
   })
 
   it('the signing key is stored sealed (a plain-text key left by an older version is sealed on start-up)', { timeout: 180_000 }, async () => {
-    const own = await openPglite()
+    const own = await openTestPglite()
     try {
-      await own.migrate()
       const signer = await loadSigner(own, devKeys)
       const [row] = await own.query("SELECT private_jwk, private_jwe FROM signing_keys WHERE name = 'default'")
       expect(row.private_jwk).toBeNull()

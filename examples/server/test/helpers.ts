@@ -14,9 +14,20 @@ import { openStore } from '../src/core/store'
 import { createHash, randomBytes } from 'node:crypto'
 import { inject } from 'vitest'
 
-/** An in-memory PGlite database for a test server (the server migrates it). */
-export function openTestPglite(): Promise<Store> {
-  return openPglite()
+/**
+ * A migrated PGlite database of its own for a test server: a copy of the migrated template
+ * (migratedPgliteDir) in a temporary folder, removed on close. 1.2 s of CPU instead of 7 s
+ * for a new in-memory database and its migrations; queries run as fast.
+ */
+export async function openTestPglite(): Promise<Store> {
+  const dir = mkdtempSync(join(tmpdir(), 'portico-pglite-'))
+  const store = await openPglite(await migratedPgliteDir(join(dir, 'data')))
+  const close = store.close
+  store.close = async () => {
+    await close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return store
 }
 
 const MIGRATIONS_DIR = new URL('../src/core/store/migrations/', import.meta.url).pathname
@@ -64,7 +75,7 @@ export async function openTestStore(): Promise<Store> {
   try {
     adminUrl = inject('pgTemplateAdminUrl') ?? null
   } catch {}
-  if (!adminUrl) return openPglite()
+  if (!adminUrl) return openTestPglite()
   const name = `t_${process.pid}_${copies++}_${randomBytes(3).toString('hex')}`
   const pg = (await import('pg')).default
   const admin = new pg.Client({ connectionString: adminUrl })
