@@ -9,12 +9,12 @@
  *   playwright and the harness load once per worker, not once per spec file; test/e2e/setup.ts
  *   puts back what a spec set in process.env,
  * - the long spec files first (test/sequencer.ts), so with two workers no long one is left
- *   for the end.
+ *   for the end; the few specs of UNIT_PHASE_SPECS run in the unit phase instead.
  * `npx vitest run test/e2e/x.spec.ts` (the base config) still runs a spec on its own.
  */
 import { defineConfig } from 'vitest/config'
 import base from './vitest.config'
-import { LONG_SPECS, longFirst } from './test/sequencer'
+import { LONG_SPECS, UNIT_PHASE_SPECS, longFirst } from './test/sequencer'
 
 const workers = Math.max(1, Math.min(2, Number(process.env.PORTICO_E2E_WORKERS) || 2))
 
@@ -23,6 +23,8 @@ export default defineConfig({
   test: {
     ...base.test,
     include: ['test/e2e/**/*.spec.ts'],
+    // The unit phase runs these (test/sequencer.ts UNIT_PHASE_SPECS).
+    exclude: [...(base.test?.exclude ?? []), ...UNIT_PHASE_SPECS],
     globalSetup: [...(base.test?.globalSetup as string[]), 'test/e2e/global-setup.ts'],
     setupFiles: [...(base.test?.setupFiles as string[]), 'test/e2e/setup.ts'],
     isolate: false,

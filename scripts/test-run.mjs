@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * The second step of `npm test`: the unit phase (vitest.config.ts: unit, kit, contract and
- * server suites) and the browser phase (vitest.e2e.config.ts: Chromium against the real
+ * The second step of `npm test`: the unit phase (vitest.unit.config.ts: unit, kit, contract and
+ * server suites, and the browser specs of test/sequencer.ts UNIT_PHASE_SPECS) and the browser phase (vitest.e2e.config.ts: Chromium against the real
  * server) side by side. The browser phase spends much of its time waiting (pages, the wallet
  * frame, the chain, builds in other processes); the unit phase fills that time, so on a 2-core
  * machine the two together end well before one after the other. Each line is prefixed with its
@@ -22,7 +22,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs')
 
 const PHASES = [
-  { name: 'unit', args: ['run', '--exclude', 'test/e2e/**'] },
+  { name: 'unit', args: ['run', '--config', 'vitest.unit.config.ts'] },
   { name: 'e2e', args: ['run', '--config', 'vitest.e2e.config.ts'] },
 ]
 

@@ -24,6 +24,7 @@ export const LONG_UNIT_FILES = [
   'examples/server/test/rotate-keys.test.ts',
   'examples/server/test/attacker/password.test.ts',
   'test/consumer/consumer.test.ts',
+  'test/e2e/nextjs.spec.ts',
   'examples/server/test/restart.test.ts',
   'examples/server/test/scale.test.ts',
   'examples/server/test/wallet-password.test.ts',
@@ -42,14 +43,10 @@ export const LONG_UNIT_FILES = [
  * last whole browser phase, two at a time on the loaded 2-core machine: embedded-wallet 300 s,
  * journeys 184 s, email 162 s, oauth 128 s, external-wallets 103 s, wallet-export-delegation
  * 86 s, wallet-recovery 79 s, bench 76 s, funding 66 s, mfa 58 s; the median spec 37 s). On a
- * fresh clone demo-start builds the demo app and nextjs runs `next build` (each over 100 s
- * then), so they come early too. nextjs is second: while the first spec builds the harness's
- * app (the other specs that need it wait for that build), it keeps the second worker busy with
- * work of its own (the package was packed in the unit phase).
+ * fresh clone demo-start builds the demo app (over 100 s then), so it comes early too.
  */
 export const LONG_SPECS = [
   'embedded-wallet',
-  'nextjs',
   'journeys',
   'demo-start',
   'email',
@@ -77,3 +74,13 @@ export function longFirst(long: string[]): typeof BaseSequencer {
     }
   }
 }
+
+/**
+ * Browser specs that run in the unit phase, with a Chromium of their own (the harness launches
+ * one where the browser phase's shared one is not offered). The browser phase is the longer of
+ * the two (a quiet fresh run: unit 871 s, browser 1,096 s, the machine partly idle once the
+ * unit phase ended); nextjs is mostly `next build` from the packed tarball, which the unit
+ * phase's consumer suite packs, and one login in the page. Still a browser flow in test/e2e,
+ * and `npm run test:e2e -- test/e2e/nextjs.spec.ts` or the default config runs it alone.
+ */
+export const UNIT_PHASE_SPECS = ['test/e2e/nextjs.spec.ts']
