@@ -79,13 +79,6 @@ const CUSTODY_FAILURES: Partial<Record<string, [FrameErrorType, string]>> = {
   [CUSTODY_CODES.deviceRevoked]: ['device_revoked', CUSTODY_TEXTS.deviceRevoked],
 }
 
-/**
- * The frame's API client: every call carries a device proof (device-key.ts) over the method,
- * the path, the access token's hash, the root and the last server nonce this frame saw (every
- * wallet answer brings the next one in `portico-device-nonce`; with none yet, it asks
- * /wallets/device_nonce). A used or expired nonce (401 device_proof_nonce) is retried once
- * with the fresh nonce of that answer.
- */
 /** The user's headers for an API call: JSON, the app id, the access token. */
 const userHeaders = (config: FrameConfig, accessToken: string): Record<string, string> => ({ 'content-type': 'application/json', 'privy-app-id': config.appId, authorization: `Bearer ${accessToken}` })
 
@@ -98,6 +91,13 @@ async function send(config: FrameConfig, path: string, body: unknown, headers: R
   }
 }
 
+/**
+ * The frame's API client: every call carries a device proof (device-key.ts) over the method,
+ * the path, the access token's hash, the root and the last server nonce this frame saw (every
+ * wallet answer brings the next one in `portico-device-nonce`; with none yet, it asks
+ * /wallets/device_nonce). A used or expired nonce (401 device_proof_nonce) is retried once
+ * with the fresh nonce of that answer.
+ */
 export function createApi(config: FrameConfig, opts: ApiOptions = {}): FrameContext['api'] {
   let nonce: { value: string; accessToken: string } | null = null
   const headers = (accessToken: string) => userHeaders(config, accessToken)
