@@ -13,6 +13,7 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    include: ['**/*.test.{ts,tsx}', ...UNIT_PHASE_SPECS],
+    // The base's patterns without the browser specs, then the ones this phase runs.
+    include: [...(base.test?.include ?? []).filter((p) => !p.startsWith('test/e2e/')), ...UNIT_PHASE_SPECS],
   },
 })

@@ -1,8 +1,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
+import { chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { createServer as netServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { serve } from '@hono/node-server'
 import type { WireAuthResponse } from '../../../kernel/wire'
 import { createServer, type ServerOptions } from '../src/app'
@@ -11,6 +11,7 @@ import { DEV_SECRET } from '../src/settings'
 import type { Store } from '../src/core/store'
 import { openPglite } from '../src/core/store/pglite'
 import { openStore } from '../src/core/store'
+import { MIGRATIONS_DIR, migrationNames } from '../src/core/store/migrate'
 import { createHash, randomBytes } from 'node:crypto'
 import { inject } from 'vitest'
 
@@ -30,7 +31,15 @@ export async function openTestPglite(): Promise<Store> {
   return store
 }
 
-const MIGRATIONS_DIR = new URL('../src/core/store/migrations/', import.meta.url).pathname
+let templateDir: string | undefined
+/** .tmp/pglite-template-<hash of PGlite's version and the migration files>, named once per process. */
+function pgliteTemplatePath(): string {
+  if (templateDir) return templateDir
+  const h = createHash('sha256')
+  h.update(JSON.parse(readFileSync(new URL('../../../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8')).version)
+  for (const f of migrationNames()) h.update(f).update(readFileSync(join(MIGRATIONS_DIR, f)))
+  return (templateDir = join(new URL('../../../.tmp/', import.meta.url).pathname, `pglite-template-${h.digest('hex').slice(0, 16)}`))
+}
 
 /**
  * A migrated PGlite data directory at `target` (which must not exist yet), for a server process
@@ -40,11 +49,8 @@ const MIGRATIONS_DIR = new URL('../src/core/store/migrations/', import.meta.url)
  * `npm start`'s to show (test/e2e/demo-start.spec.ts) and migrate.test.ts's.
  */
 export async function migratedPgliteDir(target: string): Promise<string> {
-  const h = createHash('sha256')
-  h.update(JSON.parse(readFileSync(new URL('../../../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8')).version)
-  for (const f of readdirSync(MIGRATIONS_DIR).sort()) h.update(f).update(readFileSync(join(MIGRATIONS_DIR, f)))
-  const base = new URL('../../../.tmp/', import.meta.url).pathname
-  const template = join(base, `pglite-template-${h.digest('hex').slice(0, 16)}`)
+  const template = pgliteTemplatePath()
+  const base = dirname(template)
   if (!existsSync(template)) {
     // Built beside, then renamed into place: two suites building at once both end with one whole template.
     mkdirSync(base, { recursive: true })
