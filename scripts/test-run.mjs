@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * The second step of `npm test`: the unit phase (vitest.unit.config.ts: unit, kit, contract and
- * server suites, and the browser specs of test/sequencer.ts UNIT_PHASE_SPECS) and the browser phase (vitest.e2e.config.ts: Chromium against the real
- * server) side by side. The browser phase spends much of its time waiting (pages, the wallet
+ * server suites, and the browser specs of test/sequencer.ts UNIT_PHASE_SPECS) and the browser
+ * phase (vitest.e2e.config.ts: Chromium against the real server) side by side. The browser phase spends much of its time waiting (pages, the wallet
  * frame, the chain, builds in other processes); the unit phase fills that time, so on a 2-core
  * machine the two together end well before one after the other. Each line is prefixed with its
  * phase; a summary with both results and durations ends the run, and the exit code fails if
