@@ -74,12 +74,21 @@ describe('the popup host', () => {
     await expect(c.watch.result).rejects.toThrow('rejected')
   })
 
-  it('counts a closed window as rejected and times out', async () => {
+  it('counts a closed window as rejected after one poll of grace, takes an answer posted in that poll, and times out', async () => {
     vi.useFakeTimers()
     const a = setup()
     a.popup.closed = true
-    vi.advanceTimersByTime(100)
+    const gone = vi.fn()
+    a.watch.result.catch(gone)
+    await vi.advanceTimersByTimeAsync(100) // the first poll sees it closed: grace
+    expect(gone).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(100)
     await expect(a.watch.result).rejects.toThrow('rejected')
+    const late = setup()
+    late.popup.closed = true
+    vi.advanceTimersByTime(100)
+    late.post({ type: 'answer', code: 'late' }) // posted just before the page closed itself
+    await expect(late.watch.result).resolves.toBe('late')
     const b = setup()
     vi.advanceTimersByTime(1_000)
     await expect(b.watch.result).rejects.toThrow('timeout')

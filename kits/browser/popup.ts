@@ -3,7 +3,8 @@
  * recovery, the example plugin). A popup opens synchronously inside the click (browsers block
  * later ones), empty, and is pointed at its page once the address is known. Its answer comes
  * back by `postMessage`: a message counts only from that window (`event.source`) and the
- * expected origin; a closed window is the user rejecting (checked every 300 ms); a time-out
+ * expected origin; a closed window is the user rejecting (checked every 300 ms, one poll of grace
+ * for an answer posted just before the page closed itself); a time-out
  * (120 s by default).
  */
 
@@ -50,7 +51,10 @@ export interface WatchPopupOptions<T> {
   timeoutMs?: number
   /** How often a closed window is checked for. Default 300 ms. */
   pollMs?: number
-  /** Polls a closed window is given before it counts as rejected (a message posted just before closing). Default 0. */
+  /**
+   * Polls a closed window is given before it counts as rejected. Default 1: a page that posts its
+   * answer and then closes itself is read as closed before that message arrives when the machine is busy.
+   */
   closeGrace?: number
 }
 
@@ -97,7 +101,7 @@ export function watchPopup<T>(
     host.addEventListener('message', onMessage)
     const poll = setInterval(() => {
       if (!popup.closed) return
-      if (closedPolls++ >= (o.closeGrace ?? 0)) finish(o.rejected())
+      if (closedPolls++ >= (o.closeGrace ?? 1)) finish(o.rejected())
     }, o.pollMs ?? POLL_MS)
     const timer = setTimeout(() => finish(o.timedOut()), o.timeoutMs ?? TIMEOUT_MS)
     fail = (error) => finish(error)

@@ -50,8 +50,6 @@ export function waitForPopup(host: OAuthHost, popup: OAuthPopup, provider: strin
   const { result, cancel } = watchPopup<PopupReturn>(host, popup, {
     ...o,
     origin: host.location.origin,
-    // One poll of grace lets a message posted just before closing arrive.
-    closeGrace: 1,
     accept(raw) {
       const data = raw as Partial<PopupReturn> | null
       if (!data || data.type !== POPUP_MESSAGE || data.provider !== provider) return undefined

@@ -92,6 +92,20 @@ describe('openTransact()', () => {
     expect(isPorticoError(e, 'client_request_timeout')).toBe(true)
     expect(e.message).toBe('Authorization request timed out after 2 minutes.')
   })
+  it('an answer posted just before the page closes itself still counts (one closed poll of grace)', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'setTimeout', 'clearInterval', 'clearTimeout'] })
+    try {
+      const { host, popup, post } = fakeHost()
+      const t = openTransact(opts(host))
+      const url = await pageUrl(popup)
+      popup.closed = true
+      vi.advanceTimersByTime(300) // the first poll sees the window closed: grace, not yet rejected
+      post('https://provider.example', { type: CROSS_APP_RESPONSE, state: url.searchParams.get('token'), code: 'late-code' })
+      expect((await t.result).code).toBe('late-code')
+    } finally {
+      vi.useRealTimers()
+    }
+  })
 })
 
 describe('crossApp()', () => {

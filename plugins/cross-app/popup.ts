@@ -6,7 +6,8 @@
  * counts only from our popup window (`event.source`), and then:
  * - from another origin than the page's: 'Origins between parent and child windows do not match.'
  * - with another state: 'Unexpected auth flow. This may be a phishing attempt.'
- * - `error: 'rejected'`, or the window closed (checked every 300 ms): 'User rejected request'
+ * - `error: 'rejected'`, or the window closed (checked every 300 ms, one poll of grace for an
+ *   answer posted just before closing): 'User rejected request'
  * - nothing within 2 minutes: 'Authorization request timed out after 2 minutes.'
  */
 import { base64url, challengeOf, createStateCode, createVerifier, openPopup, watchPopup, type PopupHost, type PopupWindow } from 'portico/kits/browser'

@@ -40,7 +40,6 @@ export async function authorizeCloud(
   const state = createStateCode()
   const watch = watchPopup<PopupReturn>(host, popup, {
     origin: host.location.origin,
-    closeGrace: 1,
     originMismatch: () => recoveryError('oauth_unexpected', T.tryAgainError),
     rejected: denied,
     timedOut: () => recoveryError('oauth_unexpected', T.tryAgainError),
