@@ -18,6 +18,8 @@ import { decodeJwt } from 'jose'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { Message } from '@farcaster/core'
+import { buildCastAdd } from '../../../plugins/farcaster-signer/cast'
 import { createFarcasterClientStandIn } from '../../stand-ins/farcaster-client/server'
 import { handlerFor } from '../frame/handlers/index'
 import { clearSession } from '../frame/session'
@@ -199,6 +201,11 @@ describe('POST /farcaster/signer/init and /status', () => {
     for (const bad of ['0x12', 'zz', `${key}00`, 42]) {
       expect((await s.call('/api/v1/farcaster/signer/init', { appId: FC, token: ok.token, body: { ed25519_public_key: bad } })).status).toBe(422)
     }
+    // A deadline of its own: past, or more than 7 days ahead, is refused (422); nothing written.
+    for (const deadline of [String(Math.floor(Date.now() / 1000) - 10), Math.floor(Date.now() / 1000) + 8 * 86400, 'soon']) {
+      const r = await s.call('/api/v1/farcaster/signer/init', { appId: FC, token: ok.token, body: { ed25519_public_key: key, deadline } })
+      expect(r.status, String(deadline)).toBe(422)
+    }
     expect(await signerRows(key)).toEqual([])
     // An app without a signer configuration says so (403, not a server error).
     const plain = await person({ appId: NO_SIGNER })
@@ -221,7 +228,7 @@ describe('POST /farcaster/signer/init and /status', () => {
     expect(await accountSigner(p.userId)).toBeNull()
     expect((await approve(publicKey, p.fid!)).status).toBe(200)
     const st = await signerCall(p, 'status', publicKey)
-    expect(st.body).toEqual({ public_key: publicKey, status: 'approved' })
+    expect(st.body).toEqual({ public_key: publicKey, status: 'approved', fid: String(p.fid) })
     expect(await accountSigner(p.userId)).toBe(publicKey)
     const me = await s.call('/api/v1/users/me', { appId: FC, token: p.token })
     expect(me.body.user.linked_accounts.find((a: { type: string }) => a.type === 'farcaster')).toMatchObject({ fid: p.fid, signer_public_key: publicKey })
@@ -234,6 +241,26 @@ describe('POST /farcaster/signer/init and /status', () => {
     expect(sig.publicKey).toBe(publicKey)
     expect(ed25519.verify(hexToBytes(sig.signature.slice(2)), hexToBytes(hash.slice(2)), hexToBytes(publicKey.slice(2)))).toBe(true)
     expect(standIn.approvedKeys(p.fid!)).toContain(publicKey)
+    // A cast built with @farcaster/core (the plugin's cast.ts), its hash signed in the frame, verifies at the hub stand-in.
+    const frameSigner = { publicKey: hexToBytes(publicKey.slice(2)), sign: async (h: Uint8Array) => hexToBytes((await run<{ signature: string }>(p.device, 'farcaster:sign', { ...p.ref!, hash: `0x${bytesToHex(h)}` })).signature.slice(2)) }
+    const cast = await buildCastAdd({ text: 'gm from the frame' }, { fid: p.fid!, network: 'mainnet' }, frameSigner)
+    const submit = (m: typeof cast) => fetch(`${standIn.url}/v1/submitMessage`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: Message.encode(m).finish() })
+    const ok = await submit(cast)
+    expect(ok.status).toBe(200)
+    expect((await ok.json()).data.castAddBody.text).toBe('gm from the frame')
+    // The same cast claimed for another fid, or signed by a key nobody approved, is refused.
+    const stranger = ed25519.utils.randomSecretKey()
+    const foreign = await buildCastAdd({ text: 'not mine' }, { fid: p.fid!, network: 'mainnet' }, { publicKey: ed25519.getPublicKey(stranger), sign: async (h) => ed25519.sign(h, stranger) })
+    const refused = await submit(foreign)
+    expect(refused.status).toBe(400)
+    expect((await refused.json()).details).toMatch(/not an approved key/)
+    const otherFid = await buildCastAdd({ text: 'wrong fid' }, { fid: p.fid! + 1, network: 'mainnet' }, frameSigner)
+    expect((await submit(otherFid)).status).toBe(400)
+    // A tampered signature fails @farcaster/core's validation.
+    const tampered = Message.create({ ...cast, signature: Uint8Array.from(cast.signature, (b, i) => (i === 0 ? b ^ 1 : b)) })
+    const bad = await submit(tampered)
+    expect(bad.status).toBe(400)
+    expect((await bad.json()).details).toMatch(/signature/i)
     // A later Farcaster login does not clear the approved signer: the key stays on the account.
     const again = await farcasterLogin(FC, p.fcUser!)
     expect((decodeJwt(again) as { sub: string }).sub).toBe(p.userId)
@@ -280,7 +307,7 @@ describe('POST /farcaster/signer/init and /status', () => {
     const key = randomKey()
     await signerCall(p, 'init', key)
     expect((await revoke(key)).status).toBe(200)
-    expect((await signerCall(p, 'status', key)).body).toEqual({ public_key: key, status: 'revoked' })
+    expect((await signerCall(p, 'status', key)).body).toEqual({ public_key: key, status: 'revoked', fid: String(p.fid) })
     expect(await accountSigner(p.userId)).toBeNull()
     const again = await signerCall(p, 'init', key)
     expect(again.body.status).toBe('pending_approval')
@@ -292,7 +319,7 @@ describe('POST /farcaster/signer/init and /status', () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     try {
       vi.setSystemTime(Date.now() + 61_000)
-      expect((await signerCall(q, 'status', k2)).body).toEqual({ public_key: k2, status: 'expired' })
+      expect((await signerCall(q, 'status', k2)).body).toEqual({ public_key: k2, status: 'expired', fid: String(q.fid) })
       // An approval after the deadline is refused by the Farcaster app.
       expect((await approve(k2, q.fid!)).status).toBe(404)
       expect((await signerCall(q, 'status', k2)).body.status).toBe('expired')

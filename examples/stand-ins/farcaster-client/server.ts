@@ -13,11 +13,13 @@
  * - Test only (what the user does in the Farcaster app): POST /test/signed-key-requests/approve
  *   {key, userFid}, POST /test/signed-key-requests/revoke {key}.
  *
- * `approvedKeys(fid)` is what the KeyRegistry would hold: the hub stand-in checks casts against it.
+ * `approvedKeys(fid)` is what the KeyRegistry would hold: the hub stand-in (./hub.ts, mounted
+ * here: POST /v1/submitMessage) checks casts against it.
  */
 import { randomBytes } from 'node:crypto'
 import { Hono } from 'hono'
 import { createPublicClient, http, isHex, parseAbi, verifyTypedData, type Address, type Hex } from 'viem'
+import { createHubStandIn } from './hub'
 import { ED25519_KEY, SIGNED_KEY_REQUEST_DOMAIN, SIGNED_KEY_REQUEST_TYPES } from '../../server/src/features/farcaster-signer/eip712'
 
 export interface FarcasterClientStandInOptions {
@@ -129,5 +131,6 @@ export function createFarcasterClientStandIn(o: FarcasterClientStandInOptions) {
   const approvedKeys = (fid: number): Hex[] =>
     [...byKey.values()].filter((r) => (r.state === 'approved' || r.state === 'completed') && r.userFid === fid).map((r) => r.key)
 
+  app.route('/', createHubStandIn({ approvedKeys }))
   return { app, approvedKeys }
 }

@@ -14,6 +14,7 @@
 import { z } from 'zod'
 import type { Hex } from 'viem'
 import type { ServerCtx } from '../../core/context'
+import { errors } from '../../core/errors'
 import { now } from '../../core/identity/tokens'
 import { router } from '../../core/router'
 import { ED25519_KEY } from './eip712'
@@ -26,12 +27,16 @@ export interface FarcasterSignerOptions {
   clientApiUrl?: string
 }
 
-const body = z.object({ ed25519_public_key: z.string().transform((s) => s.toLowerCase()).pipe(z.string().regex(ED25519_KEY, 'must be 0x and 64 hex digits (an Ed25519 public key)')) })
+const key = z.string().transform((s) => s.toLowerCase()).pipe(z.string().regex(ED25519_KEY, 'must be 0x and 64 hex digits (an Ed25519 public key)'))
+const body = z.object({ ed25519_public_key: key })
+/** init may name its own deadline (unix seconds, as a string or a number: the published client sends a string), at most 7 days ahead. */
+const initBody = z.object({ ed25519_public_key: key, deadline: z.union([z.string().regex(/^\d{1,12}$/), z.number().int().positive()]).nullish() })
+const MAX_DEADLINE_S = 7 * 86400
 
 const wire = (s: SignerRow) => ({
   public_key: s.public_key,
   status: s.state === 'pending' ? ('pending_approval' as const) : s.state,
-  ...(s.state === 'pending' ? { signer_approval_url: s.deeplink_url } : {}),
+  ...(s.state === 'pending' ? { signer_approval_url: s.deeplink_url } : { fid: String(s.fid) }),
 })
 
 export function farcasterSignerRoutes(ctx: ServerCtx, o: FarcasterSignerOptions = {}) {
@@ -45,7 +50,7 @@ export function farcasterSignerRoutes(ctx: ServerCtx, o: FarcasterSignerOptions 
     return p.fid
   }
 
-  r.post('/farcaster/signer/init', { summary: 'Farcaster signer: ask the Farcaster app to approve an Ed25519 key', body, auth: 'bearer' }, async (c, { body: b, auth }) => {
+  r.post('/farcaster/signer/init', { summary: 'Farcaster signer: ask the Farcaster app to approve an Ed25519 key', auth: 'bearer', body: initBody }, async (c, { body: b, auth }) => {
     const app = c.get('app')
     const fid = await prerequisites(auth.userId)
     const cfg = signerConfig(app)
@@ -54,7 +59,8 @@ export function farcasterSignerRoutes(ctx: ServerCtx, o: FarcasterSignerOptions 
     const existing = await selectSigner(ctx.store, app.id, key)
     if (existing && existing.user_id !== auth.userId) throw signerErrors.notYours()
     if (existing && (existing.state === 'approved' || (existing.state === 'pending' && existing.deadline > now()))) return c.json(wire(existing))
-    const deadline = now() + cfg.deadlineS
+    const deadline = b.deadline != null ? Number(b.deadline) : now() + cfg.deadlineS
+    if (deadline <= now() || deadline > now() + MAX_DEADLINE_S) throw errors.field('deadline', 'must be in the future and at most 7 days ahead (unix seconds)')
     const signature = await signKeyRequest(cfg, key, deadline)
     const skr = await createSignedKeyRequest(base, { key, requestFid: cfg.appFid, signature, deadline })
     const t = now()
