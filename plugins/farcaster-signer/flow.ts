@@ -72,10 +72,10 @@ export function createFarcasterSigner(ctx: PluginContext, state: Store<Farcaster
   const walletAndToken = async () => {
     const ew = ctx.plugin('embedded-wallet')
     const token = await ctx.session.getAccessToken()
-    if (!token || !ctx.session.user) throw new PorticoError('must_be_authenticated', T().mustBeAuthenticated, { kind: 'client_error' })
+    if (!token || !ctx.session.user) throw new PorticoError('must_be_authenticated', T().mustBeAuthenticated, { kind: 'client_error', data: { provider: FARCASTER_SIGNER } })
     const all: EmbeddedWallet[] = ew?.wallets() ?? []
     const w = all.find((x) => x.chainType === 'ethereum' && x.walletIndex === 0) ?? all[0]
-    if (!ew || !w) throw new PorticoError('invalid_data', T().needWallet, { kind: 'client_error' })
+    if (!ew || !w) throw new PorticoError('invalid_data', T().needWallet, { kind: 'client_error', data: { provider: FARCASTER_SIGNER } })
     return { ew, w, token }
   }
 
@@ -96,7 +96,7 @@ export function createFarcasterSigner(ctx: PluginContext, state: Store<Farcaster
   }
 
   const signFarcasterMessage = async (hash: Uint8Array) => {
-    if (!(hash instanceof Uint8Array) || hash.length < 1 || hash.length > 64) throw new PorticoError('invalid_data', 'hash: expected 1 to 64 bytes', { kind: 'client_error' })
+    if (!(hash instanceof Uint8Array) || hash.length < 1 || hash.length > 64) throw new PorticoError('invalid_data', 'hash: expected 1 to 64 bytes', { kind: 'client_error', data: { provider: FARCASTER_SIGNER } })
     return bytes((await frameCall('farcaster:sign', { hash: hex(hash) })).signature)
   }
 
@@ -105,7 +105,7 @@ export function createFarcasterSigner(ctx: PluginContext, state: Store<Farcaster
     const now = o.now ?? Date.now
     const pollMs = o.pollMs ?? FARCASTER_SIGNER_POLL_MS
     const deadline = now() + (o.timeoutMs ?? FARCASTER_SIGNER_TIMEOUT_MS)
-    if (!farcasterAccount()) throw new PorticoError('invalid_data', T().needFarcaster, { kind: 'client_error' })
+    if (!farcasterAccount()) throw new PorticoError('invalid_data', T().needFarcaster, { kind: 'client_error', data: { provider: FARCASTER_SIGNER } })
     state.set({ status: 'starting', approvalUrl: null })
     const key = await getFarcasterSignerPublicKey()
     let r = await initFarcasterSigner(ctx.api, key, o.signal)
@@ -143,13 +143,13 @@ export function createFarcasterSigner(ctx: PluginContext, state: Store<Farcaster
       if (!res.ok) throw res.error
       const v = res.value as { error?: unknown } | undefined
       if (v && v.error) throw v.error
-      if (!ctx.session.user) throw new PorticoError('must_be_authenticated', T().mustBeAuthenticated, { kind: 'client_error' })
-      if (!farcasterAccount()?.signerPublicKey) throw new PorticoError('user_rejected', 'The Farcaster signer was not approved.', { kind: 'client_error' })
+      if (!ctx.session.user) throw new PorticoError('must_be_authenticated', T().mustBeAuthenticated, { kind: 'client_error', data: { provider: FARCASTER_SIGNER } })
+      if (!farcasterAccount()?.signerPublicKey) throw new PorticoError('user_rejected', 'The Farcaster signer was not approved.', { kind: 'client_error', data: { provider: FARCASTER_SIGNER } })
       return ctx.session.user
     },
     async makeCastAdd(body, options = {}) {
       const fid = options.fid ?? farcasterAccount()?.fid
-      if (!fid) throw new PorticoError('invalid_data', T().needFarcaster, { kind: 'client_error' })
+      if (!fid) throw new PorticoError('invalid_data', T().needFarcaster, { kind: 'client_error', data: { provider: FARCASTER_SIGNER } })
       const { buildCastAdd } = await import('./cast')
       return buildCastAdd(body, { fid, network: options.network ?? 'mainnet' }, { publicKey: bytes(state.get().publicKey ?? (await getFarcasterSignerPublicKey())), sign: signFarcasterMessage })
     },

@@ -35,6 +35,8 @@ export function farcasterSigner(): PorticoPlugin<'farcaster-signer'> {
   return definePlugin({
     id: 'farcaster-signer',
     kind: 'feature',
+    // The error views and their texts load on use (nothing shows them before a user asks for a signer).
+    errors: (_texts, ctx) => Promise.all([import('./errors'), import('./strings')]).then(([e, s]) => e.farcasterSignerErrors(() => ctx.texts(s.FARCASTER_SIGNER_TEXTS, 'farcaster-signer'))),
     screens: { [FARCASTER_SIGNER_SCREEN]: () => import('./screens/awaiting') },
     setup(ctx) {
       const state = ctx.store<FarcasterSignerState>(INITIAL_FARCASTER_SIGNER_STATE)

@@ -210,12 +210,4 @@ export const CLIENT_EVENTS: Record<string, (d: ClientData, ctx: FrameContext) =>
     call('mfa:submit-enrollment', { accessToken: str(d.accessToken), method: d.method, code: d.code, mfaCode: d.mfaCode, mfaMethod: d.mfaMethod, phoneNumber: d.phoneNumber, credentialIds: d.credentialIds }, ctx),
   'privy:mfa:unenroll': (d, ctx) => call('mfa:unenroll', { accessToken: str(d.accessToken), method: d.method }, ctx),
   'privy:mfa:clear': (d, ctx) => call('mfa:clear', { userId: typeof d.userId === 'string' ? d.userId : undefined }, ctx),
-  'privy:farcaster:init-signer': async (d, ctx) => {
-    const r = await call('farcaster:init-signer', ref(d), ctx)
-    return { public_key: r.publicKey }
-  },
-  'privy:farcaster:sign': async (d, ctx) => {
-    const r = await call('farcaster:sign', { ...ref(d), hash: str(d.payload && typeof d.payload === 'object' ? (d.payload as { hash?: unknown }).hash : d.hash) }, ctx)
-    return { signature: r.signature }
-  },
 }

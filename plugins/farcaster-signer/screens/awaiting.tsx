@@ -7,7 +7,6 @@
  * Other failures (no embedded wallet, no Farcaster account) go to the error screen.
  */
 import { lazy, Suspense, useEffect, useState } from 'react'
-import { isPorticoError } from 'portico'
 import { Button, CopyButton, QrSlot, ScreenLayout, Spinner, StatusIcon, usePlugin, useScreen, useStore, useTexts, type ScreenProps } from 'portico/ui/screens'
 import { FARCASTER_SIGNER_TEXTS } from '../strings'
 import { FARCASTER_SIGNER, FARCASTER_SIGNER_CLOSE_MS } from '../state'
@@ -38,8 +37,8 @@ export default function FarcasterSignerScreen(_: ScreenProps) {
     api.run({ signal: ac.signal }).catch((e) => {
       if (ac.signal.aborted) return
       // 'Request rejected' and 'Connect failed' are this screen's own states (the flow set them).
-      const own = isPorticoError(e) && (e.data as { provider?: string } | undefined)?.provider === FARCASTER_SIGNER
-      if (!own) screen.error(e)
+      const own = api.state.get().status === 'revoked' || api.state.get().status === 'failed'
+      if (!own) screen.error(e, { method: FARCASTER_SIGNER })
     })
     return () => {
       ac.abort()
