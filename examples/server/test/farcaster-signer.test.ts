@@ -314,7 +314,9 @@ describe('POST /farcaster/signer/init and /status', () => {
 
     const q = await person({ appId: SHORT })
     const k2 = randomKey()
+    const k3 = randomKey()
     expect((await signerCall(q, 'init', k2)).body.status).toBe('pending_approval')
+    const first = (await signerCall(q, 'init', k3)).body.signer_approval_url
     // The deadline (60 s) passes: only the clock moves (server and stand-in read the same one).
     vi.useFakeTimers({ toFake: ['Date'] })
     try {
@@ -323,6 +325,10 @@ describe('POST /farcaster/signer/init and /status', () => {
       // An approval after the deadline is refused by the Farcaster app.
       expect((await approve(k2, q.fid!)).status).toBe(404)
       expect((await signerCall(q, 'status', k2)).body.status).toBe('expired')
+      // A request past its deadline that nobody polled is replaced by a new one on init.
+      const renewed = await signerCall(q, 'init', k3)
+      expect(renewed.body).toMatchObject({ status: 'pending_approval', signer_approval_url: expect.stringMatching(/^farcaster:/) })
+      expect(renewed.body.signer_approval_url).not.toBe(first)
     } finally {
       vi.useRealTimers()
     }

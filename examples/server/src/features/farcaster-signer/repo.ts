@@ -24,7 +24,7 @@ export async function selectSigner(q: Queryable, appId: string, publicKey: strin
   return r && { ...r, fid: Number(r.fid), request_fid: Number(r.request_fid), user_fid: r.user_fid == null ? null : Number(r.user_fid), deadline: Number(r.deadline) }
 }
 
-/** A new signed key request for the key (replaces an expired or revoked one of the same user). */
+/** A new signed key request for the key (replaces an expired, revoked or past-deadline one of the same user). */
 export async function upsertSigner(
   q: Queryable,
   s: { appId: string; publicKey: string; userId: string; fid: number; requestFid: number; token: string; deeplinkUrl: string; deadline: number; t: number },
@@ -34,7 +34,8 @@ export async function upsertSigner(
      VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9, $9)
      ON CONFLICT (app_id, public_key) DO UPDATE SET fid = $4, request_fid = $5, token = $6, deeplink_url = $7, state = 'pending', user_fid = NULL,
        deadline = $8, updated_at = $9
-     WHERE farcaster_signers.user_id = $3 AND farcaster_signers.state IN ('revoked', 'expired')
+     WHERE farcaster_signers.user_id = $3
+       AND (farcaster_signers.state IN ('revoked', 'expired') OR (farcaster_signers.state = 'pending' AND farcaster_signers.deadline <= $9))
      RETURNING public_key`,
     [s.appId, s.publicKey, s.userId, s.fid, s.requestFid, s.token, s.deeplinkUrl, s.deadline, s.t],
   )
