@@ -27,8 +27,21 @@ export const DEMO_PORTS = Object.freeze({
   bridge: 8796,
   price: 8797,
   wcRelay: 8798,
+  farcasterClient: 8799,
   evm: 8545,
   svm: 8899,
+})
+
+/**
+ * Farcaster signers in the demo (issue 30), development values only: the IdRegistry the
+ * Farcaster client API stand-in deploys on the local chain (a deployer derived from the label
+ * 'portico-demo-idregistry-deployer', nonce 0), the demo app's FID and its custody key
+ * (keccak256 of 'portico-demo-farcaster-app-custody': public, never a production key).
+ */
+export const DEMO_FARCASTER = Object.freeze({
+  idRegistry: '0x3fe008A360C619C222Bc33B9562FBac75264Ab72',
+  appFid: 1,
+  appCustodyKey: '0xd5d1cfb29d1d2b47ccb0bdc05acbf465c7315c34d9a170ad3111b3409e703293',
 })
 
 /** Every process of the demo listens on this address; `localhost` reaches it too. */
@@ -55,6 +68,7 @@ export function demoConfig(options = {}) {
     bridge: local(P.bridge),
     price: local(P.price),
     wcRelay: `ws://${LISTEN_HOST}:${P.wcRelay}`,
+    farcasterClient: local(P.farcasterClient),
     evm: local(P.evm),
     svm: local(P.svm),
   }
@@ -71,6 +85,11 @@ export function demoConfig(options = {}) {
       PORTICO_PUBLIC_URL: urls.api,
       PORTICO_FRAME_PORT: String(P.frame),
       PORTICO_FRAME_URL: urls.frame,
+      // Farcaster (login's custody lookups and signers) on the local chain and the client API stand-in.
+      PORTICO_FARCASTER_RPC_URL: urls.evm,
+      PORTICO_FARCASTER_ID_REGISTRY: DEMO_FARCASTER.idRegistry,
+      PORTICO_FARCASTER_CLIENT_API_URL: urls.farcasterClient,
+      PORTICO_FARCASTER_APP_CUSTODY_KEY: DEMO_FARCASTER.appCustodyKey,
     },
     /** Build-time variables of the demo app (examples/app/src/settings.ts reads them). */
     appEnv: {

@@ -8,7 +8,10 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 // @ts-expect-error a plain ESM script without types
-import { DEMO_PORTS, crossSiteRequested, demoConfig } from './demo-config.mjs'
+import { DEMO_FARCASTER, DEMO_PORTS, crossSiteRequested, demoConfig } from './demo-config.mjs'
+import { getContractAddress, keccak256, toHex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { signerConfig } from '../examples/server/src/features/farcaster-signer/service'
 import { appsFrom, type AppSettings } from '../examples/server/src/config'
 import { frameCsp } from '../examples/server/src/frame-server'
 import { relyingParty } from '../examples/server/src/features/passkeys/webauthn'
@@ -69,5 +72,21 @@ describe('npm start -- --cross-site', () => {
     expect(crossSiteRequested([], {})).toBe(false)
     expect(crossSiteRequested(['--cross-site'], {})).toBe(true)
     expect(crossSiteRequested([], { PORTICO_DEMO_CROSS_SITE: '1' })).toBe(true)
+  })
+})
+
+describe('npm start: Farcaster signers (issue 30)', () => {
+  it("the stand-in's IdRegistry address, the demo app FID's custody key and the server's environment agree", () => {
+    const c = demoConfig()
+    const deployer = privateKeyToAccount(keccak256(toHex('portico-demo-idregistry-deployer')))
+    expect(getContractAddress({ from: deployer.address, nonce: 0n })).toBe(DEMO_FARCASTER.idRegistry)
+    expect(DEMO_FARCASTER.appCustodyKey).toBe(keccak256(toHex('portico-demo-farcaster-app-custody')))
+    const env = loadEnv({ ...c.serverEnv }, true)
+    expect(env.PORTICO_FARCASTER_CLIENT_API_URL).toBe(c.urls.farcasterClient)
+    expect(env.PORTICO_FARCASTER_ID_REGISTRY).toBe(DEMO_FARCASTER.idRegistry)
+    // The Farcaster test app signs its requests with the key the server's environment carries.
+    const fc = appsFrom(apps).get('portico-test-farcaster-01')!
+    expect(signerConfig(fc, c.serverEnv)).toEqual({ appFid: DEMO_FARCASTER.appFid, custodyKey: DEMO_FARCASTER.appCustodyKey, deadlineS: 86400 })
+    expect(signerConfig(fc, {})).toBeUndefined()
   })
 })

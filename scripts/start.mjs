@@ -98,6 +98,9 @@ run('coinbase', bin('tsx'), ['examples/stand-ins/coinbase/main.ts'])
 run('bridge', bin('tsx'), ['examples/stand-ins/bridge/main.ts'])
 // WalletConnect relay stand-in (ws://127.0.0.1:8798): the walletconnect plugin pairs through it offline.
 run('wc-relay', bin('tsx'), ['examples/stand-ins/walletconnect-relay/main.ts'], { PORTICO_WC_RELAY_PORT: '8798' })
+// Farcaster client API stand-in (8799, signed key requests for Farcaster signers): deploys the
+// IdRegistry on the local chain and registers the demo app's FID (scripts/demo-config.mjs DEMO_FARCASTER).
+run('farcaster-client', bin('tsx'), ['examples/stand-ins/farcaster-client/main.ts'], { PORTICO_FARCASTER_CLIENT_PORT: String(demo.ports.farcasterClient), PORTICO_EVM_RPC: demo.urls.evm })
 
 // Approvals: Solana on the SVM JSON-RPC stand-in (litesvm, a real SVM) on 8899 with a demo SPL
 // token; the demo ERC-20 (DUSD) deployed on the local EVM chain once it answers (then exits).
@@ -130,6 +133,7 @@ Promise.all([appReady, answering(demo.health.api), answering(demo.health.frame),
     WalletConnect relay: ws://127.0.0.1:8798 (stand-in; pair a wallet client with the QR's wc: link)
     Solana (litesvm):    http://127.0.0.1:8899 (demo SPL token shown as USDC); prices: stand-in on 8797
     funding stand-ins:   MoonPay 8794, Coinbase 8795, bridge 8796; cloud drive (recovery) 8793
+    Farcaster signers:   client API stand-in on ${demo.urls.farcasterClient} (approve: POST /test/signed-key-requests/approve {key, userFid})
     social logins:       ${oauthBase === IDP ? `local stand-in identity provider on ${IDP} (no real Google account)` : oauthBase || 'the real providers'}
   Ctrl-C stops them all.
 `)

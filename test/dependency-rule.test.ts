@@ -33,6 +33,7 @@ const PLUGIN_TO_PLUGIN: Record<string, string[]> = {
   'plugins/approvals': ['plugins/embedded-wallet'],
   'plugins/coinbase-wallet': ['plugins/siwe'],
   'plugins/delegated-actions': ['plugins/embedded-wallet'],
+  'plugins/farcaster-signer': ['plugins/embedded-wallet'],
   'plugins/mfa-passkey': ['plugins/passkey'],
   'plugins/phantom': ['plugins/siws'],
   'plugins/wallet-export': ['plugins/embedded-wallet'],

@@ -19,7 +19,9 @@ import { type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { ARTIFACTS, ROOT, launchBrowser } from './harness'
 import { LANDING_TITLE } from './page-scripts'
 // @ts-expect-error a plain ESM script without types
-import { DEMO_PORTS, demoConfig } from '../../scripts/demo-config.mjs'
+import { DEMO_FARCASTER, DEMO_PORTS, demoConfig } from '../../scripts/demo-config.mjs'
+import { privateKeyToAccount } from 'viem/accounts'
+import { SIGNED_KEY_REQUEST_DOMAIN, SIGNED_KEY_REQUEST_TYPES } from '../../examples/server/src/features/farcaster-signer/eip712'
 
 interface DemoConfig {
   urls: Record<string, string>
@@ -130,9 +132,25 @@ describe('npm start', { timeout: 300_000 }, () => {
     expect(csp).toContain(`connect-src ${demo.urls.api}`)
     expect(csp).toMatch(new RegExp(`frame-ancestors [^;]*${demo.urls.app.replace(/[.:/]/g, '\\$&')}`))
     // The local stand-ins listen.
-    for (const name of ['idp', 'acmeId', 'cloudDrive', 'moonpay', 'coinbase', 'bridge', 'price', 'wcRelay', 'evm', 'svm'] as const) {
+    for (const name of ['idp', 'acmeId', 'cloudDrive', 'moonpay', 'coinbase', 'bridge', 'price', 'wcRelay', 'farcasterClient', 'evm', 'svm'] as const) {
       await waitFor(`${name} on ${DEMO_PORTS[name]}`, () => answers(DEMO_PORTS[name]), 60_000)
     }
+    // Farcaster signers: the client API stand-in deployed the IdRegistry and registered the demo
+    // app's FID, so a request signed with the server's dev custody key is accepted.
+    const key = `0x${'11'.repeat(32)}` as const
+    const deadline = Math.floor(Date.now() / 1000) + 600
+    const signature = await privateKeyToAccount(DEMO_FARCASTER.appCustodyKey).signTypedData({
+      domain: SIGNED_KEY_REQUEST_DOMAIN,
+      types: SIGNED_KEY_REQUEST_TYPES,
+      primaryType: 'SignedKeyRequest',
+      message: { requestFid: BigInt(DEMO_FARCASTER.appFid), key, deadline: BigInt(deadline) },
+    })
+    const skr = await fetch(`http://127.0.0.1:${DEMO_PORTS.farcasterClient}/v2/signed-key-requests`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key, requestFid: DEMO_FARCASTER.appFid, signature, deadline }),
+    })
+    expect(skr.status).toBe(200)
   })
 
   it('at the banner’s URL: passkey sign-up, the wallet created, the Passkeys button works', async () => {

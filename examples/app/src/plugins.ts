@@ -23,6 +23,7 @@
  * | phantom | wallet (Phantom deep links on mobile browsers without Phantom) | on |
  * | coinbase-wallet | wallet (Coinbase Wallet SDK) | `?coinbase=1` |
  * | wallet-export, delegated-actions | (no landing entry) 'Transfer wallet', 'Enable offline access' for embedded wallets | on |
+ * | farcaster-signer | (no landing entry) `portico.plugin('farcaster-signer').requestFarcasterSigner()` (app portico-test-farcaster-01; client API stand-in 8799) | on |
  * | approvals | (no login method) sign / transaction screens, approvals panel (`?approvals=1\|0`, `?svm=`) | demo app and portico-test-apv-* |
  */
 import type { PorticoPlugin } from 'portico'
@@ -68,6 +69,7 @@ import { LOCAL_EVM_RPC, localChain as fundingChain, localCluster } from './fundi
 import { walletconnect } from 'portico/plugins/walletconnect'
 import { walletExport } from 'portico/plugins/wallet-export'
 import { delegatedActions } from 'portico/plugins/delegated-actions'
+import { farcasterSigner } from 'portico/plugins/farcaster-signer'
 import { acmeId } from '../../custom-plugin/src/index' // third-party example: Acme ID (app portico-test-acmeid-00001)
 
 const demoQuery = (name: string) => (typeof location !== 'undefined' ? new URLSearchParams(location.search).get(name) : null)
@@ -123,6 +125,7 @@ export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSetting
     }),
     walletExport(),
     delegatedActions(),
+    farcasterSigner(),
     ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),
   ])
 }

@@ -11,6 +11,8 @@ import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { base58 } from '@scure/base'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { HDKey as Slip10Key } from 'micro-key-producer/slip10.js'
+import { hkdf } from '@noble/hashes/hkdf.js'
+import { sha256 } from '@noble/hashes/sha2.js'
 import { toHex } from 'viem'
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { ethereumPath, solanaPath, type ChainType, type EntropyIdVerifier } from '../src/wire/frame'
@@ -87,6 +89,11 @@ export class HdRoot {
     return verifier === 'ethereum-address-verifier' ? this.ethereum(0).address : this.solana(0).address
   }
 
+  /** A 32-byte secret for one purpose, derived from the seed (see `purposeKey`); the caller wipes it. */
+  purposeSecret(purpose: string): Uint8Array {
+    return purposeKey(this.seed, purpose)
+  }
+
   /** Signs an owner message (src/wire/custody.ts) with the index-0 key of the verifier's chain. */
   signOwner(verifier: EntropyIdVerifier, message: string): Promise<string> {
     return signOwnerWith(this, verifier, message)
@@ -145,6 +152,11 @@ export class ImportedRoot {
     return signOwnerWith(this, verifier, message)
   }
 
+  /** A 32-byte secret for one purpose, derived from the imported key (see `purposeKey`); the caller wipes it. */
+  purposeSecret(purpose: string): Uint8Array {
+    return purposeKey(this.key, purpose)
+  }
+
   /** The raw 32-byte key (a copy: the caller wipes it). */
   privateKey(): Uint8Array {
     return Uint8Array.from(this.key)
@@ -164,6 +176,16 @@ export class ImportedRoot {
 async function signOwnerWith(root: { ethereum(i: number): PrivateKeyAccount; solana(i: number): SolanaKey }, verifier: EntropyIdVerifier, message: string): Promise<string> {
   if (verifier === 'ethereum-address-verifier') return root.ethereum(0).signMessage({ message })
   return base58.encode(root.solana(0).sign(new TextEncoder().encode(message)))
+}
+
+/**
+ * A key for one purpose other than the chains' HD paths (the Farcaster signer), derived from the
+ * root's secret with HKDF-SHA256 under a salt of its own and the purpose as `info`: a different
+ * purpose or a different root gives an unrelated key, and nothing derived this way reveals the
+ * root. It is rebuilt wherever the root is (another device, a recovery), so it needs no storage.
+ */
+export function purposeKey(ikm: Uint8Array, purpose: string): Uint8Array {
+  return hkdf(sha256, ikm, new TextEncoder().encode('portico purpose key v1'), new TextEncoder().encode(purpose), 32)
 }
 
 /** An imported key's size: an Ethereum secp256k1 scalar or a Solana ed25519 seed. */

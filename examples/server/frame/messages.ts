@@ -2,7 +2,7 @@
  * The export and delegation message types, added to the frame protocol by declaration merging
  * (their payloads are defined by the host plugins wallet-export and delegated-actions).
  */
-import type { Authed, ConsentPayload, ConsentReply, ExportReply, ExportRequestPayload } from '../src/wire/frame'
+import type { Authed, ConsentPayload, ConsentReply, EntropyRef, ExportReply, ExportRequestPayload } from '../src/wire/frame'
 
 /** An MFA method as the frame's MFA messages name it (spec part 2 section 7: sms, totp, passkey). */
 export type FrameMfaMethod = 'sms' | 'totp' | 'passkey'
@@ -31,6 +31,13 @@ declare module '../../../plugins/embedded-wallet/protocol' {
     'mfa:unenroll': { payload: Authed & { method: FrameMfaMethod }; data: Record<string, never> }
     /** Forget what this session cached (the unlocked roots): after logout or the last method's removal. */
     'mfa:clear': { payload: { userId?: string }; data: Record<string, never> }
+    /**
+     * Farcaster signers (issue 30): the Ed25519 key of the user's wallet root for this app
+     * (derived inside the frame, handlers/farcaster.ts); the host gets its public key (0x hex) only.
+     */
+    'farcaster:init-signer': { payload: Authed & EntropyRef; data: { publicKey: string } }
+    /** Signs a Farcaster message hash (0x hex, 1 to 64 bytes) with that key: a 64-byte Ed25519 signature (0x hex). */
+    'farcaster:sign': { payload: Authed & EntropyRef & { hash: string }; data: { publicKey: string; signature: string } }
   }
 }
 

@@ -26,6 +26,7 @@ import { passkeysRoutes } from './features/passkeys/routes'
 import { oauthCallbackRoutes, oauthRoutes, type OAuthOptions } from './features/oauth/routes'
 import { telegramRoutes } from './features/telegram/routes'
 import { farcasterRoutes } from './features/farcaster/routes'
+import { farcasterSignerRoutes } from './features/farcaster-signer/routes'
 import { crossAppRoutes } from './features/cross-app/routes'
 import { mfaRoutes } from './features/mfa/routes'
 import { chainInfoRoutes } from './features/chain-info/routes'
@@ -286,6 +287,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   const farcaster = farcasterRoutes(ctx, opts.farcaster)
   api.route('/', farcaster.api)
   app.route('/', farcaster.root)
+  api.route('/', farcasterSignerRoutes(ctx, { clientApiUrl: opts.farcaster?.clientApiUrl }))
   api.route('/', crossAppRoutes(ctx))
   api.route('/', mfaRoutes(ctx))
   api.route('/', chainInfoRoutes(ctx))

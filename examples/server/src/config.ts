@@ -102,6 +102,13 @@ export interface AppSettings {
   telegramBotTokenEnv?: string | null
   /** Oldest accepted Telegram `auth_date`, in seconds (default 86400). */
   telegramAuthMaxAgeS?: number | null
+  /**
+   * Farcaster signers (issue 30): the app's own FID and its custody key, which signs the
+   * EIP-712 SignedKeyRequest. The key inline (`custodyKey`, 0x + 64 hex) or `custodyKeyEnv`, the
+   * environment variable holding it; server only, never sent to clients. `deadlineS`: how long
+   * the user has to approve (default 86400).
+   */
+  farcasterSigner?: { appFid: number; custodyKey?: string | null; custodyKeyEnv?: string | null; deadlineS?: number | null } | null
   allowedOrigins: string[]
   /** EVM chain ids a SIWE message may name (default: the smart-wallet chains of spec part 1, section 3). */
   supportedChains?: number[]
@@ -200,6 +207,14 @@ const appSchema = z.looseObject({
   telegramBotToken: z.string().regex(/^\d{1,20}:[A-Za-z0-9_-]{20,100}$/, 'must look like 123456:ABC... (the token BotFather gave)').nullish(),
   telegramBotTokenEnv: str,
   telegramAuthMaxAgeS: z.number().int().positive().nullish(),
+  farcasterSigner: z
+    .object({
+      appFid: z.number().int().positive().max(2 ** 48),
+      custodyKey: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x and 64 hex digits').nullish(),
+      custodyKeyEnv: str,
+      deadlineS: z.number().int().min(60).max(7 * 86400).nullish(),
+    })
+    .nullish(),
   allowedOrigins: z.array(z.url()).default([]),
   // Spec part 1, section 5: not empty, and includes the default chain (Ethereum mainnet).
   supportedChains: z

@@ -103,6 +103,7 @@ async function main() {
       idRegistry: env.PORTICO_FARCASTER_ID_REGISTRY as `0x${string}` | undefined,
       relayKey: env.PORTICO_FARCASTER_RELAY_KEY,
       connectUrl: env.PORTICO_FARCASTER_CONNECT_URL,
+      clientApiUrl: env.PORTICO_FARCASTER_CLIENT_API_URL,
     },
     logger: log,
     migrate: env.PORTICO_MIGRATE_ON_START,

@@ -88,6 +88,8 @@ export const envSchema = z.object({
   PORTICO_FARCASTER_RELAY_KEY: optStr,
   /** Base of the connect URI shown as the QR code (default Warpcast's sign-in link). */
   PORTICO_FARCASTER_CONNECT_URL: optStr.pipe(z.url().optional()),
+  /** Farcaster client API (signed key requests) base URL; default https://api.farcaster.xyz. */
+  PORTICO_FARCASTER_CLIENT_API_URL: optStr.pipe(z.url().optional()),
   PORTICO_RATE_PER_IDENTIFIER: int(5, 1),
   PORTICO_RATE_PER_IP: int(60, 1),
   PORTICO_RATE_WINDOW_S: int(600, 1),

@@ -16,6 +16,7 @@ import { mfaPasskey } from 'portico/plugins/mfa-passkey'
 import { embeddedWallet } from 'portico/plugins/embedded-wallet'
 import { walletExport } from 'portico/plugins/wallet-export'
 import { delegatedActions } from 'portico/plugins/delegated-actions'
+import { farcasterSigner } from 'portico/plugins/farcaster-signer'
 import { approvals } from 'portico/plugins/approvals'
 import { funding } from 'portico/plugins/funding'
 import { moonpay } from 'portico/plugins/moonpay'
@@ -37,6 +38,7 @@ mount([
   embeddedWallet(),
   walletExport(),
   delegatedActions(),
+  farcasterSigner(),
   approvals(),
   funding(),
   moonpay(),

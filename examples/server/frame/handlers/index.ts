@@ -10,5 +10,6 @@ import './recovery-cloud'
 import './delegation'
 import './step-up'
 import './mfa'
+import './farcaster'
 
 export { handlerFor, register, registerRecoveryMethod, recoveryMethod } from './registry'

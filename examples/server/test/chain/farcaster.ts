@@ -73,7 +73,8 @@ export async function startChain(): Promise<Chain> {
   return { rpc: `http://127.0.0.1:${port}`, stop: () => void node.kill('SIGKILL') }
 }
 
-function compile() {
+/** The IdRegistry's ABI and bytecode (solc-js). */
+export function compileIdRegistry() {
   const solc = require('solc')
   const out = JSON.parse(
     solc.compile(
@@ -99,7 +100,7 @@ export async function deployIdRegistry(rpc: string): Promise<IdRegistry> {
   const chain = { ...CHAIN, rpcUrls: { default: { http: [rpc] } } }
   const pub = createPublicClient({ chain, transport: http(rpc) })
   const wallet = createWalletClient({ chain, transport: http(rpc), account: DEPLOYER })
-  const { abi, bytecode } = compile()
+  const { abi, bytecode } = compileIdRegistry()
   const hash = await wallet.deployContract({ abi, bytecode })
   const address = (await pub.waitForTransactionReceipt({ hash })).contractAddress!
   return {

@@ -36,6 +36,7 @@ export function userFromRow(u: UserRowWithAccounts | undefined): WireUser | null
 
 export function accountToWire(a: Pick<AccountRow, 'type' | 'data' | 'first_verified_at' | 'latest_verified_at'>): WireLinkedAccount {
   return {
+    ...(a.type === 'farcaster' ? { signer_public_key: null } : {}),
     ...a.data,
     type: a.type,
     verified_at: Number(a.first_verified_at),

@@ -51,6 +51,8 @@ export interface FarcasterOptions {
   relayKey?: string
   /** Base of the connect URI the QR code / open-app button carries. */
   connectUrl?: string
+  /** Farcaster signers (issue 30): base URL of the Farcaster client API (default https://api.farcaster.xyz). */
+  clientApiUrl?: string
 }
 
 export const DEFAULT_FARCASTER = {
@@ -169,7 +171,8 @@ export function farcasterRoutes(ctx: ServerCtx, o: FarcasterOptions = {}) {
         display_name: p.display_name ?? null,
         bio: p.bio ?? null,
         profile_picture_url: p.pfp_url ?? null,
-        signer_public_key: null,
+        // signer_public_key is not written here: a later login must not clear an approved signer
+        // (accountToWire answers null until one is approved).
       },
       transferable: true,
       linkMethod: 'farcaster',
