@@ -73,14 +73,23 @@ describe('sms', () => {
     expect(await page.isVisible('[data-portico-code-sent]')).toBe(true)
     const code = await h.readOutboxCode(phone.e164, since)
     const wrong = code === '000000' ? '111111' : '000000'
+    // The page's own clock times the reset: when the code entry turns to 'error' and when it is
+    // back to 'awaiting' (a busy test process would see both late).
+    await page.evaluate(() => {
+      const w = window as any
+      new MutationObserver(() => {
+        const status = document.querySelector('[role=dialog] [data-portico-code-status]')?.getAttribute('data-portico-code-status')
+        if (w.__failedAt === undefined && status === 'error') w.__failedAt = performance.now()
+        if (w.__failedAt !== undefined && w.__resetAt === undefined && status === 'awaiting') w.__resetAt = performance.now()
+      }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-portico-code-status'] })
+    })
     await typeCode(page, wrong)
     await page.getByText('Invalid or expired verification code').waitFor()
-    const failedAt = Date.now()
     await h.screenshot(page, 'sms-code-wrong')
     await page.waitForFunction(() =>
       [...document.querySelectorAll<HTMLInputElement>('[role=dialog] input[aria-label^="Digit "]')].every((b) => b.value === ''),
     )
-    expect(Date.now() - failedAt).toBeGreaterThan(1000)
+    expect(await page.evaluate(() => (window as any).__resetAt - (window as any).__failedAt)).toBeGreaterThan(1000)
     await typeCode(page, code)
     await page.waitForSelector('[role=dialog] [data-portico-code-status=success]')
     await h.screenshot(page, 'sms-code-success')
