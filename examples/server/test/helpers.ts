@@ -312,7 +312,9 @@ const MAIN = new URL('../src/main.ts', import.meta.url).pathname
 export async function startServerProcess(env: Record<string, string>, args: string[] = [], nodeArgs: string[] = []): Promise<ServerProcess> {
   const port = await freePort()
   const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', MAIN, ...args], {
-    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    // The wallet frame's listener on a free port unless a test names one: its default (8788) is
+    // `npm start`'s, which the browser phase's demo-start spec runs at the same time.
+    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', PORTICO_FRAME_PORT: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''

@@ -20,7 +20,7 @@ afterAll(() => {
 
 async function start(port: number): Promise<ChildProcess> {
   const p = spawn(process.execPath, ['--import', 'tsx', main], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PORTICO_DEV: '1', LOG_LEVEL: 'info', DATABASE_URL: '' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PORTICO_DEV: '1', LOG_LEVEL: 'info', DATABASE_URL: '', PORTICO_FRAME_PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let log = ''
