@@ -94,3 +94,19 @@ describe('the popup host', () => {
     await expect(b.watch.result).rejects.toThrow('timeout')
   })
 })
+
+describe('abortableSleep', () => {
+  it('resolves after the time, and rejects with the reason when aborted before or during the wait', async () => {
+    const { abortableSleep } = await import('./index')
+    const started = performance.now()
+    await abortableSleep(20)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(15)
+    const before = new AbortController()
+    before.abort(new Error('gone'))
+    await expect(abortableSleep(10_000, before.signal)).rejects.toThrow('gone')
+    const during = new AbortController()
+    const waiting = abortableSleep(10_000, during.signal)
+    during.abort(new Error('closed'))
+    await expect(waiting).rejects.toThrow('closed')
+  })
+})

@@ -5,6 +5,7 @@
  * minutes; 'approved' refreshes the user (its Farcaster account now has `signerPublicKey`).
  * Casts are signed in the frame: `makeCastAdd` builds the message for a hub.
  */
+import { abortableSleep } from 'portico/kits/browser'
 import { PorticoError, type PluginContext, type Store, type User } from 'portico'
 import type { EmbeddedWallet } from 'portico/plugins/embedded-wallet'
 import { farcasterSignerStatus, initFarcasterSigner, type FarcasterSignerReply } from './calls'
@@ -39,19 +40,7 @@ export interface FarcasterSignerApi {
   run(options?: SignerFlowOptions): Promise<FarcasterSignerReply>
 }
 
-const defaultSleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason)
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    const onAbort = () => {
-      clearTimeout(t)
-      reject(signal!.reason)
-    }
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
+const defaultSleep = abortableSleep
 
 const hex = (b: Uint8Array) => `0x${Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')}`
 const bytes = (h: string) => Uint8Array.from(h.slice(2).match(/../g) ?? [], (x) => parseInt(x, 16))

@@ -4,6 +4,7 @@
  * it is completed (message, signature, fid), then log in (or link). Times out after 2 minutes.
  * Its state (what the screen shows) is the plugin's kernel store.
  */
+import { abortableSleep } from 'portico/kits/browser'
 import { PorticoError, type Api, type Intent, type Store, type WireAuthResponse, type WireUser } from 'portico'
 import { authenticateFarcaster, getFarcasterStatus, initFarcaster, linkFarcaster, type FarcasterSignature, type LoginMode } from './calls'
 import { farcasterTimeout } from './errors'
@@ -26,19 +27,7 @@ export interface FarcasterFlowOptions {
   now?: () => number
 }
 
-const defaultSleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason)
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    const onAbort = () => {
-      clearTimeout(t)
-      reject(signal!.reason)
-    }
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
+const defaultSleep = abortableSleep
 
 /** Runs one sign-in: resolves with the server's answer to /authenticate (login) or /link (link). */
 export async function runFarcaster(api: Api, store: Store<FarcasterState>, o: FarcasterFlowOptions = {}): Promise<WireAuthResponse | { user: WireUser }> {
