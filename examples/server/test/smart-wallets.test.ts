@@ -48,7 +48,7 @@ const smartWallets = (o: { chainId?: number; dailyLimitPerUser?: number } = {}) 
       paymasterAddress: aa.paymaster.address,
     },
   ],
-  paymaster: { signerKey: aa.paymaster.signerKey, policy: { chains: [o.chainId ?? CHAIN], dailyLimitPerUser: o.dailyLimitPerUser ?? 2 } },
+  paymaster: { signerKey: aa.paymaster.signerKey, policy: { chains: [o.chainId ?? CHAIN], dailyLimitPerUser: o.dailyLimitPerUser ?? 2, maxCostWei: '50000000000000000' } },
 })
 
 beforeAll(async () => {
@@ -69,7 +69,7 @@ const safeOf = (owner: PrivateKeyAccount, extra: { address?: Hex } = {}) =>
 async function login(): Promise<string> {
   const r = await s.emailLogin(uniqueEmail('sw'))
   expect(r.status).toBe(200)
-  return r.body.token
+  return r.body.token!
 }
 
 /** /siwe/init for the address, a SIWE message for it, signed by `sign`, posted to /siwe/link_smart_wallet. */
@@ -83,13 +83,14 @@ async function link(token: string, address: Hex, sign: (m: string) => Promise<He
 const paymasterFor = (token: string) =>
   createPaymasterClient({ transport: http(`${s.url}/api/v1/paymaster`, { fetchOptions: { headers: { authorization: `Bearer ${token}`, 'privy-app-id': DEMO } } }) })
 
-function bundlerFor(account: SmartAccount, token: string) {
+/** A bundler client for the account; with a token, sponsored through the server's paymaster. */
+function bundlerFor(account: SmartAccount, token: string | null) {
   const pimlico = createPimlicoClient({ transport: http(aa.bundlerUrl), entryPoint: { address: entryPoint07Address, version: '0.7' } })
   return createBundlerClient({
     account,
     client: pub,
     transport: http(aa.bundlerUrl),
-    paymaster: paymasterFor(token),
+    paymaster: token ? paymasterFor(token) : undefined,
     pollingInterval: 100,
     userOperation: { estimateFeesPerGas: async () => (await pimlico.getUserOperationGasPrice()).fast },
   })
@@ -196,7 +197,7 @@ describe('smart wallets: link and sponsored user operations', () => {
     const receipt = await bundler.waitForUserOperationReceipt({ hash, timeout: 30_000 })
     expect(receipt.success).toBe(true)
     firstNonce = receipt.nonce
-    expect(receipt.paymaster.toLowerCase()).toBe(aa.paymaster.address.toLowerCase())
+    expect(receipt.paymaster?.toLowerCase()).toBe(aa.paymaster.address.toLowerCase())
     expect(await pub.getCode({ address: safeA.address })).toBeDefined()
     expect(await pub.getBalance({ address: safeA.address })).toBe(0n)
     const depositAfter = await aa.paymaster.deposit()
@@ -229,6 +230,10 @@ describe('smart wallets: link and sponsored user operations', () => {
     refused(await rpc(tokenC, 'pm_getPaymasterData', [wire, entryPoint07Address, '0x7a69', {}]), 'sender_not_linked')
     // A nonce the EntryPoint already used (the first operation's).
     refused(await rpc(tokenA, 'pm_getPaymasterData', [{ ...wire, nonce: `0x${firstNonce.toString(16)}` }, entryPoint07Address, '0x7a69', {}]), 'nonce_used')
+    // An operation that could cost the deposit more than the policy's 0.05 ETH.
+    const costly = await rpc(tokenA, 'pm_getPaymasterData', [{ ...wire, callGasLimit: '0x1000000', maxFeePerGas: '0xe8d4a51000' }, entryPoint07Address, '0x7a69', {}])
+    refused(costly, 'max_cost')
+    expect(costly.body.error.message).toMatch(/^Sponsorship refused: the operation may cost up to \d+ wei, above the policy's 50000000000000000 wei\.$/)
     // The daily limit (2, both used above): the stub and the real data are refused, the bundler never sees the operation.
     const limit = await rpc(tokenA, 'pm_getPaymasterStubData', [wire, entryPoint07Address, '0x7a69', {}])
     refused(limit, 'daily_limit_reached')
@@ -239,7 +244,7 @@ describe('smart wallets: link and sponsored user operations', () => {
     expect((await s.call('/api/v1/paymaster', { body: { jsonrpc: '2.0', id: 1, method: 'pm_getPaymasterStubData', params: [] } })).status).toBe(401)
     // Without a paymaster the account pays from its own balance once funded.
     await (await import('viem')).createWalletClient({ chain: aa.chain, transport: http(aa.rpc), account: DEV_ACCOUNTS[3] }).sendTransaction({ to: safeA.address, value: parseEther('1') })
-    const own = createBundlerClient({ account: safeA, client: pub, transport: http(aa.bundlerUrl), pollingInterval: 100, userOperation: bundler.userOperation })
+    const own = bundlerFor(safeA, null)
     const h = await own.sendUserOperation({ calls: [{ to: DEV_ACCOUNTS[3].address, data: '0x04' }] })
     const r = await own.waitForUserOperationReceipt({ hash: h, timeout: 30_000 })
     expect(r.success).toBe(true)

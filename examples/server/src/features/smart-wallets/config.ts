@@ -17,7 +17,7 @@
  *   }],
  *   "paymaster": {                        // server only: the self-hosted verifying paymaster
  *     "signerKeyEnv": "PORTICO_PAYMASTER_KEY",   // or "signerKey": "0x…" (64 hex digits)
- *     "policy": { "chains": [8453], "dailyLimitPerUser": 20, "validForS": 300 }
+ *     "policy": { "chains": [8453], "dailyLimitPerUser": 20, "validForS": 300, "maxCostWei": "10000000000000000" }
  *   }
  * }
  * ```
@@ -62,6 +62,7 @@ export const smartWalletsSchema = z.strictObject({
         .strictObject({
           chains: z.array(z.number().int().positive()).nullish(),
           dailyLimitPerUser: z.number().int().min(0).nullish(),
+          maxCostWei: z.string().regex(/^\d{1,40}$/, 'must be a decimal string of wei').nullish(),
           validForS: z.number().int().min(30).max(86400).nullish(),
         })
         .nullish(),
@@ -85,7 +86,7 @@ export interface SmartWalletSettings {
   networks: SmartWalletNetwork[]
   paymaster: {
     signerKey: Hex | null
-    policy: { chains: number[]; dailyLimitPerUser: number; validForS: number }
+    policy: { chains: number[]; dailyLimitPerUser: number; validForS: number; maxCostWei: bigint | null }
   } | null
 }
 
@@ -148,6 +149,7 @@ export function smartWalletSettings(app: AppSettings): SmartWalletSettings | nul
             chains: pm.policy?.chains ?? s.networks.filter((n) => n.paymasterAddress).map((n) => n.chainId),
             dailyLimitPerUser: pm.policy?.dailyLimitPerUser ?? DEFAULT_DAILY_LIMIT,
             validForS: pm.policy?.validForS ?? DEFAULT_SPONSORSHIP_EXPIRY_S,
+            maxCostWei: pm.policy?.maxCostWei ? BigInt(pm.policy.maxCostWei) : null,
           },
         }
       : null,

@@ -33,5 +33,6 @@ export const paymasterErrors = {
   dailyLimit: (limit: number) => new PaymasterRefusal(-32001, `Sponsorship refused: the daily limit of ${limit} sponsored operations per user is reached.`, 'daily_limit_reached'),
   replay: () => new PaymasterRefusal(-32001, 'Sponsorship refused: this nonce was already used (replay).', 'nonce_used'),
   gasLimit: (what: string) => new PaymasterRefusal(-32001, `Sponsorship refused: ${what} is above the paymaster's limit.`, 'gas_limit'),
+  maxCost: (cost: bigint, max: bigint) => new PaymasterRefusal(-32001, `Sponsorship refused: the operation may cost up to ${cost} wei, above the policy's ${max} wei.`, 'max_cost'),
   unavailable: (why: string) => new PaymasterRefusal(-32603, `Paymaster unavailable: ${why}`.slice(0, 300), 'unavailable'),
 }

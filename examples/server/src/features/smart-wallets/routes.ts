@@ -10,7 +10,8 @@
  * - POST /paymaster (bearer; the app id header): ERC-7677 JSON-RPC, `pm_getPaymasterStubData`
  *   and `pm_getPaymasterData` for EntryPoint v0.7, signed with the app's VerifyingPaymaster key
  *   (server side only) within the app's policy: sponsored chains, the sender must be the
- *   caller's linked smart wallet, a per-user daily limit, a nonce not used yet; the signature
+ *   caller's linked smart wallet, a per-user daily limit, a nonce not used yet, at most
+ *   `maxCostWei` (every gas limit at maxFeePerGas) when set; the signature
  *   is valid for `validForS` (300 s by default, spec part 2). Refusals are JSON-RPC errors
  *   (HTTP 200) with `data.reason`.
  */
@@ -24,7 +25,7 @@ import { id, text } from '../../core/validate'
 import { smartWalletProblems, smartWalletSettings, smartWalletsWire, SMART_WALLET_TYPES, type SmartWalletSettings } from './config'
 import { PaymasterRefusal, paymasterErrors, smartWalletErrors } from './errors'
 import { lockUser, ownsSmartWallet, recordSponsorship, sponsorshipCount } from './repo'
-import { entryPointNonce, parsePaymasterParams, rpcFor, signedData, stubData, SUPPORTED_ENTRY_POINT, verifySmartWalletLink } from './service'
+import { entryPointNonce, maxCost, parsePaymasterParams, rpcFor, signedData, stubData, SUPPORTED_ENTRY_POINT, verifySmartWalletLink } from './service'
 
 const linkBody = z.object({
   message: text(4096),
@@ -87,6 +88,8 @@ export function smartWalletsRoutes(ctx: ServerCtx) {
         if (!used.already && used.count >= pm.policy.dailyLimitPerUser) throw paymasterErrors.dailyLimit(pm.policy.dailyLimitPerUser)
         return reply({ result: await stubData(network.paymasterAddress, validUntil) })
       }
+      const cost = maxCost(req.userOp)
+      if (pm.policy.maxCostWei !== null && cost > pm.policy.maxCostWei) throw paymasterErrors.maxCost(cost, pm.policy.maxCostWei)
       // Counted and recorded in one transaction, under the user's row lock: concurrent requests
       // cannot both take the last sponsorship of the day.
       await ctx.store.transaction(async (q) => {

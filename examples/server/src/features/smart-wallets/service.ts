@@ -164,6 +164,12 @@ export function parsePaymasterParams(params: unknown[]): PaymasterRequest {
   return { userOp, entryPoint, chainId: Number(chainId) }
 }
 
+/** The most the operation can cost the paymaster's deposit: every gas limit at maxFeePerGas. */
+export function maxCost(u: UserOperation<'0.7'>): bigint {
+  const gas = u.callGasLimit + u.verificationGasLimit + u.preVerificationGas + (u.paymasterVerificationGasLimit ?? 0n) + (u.paymasterPostOpGasLimit ?? 0n)
+  return gas * u.maxFeePerGas
+}
+
 export const SUPPORTED_ENTRY_POINT = entryPoint07Address
 
 /** The sender's next nonce for the operation's key (the EntryPoint's), to refuse replays. */
