@@ -119,6 +119,10 @@ describe('smart-wallet config', () => {
     await expect(start(smartWallets({ chainId: 999 }))).rejects.toThrow(/smartWallets\.networks\.0\.chainId: chain 999 is not a supported smart-wallet chain \(supported: 1, 11155111, 137, 10, 8453, 84532, 42161, 7777777, 43114, 56; 31337 in development mode only\)/)
     await expect(start(smartWallets(), prodOptions())).rejects.toThrow(/chain 31337 is not a supported smart-wallet chain/)
     await expect(start({ ...smartWallets(), type: 'simple' })).rejects.toThrow(/smartWallets\.type: must be one of kernel, safe, light_account/)
+    await expect(start({ ...smartWallets(), networks: [] })).rejects.toThrow(/smartWallets\.networks: an enabled smart-wallet config needs at least one network/)
+    await expect(start({ ...smartWallets(), paymaster: { policy: {} } })).rejects.toThrow(/smartWallets\.paymaster: needs signerKey or signerKeyEnv/)
+    await expect(start({ ...smartWallets(), paymaster: { signerKeyEnv: 'PORTICO_TEST_UNSET_PAYMASTER_KEY' } })).rejects.toThrow(/environment variable PORTICO_TEST_UNSET_PAYMASTER_KEY must hold 0x and 64 hex digits/)
+    await expect(start({ ...smartWallets(), networks: [{ chainId: 8453, bundlerUrl: 'not a url' }] })).rejects.toThrow(/smartWallets\.networks\.0\.bundlerUrl: must be a URL/)
     // A supported chain is fine in production too.
     const prod = await start({ ...smartWallets({ chainId: 8453 }) }, prodOptions())
     expect((await prod.call(`/api/v1/apps/${DEMO}/smart_wallets`, { appId: null })).body.configured_networks[0].chain_id).toBe('eip155:8453')
@@ -164,6 +168,9 @@ describe('smart wallets: link and sponsored user operations', () => {
     expect(await pub.getCode({ address: safeA.address })).toBeUndefined() // simulated, not deployed
     const me = await s.call('/api/v1/users/me', { token: tokenA })
     expect(me.body.user.linked_accounts.some((a: { type: string; address: string }) => a.type === 'smart_wallet' && a.address === safeA.address)).toBe(true)
+    // One smart wallet per user.
+    const second = await safeOf(privateKeyToAccount(generatePrivateKey()))
+    expect((await link(tokenA, second.address, (message) => second.signMessage({ message }))).body.code).toBe('cannot_link_more_of_type')
   })
 
   it("refuses someone else's account: another user cannot link it, even with its owner's signature", async () => {
@@ -212,7 +219,7 @@ describe('smart wallets: link and sponsored user operations', () => {
     expect(await pub.getBalance({ address: safeA.address })).toBe(0n)
   })
 
-  it('refuses out-of-policy sponsorships: chain, a sender not linked, the daily limit, a replayed nonce', { timeout: 30_000 }, async () => {
+  it('refuses out-of-policy sponsorships: chain, a sender not linked, a replayed nonce, the cost cap, the daily limit; unsponsored, the account pays', { timeout: 30_000 }, async () => {
     const bundler = bundlerFor(safeA, tokenA)
     // The operation as the account would send it (no gas yet: the paymaster's stub comes first).
     const op = { sender: safeA.address, nonce: await safeA.getNonce(), callData: await safeA.encodeCalls([{ to: DEV_ACCOUNTS[3].address, data: '0x03' }]), maxFeePerGas: 2_000_000_000n }
