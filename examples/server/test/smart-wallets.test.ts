@@ -28,6 +28,8 @@ import { startAaStack, type AaStack } from '../../stand-ins/aa/stack'
 import { DEV_ACCOUNTS } from '../../../test/chains/evm'
 
 const CHAIN = 31337
+/** An app with e-mail login only: its users still link smart wallets (a SIWE nonce for a bearer). */
+const SW_ONLY = 'portico-test-smartw-00001'
 let aa: AaStack
 let store: Store
 let s: TestServer
@@ -54,7 +56,8 @@ const smartWallets = (o: { chainId?: number; dailyLimitPerUser?: number } = {}) 
 beforeAll(async () => {
   ;[aa, store] = await Promise.all([startAaStack(), openTestStore()])
   pub = createPublicClient({ chain: aa.chain, transport: http(aa.rpc) }) as PublicClient
-  s = await startTestServer(store, { apps: [{ ...demo, smartWallets: smartWallets() } as typeof demo, loadApps(APPS_FILE).get(TERMS)!] })
+  const emailOnly = { ...demo, id: SW_ONLY, loginMethods: ['email'], smartWallets: smartWallets() } as typeof demo
+  s = await startTestServer(store, { apps: [{ ...demo, smartWallets: smartWallets() } as typeof demo, loadApps(APPS_FILE).get(TERMS)!, emailOnly] })
 }, 120_000)
 
 afterAll(async () => {
@@ -66,18 +69,18 @@ afterAll(async () => {
 const safeOf = (owner: PrivateKeyAccount, extra: { address?: Hex } = {}) =>
   toSafeSmartAccount({ client: pub, owners: [owner], version: '1.4.1', entryPoint: { address: entryPoint07Address, version: '0.7' }, ...aa.factories.safe, ...extra })
 
-async function login(): Promise<string> {
-  const r = await s.emailLogin(uniqueEmail('sw'))
+async function login(appId = DEMO): Promise<string> {
+  const r = await s.emailLogin(uniqueEmail('sw'), { appId })
   expect(r.status).toBe(200)
   return r.body.token!
 }
 
 /** /siwe/init for the address, a SIWE message for it, signed by `sign`, posted to /siwe/link_smart_wallet. */
-async function link(token: string, address: Hex, sign: (m: string) => Promise<Hex>, o: { chainId?: number; type?: string } = {}) {
-  const init = await s.call('/api/v1/siwe/init', { body: { address }, token })
+async function link(token: string, address: Hex, sign: (m: string) => Promise<Hex>, o: { chainId?: number; type?: string; appId?: string } = {}) {
+  const init = await s.call('/api/v1/siwe/init', { body: { address }, token, appId: o.appId })
   expect(init.status).toBe(200)
   const message = createSiweMessage({ address, chainId: o.chainId ?? CHAIN, domain: 'localhost:5173', nonce: init.body.nonce, uri: ORIGIN, version: '1', issuedAt: new Date() })
-  return s.call('/api/v1/siwe/link_smart_wallet', { token, body: { message, signature: await sign(message), smart_wallet_type: o.type ?? 'safe' } })
+  return s.call('/api/v1/siwe/link_smart_wallet', { token, appId: o.appId, body: { message, signature: await sign(message), smart_wallet_type: o.type ?? 'safe' } })
 }
 
 const paymasterFor = (token: string) =>
@@ -194,6 +197,15 @@ describe('smart wallets: link and sponsored user operations', () => {
     expect(isErc6492Signature(signature)).toBe(false)
     expect(r.status).toBe(200)
     expect(r.body.user.linked_accounts.find((a: { type: string }) => a.type === 'smart_wallet').address).toBe(safe.address)
+  })
+
+  it('links where wallet login is off (the SIWE nonce is issued to a bearer of an app with smart wallets)', async () => {
+    const token = await login(SW_ONLY)
+    const safe = await safeOf(privateKeyToAccount(generatePrivateKey()))
+    expect((await s.call('/api/v1/siwe/init', { body: { address: safe.address }, appId: SW_ONLY })).body.code).toBe('disallowed_login_method')
+    const r = await link(token, safe.address, (message) => safe.signMessage({ message }), { appId: SW_ONLY })
+    expect(r.status).toBe(200)
+    expect(r.body.user.linked_accounts.map((a: { type: string }) => a.type).sort()).toEqual(['email', 'smart_wallet'])
   })
 
   it('sponsors user operations through the bundler: the first deploys the account, the deposit pays, the account holds no ETH; a batch', { timeout: 60_000 }, async () => {

@@ -156,6 +156,12 @@ export function smartWalletSettings(app: AppSettings): SmartWalletSettings | nul
   }
 }
 
+/** Does the app enable smart wallets? (apps.json was validated at start-up.) */
+export function smartWalletsEnabled(app: AppSettings): boolean {
+  const v = raw(app)
+  return typeof v === 'object' && v !== null && (v as { enabled?: unknown }).enabled === true
+}
+
 /** GET /apps/{appId}/smart_wallets: the published client's SmartWalletConfiguration (nothing server-only). */
 export function smartWalletsWire(s: SmartWalletSettings | null) {
   if (!s || !s.enabled) return { enabled: false as const }
