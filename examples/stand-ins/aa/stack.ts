@@ -159,8 +159,11 @@ export async function startAaStack(o: AaStackOptions = {}): Promise<AaStack> {
   const rpc = `http://127.0.0.1:${port}`
   const children: ChildProcess[] = []
   const stop = () => {
+    process.off('exit', stop)
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL')
   }
+  // A test runner that exits without calling stop() leaves no chain or bundler behind.
+  process.once('exit', stop)
   try {
     // 1. The chain.
     const anvil = spawnLogged(anvilBinary(), ['--hardfork', 'prague', '--chain-id', '31337', '--host', '127.0.0.1', '--port', String(port)], !!o.verbose)
