@@ -19,7 +19,7 @@ import { createBundlerClient, createPaymasterClient, entryPoint07Address, type S
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
 import { isErc6492Signature } from 'viem/utils'
-import { toSafeSmartAccount } from 'permissionless/accounts'
+import { toSafeSmartAccount, toSimpleSmartAccount } from 'permissionless/accounts'
 import { createPimlicoClient } from 'permissionless/clients/pimlico'
 import { loadApps } from '../src/config'
 import type { Store } from '../src/core/store'
@@ -269,5 +269,15 @@ describe('smart wallets: link and sponsored user operations', () => {
     expect(r.success).toBe(true)
     expect(r.paymaster).toBeUndefined()
     expect(await pub.getBalance({ address: safeA.address })).toBeLessThan(parseEther('1'))
+  })
+
+  it("the stack's SimpleAccountFactory: a SimpleAccount deploys with its first (self-paid) operation", { timeout: 30_000 }, async () => {
+    const simple = await toSimpleSmartAccount({ client: pub, owner: privateKeyToAccount(generatePrivateKey()), factoryAddress: aa.factories.simple, entryPoint: { address: entryPoint07Address, version: '0.7' } })
+    const funder = (await import('viem')).createWalletClient({ chain: aa.chain, transport: http(aa.rpc), account: DEV_ACCOUNTS[3] })
+    await pub.waitForTransactionReceipt({ hash: await funder.sendTransaction({ to: simple.address, value: parseEther('0.1') }) })
+    const bundler = bundlerFor(simple, null)
+    const r = await bundler.waitForUserOperationReceipt({ hash: await bundler.sendUserOperation({ calls: [{ to: DEV_ACCOUNTS[3].address, data: '0x05' }] }), timeout: 30_000 })
+    expect(r.success).toBe(true)
+    expect(await pub.getCode({ address: simple.address })).toBeDefined()
   })
 })
