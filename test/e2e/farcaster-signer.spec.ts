@@ -134,7 +134,7 @@ describe('Farcaster signers', { timeout: 120_000 }, () => {
     expect(`0x${cast.signer}`).toBe(key)
     const b = (x: string) => Uint8Array.from(Buffer.from(x, 'hex'))
     const message = Message.create({ data: MessageData.decode(b(cast.dataBytes)), dataBytes: b(cast.dataBytes), hash: b(cast.hash), hashScheme: 1, signature: b(cast.signature), signatureScheme: 1, signer: b(cast.signer) })
-    const hub = await fetch(`${standIn.url}/v1/submitMessage`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: Message.encode(message).finish() })
+    const hub = await fetch(`${standIn.url}/v1/submitMessage`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: Message.encode(message).finish() as Uint8Array<ArrayBuffer> })
     expect(hub.status).toBe(200)
     expect((await hub.json()).data).toMatchObject({ fid: u.fid, castAddBody: { text: 'gm from Portico' } })
     // @farcaster/core bundles protobufjs, whose optional-module probe (`inquire`) tries an eval

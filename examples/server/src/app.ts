@@ -27,6 +27,7 @@ import { oauthCallbackRoutes, oauthRoutes, type OAuthOptions } from './features/
 import { telegramRoutes } from './features/telegram/routes'
 import { farcasterRoutes } from './features/farcaster/routes'
 import { farcasterSignerRoutes } from './features/farcaster-signer/routes'
+import { smartWalletsRoutes } from './features/smart-wallets/routes'
 import { crossAppRoutes } from './features/cross-app/routes'
 import { mfaRoutes } from './features/mfa/routes'
 import { chainInfoRoutes } from './features/chain-info/routes'
@@ -280,6 +281,8 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   api.route('/', customAuthRoutes(ctx))
   api.route('/', siweRoutes(ctx))
   api.route('/', siwsRoutes(ctx))
+  // Smart wallets (issue 29): their config, /siwe/link_smart_wallet and the paymaster.
+  api.route('/', smartWalletsRoutes(ctx))
   api.route('/', passkeysRoutes(ctx))
   api.route('/', oauthRoutes(ctx, opts.oauth))
   app.route('/', oauthCallbackRoutes(ctx))

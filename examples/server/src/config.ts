@@ -130,6 +130,8 @@ export interface AppSettings {
   oauth?: OAuthAppSettings | null
   /** Funding (spec part 2): methods, options, providers' keys (secrets by env var name) and URLs. See funding-config.ts. */
   funding?: unknown
+  /** Smart wallets (issue 29): validated by features/smart-wallets/config.ts when the server starts. */
+  smartWallets?: unknown
 }
 
 export interface AppsRegistry {

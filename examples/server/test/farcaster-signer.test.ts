@@ -244,7 +244,7 @@ describe('POST /farcaster/signer/init and /status', () => {
     // A cast built with @farcaster/core (the plugin's cast.ts), its hash signed in the frame, verifies at the hub stand-in.
     const frameSigner = { publicKey: hexToBytes(publicKey.slice(2)), sign: async (h: Uint8Array) => hexToBytes((await run<{ signature: string }>(p.device, 'farcaster:sign', { ...p.ref!, hash: `0x${bytesToHex(h)}` })).signature.slice(2)) }
     const cast = await buildCastAdd({ text: 'gm from the frame' }, { fid: p.fid!, network: 'mainnet' }, frameSigner)
-    const submit = (m: typeof cast) => fetch(`${standIn.url}/v1/submitMessage`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: Message.encode(m).finish() })
+    const submit = (m: typeof cast) => fetch(`${standIn.url}/v1/submitMessage`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: Message.encode(m).finish() as Uint8Array<ArrayBuffer> })
     const ok = await submit(cast)
     expect(ok.status).toBe(200)
     expect((await ok.json()).data.castAddBody.text).toBe('gm from the frame')

@@ -12,6 +12,7 @@ import { siweFlow } from './siwe'
 import type { WalletFlow } from './flow'
 import { siwsFlow } from './siws'
 import { currentGuest } from '../../core/auth'
+import { smartWalletsEnabled } from '../smart-wallets/config'
 
 
 function walletFlowRoutes(ctx: ServerCtx, f: WalletFlow) {
@@ -27,7 +28,8 @@ function walletFlowRoutes(ctx: ServerCtx, f: WalletFlow) {
   const name = f.kind.toUpperCase()
 
   r.post(`${f.base}/init`, { summary: `${name}: a nonce for an address`, body: z.object({ address: id(128), token: optId(4096) }) }, async (c, { body: b }) => {
-    const app = enabled(c)
+    // Linking a smart wallet (/siwe/link_smart_wallet, issue 29) takes a SIWE nonce even where wallet login is off.
+    const app = f.kind === 'siwe' && c.req.header('authorization') && smartWalletsEnabled(c.get('app')) ? c.get('app') : enabled(c)
     // Linking (a bearer) needs no captcha; a login's init does.
     if (!c.req.header('authorization')) await requireCaptcha(c, ctx, b.token)
     return c.json(
