@@ -43,6 +43,9 @@ import { assertRecoveryKey } from './keys-at-rest'
 import { derivedRecoveryKey, type WalletOptions } from './features/wallets/keys'
 import type { FarcasterOptions } from './features/farcaster/routes'
 import { frameRoutes } from './frame-server'
+import { adminRoutes } from './features/admin/routes'
+import { consoleApp, openLiveApps, type LiveApps } from './features/admin/apps'
+import { ensureFirstOwner } from './features/admin/service'
 
 export const VERSION = '0.2.0'
 
@@ -104,18 +107,26 @@ export interface ServerOptions {
    * outside development mode, distinct from the secret; derived from the secret in development).
    */
   wallets?: WalletOptions
+  /**
+   * Keep the apps in the database (issue 32): apps.json (or `apps`) seeds the app_settings table,
+   * the admin API changes it, every process follows it. Default: on when the apps come from a
+   * file, off when the caller hands `apps` over (they are then the server's, in memory).
+   */
+  appsInDatabase?: boolean
+  /** The admin API: the first owner's e-mail, a bootstrap API key, the console app's origins. */
+  admin?: { ownerEmail?: string; apiKey?: string; consoleOrigins?: string[] }
 }
+
+const registries = new WeakMap<object, AppsRegistry>()
+/** The registry a server built by createServer reads (main.ts hands it to the wallet frame's listener). */
+export const appsOf = (app: object): AppsRegistry | undefined => registries.get(app)
 
 /** Builds the Hono app. Route groups follow the client's plugins; new groups (wallets, MFA, funding) register the same way. */
 export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   const log = opts.logger ?? pino({ level: opts.logLevel ?? process.env.LOG_LEVEL ?? 'info', base: { svc: 'portico-server' } })
   if (!opts.dev && !opts.secret) throw new ConfigError(['PORTICO_SECRET: required outside development mode'])
   assertRecoveryKey({ dev: opts.dev, recoveryKey: opts.wallets?.recoveryKey, secret: opts.secret, secretPrevious: opts.secretPrevious })
-  const apps: AppsRegistry = withoutDemoKey(
-    opts.apps ? appsFrom(opts.apps) : loadApps(opts.appsFile ?? 'examples/server/apps.json'),
-    opts.dev,
-    log,
-  )
+  const seed = opts.apps ? appsFrom(opts.apps) : loadApps(opts.appsFile ?? 'examples/server/apps.json')
   const delivery = {
     dev: opts.dev,
     logCodes: opts.logCodes !== false,
@@ -123,6 +134,20 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
     sms: opts.sms,
     log,
   }
+  // Apps in the database: migrated first (the table), seeded, then read from the store.
+  let migrated = false
+  let live: LiveApps | null = null
+  if (opts.appsInDatabase ?? !opts.apps) {
+    if (opts.migrate !== false) await opts.store.migrate()
+    migrated = true
+    live = await openLiveApps({
+      store: opts.store,
+      seed: [...seed.all(), consoleApp(opts.admin?.consoleOrigins ?? [], canDeliver(delivery, 'email'))],
+      transform: (list) => withoutDemoKey(appsFrom(list), opts.dev, log).all(),
+      log,
+    })
+  }
+  const apps: AppsRegistry = live ?? withoutDemoKey(seed, opts.dev, log)
   // Production: a login method that cannot deliver its codes is a start-up error, not a silent success.
   const undeliverable = apps
     .all()
@@ -147,7 +172,8 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
       log.warn({ app_id: a.id }, 'telegram is enabled but has no bot token (telegramBotToken or telegramBotTokenEnv): Telegram logins are refused')
     }
   }
-  if (opts.migrate !== false) await opts.store.migrate()
+  if (opts.migrate !== false && !migrated) await opts.store.migrate()
+  if (opts.admin?.ownerEmail) await ensureFirstOwner({ store: opts.store }, opts.admin.ownerEmail)
   const keys = deriveKeys(opts.secret ?? DEV_SECRET, opts.secretPrevious)
   const ctx: ServerCtx = {
     store: opts.store,
@@ -308,7 +334,11 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   // client of this contract loads it at `<API origin>/apps/{appId}/embedded-wallets` (issue 31).
   app.route('/', frameRoutes({ apps, apiUrl: null }))
 
+  // The admin API (issue 32): its own credentials (API keys, operators of the console app).
+  app.route('/admin/v1', adminRoutes(ctx, { apps: live, envKey: opts.admin?.apiKey }))
+
   if (ctx.dev) app.route('/', devRoutes(ctx))
+  registries.set(app, apps)
   return app
 }
 
