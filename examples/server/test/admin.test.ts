@@ -231,6 +231,7 @@ describe('import and export', () => {
     linked_accounts: [
       { type: 'email', address: i === 5 ? '=1+2@example.com' : `Imported.${i}@Example.com` },
       ...(i === 7 ? [{ type: 'wallet', address: '0x52908400098527886E0F7030069857D2E4169EE7' }, { type: 'phone', number: '+1 (415) 555-0107' }] : []),
+      ...(i === 9 ? [{ type: 'custom_auth', custom_user_id: 'host-user-9' }] : []),
     ],
     ...(i === 3 ? { custom_metadata: { plan: '=cmd,"x"' } } : {}),
   }))
@@ -277,6 +278,9 @@ describe('import and export', () => {
     const byPhone = await admin(`/apps/${IMP}/users?q=${encodeURIComponent('415-555-0107')}`, ENV_KEY)
     expect(byWallet.body.users.map((u: { id: string }) => u.id)).toEqual(byPhone.body.users.map((u: { id: string }) => u.id))
     expect(byWallet.body.users[0].linked_accounts.map((a: { type: string }) => a.type)).toEqual(['email', 'wallet', 'phone'])
+    // By a linked account's subject (here the host's user id of custom auth).
+    const bySubject = await admin(`/apps/${IMP}/users?q=host-user-9`, ENV_KEY)
+    expect(bySubject.body.users.map((u: { linked_accounts: { address?: string }[] }) => u.linked_accounts[0].address)).toEqual(['imported.9@example.com'])
   })
 
   it('export: JSON Lines and CSV, every user once', { timeout: 60_000 }, async () => {

@@ -32,8 +32,8 @@ export function adminRoutes(ctx: ServerCtx, opts: AdminOptions) {
   const operators = operatorsService(ctx)
   const users = usersService(ctx)
   const imports = importsService(ctx)
-  // Jobs a dead process left behind (a moment after start, off the start-up path).
-  setTimeout(() => void imports.resumeStale().catch(() => {}), 1000).unref()
+  // Jobs a dead process left behind: looked for once, as the server is built (not awaited).
+  void imports.resumeStale().catch(() => {})
 
   const small = bodyLimit({ maxSize: 256 * 1024, onError: (c) => c.json(errors.invalidData('Request body is larger than 256 KB').toWire(), 413) })
   const large = bodyLimit({ maxSize: 16 * 1024 * 1024, onError: (c) => c.json(errors.invalidData('Request body is larger than 16 MB').toWire(), 413) })
