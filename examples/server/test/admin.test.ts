@@ -305,3 +305,54 @@ describe('import and export', () => {
     expect((await fetch(`${s.url}/admin/v1/apps/${IMP}/users/export`)).status).toBe(401)
   })
 })
+
+describe('the seed file and the table, across starts', () => {
+  const A = 'portico-test-seed-a-00001'
+  const B = 'portico-test-seed-b-00001'
+  const C = 'portico-test-seed-c-00001'
+  const app = (id: string, name: string) => ({ id, name, loginMethods: ['email'], allowedOrigins: [ORIGIN] })
+  let own: Store
+  beforeAll(async () => {
+    own = await openTestStore()
+  })
+  afterAll(() => own?.close())
+
+  it('an app nobody changed follows the file; an app changed through the admin API keeps its change; a new one is imported', async () => {
+    const opts = { appsInDatabase: true, admin: { apiKey: ENV_KEY } }
+    const one = await startTestServer(own, { ...opts, apps: [app(A, 'A1'), app(B, 'B1')] as never })
+    const patch = await one.call(`/admin/v1/apps/${B}`, { appId: null, token: ENV_KEY, method: 'PATCH', body: { name: 'B by an operator' } })
+    expect(patch.status).toBe(200)
+    await one.close()
+    const two = await startTestServer(own, { ...opts, apps: [app(A, 'A2'), app(B, 'B2'), app(C, 'C1')] as never })
+    const names = async (srv: TestServer) => Promise.all([A, B, C].map(async (id) => (await srv.call(`/api/v1/apps/${id}`, { appId: null })).body.name))
+    expect(await names(two)).toEqual(['A2', 'B by an operator', 'C1'])
+    const audit = (await two.call('/admin/v1/audit?limit=200', { appId: null, token: ENV_KEY })).body.entries as { actor: string; action: string; app_id: string }[]
+    expect(audit.filter((e) => e.actor === 'seed' && e.app_id !== CONSOLE_APP_ID).map((e) => `${e.action} ${e.app_id}`)).toEqual([
+      `app.created ${C}`,
+      `app.updated ${A}`,
+      `app.created ${B}`,
+      `app.created ${A}`,
+    ])
+    await two.close()
+  })
+
+  it('an import left running by a process that died is resumed by the next server', async () => {
+    const t = Math.floor(Date.now() / 1000) - 120
+    const payload = [1, 2, 3].map((i) => ({ linked_accounts: [{ type: 'email', address: `resumed.${i}@example.com` }] }))
+    await own.query(
+      `INSERT INTO admin_user_imports (id, app_id, idempotency_key, body_hash, payload, status, total, processed, created_by, created_at, updated_at)
+       VALUES ('imp_dead', $1, 'dead', 'x', $2, 'running', 3, 0, 'env-key', $3, $3)`,
+      [A, JSON.stringify(payload), t],
+    )
+    const srv = await startTestServer(own, { appsInDatabase: true, admin: { apiKey: ENV_KEY }, apps: [app(A, 'A2')] as never })
+    for (;;) {
+      const r = await srv.call(`/admin/v1/apps/${A}/users/imports/imp_dead`, { appId: null, token: ENV_KEY })
+      if (r.body.status !== 'running') {
+        expect(r.body).toMatchObject({ status: 'done', processed: 3, created: 3 })
+        break
+      }
+      await new Promise((res) => setTimeout(res, 50))
+    }
+    await srv.close()
+  })
+})
