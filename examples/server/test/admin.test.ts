@@ -310,6 +310,7 @@ describe('the seed file and the table, across starts', () => {
   const A = 'portico-test-seed-a-00001'
   const B = 'portico-test-seed-b-00001'
   const C = 'portico-test-seed-c-00001'
+  const D = 'portico-test-seed-d-00001'
   const app = (id: string, name: string) => ({ id, name, loginMethods: ['email'], allowedOrigins: [ORIGIN] })
   let own: Store
   beforeAll(async () => {
@@ -319,17 +320,23 @@ describe('the seed file and the table, across starts', () => {
 
   it('an app nobody changed follows the file; an app changed through the admin API keeps its change; a new one is imported', async () => {
     const opts = { appsInDatabase: true, admin: { apiKey: ENV_KEY } }
-    const one = await startTestServer(own, { ...opts, apps: [app(A, 'A1'), app(B, 'B1')] as never })
+    const one = await startTestServer(own, { ...opts, apps: [app(A, 'A1'), app(B, 'B1'), app(D, 'D1')] as never })
     const patch = await one.call(`/admin/v1/apps/${B}`, { appId: null, token: ENV_KEY, method: 'PATCH', body: { name: 'B by an operator' } })
     expect(patch.status).toBe(200)
+    expect((await one.call(`/admin/v1/apps/${D}`, { appId: null, token: ENV_KEY, method: 'DELETE' })).status).toBe(200)
     await one.close()
-    const two = await startTestServer(own, { ...opts, apps: [app(A, 'A2'), app(B, 'B2'), app(C, 'C1')] as never })
-    const names = async (srv: TestServer) => Promise.all([A, B, C].map(async (id) => (await srv.call(`/api/v1/apps/${id}`, { appId: null })).body.name))
-    expect(await names(two)).toEqual(['A2', 'B by an operator', 'C1'])
+    const two = await startTestServer(own, { ...opts, apps: [app(A, 'A2'), app(B, 'B2'), app(C, 'C1'), app(D, 'D2')] as never })
+    const names = async (srv: TestServer) => Promise.all([A, B, C, D].map(async (id) => (await srv.call(`/api/v1/apps/${id}`, { appId: null })).body.name))
+    // D was deleted through the admin API: the file does not bring it back.
+    expect(await names(two)).toEqual(['A2', 'B by an operator', 'C1', undefined])
+    // Created again through the API, it is back.
+    expect((await two.call('/admin/v1/apps', { appId: null, token: ENV_KEY, body: app(D, 'D3') })).status).toBe(201)
+    expect((await two.call(`/api/v1/apps/${D}`, { appId: null })).body.name).toBe('D3')
     const audit = (await two.call('/admin/v1/audit?limit=200', { appId: null, token: ENV_KEY })).body.entries as { actor: string; action: string; app_id: string }[]
     expect(audit.filter((e) => e.actor === 'seed' && e.app_id !== CONSOLE_APP_ID).map((e) => `${e.action} ${e.app_id}`)).toEqual([
       `app.created ${C}`,
       `app.updated ${A}`,
+      `app.created ${D}`,
       `app.created ${B}`,
       `app.created ${A}`,
     ])

@@ -7,7 +7,8 @@
  * Seeding, at each start: an app of the file that the database lacks is imported; an app the
  * database has from an earlier import ('seed') and that nobody changed through the admin API
  * is re-imported when the file's version differs; an app changed through the admin API
- * ('admin') is the database's from then on. Idempotent: the same file twice changes nothing.
+ * ('admin') is the database's from then on, and one deleted through it stays deleted.
+ * Idempotent: the same file twice changes nothing.
  */
 import { createHash } from 'node:crypto'
 import type { Logger } from 'pino'
@@ -135,7 +136,8 @@ export async function openLiveApps(o: {
 export async function seedApps(store: Store, seed: AppSettings[]): Promise<string[]> {
   return store.transaction(async (q) => {
     await repo.lockAppsVersion(q)
-    const have = new Map((await repo.allApps(q)).map((r) => [r.id, r]))
+    // Deleted ones too: an app deleted through the admin API stays deleted.
+    const have = new Map((await repo.allApps(q, true)).map((r) => [r.id, r]))
     const t = now()
     const changed: string[] = []
     for (const raw of seed) {

@@ -9,6 +9,7 @@ export interface AppRow {
   source: 'seed' | 'admin'
   created_at: number
   updated_at: number
+  deleted_at: number | null
 }
 
 /** Locks the version row: one writer of app settings at a time (seeding processes included). */
@@ -24,21 +25,29 @@ export async function appsVersion(q: Queryable): Promise<number> {
   return Number((await q.query<{ version: number }>('SELECT version FROM app_settings_version WHERE id = 1'))[0].version)
 }
 
-export async function allApps(q: Queryable): Promise<AppRow[]> {
-  return q.query<AppRow>('SELECT id, settings, source, created_at, updated_at FROM app_settings ORDER BY created_at, id')
+/** The apps (with `deleted`, also the ones deleted through the admin API). */
+export async function allApps(q: Queryable, deleted = false): Promise<AppRow[]> {
+  return q.query<AppRow>(`SELECT id, settings, source, created_at, updated_at, deleted_at FROM app_settings${deleted ? '' : ' WHERE deleted_at IS NULL'} ORDER BY created_at, id`)
 }
 
 export async function appRow(q: Queryable, id: string, lock = false): Promise<AppRow | undefined> {
-  return (await q.query<AppRow>(`SELECT id, settings, source, created_at, updated_at FROM app_settings WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]))[0]
+  return (await q.query<AppRow>(`SELECT id, settings, source, created_at, updated_at, deleted_at FROM app_settings WHERE id = $1 AND deleted_at IS NULL${lock ? ' FOR UPDATE' : ''}`, [id]))[0]
 }
 
+/** A new app (or one deleted earlier, created again); false when the id is taken. */
 export async function insertApp(q: Queryable, id: string, settings: unknown, source: 'seed' | 'admin', t: number): Promise<boolean> {
-  const rows = await q.query('INSERT INTO app_settings (id, settings, source, created_at, updated_at) VALUES ($1, $2, $3, $4, $4) ON CONFLICT (id) DO NOTHING RETURNING id', [
+  const rows = await q.query(
+    `INSERT INTO app_settings (id, settings, source, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)
+     ON CONFLICT (id) DO UPDATE SET settings = EXCLUDED.settings, source = EXCLUDED.source, created_at = EXCLUDED.created_at,
+       updated_at = EXCLUDED.updated_at, deleted_at = NULL WHERE app_settings.deleted_at IS NOT NULL
+     RETURNING id`,
+    [
     id,
     JSON.stringify(settings),
     source,
     t,
-  ])
+  ],
+  )
   return rows.length === 1
 }
 
@@ -46,8 +55,9 @@ export async function updateApp(q: Queryable, id: string, settings: unknown, sou
   await q.query('UPDATE app_settings SET settings = $2, source = $3, updated_at = $4 WHERE id = $1', [id, JSON.stringify(settings), source, t])
 }
 
-export async function deleteApp(q: Queryable, id: string): Promise<boolean> {
-  return (await q.query('DELETE FROM app_settings WHERE id = $1 RETURNING id', [id])).length === 1
+/** Marks the app deleted (the row stays: the seed file does not bring it back). */
+export async function deleteApp(q: Queryable, id: string, t: number): Promise<boolean> {
+  return (await q.query(`UPDATE app_settings SET deleted_at = $2, source = 'admin', updated_at = $2 WHERE id = $1 AND deleted_at IS NULL RETURNING id`, [id, t])).length === 1
 }
 
 export async function insertAudit(

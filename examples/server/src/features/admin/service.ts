@@ -96,7 +96,7 @@ export function appsService(ctx: ServerCtx, live: LiveApps | null) {
       if (id === CONSOLE_APP_ID) throw adminErrors.conflict(ADMIN_MSG.consoleApp)
       await change(async (q, t) => {
         const row = await repo.appRow(q, id, true)
-        if (!row || !(await repo.deleteApp(q, id))) throw adminErrors.notFound(ADMIN_MSG.appNotFound)
+        if (!row || !(await repo.deleteApp(q, id, t))) throw adminErrors.notFound(ADMIN_MSG.appNotFound)
         await repo.insertAudit(q, { actor: admin.actor, action: 'app.deleted', appId: id, before: redact(row.settings), t })
       })
     },

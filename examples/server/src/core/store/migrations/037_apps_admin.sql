@@ -5,13 +5,15 @@
 -- the server's own schema (config.ts) before it is written. The app secret is never stored:
 -- `settings.appSecretHash` is its SHA-256 (hex). source: 'seed' (imported from apps.json;
 -- re-imported while nobody has changed it) or 'admin' (changed through the admin API: the
--- file no longer overrides it).
+-- file no longer overrides it). deleted_at: deleted through the admin API; the row stays so
+-- that the seed file does not bring the app back at the next start.
 CREATE TABLE app_settings (
   id text PRIMARY KEY,
   settings jsonb NOT NULL,
   source text NOT NULL DEFAULT 'seed' CHECK (source IN ('seed', 'admin')),
   created_at bigint NOT NULL,
-  updated_at bigint NOT NULL
+  updated_at bigint NOT NULL,
+  deleted_at bigint
 );
 
 -- Bumped by every change of app_settings, in the same transaction: each server process polls
