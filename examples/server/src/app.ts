@@ -44,7 +44,7 @@ import { derivedRecoveryKey, type WalletOptions } from './features/wallets/keys'
 import type { FarcasterOptions } from './features/farcaster/routes'
 import { frameRoutes } from './frame-server'
 import { adminRoutes } from './features/admin/routes'
-import { consoleApp, openLiveApps, type LiveApps } from './features/admin/apps'
+import { CONSOLE_APP_ID, consoleApp, openLiveApps, type LiveApps } from './features/admin/apps'
 import { ensureFirstOwner } from './features/admin/service'
 
 export const VERSION = '0.2.0'
@@ -142,7 +142,8 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
     migrated = true
     live = await openLiveApps({
       store: opts.store,
-      seed: [...seed.all(), consoleApp(opts.admin?.consoleOrigins ?? [], canDeliver(delivery, 'email'))],
+      seed: seed.all(),
+      seedOnce: [consoleApp(opts.admin?.consoleOrigins ?? [], canDeliver(delivery, 'email'))],
       transform: (list) => withoutDemoKey(appsFrom(list), opts.dev, log).all(),
       log,
     })
@@ -151,8 +152,11 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   // Production: a login method that cannot deliver its codes is a start-up error, not a silent success.
   const undeliverable = apps
     .all()
+    // The console app (seeded once, changed through the admin API) is warned about below instead.
+    .filter((a) => a.id !== CONSOLE_APP_ID)
     .flatMap((a) => (['email', 'sms'] as const).filter((m) => a.loginMethods.includes(m) && !canDeliver(delivery, m)).map((m) => `${a.id}: ${m}`))
   if (undeliverable.length) {
+    live?.stop()
     throw new ConfigError(
       undeliverable.map((u) =>
         u.endsWith('email')
@@ -166,6 +170,10 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   for (const a of apps.all().filter((x) => x.captcha?.enabled && !captchaSecret(x))) {
     if (opts.dev) log.warn({ app_id: a.id }, 'captcha has no secret: development mode only checks that a token is present')
     else log.error({ app_id: a.id }, 'captcha is enabled but has no secret (captcha.secret or captcha.secretEnv): its logins are refused until one is set')
+  }
+  const consoleSettings = apps.get(CONSOLE_APP_ID)
+  for (const m of ['email', 'sms'] as const) {
+    if (consoleSettings?.loginMethods.includes(m) && !canDeliver(delivery, m)) log.warn({ app_id: CONSOLE_APP_ID, method: m }, 'the console app offers a login method this server cannot deliver: operators use another (passkey)')
   }
   for (const a of apps.all()) {
     if (a.loginMethods.includes('telegram') && !telegramBotToken(a)) {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Store } from '../src/core/store'
 import { CONSOLE_APP_ID } from '../src/features/admin/apps'
 import { DEMO, ORIGIN, openTestStore, startTestServer, uniqueEmail, type TestServer } from './helpers'
+import { SoftAuthenticator } from './soft-authenticator'
 
 const ENV_KEY = 'portico_admin_env-bootstrap-key-for-tests-000000000'
 const OWNER = 'owner@admin.example.com'
@@ -18,7 +19,7 @@ let store: Store
 let s: TestServer
 beforeAll(async () => {
   store = await openTestStore()
-  s = await startTestServer(store, { admin: { ownerEmail: OWNER, apiKey: ENV_KEY } })
+  s = await startTestServer(store, { admin: { ownerEmail: OWNER, apiKey: ENV_KEY, consoleOrigins: [ORIGIN] } })
 })
 afterAll(async () => {
   await s?.close()
@@ -105,6 +106,24 @@ describe('who may call the admin API', () => {
     // Removed: refused at once.
     expect((await admin(`/operators/${encodeURIComponent(viewerEmail)}`, owner, { method: 'DELETE' })).status).toBe(200)
     expect((await admin('/apps', viewer)).status).toBe(403)
+  })
+  it('an operator signs in with a passkey linked to their console account', async () => {
+    const email = uniqueEmail('pkop')
+    const owner = await operatorToken(OWNER)
+    expect((await admin('/operators', owner, { body: { email, role: 'viewer' } })).status).toBe(200)
+    const pk = (path: string, body: unknown, token?: string) => s.call(`/api/v1/passkeys${path}`, { body, token, appId: CONSOLE_APP_ID })
+    const a = new SoftAuthenticator()
+    const token = await operatorToken(email)
+    const linkInit = await pk('/link/init', { relying_party: 'localhost' }, token)
+    expect(linkInit.status).toBe(200)
+    expect((await pk('/link', { challenge: linkInit.body.options.challenge, authenticator_response: a.create(linkInit.body.options, { origin: ORIGIN }) }, token)).status).toBe(200)
+    const init = await pk('/authenticate/init', { relying_party: 'localhost' })
+    const login = await pk('/authenticate', { relying_party: 'localhost', challenge: init.body.options.challenge, authenticator_response: a.get(init.body.options, { origin: ORIGIN }) })
+    expect(login.status).toBe(200)
+    expect(login.body.token).not.toBe(token)
+    const r = await admin('/apps', login.body.token)
+    expect(r.status).toBe(200)
+    expect((await admin('/apps', login.body.token, { body: { id: 'portico-test-pkop-app-001', name: 'x', loginMethods: ['email'] } })).status).toBe(403)
   })
 })
 

@@ -76,11 +76,13 @@ export interface LiveApps extends AppsRegistry {
 export async function openLiveApps(o: {
   store: Store
   seed: AppSettings[]
+  /** Apps imported when absent and never re-imported (the console app: its origins depend on the process). */
+  seedOnce?: AppSettings[]
   transform: (list: AppSettings[]) => AppSettings[]
   log: Logger
   pollMs?: number
 }): Promise<LiveApps> {
-  const changed = await seedApps(o.store, o.seed)
+  const changed = await seedApps(o.store, o.seed, o.seedOnce)
   if (changed.length) o.log.info({ apps: changed }, 'apps imported from the seed file')
   let map = new Map<string, AppSettings>()
   let origins = new Set<string>()
@@ -133,21 +135,22 @@ export async function openLiveApps(o: {
 }
 
 /** Imports the seed (see the module's comment) in one transaction; answers the ids written. */
-export async function seedApps(store: Store, seed: AppSettings[]): Promise<string[]> {
+export async function seedApps(store: Store, seed: AppSettings[], once: AppSettings[] = []): Promise<string[]> {
   return store.transaction(async (q) => {
     await repo.lockAppsVersion(q)
     // Deleted ones too: an app deleted through the admin API stays deleted.
     const have = new Map((await repo.allApps(q, true)).map((r) => [r.id, r]))
     const t = now()
     const changed: string[] = []
-    for (const raw of seed) {
+    const onceIds = new Set(once.map((a) => a.id))
+    for (const raw of [...seed.filter((a) => !onceIds.has(a.id)), ...once]) {
       const a = withHashedSecret(raw)
       const row = have.get(a.id)
       if (!row) {
         await repo.insertApp(q, a.id, a, 'seed', t)
         await repo.insertAudit(q, { actor: 'seed', action: 'app.created', appId: a.id, after: redact(a), t })
         changed.push(a.id)
-      } else if (row.source === 'seed' && stable(row.settings) !== stable(a)) {
+      } else if (row.source === 'seed' && !onceIds.has(a.id) && stable(row.settings) !== stable(a)) {
         await repo.updateApp(q, a.id, a, 'seed', t)
         await repo.insertAudit(q, { actor: 'seed', action: 'app.updated', appId: a.id, before: redact(row.settings), after: redact(a), t })
         changed.push(a.id)
