@@ -44,6 +44,9 @@ import { assertRecoveryKey } from './keys-at-rest'
 import { derivedRecoveryKey, type WalletOptions } from './features/wallets/keys'
 import type { FarcasterOptions } from './features/farcaster/routes'
 import { frameRoutes } from './frame-server'
+import { adminRoutes } from './features/admin/routes'
+import { CONSOLE_APP_ID, consoleApp, openLiveApps, type LiveApps } from './features/admin/apps'
+import { ensureFirstOwner } from './features/admin/service'
 
 export const VERSION = '0.2.0'
 
@@ -105,18 +108,26 @@ export interface ServerOptions {
    * outside development mode, distinct from the secret; derived from the secret in development).
    */
   wallets?: WalletOptions
+  /**
+   * Keep the apps in the database (issue 32): apps.json (or `apps`) seeds the app_settings table,
+   * the admin API changes it, every process follows it. Default: on when the apps come from a
+   * file, off when the caller hands `apps` over (they are then the server's, in memory).
+   */
+  appsInDatabase?: boolean
+  /** The admin API: the first owner's e-mail, a bootstrap API key, the console app's origins. */
+  admin?: { ownerEmail?: string; apiKey?: string; consoleOrigins?: string[] }
 }
+
+const registries = new WeakMap<object, AppsRegistry>()
+/** The registry a server built by createServer reads (main.ts hands it to the wallet frame's listener). */
+export const appsOf = (app: object): AppsRegistry | undefined => registries.get(app)
 
 /** Builds the Hono app. Route groups follow the client's plugins; new groups (wallets, MFA, funding) register the same way. */
 export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   const log = opts.logger ?? pino({ level: opts.logLevel ?? process.env.LOG_LEVEL ?? 'info', base: { svc: 'portico-server' } })
   if (!opts.dev && !opts.secret) throw new ConfigError(['PORTICO_SECRET: required outside development mode'])
   assertRecoveryKey({ dev: opts.dev, recoveryKey: opts.wallets?.recoveryKey, secret: opts.secret, secretPrevious: opts.secretPrevious })
-  const apps: AppsRegistry = withoutDemoKey(
-    opts.apps ? appsFrom(opts.apps) : loadApps(opts.appsFile ?? 'examples/server/apps.json'),
-    opts.dev,
-    log,
-  )
+  const seed = opts.apps ? appsFrom(opts.apps) : loadApps(opts.appsFile ?? 'examples/server/apps.json')
   const delivery = {
     dev: opts.dev,
     logCodes: opts.logCodes !== false,
@@ -124,11 +135,29 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
     sms: opts.sms,
     log,
   }
+  // Apps in the database: migrated first (the table), seeded, then read from the store.
+  let migrated = false
+  let live: LiveApps | null = null
+  if (opts.appsInDatabase ?? !opts.apps) {
+    if (opts.migrate !== false) await opts.store.migrate()
+    migrated = true
+    live = await openLiveApps({
+      store: opts.store,
+      seed: seed.all(),
+      seedOnce: [consoleApp(opts.admin?.consoleOrigins ?? [], canDeliver(delivery, 'email'))],
+      transform: (list) => withoutDemoKey(appsFrom(list), opts.dev, log).all(),
+      log,
+    })
+  }
+  const apps: AppsRegistry = live ?? withoutDemoKey(seed, opts.dev, log)
   // Production: a login method that cannot deliver its codes is a start-up error, not a silent success.
   const undeliverable = apps
     .all()
+    // The console app (seeded once, changed through the admin API) is warned about below instead.
+    .filter((a) => a.id !== CONSOLE_APP_ID)
     .flatMap((a) => (['email', 'sms'] as const).filter((m) => a.loginMethods.includes(m) && !canDeliver(delivery, m)).map((m) => `${a.id}: ${m}`))
   if (undeliverable.length) {
+    live?.stop()
     throw new ConfigError(
       undeliverable.map((u) =>
         u.endsWith('email')
@@ -143,12 +172,17 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
     if (opts.dev) log.warn({ app_id: a.id }, 'captcha has no secret: development mode only checks that a token is present')
     else log.error({ app_id: a.id }, 'captcha is enabled but has no secret (captcha.secret or captcha.secretEnv): its logins are refused until one is set')
   }
+  const consoleSettings = apps.get(CONSOLE_APP_ID)
+  for (const m of ['email', 'sms'] as const) {
+    if (consoleSettings?.loginMethods.includes(m) && !canDeliver(delivery, m)) log.warn({ app_id: CONSOLE_APP_ID, method: m }, 'the console app offers a login method this server cannot deliver: operators use another (passkey)')
+  }
   for (const a of apps.all()) {
     if (a.loginMethods.includes('telegram') && !telegramBotToken(a)) {
       log.warn({ app_id: a.id }, 'telegram is enabled but has no bot token (telegramBotToken or telegramBotTokenEnv): Telegram logins are refused')
     }
   }
-  if (opts.migrate !== false) await opts.store.migrate()
+  if (opts.migrate !== false && !migrated) await opts.store.migrate()
+  if (opts.admin?.ownerEmail) await ensureFirstOwner({ store: opts.store }, opts.admin.ownerEmail)
   const keys = deriveKeys(opts.secret ?? DEV_SECRET, opts.secretPrevious)
   const ctx: ServerCtx = {
     store: opts.store,
@@ -311,7 +345,11 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   // client of this contract loads it at `<API origin>/apps/{appId}/embedded-wallets` (issue 31).
   app.route('/', frameRoutes({ apps, apiUrl: null }))
 
+  // The admin API (issue 32): its own credentials (API keys, operators of the console app).
+  app.route('/admin/v1', adminRoutes(ctx, { apps: live, envKey: opts.admin?.apiKey }))
+
   if (ctx.dev) app.route('/', devRoutes(ctx))
+  registries.set(app, apps)
   return app
 }
 

@@ -163,7 +163,7 @@ const oauthSchema = z
     providers: z.partialRecord(z.enum(OAUTH_PROVIDERS), oauthProviderSchema).optional(),
   })
   .nullish()
-const appSchema = z.looseObject({
+export const appSchema = z.looseObject({
   id: z.string({ message: 'must be a string of exactly 25 characters' }).length(25, 'must be a string of exactly 25 characters'),
   name: z.string().min(1),
   logoUrl: url,

@@ -68,7 +68,7 @@ async function main() {
   const apiUrl = env.PORTICO_PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`
   const frameUrl = env.PORTICO_FRAME_PORT ? (env.PORTICO_FRAME_URL ?? `http://${env.HOST}:${env.PORTICO_FRAME_PORT}`) : undefined
   const appsFile = env.APPS_FILE ?? new URL('../apps.json', import.meta.url).pathname
-  const [{ createServer }, { loadApps }, { createFrameServer }, { serveWithLimits }, { twilioProvider, webhookProvider }] = await Promise.all([
+  const [{ createServer, appsOf }, { loadApps }, { createFrameServer }, { serveWithLimits }, { twilioProvider, webhookProvider }] = await Promise.all([
     import('./app'),
     import('./config'),
     import('./frame-server'),
@@ -108,6 +108,7 @@ async function main() {
     logger: log,
     migrate: env.PORTICO_MIGRATE_ON_START,
     draining: () => draining,
+    admin: { ownerEmail: env.PORTICO_ADMIN_OWNER_EMAIL, apiKey: env.PORTICO_ADMIN_API_KEY, consoleOrigins: [new URL(apiUrl).origin] },
     oauth: { timeoutMs: env.PORTICO_OAUTH_TIMEOUT_MS, publicUrl: env.PORTICO_PUBLIC_URL },
     limits: {
       codeTtlS: env.PORTICO_CODE_TTL_S,
@@ -139,7 +140,7 @@ async function main() {
   })
 
   const frameServer = frameUrl
-    ? serveWithLimits({ fetch: createFrameServer({ apps: loadApps(appsFile), apiUrl }).fetch, port: env.PORTICO_FRAME_PORT, hostname: env.HOST, limits }, (info) => {
+    ? serveWithLimits({ fetch: createFrameServer({ apps: appsOf(app) ?? loadApps(appsFile), apiUrl }).fetch, port: env.PORTICO_FRAME_PORT, hostname: env.HOST, limits }, (info) => {
         log.info({ url: `http://${env.HOST}:${info.port}`, recovery_key: `${recovery.source}:${recoveryKeyId(recoveryKey)}` }, 'wallet frame listening')
       })
     : null

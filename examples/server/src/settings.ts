@@ -115,6 +115,10 @@ export const envSchema = z.object({
   PORTICO_RECOVERY_KEY_FILE: optStr,
   PORTICO_RECOVERY_KEY_PREVIOUS: optStr,
   PORTICO_SECRET_PREVIOUS: optStr,
+  // The admin API (issue 32): the first owner (an operator signing in to the console app with
+  // this e-mail) and a bootstrap API key for automation (hashed at start, never stored).
+  PORTICO_ADMIN_OWNER_EMAIL: optStr.pipe(z.email('must be an e-mail address').optional()),
+  PORTICO_ADMIN_API_KEY: optStr.pipe(z.string().min(32, 'must be at least 32 characters (e.g. portico_admin_ and openssl rand -base64 32)').optional()),
 })
 
 export type EnvConfig = z.infer<typeof envSchema> & { dev: boolean; secret: string }

@@ -75,7 +75,8 @@ beforeAll(async () => {
   vi.spyOn(Math, 'random').mockReturnValue(0.5)
   inner = await openTestStore()
   counted = counting(inner)
-  server = await startTestServer(counted.store)
+  // Nor is the app-settings version poll (a read every 250 ms, issue 32): apps from the file, in memory.
+  server = await startTestServer(counted.store, { appsInDatabase: false })
 })
 afterAll(async () => {
   vi.restoreAllMocks()

@@ -67,12 +67,23 @@ export function appSecret(app: AppSettings, env: NodeJS.ProcessEnv = process.env
   return typeof v === 'string' && v.length >= APP_SECRET_MIN ? v : null
 }
 
+/**
+ * The SHA-256 of the app's secret: stored as `appSecretHash` (hex) for apps kept in the database
+ * (the secret itself is never stored), else computed from the inline or environment secret.
+ */
+export function appSecretDigest(app: AppSettings, env: NodeJS.ProcessEnv = process.env): Buffer | null {
+  const h = (app as AppSettings & { appSecretHash?: unknown }).appSecretHash
+  if (typeof h === 'string' && /^[0-9a-f]{64}$/.test(h)) return Buffer.from(h, 'hex')
+  const secret = appSecret(app, env)
+  return secret ? createHash('sha256').update(secret).digest() : null
+}
+
 /** The host backend's credentials: Basic base64(appId:appSecret), for the app named by privy-app-id. */
 export async function requireAppSecret(c: C, ctx: ServerCtx): Promise<AppSettings> {
   const app = c.get('app')
   if (c.req.header('origin') !== undefined) throw new ApiError(403, 'forbidden', APP_SECRET_MSG.fromBrowser)
-  const secret = appSecret(app)
-  if (!secret) throw new ApiError(403, 'delegation_not_enabled', APP_SECRET_MSG.noSecret)
+  const expected = appSecretDigest(app)
+  if (!expected) throw new ApiError(403, 'delegation_not_enabled', APP_SECRET_MSG.noSecret)
   const key = `appsecret:${app.id}:${clientIp(c, ctx.trustProxy)}`
   const t = now()
   const window = t - (t % Math.max(1, ctx.limits.windowS))
@@ -82,7 +93,7 @@ export async function requireAppSecret(c: C, ctx: ServerCtx): Promise<AppSetting
   const given = m ? Buffer.from(m[1], 'base64').toString('utf8') : ''
   const sep = given.indexOf(':')
   const digest = (s: string) => createHash('sha256').update(s).digest()
-  const ok = sep > 0 && given.slice(0, sep) === app.id && timingSafeEqual(digest(given.slice(sep + 1)), digest(secret))
+  const ok = sep > 0 && given.slice(0, sep) === app.id && timingSafeEqual(digest(given.slice(sep + 1)), expected)
   if (!ok) {
     await countSecretFailure(ctx.store, key, window)
     throw new ApiError(401, 'invalid_credentials', APP_SECRET_MSG.badSecret)
