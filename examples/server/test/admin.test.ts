@@ -180,6 +180,18 @@ describe('apps in the database', () => {
     expect(audit[1]).toMatchObject({ action: 'app.created' })
   })
 
+  it('smart-wallet settings: checked as at start-up (the spec’s chain ids) and served without a restart', async () => {
+    const before = await s.call(`/api/v1/apps/${NEW}/smart_wallets`, { appId: null })
+    expect(before.body).toEqual({ enabled: false })
+    const network = (chainId: number) => ({ smartWallets: { enabled: true, type: 'safe', networks: [{ chainId, bundlerUrl: 'https://bundler.example.com/rpc' }] } })
+    const bad = await admin(`/apps/${NEW}`, ENV_KEY, { method: 'PATCH', body: network(999) })
+    expect(bad.status).toBe(422)
+    expect(bad.body.data.fields.smartWallets).toContain('chain 999 is not a supported smart-wallet chain')
+    expect((await admin(`/apps/${NEW}`, ENV_KEY, { method: 'PATCH', body: network(8453) })).status).toBe(200)
+    const after = await s.call(`/api/v1/apps/${NEW}/smart_wallets`, { appId: null })
+    expect(after.body).toMatchObject({ enabled: true, smart_wallet_type: 'safe', configured_networks: [{ chain_id: 'eip155:8453', bundler_url: 'https://bundler.example.com/rpc' }] })
+  })
+
   it('secret rotation: answered once, the new secret works and the old one stops; delete removes the app', async () => {
     const one = await admin(`/apps/${NEW}/secret`, ENV_KEY, { method: 'POST' })
     expect(one.status).toBe(200)

@@ -1,4 +1,5 @@
 /** The admin API's work: apps, keys, operators, users (search, view, revoke, delete, export, import). */
+import { smartWalletProblems } from '../smart-wallets/config'
 import { randomBytes } from 'node:crypto'
 import { getAddress } from 'viem'
 import { z } from 'zod'
@@ -42,6 +43,9 @@ export function appsService(ctx: ServerCtx, live: LiveApps | null) {
     for (const m of ['email', 'sms'] as const) {
       if (r.app.loginMethods.includes(m) && !canDeliver(ctx.delivery, m)) throw adminErrors.invalid({ loginMethods: ADMIN_MSG.undeliverable(m) })
     }
+    // The smart-wallet checks of start-up too (the spec's chain ids; the local chain in development mode only).
+    const sw = smartWalletProblems(r.app, ctx.dev)
+    if (sw.length) throw adminErrors.invalid({ smartWallets: sw.join('; ') })
     return r.app
   }
   const noSecrets = (body: Record<string, unknown>) => {

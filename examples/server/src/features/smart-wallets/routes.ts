@@ -17,6 +17,7 @@
  */
 import { z } from 'zod'
 import { ConfigError } from '../../settings'
+import type { AppSettings } from '../../config'
 import type { ServerCtx } from '../../core/context'
 import { linkAccount } from '../../core/identity'
 import { now } from '../../core/identity/tokens'
@@ -44,15 +45,21 @@ export function smartWalletsRoutes(ctx: ServerCtx) {
   // apps.json's smartWallets, checked once at start-up (31337 only in development mode).
   const problems = ctx.apps.all().flatMap((a) => smartWalletProblems(a, ctx.dev))
   if (problems.length) throw new ConfigError(problems)
-  const settings = new Map<string, SmartWalletSettings | null>(ctx.apps.all().map((a) => [a.id, smartWalletSettings(a)]))
+  // Read per app object: an app changed through the admin API (apps in the database) is a new
+  // object, so its settings are read again without a restart.
+  const cache = new WeakMap<object, SmartWalletSettings | null>()
+  const settingsOf = (app: AppSettings): SmartWalletSettings | null => {
+    if (!cache.has(app)) cache.set(app, smartWalletSettings(app))
+    return cache.get(app)!
+  }
 
   const r = router(ctx)
 
-  r.get('/apps/:appId/smart_wallets', { summary: "The app's smart-wallet configuration" }, (c) => c.json(smartWalletsWire(settings.get(c.get('app').id) ?? null)))
+  r.get('/apps/:appId/smart_wallets', { summary: "The app's smart-wallet configuration" }, (c) => c.json(smartWalletsWire(settingsOf(c.get('app')))))
 
   r.post('/siwe/link_smart_wallet', { summary: 'Link a smart wallet with a SIWE message it signed (ERC-1271 / ERC-6492)', body: linkBody, auth: 'link' }, async (c, { body: b, auth }) => {
     const app = c.get('app')
-    const s = settings.get(app.id)
+    const s = settingsOf(app)
     if (!s?.enabled) throw smartWalletErrors.disabled()
     const acct = await verifySmartWalletLink(ctx, app, s, b)
     return c.json(await linkAccount(ctx, app, auth.userId, acct))
@@ -63,7 +70,7 @@ export function smartWalletsRoutes(ctx: ServerCtx) {
     const reply = (x: { result: unknown } | { error: unknown }) => c.json({ jsonrpc: '2.0', id: b.id ?? null, ...x })
     try {
       if (b.method !== 'pm_getPaymasterStubData' && b.method !== 'pm_getPaymasterData') throw paymasterErrors.method(b.method)
-      const s = settings.get(app.id)
+      const s = settingsOf(app)
       if (!s?.enabled) throw smartWalletErrors.disabled()
       const pm = s.paymaster
       const req = parsePaymasterParams(b.params)
