@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { ConfigError } from './settings'
 import type { WireAppConfig } from './wire'
 import { fundingSchema, fundingWire } from './funding-config'
+import { webhooksSchema, type WebhookConfig } from './webhooks-config'
 
 /** The OAuth providers the server is a client of (issue 12; each one's descriptor: features/oauth/providers.ts). */
 export const OAUTH_PROVIDERS = [
@@ -130,6 +131,8 @@ export interface AppSettings {
   oauth?: OAuthAppSettings | null
   /** Funding (spec part 2): methods, options, providers' keys (secrets by env var name) and URLs. See funding-config.ts. */
   funding?: unknown
+  /** Webhook endpoints (issue 32; webhooks-config.ts), seeded into the database at start-up. Never sent to clients. */
+  webhooks?: WebhookConfig[] | null
 }
 
 export interface AppsRegistry {
@@ -232,6 +235,7 @@ const appSchema = z.looseObject({
     .nullish(),
   oauth: oauthSchema,
   funding: fundingSchema,
+  webhooks: webhooksSchema,
 })
 const appsFileSchema = z.object({ apps: z.array(appSchema) })
 

@@ -115,6 +115,13 @@ export const envSchema = z.object({
   PORTICO_RECOVERY_KEY_FILE: optStr,
   PORTICO_RECOVERY_KEY_PREVIOUS: optStr,
   PORTICO_SECRET_PREVIOUS: optStr,
+  // Webhooks (issue 32): the worker in this process (0: off, another process sends), its idle
+  // poll, the time-out of an attempt, the first retry delay (×4 each time) and the attempts.
+  PORTICO_WEBHOOKS_WORKER: z.enum(['1', '0', 'true', 'false', '']).optional().transform((v) => v !== '0' && v !== 'false'),
+  PORTICO_WEBHOOK_POLL_MS: int(5000, 50),
+  PORTICO_WEBHOOK_TIMEOUT_MS: int(10_000, 100),
+  PORTICO_WEBHOOK_RETRY_BASE_MS: int(5000, 10),
+  PORTICO_WEBHOOK_MAX_ATTEMPTS: int(8, 1),
 })
 
 export type EnvConfig = z.infer<typeof envSchema> & { dev: boolean; secret: string }

@@ -62,7 +62,8 @@ export function onEventsWritten(fn: () => void): () => void {
   listeners.add(fn)
   return () => void listeners.delete(fn)
 }
-const wake = () => {
+/** Wakes the webhook workers of this process (after a commit that wrote deliveries; a replay). */
+export const wakeWorkers = () => {
   for (const fn of listeners) {
     try {
       fn()
@@ -88,8 +89,8 @@ export async function emitEvents(tx: Queryable, appId: string, events: EventInpu
   if (!n) return
   const after = (tx as Partial<Tx>).afterCommit
   // Outside a transaction (or a wrapper without the hook) the statement has committed already.
-  if (after) after.call(tx, wake)
-  else setImmediate(wake)
+  if (after) after.call(tx, wakeWorkers)
+  else setImmediate(wakeWorkers)
 }
 
 /** An account's wire fields for an event: its type and data, nothing else. */
