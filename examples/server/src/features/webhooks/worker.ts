@@ -35,7 +35,7 @@ export interface WebhookWorkerOptions {
   log: Logger
   /** Idle poll (ms): other processes' rows, due retries, expired leases. Default 5000. */
   pollMs?: number
-  /** Delay after a wake-up (ms), so that a burst is one batch. Default 50. */
+  /** Delay after a wake-up (ms), so that a burst is one batch (fewer statements per event). Default 200. */
   wakeDelayMs?: number
   /** Rows per lease. Default 100. */
   batch?: number
@@ -95,7 +95,7 @@ function post(url: URL, body: string, headers: Record<string, string>, timeoutMs
 
 export function startWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
   const pollMs = o.pollMs ?? 5000
-  const wakeDelayMs = o.wakeDelayMs ?? 50
+  const wakeDelayMs = o.wakeDelayMs ?? 200
   const batch = o.batch ?? 100
   const concurrency = o.concurrency ?? 16
   const timeoutMs = o.timeoutMs ?? 10_000
