@@ -65,6 +65,13 @@ const USER_AGENT = 'Portico-Webhooks/1'
 /** One POST; resolves with the status (the body is read and dropped) or rejects (network, time-out). */
 function post(url: URL, body: string, headers: Record<string, string>, timeoutMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
+    let done = false
+    const settle = (f: () => void) => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      f()
+    }
     const secure = url.protocol === 'https:'
     const req = (secure ? https : http).request(
       {
@@ -78,17 +85,16 @@ function post(url: URL, body: string, headers: Record<string, string>, timeoutMs
       (res) => {
         res.on('error', () => {})
         res.resume()
-        res.on('end', () => {
-          clearTimeout(timer)
-          resolve(res.statusCode ?? 0)
-        })
+        res.on('end', () => settle(() => resolve(res.statusCode ?? 0)))
+        // Cut off before the end of the answer: not a delivery.
+        res.on('close', () => settle(() => reject(Object.assign(new Error('reset'), { code: 'ECONNRESET' }))))
       },
     )
-    const timer = setTimeout(() => req.destroy(Object.assign(new Error('time-out'), { code: 'ETIMEDOUT' })), timeoutMs)
-    req.on('error', (err) => {
-      clearTimeout(timer)
-      reject(err)
-    })
+    const timer = setTimeout(() => {
+      settle(() => reject(Object.assign(new Error('time-out'), { code: 'ETIMEDOUT' })))
+      req.destroy()
+    }, timeoutMs)
+    req.on('error', (err) => settle(() => reject(err)))
     req.end(body)
   })
 }
