@@ -16,6 +16,7 @@
  * id) and expiry are checked.
  */
 import { createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose'
+import { Webhook } from 'standardwebhooks'
 import type { WireLinkedAccount, WireUser } from 'portico'
 
 /** The issuer the reference server writes in its tokens. */
@@ -47,6 +48,7 @@ export type PorticoServerErrorCode =
   | 'invalid_credentials' // getUser: app id and secret refused
   | 'user_not_found'
   | 'server_error' // getUser: the server answered something else
+  | 'invalid_webhook' // verifyWebhook: headers missing, signature wrong, timestamp over 5 minutes off, not an event
 
 export class PorticoServerError extends Error {
   override readonly name = 'PorticoServerError'
@@ -212,4 +214,82 @@ export async function getUser(userId: string, options: GetUserOptions): Promise<
   const body = (await res.json()) as { user?: WireUser }
   if (!body.user || typeof body.user.id !== 'string') throw new PorticoServerError('server_error', 'The Portico server answered without a user')
   return body.user
+}
+
+// ------------------------------------------------------------------ webhooks
+
+/** The events a Portico server sends to your webhook endpoints. */
+export const WEBHOOK_EVENT_TYPES = [
+  'user.created',
+  'user.authenticated',
+  'user.linked_account',
+  'user.unlinked_account',
+  'user.updated_account',
+  'user.transferred_account',
+  'user.deleted',
+  'wallet.created',
+  'wallet.recovered',
+  'mfa.enabled',
+  'mfa.disabled',
+  'delegation.granted',
+  'delegation.revoked',
+] as const
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number]
+
+/** A linked account in an event: its type and wire fields (no verification times). */
+export type WebhookAccount = { type: string } & Record<string, unknown>
+
+/** Each event's `data`: the user and what changed. Never a token or a secret. */
+export interface WebhookEventData {
+  'user.created': { user_id: string; created_at: number; is_guest: boolean; linked_accounts: WebhookAccount[] }
+  'user.authenticated': { user_id: string; is_new_user: boolean; account: WebhookAccount | null }
+  'user.linked_account': { user_id: string; account: WebhookAccount }
+  'user.unlinked_account': { user_id: string; account: WebhookAccount }
+  'user.updated_account': { user_id: string; account: WebhookAccount; previous_account: WebhookAccount }
+  'user.transferred_account': { user_id: string; from_user_id: string; account: WebhookAccount; deleted_user: boolean }
+  'user.deleted': { user_id: string; reason: string }
+  'wallet.created': { user_id: string; wallet: { address: string; chain_type: string; wallet_index: number; imported: boolean; recovery_method: string } }
+  'wallet.recovered': { user_id: string; entropy_id: string; recovery_method: string; device: 'step_up' | 'recovery' }
+  'mfa.enabled': { user_id: string; method: string }
+  'mfa.disabled': { user_id: string; method: string }
+  'delegation.granted': { user_id: string; wallet: { address: string; chain_type: string }; expires_at: number | null }
+  'delegation.revoked': { user_id: string; wallet: { address: string; chain_type: string }; reason: 'user' | 'app' | 'expired' }
+}
+
+/** A verified webhook event: narrow on `type` to get its `data`. `timestamp` in seconds. */
+export type WebhookEvent = { [T in WebhookEventType]: { type: T; timestamp: number; data: WebhookEventData[T] } }[WebhookEventType]
+
+/** The request's headers: a fetch `Headers`, or a plain object (Node's `req.headers`). */
+export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>
+
+/**
+ * Verifies a webhook from a Portico server (Standard Webhooks: `webhook-id`,
+ * `webhook-timestamp`, `webhook-signature`, with the `standardwebhooks` library) and returns
+ * its event. `payload` is the request body exactly as received (the raw text or bytes, not
+ * re-serialised JSON); `secret` the endpoint's `whsec_…` secret. Refuses a wrong signature, a
+ * timestamp more than 5 minutes off and a body that is not an event, with
+ * `PorticoServerError` `invalid_webhook`. Deliveries are at least once: deduplicate on
+ * `webhook-id` (the same on every retry of one delivery).
+ */
+export function verifyWebhook(payload: string | Uint8Array, headers: WebhookHeaders, secret: string): WebhookEvent {
+  const flat: Record<string, string> = {}
+  if (typeof Headers !== 'undefined' && headers instanceof Headers) {
+    headers.forEach((v, k) => (flat[k.toLowerCase()] = v))
+  } else {
+    for (const [k, v] of Object.entries(headers as Record<string, string | string[] | undefined>)) {
+      if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(' ') : v
+    }
+  }
+  const body = typeof payload === 'string' ? payload : new TextDecoder().decode(payload)
+  let event: unknown
+  try {
+    event = new Webhook(secret).verify(body, flat)
+  } catch (err) {
+    throw new PorticoServerError('invalid_webhook', `The webhook did not verify: ${(err as Error)?.message ?? err}`, { cause: err })
+  }
+  const e = event as { type?: unknown; timestamp?: unknown; data?: unknown } | null
+  if (!e || typeof e.type !== 'string' || typeof e.timestamp !== 'number' || !e.data || typeof e.data !== 'object') {
+    throw new PorticoServerError('invalid_webhook', 'The webhook is signed but is not a Portico event ({ type, timestamp, data })')
+  }
+  return e as WebhookEvent
 }

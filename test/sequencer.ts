@@ -38,6 +38,8 @@ export const LONG_UNIT_FILES = [
   // A local chain and a bundler started once (issue 29): 19-26 s alone (12 s CPU), 48 s on a loaded machine.
   'examples/server/test/smart-wallets.test.ts',
   'examples/server/test/api.test.ts',
+  // Three server processes killed and restarted (issue 32): 38 s alone on the loaded machine.
+  'examples/server/test/webhooks-kill.test.ts',
 ]
 
 /**

@@ -11,7 +11,7 @@
  *
  *   npm run bench:server        (LOGINS=1000 CLIENTS=16 WARMUP=300 to change the load)
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { once } from 'node:events'
 import { Agent, createServer as httpServer, request } from 'node:http'
 import { createServer as createNetServer } from 'node:net'
@@ -100,7 +100,33 @@ if (MODE === 'production') {
   await Promise.all([once(smtp, 'listening'), once(smsHook, 'listening')])
 }
 
+/**
+ * BENCH_WEBHOOKS=1 (issue 32): the bench app gets a webhook endpoint subscribed to
+ * user.authenticated, pointing to a receiver in this process (any 2xx; ids counted), so every
+ * login is also one signed delivery. Compare with the same run without it.
+ */
+const WEBHOOKS = process.env.BENCH_WEBHOOKS === '1'
+const hookIds = new Set<string>()
+const hookRx = httpServer((q, s) => {
+  hookIds.add(String(q.headers['webhook-id']))
+  q.resume()
+  q.on('end', () => s.writeHead(204).end())
+})
+const hookEnv: Record<string, string> = {}
+if (WEBHOOKS) {
+  hookRx.listen(0, '127.0.0.1')
+  await once(hookRx, 'listening')
+  const apps = JSON.parse(readFileSync(new URL('../apps.json', import.meta.url), 'utf8'))
+  apps.apps.find((a: { id: string }) => a.id === APP).webhooks = [
+    { url: `http://127.0.0.1:${(hookRx.address() as { port: number }).port}/hook`, events: ['user.authenticated'], secret: `whsec_${Buffer.alloc(32, 5).toString('base64')}` },
+  ]
+  const file = join(mkdtempSync(join(tmpdir(), 'portico-bench-apps-')), 'apps.json')
+  writeFileSync(file, JSON.stringify(apps))
+  hookEnv.APPS_FILE = file
+}
+
 const env = {
+  ...hookEnv,
   ...(MODE === 'production'
     ? {
         PORTICO_DEV: '0',
@@ -250,6 +276,7 @@ async function run(label: string, bases: string[], count: number, quiet = false)
 }
 
 async function measure(label: string, procs: ServerProcess[], pgPort?: string) {
+  hookIds.clear()
   const idle = procs.map((p) => rssMb(p.proc.pid!))
   let failures = await run(label, procs.map((p) => p.base), WARMUP, true)
   const cpu0 = procs.reduce((n, p) => n + cpuS(p.proc.pid!), 0)
@@ -265,6 +292,14 @@ async function measure(label: string, procs: ServerProcess[], pgPort?: string) {
       '; ' +
       `RSS per process: idle ${idle.join(' + ')} MB, after ${after.join(' + ')} MB; load average ${load}`,
   )
+  if (WEBHOOKS) {
+    // Every login's user.authenticated arrives (the worker runs off the request path, so some land after the last login).
+    const want = WARMUP + LOGINS - failures
+    const t = performance.now()
+    while (hookIds.size < want && performance.now() - t < 30_000) await new Promise((r) => setTimeout(r, 20))
+    console.log(`${''.padEnd(14)} webhooks: ${hookIds.size}/${want} user.authenticated deliveries received, the last ${(performance.now() - t).toFixed(0)} ms after the last login`)
+    if (hookIds.size < want) failures++
+  }
   return failures
 }
 
@@ -276,6 +311,7 @@ async function stop(procs: ServerProcess[]) {
 /** BENCH_ONLY=pglite or postgres: run one back end. */
 const only = process.env.BENCH_ONLY
 console.log(
+  (WEBHOOKS ? 'webhooks: on (user.authenticated to a local receiver); ' : '') +
   `mode: ${MODE === 'production' ? 'production (codes by SMTP to a local sink)' : 'development (codes from /dev/outbox)'}; ` +
     `${ONE_IP ? 'every login from 127.0.0.1' : 'each login from its own address (X-Forwarded-For)'}`,
 )
@@ -315,4 +351,5 @@ if (pg) {
 }
 smtp.close()
 smsHook.close()
+hookRx.close()
 process.exit(failures ? 1 : 0)

@@ -38,6 +38,8 @@ import { fundingRoutes } from './features/funding/routes'
 import { recoveryRoutes } from './features/recovery/routes'
 import { delegationRoutes } from './features/delegation/routes'
 import { devRoutes } from './features/dev/routes'
+import { webhooksRoutes } from './features/webhooks/routes'
+import { seedConfigEndpoints } from './features/webhooks/service'
 import { captchaSecret } from './captcha'
 import { telegramBotToken } from './features/telegram/service'
 import { assertRecoveryKey } from './keys-at-rest'
@@ -184,6 +186,8 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   if (opts.migrate !== false && !migrated) await opts.store.migrate()
   if (opts.admin?.ownerEmail) await ensureFirstOwner({ store: opts.store }, opts.admin.ownerEmail)
   const keys = deriveKeys(opts.secret ?? DEV_SECRET, opts.secretPrevious)
+  // apps.json's webhook endpoints into the database (issue 32; idempotent).
+  await seedConfigEndpoints({ store: opts.store, keys }, apps.all())
   const ctx: ServerCtx = {
     store: opts.store,
     keys,
@@ -338,6 +342,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
   api.route('/', recovery.api)
   app.route('/', recovery.root)
   api.route('/', delegationRoutes(ctx, { guard: wallets.guard }))
+  api.route('/', webhooksRoutes(ctx))
   app.route('/api/v1', api)
   app.get('/openapi.json', (c) => c.json(ctx.openapi.document(VERSION)))
 

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { ConfigError } from './settings'
 import type { WireAppConfig } from './wire'
 import { fundingSchema, fundingWire } from './funding-config'
+import { webhooksSchema, type WebhookConfig } from './webhooks-config'
 
 /** The OAuth providers the server is a client of (issue 12; each one's descriptor: features/oauth/providers.ts). */
 export const OAUTH_PROVIDERS = [
@@ -132,6 +133,8 @@ export interface AppSettings {
   funding?: unknown
   /** Smart wallets (issue 29): validated by features/smart-wallets/config.ts when the server starts. */
   smartWallets?: unknown
+  /** Webhook endpoints (issue 32; webhooks-config.ts), seeded into the database at start-up. Never sent to clients. */
+  webhooks?: WebhookConfig[] | null
 }
 
 export interface AppsRegistry {
@@ -234,6 +237,7 @@ export const appSchema = z.looseObject({
     .nullish(),
   oauth: oauthSchema,
   funding: fundingSchema,
+  webhooks: webhooksSchema,
 })
 const appsFileSchema = z.object({ apps: z.array(appSchema) })
 

@@ -122,6 +122,18 @@ async function main() {
     },
   }
   const app = await createServer(opts)
+  // Webhooks (issue 32): the outbox's deliveries, off the request path.
+  const webhooks = env.PORTICO_WEBHOOKS_WORKER
+    ? (await import('./features/webhooks/worker')).startWebhookWorker({
+        store,
+        keys: deriveKeys(env.secret, secretPrevious),
+        log,
+        pollMs: env.PORTICO_WEBHOOK_POLL_MS,
+        timeoutMs: env.PORTICO_WEBHOOK_TIMEOUT_MS,
+        retryBaseMs: env.PORTICO_WEBHOOK_RETRY_BASE_MS,
+        maxAttempts: env.PORTICO_WEBHOOK_MAX_ATTEMPTS,
+      })
+    : null
 
   // Explicit limits for slow clients and a connection cap on both listeners (src/http-limits.ts).
   const limits: HttpLimits = {
@@ -159,6 +171,7 @@ async function main() {
     }, env.PORTICO_SHUTDOWN_TIMEOUT_S * 1000)
     hard.unref()
     server.close(async () => {
+      await webhooks?.stop().catch(() => {})
       await store.close().catch(() => {})
       log.info('stopped')
       process.exit(0)

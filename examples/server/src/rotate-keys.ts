@@ -12,6 +12,7 @@
  */
 import { AUTH_SHARE_PURPOSE, RECOVERY_SHARE_PURPOSE } from './features/wallets/keys'
 import { OPRF_KEY_PURPOSE } from './features/wallet-password/service'
+import { WEBHOOK_SECRET_PURPOSE } from './features/webhooks/service'
 import type { Keys } from './keys'
 import type { Store } from './core/store'
 import { lockSealed, updateSealed, type SealedColumn } from './core/repo'
@@ -77,6 +78,8 @@ const TARGETS: Target[] = [
     purpose: 'refresh-pair',
     sealed: { table: 'refresh_tokens', key: ['token_hash'], column: 'successor_sealed' },
   },
+  // Webhook signing secrets (issue 32).
+  { name: 'webhook_endpoints.secret', keys: 'secret', purpose: WEBHOOK_SECRET_PURPOSE, sealed: { table: 'webhook_endpoints', key: ['id'], column: 'secret' } },
 ]
 
 export interface RotationReport {

@@ -119,6 +119,13 @@ export const envSchema = z.object({
   // this e-mail) and a bootstrap API key for automation (hashed at start, never stored).
   PORTICO_ADMIN_OWNER_EMAIL: optStr.pipe(z.email('must be an e-mail address').optional()),
   PORTICO_ADMIN_API_KEY: optStr.pipe(z.string().min(32, 'must be at least 32 characters (e.g. portico_admin_ and openssl rand -base64 32)').optional()),
+  // Webhooks (issue 32): the worker in this process (0: off, another process sends), its idle
+  // poll, the time-out of an attempt, the first retry delay (×4 each time) and the attempts.
+  PORTICO_WEBHOOKS_WORKER: z.enum(['1', '0', 'true', 'false', '']).optional().transform((v) => v !== '0' && v !== 'false'),
+  PORTICO_WEBHOOK_POLL_MS: int(5000, 50),
+  PORTICO_WEBHOOK_TIMEOUT_MS: int(10_000, 100),
+  PORTICO_WEBHOOK_RETRY_BASE_MS: int(5000, 10),
+  PORTICO_WEBHOOK_MAX_ATTEMPTS: int(8, 1),
 })
 
 export type EnvConfig = z.infer<typeof envSchema> & { dev: boolean; secret: string }

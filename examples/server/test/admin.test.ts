@@ -4,10 +4,11 @@
  * apps kept in the database (seeded from apps.json, validated, audited, applied at once),
  * users (search, view, revoke sessions, delete, export, import of 10,000).
  */
+import * as webhooks from '../src/features/webhooks/service'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Store } from '../src/core/store'
 import { CONSOLE_APP_ID } from '../src/features/admin/apps'
-import { DEMO, ORIGIN, openTestStore, startTestServer, uniqueEmail, type TestServer } from './helpers'
+import { devKeys, DEMO, ORIGIN, openTestStore, startTestServer, uniqueEmail, type TestServer } from './helpers'
 import { SoftAuthenticator } from './soft-authenticator'
 
 const ENV_KEY = 'portico_admin_env-bootstrap-key-for-tests-000000000'
@@ -252,6 +253,18 @@ describe('users', () => {
     const audit = (await admin(`/apps/${DEMO}/audit`, ENV_KEY)).body.entries.find((e: { action: string }) => e.action === 'user.deleted')
     expect(audit).toMatchObject({ target: id, before: null })
     expect(JSON.stringify(audit)).not.toContain(email)
+  })
+
+  it('delete emits user.deleted to the app’s webhooks in the deleting transaction', async () => {
+    const { endpoint } = await webhooks.createEndpoint({ store, keys: devKeys }, DEMO, { url: 'http://127.0.0.1:9/closed', events: ['user.deleted'] })
+    try {
+      const id = (await s.emailLogin(uniqueEmail('delete-hook'))).body.user.id
+      expect((await admin(`/apps/${DEMO}/users/${id}`, ENV_KEY, { method: 'DELETE' })).status).toBe(200)
+      const rows = await store.query<{ payload: string }>(`SELECT payload FROM webhook_deliveries WHERE endpoint_id = $1 AND event_type = 'user.deleted'`, [endpoint.id])
+      expect(rows.map((r) => JSON.parse(r.payload).data)).toEqual([{ user_id: id, reason: 'deleted_by_admin' }])
+    } finally {
+      await webhooks.disableEndpoint({ store, keys: devKeys }, DEMO, endpoint.id)
+    }
   })
 })
 

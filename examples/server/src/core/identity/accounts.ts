@@ -6,6 +6,7 @@
 import type { WireAccountTransferData, WireAuthResponse, WireUser } from '../../wire'
 import type { AppSettings } from '../../config'
 import { ApiError, MSG, errors } from '../errors'
+import { emitEvent, emitEvents, eventAccount } from '../events'
 import type { Queryable } from '../store'
 import * as repo from './repo'
 import { newSessionTokens, createSessionLoadUser, retryUnique } from './sessions'
@@ -29,9 +30,12 @@ export interface AccountInput {
   transferInfo?: Record<string, unknown>
 }
 
-/** Adds a verified account to a user (passkeys' own link path). */
+/** Adds a verified account to a user (passkeys' own link path); `user.linked_account` goes with it. */
 export async function insertAccount(q: Queryable, app: AppSettings, userId: string, a: AccountInput) {
-  await repo.insertAccount(q, app.id, userId, a, now())
+  await Promise.all([
+    repo.insertAccount(q, app.id, userId, a, now()),
+    emitEvent(q, app.id, 'user.linked_account', { user_id: userId, account: eventAccount(a.type, a.data) }),
+  ])
 }
 
 /**
@@ -72,16 +76,24 @@ export async function loginWithAccount(
           isNew = true
           const t = now()
           const { sessionId, refreshToken, familyId } = newSessionTokens()
-          await repo.insertUserWithSession(q, {
-            userId,
-            appId: app.id,
-            t,
-            account: acct,
-            sessionId,
-            familyId,
-            refreshHash: sha256(refreshToken),
-            expiresAt: t + REFRESH_TTL_S,
-          })
+          const account = eventAccount(acct.type, acct.data)
+          // The events travel beside the insert (no round trip of their own).
+          await Promise.all([
+            repo.insertUserWithSession(q, {
+              userId,
+              appId: app.id,
+              t,
+              account: acct,
+              sessionId,
+              familyId,
+              refreshHash: sha256(refreshToken),
+              expiresAt: t + REFRESH_TTL_S,
+            }),
+            emitEvents(q, app.id, [
+              { type: 'user.created', data: { user_id: userId, created_at: t, is_guest: false, linked_accounts: [account] } },
+              { type: 'user.authenticated', data: { user_id: userId, is_new_user: true, account } },
+            ]),
+          ])
           // Known without reading it back.
           const user: WireUser = {
             id: userId,
@@ -94,7 +106,10 @@ export async function loginWithAccount(
           return { user, session: { sessionId, refreshToken }, isNew }
         }
       }
-      const { user, session } = await createSessionLoadUser(q, app.id, userId)
+      const [{ user, session }] = await Promise.all([
+        createSessionLoadUser(q, app.id, userId),
+        emitEvent(q, app.id, 'user.authenticated', { user_id: userId, is_new_user: false, account: eventAccount(acct.type, acct.data) }),
+      ])
       return { user, session, isNew }
     }),
   )
@@ -167,7 +182,13 @@ export async function transferAccount(
     if (acc.user_id !== userId) {
       if (await repo.hasLinkedOfType(q, userId, type)) throw errors.cannotLinkMore(type)
       await repo.moveAccount(q, acc.id, userId, now())
-      await repo.deleteUser(q, acc.user_id)
+      await Promise.all([
+        repo.deleteUser(q, acc.user_id),
+        emitEvents(q, app.id, [
+          { type: 'user.transferred_account', data: { user_id: userId, from_user_id: acc.user_id, account: eventAccount(acc.type, acc.data), deleted_user: true } },
+          { type: 'user.deleted', data: { user_id: acc.user_id, reason: 'account_transferred' } },
+        ]),
+      ])
       await repo.setGuest(q, userId, false)
     }
     return (await loadUser(q, userId))!
@@ -192,7 +213,10 @@ export async function updateAccount(
     }
     if (acct.identifier !== oldIdentifier) {
       if (await repo.findAccount(q, app.id, type, acct.identifier)) throw errors.linkedToAnother()
-      await repo.replaceAccount(q, mine.id, acct, now())
+      await Promise.all([
+        repo.replaceAccount(q, mine.id, acct, now()),
+        emitEvent(q, app.id, 'user.updated_account', { user_id: userId, account: eventAccount(acct.type, acct.data), previous_account: eventAccount(mine.type, mine.data) }),
+      ])
     }
     return (await loadUser(q, userId))!
   })
@@ -223,7 +247,7 @@ export async function unlinkAccount(
     // A user keeps a way to log in: the last account stays, except on a user that began as a
     // guest, which becomes a guest again (its guest credential logs in again).
     if (n <= 1 && !guest) throw errors.invalidData(MSG.lastAccount)
-    await repo.deleteAccount(q, acc.id)
+    await Promise.all([repo.deleteAccount(q, acc.id), emitEvent(q, app.id, 'user.unlinked_account', { user_id: userId, account: eventAccount(acc.type, acc.data) })])
     if (n <= 1) await repo.setGuest(q, userId, true)
     return (await loadUser(q, userId))!
   })

@@ -2,6 +2,7 @@
 import type { WireLinkedAccount, WireUser } from '../../wire'
 import type { AppSettings } from '../../config'
 import { MSG, errors } from '../errors'
+import { emitEvents, type EventInput } from '../events'
 import type { Queryable } from '../store'
 import * as repo from './repo'
 import type { AccountRow, UserRowWithAccounts } from './repo'
@@ -76,13 +77,17 @@ export async function guestLogin(d: Deps, app: AppSettings, credential: string):
       if (row && !row.is_guest) throw errors.invalidCredentials(MSG.upgradedGuest)
       let userId = row?.id
       let isNew = false
+      const events: EventInput[] = []
       if (!userId) {
         await enforceNewUserLimits(q, app)
         userId = newUserId()
-        await repo.insertUser(q, { id: userId, appId: app.id, createdAt: now(), isGuest: true, guestHash: hash })
+        const t = now()
+        await repo.insertUser(q, { id: userId, appId: app.id, createdAt: t, isGuest: true, guestHash: hash })
         isNew = true
+        events.push({ type: 'user.created', data: { user_id: userId, created_at: t, is_guest: true, linked_accounts: [] } })
       }
-      const { user, session } = await createSessionLoadUser(q, app.id, userId)
+      events.push({ type: 'user.authenticated', data: { user_id: userId, is_new_user: isNew, account: null } })
+      const [{ user, session }] = await Promise.all([createSessionLoadUser(q, app.id, userId), emitEvents(q, app.id, events)])
       return { user, session, isNew }
     }),
   )

@@ -92,6 +92,7 @@ export async function openPglite(dataDir?: string): Promise<Store> {
     transaction(fn) {
       return exclusive(async () => {
         let begun = false
+        const committed: (() => void)[] = []
         // BEGIN and the first statement go as one message.
         const step = (s: Step) => {
           const steps: Step[] = begun ? [] : [{ sql: 'BEGIN', inTx: true }]
@@ -102,10 +103,12 @@ export async function openPglite(dataDir?: string): Promise<Store> {
         const q: Tx = {
           query: (sql, params) => step({ sql, params, inTx: true }),
           exec: async (sql) => void (await step({ sql, inTx: true, script: true })),
+          afterCommit: (f) => void committed.push(f),
         }
         try {
           const out = await fn(q)
           if (begun) await send({ steps: [{ sql: 'COMMIT', inTx: false }] })
+          for (const f of committed) f()
           return out
         } catch (err) {
           if (begun) await send({ steps: [{ sql: 'ROLLBACK', inTx: false }] }).catch(() => {})

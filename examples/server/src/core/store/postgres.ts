@@ -39,6 +39,7 @@ export async function openPostgres(databaseUrl: string, opts: { max?: number } =
     async transaction(fn) {
       const client = await pool.connect()
       let begun = false
+      const committed: (() => void)[] = []
       try {
         const q: Tx = {
           async query(sql, params) {
@@ -50,9 +51,11 @@ export async function openPostgres(databaseUrl: string, opts: { max?: number } =
           },
           // Without parameters `pg` sends the simple query protocol, which takes several statements.
           exec: async (script) => void (await q.query(script)),
+          afterCommit: (f) => void committed.push(f),
         }
         const out = await fn(q)
         if (begun) await client.query('COMMIT')
+        for (const f of committed) f()
         return out
       } catch (err) {
         if (begun) await client.query('ROLLBACK').catch(() => {})

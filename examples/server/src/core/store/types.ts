@@ -15,6 +15,12 @@ export interface Tx extends Queryable {
    * parameters, no rows back), so quoting, comments and `$$` bodies are the server's business.
    */
   exec(script: string): Promise<void>
+  /**
+   * Runs `fn` once the transaction has committed (not on rollback). Optional: a wrapper may
+   * leave it out, so callers use `tx.afterCommit?.(fn)` for work that may also happen later
+   * (the webhook worker's wake-up).
+   */
+  afterCommit?(fn: () => void): void
 }
 
 export interface Store extends Queryable {

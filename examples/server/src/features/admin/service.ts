@@ -1,4 +1,5 @@
 /** The admin API's work: apps, keys, operators, users (search, view, revoke, delete, export, import). */
+import { emitUserDeleted } from '../../core/events'
 import { smartWalletProblems } from '../smart-wallets/config'
 import { randomBytes } from 'node:crypto'
 import { getAddress } from 'viem'
@@ -266,7 +267,7 @@ export function usersService(ctx: ServerCtx) {
       await ctx.store.transaction(async (q) => {
         await mustExist(q, appId, userId)
         await repo.deleteUserCascade(q, userId, appId)
-        // events: user.deleted
+        await emitUserDeleted(q, appId, userId, 'deleted_by_admin')
         await repo.insertAudit(q, { actor: admin.actor, action: 'user.deleted', appId, target: userId, t: now() })
       })
     },

@@ -38,6 +38,7 @@ import { z } from 'zod'
 import { clientIp, type C, type ServerCtx } from '../../core/context'
 import { normalizePolicy } from '../../wire/frame'
 import { ApiError, errors } from '../../core/errors'
+import { emitEvent, emitEvents, type EventInput } from '../../core/events'
 import { loadUser, userResponse } from '../../core/identity'
 import { requireFreshMfa } from '../mfa/gate'
 import type { Queryable } from '../../core/store'
@@ -118,6 +119,7 @@ export function delegationRoutes(ctx: ServerCtx, opts: DelegationOptions) {
           expiresAt: t + opened.policy.expires_in,
           accountId: w.id,
         })
+        await emitEvent(q, app.id, 'delegation.granted', { user_id: auth.userId, wallet: { address: w.address, chain_type: w.chain_type }, expires_at: t + opened.policy.expires_in })
         return (await loadUser(q, auth.userId))!
       })
       ctx.log.info({ req_id: c.get('requestId'), app_id: app.id, chain_type: b.chain_type }, 'wallet delegated')
@@ -130,6 +132,7 @@ export function delegationRoutes(ctx: ServerCtx, opts: DelegationOptions) {
       const delegated = (await embeddedWallets(q, auth.userId, true)).filter((w) => w.delegated)
       if (!delegated.length) throw errors.invalidData(DELEGATION_MSG.nothingToRevoke)
       await deleteUserDelegations(q, app.id, auth.userId, delegated.map((w) => w.id))
+      await emitEvents(q, app.id, delegated.map((w) => revoked(auth.userId, w.address, w.chain_type, 'user')))
       return (await loadUser(q, auth.userId))!
     })
     ctx.log.info({ req_id: c.get('requestId'), app_id: app.id }, 'delegated wallets revoked')
@@ -137,14 +140,17 @@ export function delegationRoutes(ctx: ServerCtx, opts: DelegationOptions) {
   })
 
   /** Ends one delegation (the sealed key is deleted and the account's flag cleared, one transaction). */
-  const endDelegation = (q: Queryable, appId: string, chain: ChainType, address: string, userId: string) =>
-    deleteDelegation(q, { appId, chain, addressKey: addressKey(chain, address), address, userId })
+  const endDelegation = (q: Queryable, appId: string, chain: ChainType, address: string, userId: string, reason: 'app' | 'expired') =>
+    Promise.all([
+      deleteDelegation(q, { appId, chain, addressKey: addressKey(chain, address), address, userId }),
+      emitEvents(q, appId, [revoked(userId, address, chain, reason)]),
+    ])
 
   r.post('/wallets/delegations/revoke', { summary: "The app ends a delegation (the app's backend, Basic app id and app secret)", body: z.object({ address: id(128), chain_type: z.enum(['ethereum', 'solana'], { message: DELEGATION_MSG.chainTypes }).optional() }), auth: 'app-secret' }, async (c, { body: b, auth: app }) => {
       const rows = await delegationsAt(ctx.store, app.id, [b.address, b.address.toLowerCase()], b.chain_type)
       const row = rows.find((x) => addressKey(x.chain_type, x.address) === addressKey(x.chain_type, b.address))
       if (!row) throw notDelegated()
-      await ctx.store.transaction((q) => endDelegation(q, app.id, row.chain_type, row.address, row.user_id))
+      await ctx.store.transaction((q) => endDelegation(q, app.id, row.chain_type, row.address, row.user_id, 'app'))
       ctx.log.info({ req_id: c.get('requestId'), app_id: app.id, chain_type: row.chain_type }, 'delegation revoked by the app')
       return c.json({ revoked: true, address: row.address, chain_type: row.chain_type })
     })
@@ -202,7 +208,7 @@ export function delegationRoutes(ctx: ServerCtx, opts: DelegationOptions) {
       try {
         if (row.expires_at !== null && now() >= Number(row.expires_at)) {
           // Expired: the sealed key goes, as with a revoke.
-          await ctx.store.transaction((q) => endDelegation(q, app.id, chain, row.address, row.user_id))
+          await ctx.store.transaction((q) => endDelegation(q, app.id, chain, row.address, row.user_id, 'expired'))
           throw new PolicyRefusal('expired', DELEGATION_MSG.expired)
         }
         facts = await requestFacts(b.method, b.params, row.address)
@@ -238,3 +244,9 @@ export function delegationRoutes(ctx: ServerCtx, opts: DelegationOptions) {
     })
   return r.app
 }
+
+/** `delegation.revoked` for one wallet. */
+const revoked = (userId: string, address: string, chainType: string, reason: 'user' | 'app' | 'expired'): EventInput => ({
+  type: 'delegation.revoked',
+  data: { user_id: userId, wallet: { address, chain_type: chainType }, reason },
+})

@@ -28,6 +28,7 @@ import { checkCode, issueCode } from '../../codes'
 import { clientIp, type C, type ServerCtx } from '../../core/context'
 import { codeDelivery } from '../../delivery'
 import { errors } from '../../core/errors'
+import { emitEvent } from '../../core/events'
 import { loadUser, userResponse } from '../../core/identity'
 import type { Queryable } from '../../core/store'
 import { now } from '../../core/identity/tokens'
@@ -78,6 +79,7 @@ export function mfaRoutes(ctx: ServerCtx) {
     await ctx.store.transaction(async (q) => {
       if (!(await deleteMethod(q, auth.userId, type))) throw mfaErrors.notEnrolled()
       await extra?.(q, auth)
+      await emitEvent(q, c.get('app').id, 'mfa.disabled', { user_id: auth.userId, method: type })
     })
     return done(c, auth.userId)
   }
@@ -111,6 +113,7 @@ export function mfaRoutes(ctx: ServerCtx) {
       if (!(await takePendingTotp(q, auth.userId, sealed))) throw errors.invalidData(MFA_MSG.noPending)
       await upsertMethod(q, auth.userId, 'totp', { secret: sealed }, now(), step)
       await markVerified(q, auth, 'totp')
+      await emitEvent(q, c.get('app').id, 'mfa.enabled', { user_id: auth.userId, method: 'totp' })
     })
     return done(c, auth.userId)
   })
@@ -174,6 +177,7 @@ export function mfaRoutes(ctx: ServerCtx) {
         if (!(await check(c, q, `mfa-enroll:${auth.userId}:${number}`, b.code))) return false
         await upsertMethod(q, auth.userId, 'sms', { number }, now())
         await markVerified(q, auth, 'sms')
+        await emitEvent(q, c.get('app').id, 'mfa.enabled', { user_id: auth.userId, method: 'sms' })
         return true
       })
       if (!ok) throw mfaErrors.invalidCode()
@@ -236,6 +240,7 @@ export function mfaRoutes(ctx: ServerCtx) {
         if (!b.credential_ids.every((x) => ids.has(x))) throw errors.invalidData(MFA_MSG.notYourPasskey)
         await setPasskeysEnrolled(q, auth.userId, b.credential_ids)
         await upsertMethod(q, auth.userId, 'passkey', {}, now())
+        await emitEvent(q, c.get('app').id, 'mfa.enabled', { user_id: auth.userId, method: 'passkey' })
       })
       return done(c, auth.userId)
     })

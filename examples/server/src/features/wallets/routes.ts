@@ -27,6 +27,7 @@ import { z } from 'zod'
 import { hitLimit } from '../../codes'
 import type { Env, ServerCtx } from '../../core/context'
 import { ApiError, errors } from '../../core/errors'
+import { emitEvent } from '../../core/events'
 import { now } from '../../core/identity/tokens'
 import { router } from '../../core/router'
 import { id } from '../../core/validate'
@@ -210,7 +211,9 @@ export function walletsRoutes(ctx: ServerCtx, opts: WalletOptions = {}): { app: 
       const fresh = await ctx.store.transaction(async (q) => {
         if (!(await consumeStepUpGrant(q, ref))) throw custodyErrors.stepUpRequired()
         await rebindSession(q, auth.sessionId, device.deviceId)
-        return registerDevice(q, { appId: app.id, userId: auth.userId, deviceId: device.deviceId, jwk: device.jwk, addedBy: 'step_up', label: deviceLabel(c.req.header('user-agent')) })
+        const added = await registerDevice(q, { appId: app.id, userId: auth.userId, deviceId: device.deviceId, jwk: device.jwk, addedBy: 'step_up', label: deviceLabel(c.req.header('user-agent')) })
+        if (added) await emitEvent(q, app.id, 'wallet.recovered', { user_id: auth.userId, entropy_id: row.entropy_id, recovery_method: row.recovery_method, device: 'step_up' })
+        return added
       })
       if (fresh) await notifyNewDevice(ctx, { appId: app.id, userId: auth.userId, label: deviceLabel(c.req.header('user-agent')) })
     }
@@ -233,7 +236,9 @@ export function walletsRoutes(ctx: ServerCtx, opts: WalletOptions = {}): { app: 
           addedBy = 'step_up'
         }
         await rebindSession(q, auth.sessionId, device.deviceId)
-        return registerDevice(q, { appId: app.id, userId: auth.userId, deviceId: device.deviceId, jwk: device.jwk, addedBy, label })
+        const added = await registerDevice(q, { appId: app.id, userId: auth.userId, deviceId: device.deviceId, jwk: device.jwk, addedBy, label })
+        if (added) await emitEvent(q, app.id, 'wallet.recovered', { user_id: auth.userId, entropy_id: root.entropy_id, recovery_method: root.recovery_method, device: addedBy })
+        return added
       })
       if (fresh) await notifyNewDevice(ctx, { appId: app.id, userId: auth.userId, label })
       ctx.log.info({ app_id: app.id, added_by: addedBy, fresh }, 'wallet device registered')

@@ -9,6 +9,7 @@ import type { WireUser } from '../../wire'
 import { hitLimit } from '../../codes'
 import type { C, ServerCtx } from '../../core/context'
 import { errors } from '../../core/errors'
+import { emitEvents, type EventInput } from '../../core/events'
 import { loadUser } from '../../core/identity'
 import { lockUser } from '../../core/identity/repo'
 import { now } from '../../core/identity/tokens'
@@ -172,7 +173,7 @@ export function walletService(ctx: ServerCtx, opts: WalletOptions) {
           throw alreadyExists()
         }
         for (const w of wallets) await insertWallet(q, appId, userId, walletAccount(w, facts))
-        await register(q)
+        await Promise.all([register(q), emitEvents(q, appId, wallets.map((w) => walletCreated(userId, w, root.imported, root.recoveryMethod)))])
       })
     },
 
@@ -185,7 +186,10 @@ export function walletService(ctx: ServerCtx, opts: WalletOptions) {
         const mine = (await embeddedWallets(q, appId, userId)).filter((x) => x.chain_type === w.chain_type && (x.entropy_id ?? root.entropy_id).toLowerCase() === root.entropy_id.toLowerCase())
         if (mine.some((x) => x.wallet_index === w.wallet_index)) throw alreadyExists()
         if (w.wallet_index > 0 && !mine.some((x) => x.wallet_index === 0)) throw errors.invalidData(WALLET_MSG.needsIndexZero, undefined, 400)
-        await insertWallet(q, appId, userId, walletAccount(w, root))
+        await Promise.all([
+          insertWallet(q, appId, userId, walletAccount(w, root)),
+          emitEvents(q, appId, [walletCreated(userId, w, !!root.imported, root.recovery_method)]),
+        ])
       })
     },
 
@@ -202,3 +206,9 @@ export function walletService(ctx: ServerCtx, opts: WalletOptions) {
     }) as WalletGuard,
   }
 }
+
+/** `wallet.created` for one wallet of a new root or an added index. */
+const walletCreated = (userId: string, w: { address: string; chain_type: string; wallet_index: number }, imported: boolean, recoveryMethod: string): EventInput => ({
+  type: 'wallet.created',
+  data: { user_id: userId, wallet: { address: w.address, chain_type: w.chain_type, wallet_index: w.wallet_index, imported, recovery_method: recoveryMethod } },
+})

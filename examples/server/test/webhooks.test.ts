@@ -1,0 +1,341 @@
+/**
+ * Webhooks (issue 32), in process: a real server, a real database (PostgreSQL when the run has
+ * one, else PGlite), real HTTP to a receiver in this file, real Standard Webhooks signatures
+ * checked with `portico/server`'s verifyWebhook. The kill -9 case: webhooks-kill.test.ts.
+ */
+import { createServer as httpServer, type IncomingMessage, type Server } from 'node:http'
+import * as OTPAuth from 'otpauth'
+import { pino } from 'pino'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { verifyWebhook, WEBHOOK_EVENT_TYPES, PorticoServerError, type WebhookEvent } from '../../../server/index'
+import { appsFrom, loadApps } from '../src/config'
+import { ConfigError } from '../src/settings'
+import { WEBHOOK_EVENTS, emitEvent, emitEvents, emitUserDeleted } from '../src/core/events'
+import type { Store } from '../src/core/store'
+import { insertAccount } from '../src/core/identity'
+import * as webhooks from '../src/features/webhooks/service'
+import { startWebhookWorker, type WebhookWorker } from '../src/features/webhooks/worker'
+import { APPS_FILE, DEMO, TERMS, devKeys, openTestStore, startTestServer, uniqueEmail, type TestServer } from './helpers'
+
+interface Received {
+  path: string
+  id: string
+  headers: IncomingMessage['headers']
+  body: string
+}
+
+/** A webhook receiver: keeps every request; `answer` decides each status per path. */
+function receiver() {
+  const got: Received[] = []
+  const answers = new Map<string, (n: number) => number>()
+  const server: Server = httpServer((req, res) => {
+    let body = ''
+    req.setEncoding('utf8')
+    req.on('data', (d) => (body += d))
+    req.on('end', () => {
+      const path = req.url ?? '/'
+      got.push({ path, id: String(req.headers['webhook-id']), headers: req.headers, body })
+      const n = got.filter((g) => g.path === path).length
+      res.statusCode = answers.get(path)?.(n) ?? 204
+      res.end()
+    })
+  })
+  return {
+    got,
+    answers,
+    at: (path: string) => got.filter((g) => g.path === path),
+    listen: () => new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as { port: number }).port}`))),
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  }
+}
+
+/** Waits for a state (no fixed sleep): polls `check` until it holds, or fails after `ms`. */
+async function until<T>(check: () => T | Promise<T>, ms = 15_000): Promise<NonNullable<T>> {
+  const end = Date.now() + ms
+  for (;;) {
+    const v = await check()
+    if (v) return v as NonNullable<T>
+    if (Date.now() > end) throw new Error('timed out waiting')
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+const silent = pino({ level: 'silent' })
+let store: Store
+let server: TestServer
+let worker: WebhookWorker
+const rx = receiver()
+let base: string
+const d = () => ({ store, keys: devKeys })
+/** Endpoints a test made, disabled after it so that later events do not reach it. */
+const made: { appId: string; id: string }[] = []
+async function endpoint(appId: string, path: string, events: string[]) {
+  const r = await webhooks.createEndpoint(d(), appId, { url: base + path, events })
+  made.push({ appId, id: r.endpoint.id })
+  return r
+}
+
+beforeAll(async () => {
+  base = await rx.listen()
+  store = await openTestStore()
+  server = await startTestServer(store)
+  worker = startWebhookWorker({ store, keys: devKeys, log: silent, pollMs: 250, wakeDelayMs: 5, retryBaseMs: 40, timeoutMs: 2000 })
+})
+afterEach(async () => {
+  for (const m of made.splice(0)) await webhooks.disableEndpoint(d(), m.appId, m.id)
+})
+afterAll(async () => {
+  await worker?.stop()
+  await server?.close()
+  await store?.close()
+  await rx.close()
+})
+
+describe('webhooks', () => {
+  it('a login is delivered signed; portico/server verifies it and returns the typed event', async () => {
+    const { endpoint: ep, secret } = await endpoint(DEMO, '/signed', ['user.created', 'user.authenticated'])
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
+    expect(JSON.stringify(await webhooks.listEndpoints(d(), DEMO))).not.toContain(secret)
+    const email = uniqueEmail('wh')
+    const login = await server.emailLogin(email)
+    expect(login.status).toBe(200)
+    const userId = login.body.user.id
+    const got = await until(() => (rx.at('/signed').length >= 2 ? rx.at('/signed') : null))
+    const events = got.map((g) => verifyWebhook(g.body, g.headers, secret))
+    expect(events.map((e) => e.type)).toEqual(['user.created', 'user.authenticated'])
+    const created = events[0] as Extract<WebhookEvent, { type: 'user.created' }>
+    expect(created.data).toMatchObject({ user_id: userId, is_guest: false, linked_accounts: [{ type: 'email', address: email }] })
+    const auth = events[1] as Extract<WebhookEvent, { type: 'user.authenticated' }>
+    expect(auth.data).toEqual({ user_id: userId, is_new_user: true, account: { type: 'email', address: email } })
+    // Seconds, now.
+    expect(Math.abs(auth.timestamp - Date.now() / 1000)).toBeLessThan(60)
+    expect(got[0].headers['webhook-timestamp']).toMatch(/^\d{10}$/)
+    // No token in a payload.
+    for (const g of got) {
+      expect(g.body).not.toContain(login.body.token)
+      expect(g.body).not.toContain(login.body.refresh_token)
+    }
+    // The fetch Headers form, and a wrong secret, a changed body, a missing header are refused.
+    expect(verifyWebhook(new TextEncoder().encode(got[0].body), new Headers(got[0].headers as Record<string, string>), secret).type).toBe('user.created')
+    const other = (await endpoint(TERMS, '/unused', ['user.deleted'])).secret
+    const refused = (f: () => unknown) => {
+      try {
+        f()
+      } catch (e) {
+        return e instanceof PorticoServerError ? e.code : 'other'
+      }
+      return 'accepted'
+    }
+    expect(refused(() => verifyWebhook(got[0].body, got[0].headers, other))).toBe('invalid_webhook')
+    expect(refused(() => verifyWebhook(got[0].body.replace(userId, 'did:portico:someoneelse'), got[0].headers, secret))).toBe('invalid_webhook')
+    expect(refused(() => verifyWebhook(got[0].body, { ...got[0].headers, 'webhook-id': undefined }, secret))).toBe('invalid_webhook')
+    // The delivery log: one attempt, 204.
+    const [delivery] = await webhooks.listDeliveries(d(), DEMO, { endpointId: ep.id })
+    expect(delivery.state).toBe('delivered')
+    expect(await webhooks.deliveryAttempts(d(), DEMO, delivery.id)).toEqual([expect.objectContaining({ attempt: 1, status: 204, error: null })])
+
+    // A returning user: user.authenticated only.
+    const again = await server.emailLogin(email)
+    await until(() => rx.at('/signed').length >= 3)
+    const third = verifyWebhook(rx.at('/signed')[2].body, rx.at('/signed')[2].headers, secret)
+    expect(third).toMatchObject({ type: 'user.authenticated', data: { user_id: again.body.user.id, is_new_user: false } })
+  })
+
+  it('a failing receiver is retried with back-off until it answers 2xx; every attempt is in the log', async () => {
+    const { endpoint: ep, secret } = await endpoint(DEMO, '/retry', ['user.authenticated'])
+    rx.answers.set('/retry', (n) => (n <= 2 ? 500 : 200))
+    const guest = await server.call('/api/v1/guest/authenticate', { body: { guest_credential: Buffer.alloc(32, 7).toString('base64url') } })
+    expect(guest.status).toBe(200)
+    await until(async () => (await webhooks.listDeliveries(d(), DEMO, { endpointId: ep.id }))[0]?.state === 'delivered')
+    const got = rx.at('/retry')
+    expect(got.length).toBe(3)
+    // One message id across the attempts; each attempt signed anew.
+    expect(new Set(got.map((g) => g.id)).size).toBe(1)
+    for (const g of got) expect(verifyWebhook(g.body, g.headers, secret)).toMatchObject({ type: 'user.authenticated', data: { account: null } })
+    const [delivery] = await webhooks.listDeliveries(d(), DEMO, { endpointId: ep.id })
+    const log = await webhooks.deliveryAttempts(d(), DEMO, delivery.id)
+    expect(log.map((a) => [a.attempt, a.status, a.error])).toEqual([
+      [1, 500, 'HTTP 500'],
+      [2, 500, 'HTTP 500'],
+      [3, 200, null],
+    ])
+
+    // Manual replay: the same message again, one more attempt in the log.
+    await webhooks.replayDelivery(d(), DEMO, delivery.id)
+    await until(() => rx.at('/retry').length === 4)
+    expect(rx.at('/retry')[3].id).toBe(delivery.id)
+    await until(async () => (await webhooks.deliveryAttempts(d(), DEMO, delivery.id)).length === 4)
+    await expect(webhooks.replayDelivery(d(), TERMS, delivery.id)).rejects.toMatchObject({ status: 404 })
+  })
+
+  it('an unreachable endpoint is marked failed after its attempts', async () => {
+    const local = startWebhookWorker({ store, keys: devKeys, log: silent, pollMs: 60_000, retryBaseMs: 1, maxAttempts: 3, timeoutMs: 500 })
+    await worker.stop()
+    try {
+      const ep = await webhooks.createEndpoint(d(), TERMS, { url: 'http://127.0.0.1:9/closed', events: ['user.deleted'] })
+      made.push({ appId: TERMS, id: ep.endpoint.id })
+      await store.transaction((tx) => emitUserDeleted(tx, TERMS, 'did:portico:unreachable', 'test'))
+      await until(async () => {
+        await local.drain()
+        return (await webhooks.listDeliveries(d(), TERMS, { endpointId: ep.endpoint.id }))[0]?.state === 'failed'
+      })
+      const [delivery] = await webhooks.listDeliveries(d(), TERMS, { endpointId: ep.endpoint.id })
+      const log = await webhooks.deliveryAttempts(d(), TERMS, delivery.id)
+      expect(log.map((a) => [a.attempt, a.status, a.error])).toEqual([1, 2, 3].map((n) => [n, null, 'ECONNREFUSED']))
+    } finally {
+      await local.stop()
+      worker = startWebhookWorker({ store, keys: devKeys, log: silent, pollMs: 250, wakeDelayMs: 5, retryBaseMs: 40, timeoutMs: 2000 })
+    }
+  })
+
+  it('a rolled-back change writes no delivery and sends nothing; a committed user.deleted is sent', async () => {
+    const { endpoint: ep, secret } = await endpoint(TERMS, '/deleted', ['user.deleted'])
+    await expect(
+      store.transaction(async (tx) => {
+        await emitUserDeleted(tx, TERMS, 'did:portico:rolledback', 'test')
+        throw new Error('the change failed')
+      }),
+    ).rejects.toThrow('the change failed')
+    await store.transaction((tx) => emitUserDeleted(tx, TERMS, 'did:portico:committed', 'deleted_by_admin'))
+    const [g] = await until(() => (rx.at('/deleted').length ? rx.at('/deleted') : null))
+    await worker.drain()
+    expect(rx.at('/deleted').length).toBe(1)
+    expect(verifyWebhook(g.body, g.headers, secret)).toMatchObject({ type: 'user.deleted', data: { user_id: 'did:portico:committed', reason: 'deleted_by_admin' } })
+    const rows = await webhooks.listDeliveries(d(), TERMS, { endpointId: ep.id })
+    expect(rows.map((r) => JSON.parse(r.payload).data.user_id)).toEqual(['did:portico:committed'])
+
+    // The identity core's own change (it emits user.linked_account) in a transaction that fails after it.
+    const linked = await endpoint(DEMO, '/linked', ['user.linked_account'])
+    const login = await server.emailLogin(uniqueEmail('wh-rb'))
+    const demo = loadApps(APPS_FILE).get(DEMO)!
+    const account = { type: 'email', identifier: uniqueEmail('wh-rb2'), data: { address: 'x@example.com' }, transferable: true, linkMethod: 'email', displayName: 'x' }
+    await expect(
+      store.transaction(async (tx) => {
+        await insertAccount(tx, demo, login.body.user.id, account)
+        await tx.query('SELECT 1/0')
+      }),
+    ).rejects.toThrow()
+    await worker.drain()
+    expect(await webhooks.listDeliveries(d(), DEMO, { endpointId: linked.endpoint.id })).toEqual([])
+    expect(rx.at('/linked')).toEqual([])
+  })
+
+  it('two workers on one database send each row once', async () => {
+    const { endpoint: ep, secret } = await endpoint(TERMS, '/many', ['user.deleted'])
+    rx.answers.set('/many', () => 200)
+    await worker.stop()
+    const N = 150
+    await store.transaction((tx) => emitEvents(tx, TERMS, Array.from({ length: N }, (_, i) => ({ type: 'user.deleted' as const, data: { user_id: `did:portico:many${i}`, reason: 'test' } }))))
+    const a = startWebhookWorker({ store, keys: devKeys, log: silent, pollMs: 60_000, batch: 10, concurrency: 4 })
+    const b = startWebhookWorker({ store, keys: devKeys, log: silent, pollMs: 60_000, batch: 10, concurrency: 4 })
+    try {
+      await Promise.all([a.drain(), b.drain()])
+      await until(async () => (await webhooks.listDeliveries(d(), TERMS, { endpointId: ep.id, state: 'delivered', limit: 1000 })).length === N)
+    } finally {
+      await a.stop()
+      await b.stop()
+      worker = startWebhookWorker({ store, keys: devKeys, log: silent, pollMs: 250, wakeDelayMs: 5, retryBaseMs: 40, timeoutMs: 2000 })
+    }
+    const got = rx.at('/many')
+    expect(got.length).toBe(N)
+    expect(new Set(got.map((g) => g.id)).size).toBe(N)
+    const users = new Set(got.map((g) => (verifyWebhook(g.body, g.headers, secret).data as { user_id: string }).user_id))
+    expect(users.size).toBe(N)
+    const rows = await webhooks.listDeliveries(d(), TERMS, { endpointId: ep.id, limit: 1000 })
+    expect(rows.every((r) => r.attempts === 1)).toBe(true)
+  })
+
+  it('account and MFA changes are emitted from their routes; a disabled endpoint gets nothing new', async () => {
+    const { endpoint: ep, secret } = await endpoint(DEMO, '/changes', ['user.linked_account', 'user.unlinked_account', 'user.updated_account', 'mfa.enabled', 'mfa.disabled'])
+    const email = uniqueEmail('wh-ch')
+    const login = await server.emailLogin(email)
+    const token = login.body.token as string
+    const userId = login.body.user.id
+    const phone = `+1415555${String(Date.now() % 10000).padStart(4, '0')}`
+    await server.call('/api/v1/passwordless_sms/init', { body: { phoneNumber: phone }, token })
+    expect((await server.call('/api/v1/passwordless_sms/link', { body: { phoneNumber: phone, code: await server.code(phone) }, token })).status).toBe(200)
+    const email2 = uniqueEmail('wh-ch2')
+    await server.call('/api/v1/passwordless/init', { body: { email: email2 }, token })
+    expect((await server.call('/api/v1/passwordless/update', { body: { oldAddress: email, newAddress: email2, code: await server.code(email2) }, token })).status).toBe(200)
+    expect((await server.call('/api/v1/passwordless_sms/unlink', { body: { phoneNumber: phone }, token })).status).toBe(200)
+    const init = await server.call('/api/v1/mfa/totp/init', { body: {}, token })
+    const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(init.body.secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate()
+    expect((await server.call('/api/v1/mfa/totp/enroll', { body: { code }, token })).status).toBe(200)
+    expect((await server.call('/api/v1/mfa/totp/unenroll', { body: {}, token })).status).toBe(200)
+    const got = await until(() => (rx.at('/changes').length >= 5 ? rx.at('/changes') : null))
+    const events = got.map((g) => verifyWebhook(g.body, g.headers, secret))
+    expect(events.map((e) => [e.type, e.data.user_id])).toEqual([
+      ['user.linked_account', userId],
+      ['user.updated_account', userId],
+      ['user.unlinked_account', userId],
+      ['mfa.enabled', userId],
+      ['mfa.disabled', userId],
+    ])
+    expect(events[1].data).toMatchObject({ account: { type: 'email', address: email2 }, previous_account: { type: 'email', address: email } })
+    expect(events[3].data).toEqual({ user_id: userId, method: 'totp' })
+
+    await webhooks.disableEndpoint(d(), DEMO, ep.id)
+    await server.call('/api/v1/passwordless_sms/init', { body: { phoneNumber: phone }, token })
+    await server.call('/api/v1/passwordless_sms/link', { body: { phoneNumber: phone, code: await server.code(phone) }, token })
+    expect((await webhooks.listDeliveries(d(), DEMO, { endpointId: ep.id })).length).toBe(5)
+    await expect(webhooks.disableEndpoint(d(), TERMS, ep.id)).rejects.toMatchObject({ status: 404 })
+  })
+
+  it('the service refuses bad input with clear errors', async () => {
+    const bad = async (input: { url: unknown; events: unknown }) => {
+      try {
+        await webhooks.createEndpoint(d(), DEMO, input)
+      } catch (e) {
+        return [(e as { status: number }).status, (e as Error).message]
+      }
+      return 'accepted'
+    }
+    expect(await bad({ url: 'ftp://x.example/hook', events: ['user.created'] })).toEqual([400, 'url: must be an http:// or https:// URL'])
+    expect(await bad({ url: 'not a url', events: ['user.created'] })).toEqual([400, 'url: must be an http:// or https:// URL'])
+    expect(await bad({ url: 'https://x.example/hook', events: [] })).toEqual([400, 'events: must name at least one event'])
+    expect(await bad({ url: 'https://x.example/hook', events: ['user.exploded'] })).toEqual([400, expect.stringMatching(/^events: must be one of user\.created, /)])
+  })
+
+  it('apps.json webhooks: validated with clear errors, seeded idempotently', async () => {
+    const demo = loadApps(APPS_FILE).get(DEMO)!
+    const secret = `whsec_${Buffer.alloc(32, 1).toString('base64')}`
+    const problems = (webhooks: unknown) => {
+      try {
+        appsFrom([{ ...demo, webhooks } as never])
+      } catch (e) {
+        return (e as ConfigError).problems
+      }
+      return []
+    }
+    expect(problems([{ url: 'https://a.example/h', events: ['user.created'], secret }])).toEqual([])
+    expect(problems([{ url: 'https://a.example/h', events: ['user.created'], secret: 'hunter2' }])).toEqual([expect.stringContaining('webhooks.0.secret: must be whsec_ followed by the base64')])
+    expect(problems([{ url: 'https://a.example/h', events: ['user.created'] }])).toEqual([expect.stringContaining('webhooks.0.secret: give the signing secret as exactly one of secret or secretEnv')])
+    expect(problems([{ url: 'https://a.example/h', events: ['nope'], secret }])[0]).toContain('webhooks.0.events.0: must be one of user.created')
+    expect(problems([{ url: 'https://a.example/h', events: ['user.created'], secret, extra: 1 }])[0]).toContain('webhooks.0')
+    expect(problems([{ url: 'https://a.example/h', events: ['user.created'], secret }, { url: 'https://a.example/h', events: ['user.deleted'], secret }])[0]).toContain('two endpoints with the same url')
+
+    const APP = 'portico-test-webhooks-001'
+    const app = (hooks: unknown) => appsFrom([{ ...demo, id: APP, webhooks: hooks } as never]).all()
+    const one = [{ url: 'https://a.example/h', events: ['user.created'], secret }]
+    await webhooks.seedConfigEndpoints(d(), app(one))
+    const first = await webhooks.listEndpoints(d(), APP)
+    await webhooks.seedConfigEndpoints(d(), app(one))
+    expect(await webhooks.listEndpoints(d(), APP)).toEqual(first)
+    expect(first).toEqual([expect.objectContaining({ url: 'https://a.example/h', events: ['user.created'], enabled: true, source: 'config' })])
+    // Changed events: the same endpoint, updated.
+    await webhooks.seedConfigEndpoints(d(), app([{ ...one[0], events: ['user.created', 'user.deleted'] }]))
+    expect(await webhooks.listEndpoints(d(), APP)).toEqual([expect.objectContaining({ id: first[0].id, events: ['user.created', 'user.deleted'], enabled: true })])
+    // Gone from the file: disabled. A secretEnv that is not set: a start-up error naming it.
+    await webhooks.seedConfigEndpoints(d(), app([]))
+    expect(await webhooks.listEndpoints(d(), APP)).toEqual([expect.objectContaining({ id: first[0].id, enabled: false })])
+    await expect(webhooks.seedConfigEndpoints(d(), app([{ url: 'https://b.example/h', events: ['user.created'], secretEnv: 'PORTICO_TEST_UNSET_SECRET' }]), {})).rejects.toThrow(
+      'webhooks.0.secretEnv: the environment variable PORTICO_TEST_UNSET_SECRET is not set',
+    )
+  })
+
+  it('the server and portico/server name the same events', () => {
+    expect([...WEBHOOK_EVENT_TYPES]).toEqual([...WEBHOOK_EVENTS])
+    // emitEvent's types are the list's (a compile-time check too).
+    expect(typeof emitEvent).toBe('function')
+  })
+})
