@@ -191,6 +191,13 @@ describe('apps in the database', () => {
     expect((await admin(`/apps/${NEW}`, ENV_KEY, { method: 'PATCH', body: network(8453) })).status).toBe(200)
     const after = await s.call(`/api/v1/apps/${NEW}/smart_wallets`, { appId: null })
     expect(after.body).toMatchObject({ enabled: true, smart_wallet_type: 'safe', configured_networks: [{ chain_id: 'eip155:8453', bundler_url: 'https://bundler.example.com/rpc' }] })
+    // The paymaster's signer key is a secret: never answered by the admin API.
+    const key = `0x${'ab'.repeat(32)}`
+    const withKey = await admin(`/apps/${NEW}`, ENV_KEY, { method: 'PATCH', body: { smartWallets: { networks: [{ chainId: 8453, bundlerUrl: 'https://bundler.example.com/rpc', paymasterAddress: `0x${'12'.repeat(20)}` }], paymaster: { signerKey: key } } } })
+    expect(withKey.status, JSON.stringify(withKey.body)).toBe(200)
+    const read = await admin(`/apps/${NEW}`, ENV_KEY)
+    expect(JSON.stringify(read.body)).not.toContain('ab'.repeat(32))
+    expect(JSON.stringify(read.body)).toContain('[redacted]')
   })
 
   it('secret rotation: answered once, the new secret works and the old one stops; delete removes the app', async () => {

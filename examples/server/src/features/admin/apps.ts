@@ -162,7 +162,7 @@ export async function seedApps(store: Store, seed: AppSettings[], once: AppSetti
 }
 
 /** Keys whose values are secrets: never answered by the admin API nor written to the audit. */
-const SECRET_KEY = /(secret|token|custodyKey|privateKey|apiKey|password)$/i
+const SECRET_KEY = /(secret|token|custodyKey|privateKey|signerKey|apiKey|password)$/i
 export const REDACTED = '[redacted]'
 
 /** A copy with every secret value replaced by '[redacted]' and the app secret's hash left out. */
