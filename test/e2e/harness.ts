@@ -155,6 +155,8 @@ export interface HarnessOptions {
   csp?: { connectSrc?: string[]; frameSrc?: string[] }
   /** Shorthand for `csp.connectSrc`. */
   connectSrc?: string[]
+  /** The API server's port (default: any free one), for app settings that name the API's own URL before it starts. */
+  apiPort?: number
 }
 
 export interface OpenPageOptions {
@@ -390,7 +392,7 @@ async function apiServer(appOrigins: string[], options: HarnessOptions) {
   const wallets = options.walletFrame ? { wallets: { frameOrigin: () => frameOrigin } } : {}
   const app = await createServer({ ...options.server, ...wallets, store, apps: apps as never, dev: true, logCodes: false, limits: options.limits as never })
   const server = await new Promise<Server>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as unknown as Server)) as unknown as Server
+    const s = serve({ fetch: app.fetch, port: options.apiPort ?? 0, hostname: '127.0.0.1' }, () => resolve(s as unknown as Server)) as unknown as Server
   })
   const port = (server.address() as AddressInfo).port
   let frame: Server | undefined
