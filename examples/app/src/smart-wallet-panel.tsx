@@ -15,6 +15,8 @@ export function SmartWalletPanel({ onResult }: { onResult: (s: string) => void }
   const api = usePlugin('smart-wallet')
   const { client, address, status, error } = useSmartWallets()
   const [busy, setBusy] = useState(false)
+  // Bundler requests so far (npm run bench: round trips per user operation).
+  const [requests, setRequests] = useState(0)
   if (!api || !user || user.isGuest) return null
   const q = new URLSearchParams(location.search)
   const token = q.get('swToken') as `0x${string}` | null
@@ -27,7 +29,10 @@ export function SmartWalletPanel({ onResult }: { onResult: (s: string) => void }
         (v) => onResult(`${label}: ${v}`),
         (e: Error & { code?: unknown }) => onResult(`error: ${String(e.code ?? '')} ${e.message}`),
       )
-      .finally(() => setBusy(false))
+      .finally(() => {
+        setBusy(false)
+        if (client) setRequests(client.bundlerRequests())
+      })
   }
   const erc20 = async (fn: 'transfer' | 'approve', args: readonly [string, bigint]) => {
     const { encodeFunctionData, parseAbi } = await import('./approvals-viem')
@@ -41,6 +46,7 @@ export function SmartWalletPanel({ onResult }: { onResult: (s: string) => void }
       <p>
         <span data-testid="sw-status">{status}</span> <code data-testid="sw-address">{address ?? ''}</code>
         {error ? <span data-testid="sw-error"> {error}</span> : null}
+        <span hidden data-testid="sw-bundler-requests">{requests}</span>
       </p>
       {client && (
         <div className="demo-actions demo-wallet-actions">
