@@ -10,6 +10,8 @@
  * user operation; a message it signs verifies (ERC-1271 now that it is deployed); the third
  * operation of the day is outside the paymaster policy — no ETH, so 'Add funds', and closing
  * rejects with 4001 — then, once the account holds ETH, the account pays for it.
+ * Then a SIWE login with a Safe as an external wallet: before deployment (ERC-6492) and after
+ * (ERC-1271), the same user.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
@@ -18,10 +20,15 @@ import { startAaStack, type AaStack } from '../../examples/stand-ins/aa/stack'
 import { freePort } from '../../examples/server/test/helpers'
 import { DEV_ACCOUNTS } from '../chains/evm'
 import { compileTestContracts } from '../chains/contracts'
+import { entryPoint07Address } from 'viem/account-abstraction'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { toSafeSmartAccount } from 'permissionless/accounts'
+import { installEthereumWallet } from './wallets/ethereum'
 import { startHarness, type Harness } from './harness'
 
 const APP = 'portico-test-apv-smartw01'
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as Address
+// DEV_ACCOUNTS[1] and [2] are Alto's executor and utility keys: the test sends from 0 and 3 only.
 
 let h: Harness
 let aa: AaStack
@@ -43,6 +50,8 @@ beforeAll(async () => {
   h = await startHarness({
     walletFrame: true,
     apiPort,
+    // The server checks smart-account SIWE signatures (ERC-1271 / ERC-6492) on the stack's chain.
+    server: { rpcUrls: { 31337: aa.rpc } },
     csp: { connectSrc: [aa.rpc, aa.bundlerUrl] },
     extraApps: [
       {
@@ -51,11 +60,13 @@ beforeAll(async () => {
         logoUrl: null,
         accentColor: '#5b4cdb',
         theme: 'light',
-        loginMethods: ['email'],
+        loginMethods: ['email', 'wallet'],
         legal: { termsAndConditionsUrl: null, privacyPolicyUrl: null, requireUsersAcceptTerms: false },
         allowedOrigins: [],
         embeddedWallets: { createOnLogin: 'users-without-wallets' },
         landingHeader: 'Log in or sign up',
+        // SIWE messages on the stack's chain (the server checks smart-account signatures there).
+        supportedChains: [1, 31337],
         smartWallets: {
           enabled: true,
           type: 'safe',
@@ -169,7 +180,7 @@ describe('smart wallets through the embedded wallet', { timeout: 240_000 }, () =
     await page.click('[role=dialog] [data-portico-close]')
     expect(await result(page, 'error:')).toMatch(/^4001 /)
 
-    await createWalletClient({ account: DEV_ACCOUNTS[1], chain: aa.chain, transport: http(aa.rpc) })
+    await createWalletClient({ account: DEV_ACCOUNTS[3], chain: aa.chain, transport: http(aa.rpc) })
       .sendTransaction({ to: sw, value: parseEther('1') })
       .then((hash) => pub.waitForTransactionReceipt({ hash }))
     await clearResult(page)
@@ -185,5 +196,34 @@ describe('smart wallets through the embedded wallet', { timeout: 240_000 }, () =
     expect(left < parseEther('1')).toBe(true)
     // The price source is not run here: the fee's dollar value is missing (424), nothing else fails.
     expect(h.consoleErrors(page).filter((e) => !/status of 424/.test(e))).toEqual([])
+  })
+})
+
+describe('a SIWE login with a Safe smart account', { timeout: 120_000 }, () => {
+  it('logs in before deployment (ERC-6492: the signature carries the factory call) and after (ERC-1271 on chain)', async () => {
+    const owner = privateKeyToAccount(generatePrivateKey())
+    const safe = await toSafeSmartAccount({ client: pub, owners: [owner], version: '1.4.1', entryPoint: { address: entryPoint07Address, version: '0.7' }, ...aa.factories.safe })
+    const loginWithSafe = async () => {
+      const page = await h.openPage({ app: APP, frame: h.frameUrl!, rpc: aa.rpc })
+      await installEthereumWallet(page, { address: safe.address, chainId: 31337, sign: (raw) => safe.signMessage({ message: { raw } }) })
+      await page.reload()
+      await h.waitReady(page)
+      await h.openModal(page)
+      await page.click('[data-method="wallet"]')
+      await page.click('[data-method="wallet:eip6963:io.metamask"]')
+      await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'logged in', undefined, { timeout: 30_000 })
+      const user = JSON.parse((await page.textContent('[data-testid=user]'))!)
+      expect(user.wallet.address.toLowerCase()).toBe(safe.address.toLowerCase())
+      await page.context().close()
+      return user.id as string
+    }
+    expect(await pub.getCode({ address: safe.address })).toBeUndefined()
+    const first = await loginWithSafe()
+    // Deployed through its factory (what its first user operation would do); the same user logs in again by ERC-1271.
+    const { factory, factoryData } = await safe.getFactoryArgs()
+    const deployer = createWalletClient({ account: DEV_ACCOUNTS[0], chain: aa.chain, transport: http(aa.rpc) })
+    await pub.waitForTransactionReceipt({ hash: await deployer.sendTransaction({ to: factory!, data: factoryData! }) })
+    expect(await pub.getCode({ address: safe.address })).toMatch(/^0x[0-9a-f]{10,}/)
+    expect(await loginWithSafe()).toBe(first)
   })
 })
