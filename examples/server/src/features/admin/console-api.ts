@@ -34,6 +34,11 @@ export function consoleApiRoutes(ctx: ServerCtx, route: Route, appId: (c: C) => 
   const audit = (admin: Admin, action: string, app: string, target: string, after?: unknown) =>
     repo.insertAudit(ctx.store, { actor: admin.actor, action, appId: app, target, after, t: now() })
 
+  // ------------------------------------------------------------ who calls (the console shows or hides changes by it)
+  route('get', '/me', { summary: 'The caller: actor, role (operators) and scopes', scope: 'apps:read' }, (c, { admin }) =>
+    c.json({ actor: admin.actor, role: admin.role, scopes: admin.scopes }),
+  )
+
   // ------------------------------------------------------------ webhooks
   const endpointBody = z.looseObject({})
   route('get', '/apps/:appId/webhooks', { summary: 'Webhook endpoints of the app (never their secrets)', scope: 'apps:read' }, async (c) =>
