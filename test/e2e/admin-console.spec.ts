@@ -54,7 +54,7 @@ async function until<T>(check: () => T | Promise<T>, ms = 15_000): Promise<NonNu
 }
 
 /** Opens the console (its own CSP, not bypassed) and signs in through the modal. */
-async function signIn(email: string, o: { viewport?: { width: number; height: number }; dark?: boolean } = {}): Promise<Page> {
+async function signIn(email: string, o: { viewport?: { width: number; height: number }; dark?: boolean; shot?: string } = {}): Promise<Page> {
   const context = await h.browser.newContext({ viewport: o.viewport ?? { width: 1200, height: 900 }, reducedMotion: 'reduce', colorScheme: o.dark ? 'dark' : 'light' })
   const page = await context.newPage()
   const errors: string[] = []
@@ -62,8 +62,13 @@ async function signIn(email: string, o: { viewport?: { width: number; height: nu
   page.on('console', (m) => m.type() === 'error' && /Content Security Policy|Refused/.test(m.text()) && errors.push(m.text()))
   ;(page as any).__errors = errors
   await page.goto(`${h.apiUrl}/admin`)
+  if (o.shot) await h.screenshot(page, `${o.shot}-page`)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.waitForSelector('[role=dialog] input[type=email]')
+  if (o.shot) {
+    await h.waitForDialogSettled(page)
+    await h.screenshot(page, `${o.shot}-modal`)
+  }
   const since = Date.now()
   await page.fill('input[type=email]', email)
   await page.press('input[type=email]', 'Enter')
@@ -101,7 +106,7 @@ afterAll(async () => {
 
 describe('the console', { timeout: 120_000 }, () => {
   it('owner: apps, a login method the demo modal shows at once, users, webhooks; screenshots', async () => {
-    const page = await signIn(OWNER)
+    const page = await signIn(OWNER, { shot: 'console-signin-light' })
     expect(await page.textContent('[data-testid=whoami]')).toContain('(owner)')
     await h.screenshot(page, 'console-apps-light')
 
@@ -192,7 +197,7 @@ describe('the console', { timeout: 120_000 }, () => {
   })
 
   it('dark and 390 px: the console follows the system and the toggle', async () => {
-    const page = await signIn(OWNER, { dark: true })
+    const page = await signIn(OWNER, { dark: true, shot: 'console-signin-dark' })
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark')
     await page.getByRole('button', { name: /Console test app/ }).click()
     await h.screenshot(page, 'console-apps-dark')
@@ -203,6 +208,7 @@ describe('the console', { timeout: 120_000 }, () => {
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light')
     await page.setViewportSize({ width: 390, height: 844 })
     await page.getByRole('button', { name: 'Webhooks' }).click()
+    await page.getByRole('checkbox', { name: 'user.created' }).waitFor()
     await h.screenshot(page, 'console-webhooks-390')
     await page.getByRole('button', { name: 'Apps' }).click()
     await page.getByRole('button', { name: /Console test app/ }).click()
@@ -218,7 +224,7 @@ describe('the console', { timeout: 120_000 }, () => {
     expect(owner.status, JSON.stringify(owner.body)).toBe(200)
     expect((await adminApi('/operators', owner.body.token, { body: { email: viewer, role: 'viewer' } })).status).toBe(200)
 
-    const page = await signIn(viewer)
+    const page = await signIn(viewer, { viewport: { width: 390, height: 844 }, shot: 'console-signin-390' })
     expect(await page.textContent('[data-testid=whoami]')).toContain('(viewer)')
     await page.getByRole('button', { name: /Console test app/ }).click()
     expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true)
