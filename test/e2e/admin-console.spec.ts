@@ -1,12 +1,13 @@
 /**
  * The operators' console at /admin (issue 32) in Chromium, under its strict CSP: an owner signs
- * in through the Portico modal (e-mail code from the dev outbox); adds a login method to an app
- * and the demo's modal (a second page of the demo host app on the same server) shows it without a
- * restart; finds a user by e-mail and by wallet address, revokes their sessions (their next
- * request is 401), exports users, deletes a user (their next login is a new user); adds a webhook
- * and a login's delivery reaches a receiver here, verified with portico/server's verifyWebhook;
- * a viewer sees changes disabled and the API refuses them. Screenshots of each page, light and
- * dark, and at 390 px. One server for the file, few page loads.
+ * in through the Portico modal (e-mail code from the dev outbox); adds an allowed origin and a
+ * login method to an app, and the demo (a second page of the demo host app on the same server)
+ * starts on that origin and its modal offers SMS, without a restart; finds a user by e-mail and
+ * by wallet address, revokes their sessions (their next request is 401), exports users, deletes
+ * a user (their next login is a new user); adds a webhook and a login's delivery reaches a
+ * receiver here, verified with portico/server's verifyWebhook; a viewer sees changes disabled
+ * and the API refuses them. Screenshots of each page, light and dark, and at 390 px. One server
+ * for the file, few page loads.
  */
 import { createServer as httpServer, type IncomingMessage, type Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -105,7 +106,7 @@ afterAll(async () => {
 
 
 describe('the console', { timeout: 120_000 }, () => {
-  it('owner: apps, a login method the demo modal shows at once, users, webhooks; screenshots', async () => {
+  it('owner: an origin and a login method the demo shows at once, users, webhooks; screenshots', async () => {
     const page = await signIn(OWNER, { shot: 'console-signin-light' })
     expect(await page.textContent('[data-testid=whoami]')).toContain('(owner)')
     await h.screenshot(page, 'console-apps-light')
@@ -117,14 +118,25 @@ describe('the console', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Save' }).click()
     await page.waitForSelector('#app-origins-error')
     await h.screenshot(page, 'console-app-editor-error')
-    await page.fill('#app-origins', `${origins}\nhttps://shop.example.com`)
+    // Without the demo's http://localhost origin first: the demo there cannot start.
+    const local = origins.split('\n').find((o) => o.startsWith('http://localhost:'))!
+    const others = origins.split('\n').filter((o) => o !== local)
+    await page.fill('#app-origins', [...others, 'https://shop.example.com'].join('\n'))
     await page.fill('#app-accent', '#0a7d5a')
     await page.check('input[name=loginMethods][value=sms]')
     await page.getByRole('button', { name: 'Save' }).click()
     await page.getByText('Saved.').waitFor()
-    expect((await adminApi(`/apps/${APP}`, ENV_KEY)).body.settings).toMatchObject({ loginMethods: ['email', 'sms'], accentColor: '#0a7d5a', allowedOrigins: expect.arrayContaining(['https://shop.example.com']) })
+    expect((await adminApi(`/apps/${APP}`, ENV_KEY)).body.settings).toMatchObject({ loginMethods: ['email', 'sms'], accentColor: '#0a7d5a', allowedOrigins: [...others, 'https://shop.example.com'] })
+    const refused = await h.openPage({ app: APP }, { host: 'localhost' })
+    expect(await refused.textContent('[data-testid=status]')).not.toBe('logged out')
+    await refused.context().close()
+    // The origin added in the console: the demo there starts and its modal offers SMS, no restart.
+    await page.fill('#app-origins', [...others, 'https://shop.example.com', local].join('\n'))
+    await page.getByRole('button', { name: 'Save' }).click()
+    await until(async () => ((await adminApi(`/apps/${APP}`, ENV_KEY)).body.settings.allowedOrigins as string[]).includes(local))
     await h.screenshot(page, 'console-app-editor')
-    const demo = await h.openPage({ app: APP })
+    const demo = await h.openPage({ app: APP }, { host: 'localhost' })
+    expect(await demo.textContent('[data-testid=status]')).toBe('logged out')
     await h.openModal(demo)
     expect(await demo.locator('[role=dialog] [data-method=sms]').count()).toBe(1)
     await demo.context().close()
