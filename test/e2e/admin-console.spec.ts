@@ -135,6 +135,14 @@ describe('the console', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Save' }).click()
     await until(async () => ((await adminApi(`/apps/${APP}`, ENV_KEY)).body.settings.allowedOrigins as string[]).includes(local))
     await h.screenshot(page, 'console-app-editor')
+    // Rotating the app secret (confirmed): the new one is shown once, and it is the one that works.
+    page.once('dialog', (d) => void d.accept())
+    await page.getByRole('button', { name: 'Rotate app secret' }).click()
+    const appSecret = (await page.locator('[data-testid=secret]').textContent())!
+    const withSecret = (secret: string) =>
+      fetch(`${h.apiUrl}/api/v1/users/did:portico:nobody`, { headers: { authorization: `Basic ${Buffer.from(`${APP}:${secret}`).toString('base64')}`, 'privy-app-id': APP } }).then((r) => r.status)
+    expect(await withSecret(appSecret)).toBe(404)
+    expect(await withSecret(`${appSecret}x`)).toBe(401)
     const demo = await h.openPage({ app: APP }, { host: 'localhost' })
     expect(await demo.textContent('[data-testid=status]')).toBe('logged out')
     await h.openModal(demo)
@@ -201,6 +209,11 @@ describe('the console', { timeout: 120_000 }, () => {
       return (await page.locator('table[aria-label=Deliveries] td', { hasText: 'delivered' }).count()) > 0
     })
     await h.screenshot(page, 'console-webhooks')
+    // Replay from the console: the same message arrives again (same webhook-id).
+    const before = got.length
+    await page.locator('table[aria-label=Deliveries] tr', { hasText: 'user.created' }).getByRole('button', { name: 'Replay' }).click()
+    const replayed = await until(() => got.slice(before).find((g) => g.headers['webhook-id'] === delivered.headers['webhook-id']))
+    expect(verifyWebhook(replayed.body, replayed.headers, secret).type).toBe('user.created')
     await page.getByRole('button', { name: 'Stats' }).click()
     await page.locator('figure.c-chart svg').first().waitFor()
     await h.screenshot(page, 'console-stats')
