@@ -181,6 +181,8 @@ export interface Harness {
   /** http://127.0.0.1:<port> of the static server with the built demo app. */
   appUrl: string
   browser: Browser
+  /** The API server's database (e.g. for a webhook worker beside it, as main.ts runs one). */
+  store: import('../../examples/server/src/core/store').Store
   /** The CSP header the static server sends. */
   csp: string
   /** Open the demo app with URL settings (see examples/app/src/settings.ts); `api` is added. */
@@ -439,6 +441,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     frameUrl: frameOrigin,
     appUrl,
     browser,
+    store: api.store,
     get csp() {
       return csp()
     },
