@@ -124,6 +124,13 @@ describe('the console', { timeout: 120_000 }, () => {
     await page.fill('#app-origins', [...others, 'https://shop.example.com'].join('\n'))
     await page.fill('#app-accent', '#0a7d5a')
     await page.check('input[name=loginMethods][value=sms]')
+    // The live preview is the real portico/ui modal with the unsaved settings: SMS is there already.
+    await page.click('[data-testid=console-live-preview]:not([disabled])')
+    await page.waitForSelector('[role=dialog] [data-method=sms]')
+    await page.waitForSelector('[role=dialog] [data-method=email]')
+    await h.screenshot(page, 'console-live-preview')
+    await page.keyboard.press('Escape')
+    await page.waitForSelector('[role=dialog]', { state: 'detached' })
     await page.getByRole('button', { name: 'Save' }).click()
     await page.getByText('Saved.').waitFor()
     expect((await adminApi(`/apps/${APP}`, ENV_KEY)).body.settings).toMatchObject({ loginMethods: ['email', 'sms'], accentColor: '#0a7d5a', allowedOrigins: [...others, 'https://shop.example.com'] })

@@ -8,6 +8,15 @@ import { useCallback, useEffect, useMemo, useState, type FormEvent, type ReactNo
 import { createRoot } from 'react-dom/client'
 import { PorticoProvider, usePortico } from 'portico/ui'
 import { email } from 'portico/plugins/email'
+import { sms } from 'portico/plugins/sms'
+import { guest } from 'portico/plugins/guest'
+import { passkey } from 'portico/plugins/passkey'
+import { siwe } from 'portico/plugins/siwe'
+import { google } from 'portico/plugins/google'
+import { apple } from 'portico/plugins/apple'
+import { github } from 'portico/plugins/github'
+import { discord } from 'portico/plugins/discord'
+import { twitter } from 'portico/plugins/twitter'
 
 const CONSOLE_APP_ID = 'portico-console-app-00001'
 const METHODS = ['email', 'sms', 'wallet', 'passkey', 'google', 'apple', 'github', 'discord', 'twitter', 'guest', 'farcaster', 'telegram']
@@ -208,7 +217,10 @@ function AppEditor({ api, app, canWrite, onSaved }: { api: Api; app: any; canWri
           ) : null}
           {secret ? <Secret label="The new app secret." value={secret} /> : null}
         </form>
-        <Preview name={name} theme={theme} accent={accent} methods={methods} />
+        <div className="c-preview-col">
+          <Preview name={name} theme={theme} accent={accent} methods={methods} />
+          <LivePreview appId={app.id} theme={theme} accent={accent} methods={methods} />
+        </div>
       </div>
     </section>
   )
@@ -236,6 +248,39 @@ function Preview({ name, theme, accent, methods }: { name: string; theme: string
       </svg>
       <figcaption>Preview</figcaption>
     </figure>
+  )
+}
+
+/**
+ * The real modal with the editor's unsaved settings: a second Portico provider for the edited
+ * app (`portico/ui` and the login plugins, no server config fetched), opened on demand. Its
+ * rows are the real ones: choosing one talks to the server as that app would from this page.
+ */
+function LivePreview({ appId, theme, accent, methods }: { appId: string; theme: string; accent: string; methods: string[] }) {
+  const config = useMemo(
+    () => ({
+      apiUrl: window.location.origin,
+      skipServerConfig: true,
+      analytics: false,
+      loginMethods: methods,
+      appearance: { theme: theme === 'dark' ? 'dark' : 'light', ...(/^#[0-9a-fA-F]{6}$/.test(accent) ? { accentColor: accent } : {}) },
+    }),
+    [theme, accent, methods],
+  )
+  const plugins = useMemo(() => [email(), sms(), guest(), passkey(), siwe(), google(), apple(), github(), discord(), twitter()], [])
+  return (
+    <PorticoProvider key={`${appId} ${JSON.stringify(config)}`} appId={appId} config={config as any} plugins={plugins}>
+      <LivePreviewButton />
+    </PorticoProvider>
+  )
+}
+
+function LivePreviewButton() {
+  const { ready, login } = usePortico()
+  return (
+    <button type="button" className="c-preview-open" disabled={!ready} onClick={() => void login()} data-testid="console-live-preview">
+      Open the real modal with these settings
+    </button>
   )
 }
 

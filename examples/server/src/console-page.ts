@@ -3,14 +3,15 @@
  *
  *   GET /admin              its HTML (no inline script or style)
  *   GET /admin/console.js   its script (examples/server/console/main.tsx, bundled once by esbuild
- *                           with `portico/ui` and the e-mail plugin from the sources)
+ *                           with `portico/ui`, the e-mail plugin and, for the app editor's live
+ *                           preview, the login plugins, from the sources)
  *   GET /admin/console.css  portico/ui's stylesheet and the console's own
  *
  * The console is a Portico app (portico-console-app-00001, its allowed origin the server's):
  * operators sign in through the modal, and it calls the admin API with their access token.
  * CSP: own script and stylesheet only, requests to this origin, no framing.
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Hono } from 'hono'
 import { BROWSER_BUILD, etagOf } from './frame-page'
@@ -32,7 +33,11 @@ function sourceFor(path: string): string | null {
   }
   if (fixed[path]) return r(`../../../${fixed[path]}`)
   const m = /^portico\/(kits|plugins)\/([a-z0-9-]+)$/.exec(path)
-  return m ? r(`../../../${m[1]}/${m[2]}/index.ts`) : null
+  if (!m) return null
+  // The OAuth providers are one file over their kit (kits/oauth/providers/<id>.tsx), public as portico/plugins/<id>.
+  const provider = r(`../../../kits/oauth/providers/${m[2]}.tsx`)
+  if (m[1] === 'plugins' && existsSync(provider)) return provider
+  return r(`../../../${m[1]}/${m[2]}/index.ts`)
 }
 
 export const CONSOLE_CSP = [
