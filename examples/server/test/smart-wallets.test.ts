@@ -29,6 +29,7 @@ import type { Store } from '../src/core/store'
 import { APPS_FILE, DEMO, ORIGIN, TERMS, openTestStore, prodOptions, startTestServer, uniqueEmail, type TestServer } from './helpers'
 import { startAaStack, type AaStack } from '../../stand-ins/aa/stack'
 import { DEV_ACCOUNTS } from '../../../test/chains/evm'
+import { delegationDesignator, upgradeTo7702, type AuthorizationRequest } from '../../../plugins/embedded-wallet/eip7702'
 
 const CHAIN = 31337
 /** An app with e-mail login only: its users still link smart wallets (a SIWE nonce for a bearer). */
@@ -324,5 +325,57 @@ describe('EIP-7702: an EOA upgraded in place sends sponsored operations (EntryPo
     expect(await reason(token, wire, '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789')).toBe('unsupported_entry_point')
     // A v0.7 request for this EOA is refused too: it is not a linked smart wallet.
     expect(await reason(token, wire, entryPoint07Address)).toBe('sender_not_linked')
+  })
+
+  /** An EIP-1193 provider over a local key (the embedded wallet's stand-in: the frame signs the same requests). */
+  const providerOf = (a: PrivateKeyAccount) => ({
+    on() {},
+    removeListener() {},
+    async request({ method, params = [] }: { method: string; params?: unknown[] }) {
+      if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [a.address]
+      if (method === 'eth_chainId') return `0x${CHAIN.toString(16)}`
+      if (method === 'personal_sign') return a.signMessage({ message: { raw: params[0] as Hex } })
+      if (method === 'eth_signTypedData_v4') {
+        const t = JSON.parse(params[1] as string)
+        const { EIP712Domain: _d, ...types } = t.types
+        return a.signTypedData({ ...t, types })
+      }
+      throw Object.assign(new Error(`unsupported ${method}`), { code: 4200 })
+    },
+  })
+
+  it('upgradeTo7702 (plugins/embedded-wallet): authorises once, sponsored through the server; a refused authorisation sends nothing', { timeout: 60_000 }, async () => {
+    const token = await login()
+    const owner = privateKeyToAccount(generatePrivateKey())
+    const init = await s.call('/api/v1/siwe/init', { body: { address: owner.address }, token })
+    const message = createSiweMessage({ address: owner.address, chainId: 1, domain: 'localhost:5173', nonce: init.body.nonce, uri: ORIGIN, version: '1', issuedAt: new Date() })
+    expect((await s.call('/api/v1/siwe/link', { token, body: { message, signature: await owner.signMessage({ message }), chainId: 'eip155:1' } })).status).toBe(200)
+    const asked: AuthorizationRequest[] = []
+    const common = {
+      provider: providerOf(owner) as never,
+      chain: aa.chain,
+      rpcUrl: aa.rpc,
+      bundlerUrl: aa.bundlerUrl,
+      paymasterUrl: `${s.url}/api/v1/paymaster`,
+      paymasterHeaders: { authorization: `Bearer ${token}`, 'privy-app-id': DEMO },
+      signAuthorization: async (r: AuthorizationRequest) => {
+        asked.push(r)
+        return owner.signAuthorization(r)
+      },
+    }
+    const first = await upgradeTo7702({ ...common, calls: [{ to: DEV_ACCOUNTS[3].address, data: '0x01' }] })
+    expect(first).toMatchObject({ address: owner.address, upgraded: true, success: true })
+    expect(asked).toEqual([{ chainId: CHAIN, contractAddress: aa.v08.simple7702, nonce: 0 }])
+    expect((await pub.getCode({ address: owner.address }))?.toLowerCase()).toBe(delegationDesignator(aa.v08.simple7702))
+    expect(await pub.getBalance({ address: owner.address })).toBe(0n)
+    const second = await upgradeTo7702({ ...common, calls: [{ to: DEV_ACCOUNTS[3].address, data: '0x02' }] })
+    expect(second).toMatchObject({ address: owner.address, upgraded: false, success: true })
+    expect(asked).toHaveLength(1)
+
+    // The user refuses the authorisation (EIP-1193 4001): it rejects with that, nothing is sent.
+    const other = privateKeyToAccount(generatePrivateKey())
+    const refusal = Object.assign(new Error('User rejected the request.'), { code: 4001 })
+    await expect(upgradeTo7702({ ...common, provider: providerOf(other) as never, signAuthorization: async () => Promise.reject(refusal), calls: [{ to: DEV_ACCOUNTS[3].address }] })).rejects.toMatchObject({ code: 4001 })
+    expect(await pub.getCode({ address: other.address })).toBeUndefined()
   })
 })
