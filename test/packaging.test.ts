@@ -35,6 +35,8 @@ const OPTIONAL_PEERS: Record<string, string[]> = {
   '@coinbase/wallet-sdk': ['plugins/coinbase-wallet/index'],
   '@wagmi/core': ['wagmi/index'],
   '@noble/ciphers': ['plugins/phantom/index'],
+  // upgradeTo7702's lazy chunk (EIP-7702 accounts).
+  permissionless: ['plugins/embedded-wallet/index'],
 }
 /**
  * Reaches that exist today in files owned by the plugin-contract rewrite. May only shrink:
