@@ -22,7 +22,7 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
 
 /** Optional peers and the entries allowed to reach them (statically or through lazy chunks). */
 const OPTIONAL_PEERS: Record<string, string[]> = {
-  viem: ['plugins/siwe/index', 'plugins/embedded-wallet/index', 'plugins/walletconnect/index', 'plugins/approvals/index'],
+  viem: ['plugins/siwe/index', 'plugins/embedded-wallet/index', 'plugins/walletconnect/index', 'plugins/approvals/index', 'plugins/smart-wallet/index'],
   // The approval screens' Solana engine; funding's Solana transactions (the funding kit's lazy chunks, also reached by the bridge).
   '@solana/web3.js': ['plugins/approvals/index', 'plugins/funding/index', 'plugins/bridge/index', 'kits/funding/index'],
   // The embedded wallet's Solana wallet-standard wallet (lazy chunk).
@@ -35,6 +35,8 @@ const OPTIONAL_PEERS: Record<string, string[]> = {
   '@coinbase/wallet-sdk': ['plugins/coinbase-wallet/index'],
   '@wagmi/core': ['wagmi/index'],
   '@noble/ciphers': ['plugins/phantom/index'],
+  // upgradeTo7702's lazy chunk (EIP-7702 accounts); the smart-wallet plugin's accounts.
+  permissionless: ['plugins/embedded-wallet/index', 'plugins/smart-wallet/index'],
 }
 /**
  * Reaches that exist today in files owned by the plugin-contract rewrite. May only shrink:

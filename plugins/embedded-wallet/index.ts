@@ -43,6 +43,8 @@ export type {
 } from './wallets'
 export type { ApprovalRequest, ApprovalsLike, EIP1193Provider, RequestArguments } from './provider'
 export * from './protocol'
+export { upgradeTo7702, delegationDesignator, ENTRY_POINT_V08, SIMPLE_7702_ACCOUNT, KNOWN_7702_IMPLEMENTATIONS } from './eip7702'
+export type { UpgradeTo7702Options, UpgradeTo7702Result, AuthorizationRequest } from './eip7702'
 export { useWallets, useSolanaWallets, useCreateWallet, useImportWallet, useEmbeddedWallet, useWalletDevices } from './react'
 export { useSetWalletRecovery, registerRecovery, RECOVERY_SCREENS, type RecoveryApi, type RecoveryHost } from './recovery'
 // The wallet service's visible pages (`api.walletPage()`, loaded on use).

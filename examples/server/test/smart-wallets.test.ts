@@ -12,20 +12,24 @@
  * - POST /paymaster: a sponsored user operation through the bundler (the account deploys with
  *   it, the paymaster's deposit pays, the account holds no ETH), a batched one, then the policy's
  *   refusals (chain, sender not linked, daily limit, replayed nonce).
+ * - EIP-7702 (EntryPoint v0.8, Simple7702Account): an EOA the user linked signs an authorisation,
+ *   its first sponsored operation carries it (same address, the delegation designator on chain,
+ *   no ETH), a second needs none; the policy (sender, replay) applies to v0.8 too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPublicClient, http, parseEther, type Hex, type PublicClient } from 'viem'
-import { createBundlerClient, createPaymasterClient, entryPoint07Address, type SmartAccount } from 'viem/account-abstraction'
+import { concat, createPublicClient, http, parseEther, type Hex, type PublicClient } from 'viem'
+import { createBundlerClient, createPaymasterClient, entryPoint07Address, entryPoint08Address, type SmartAccount } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
 import { isErc6492Signature } from 'viem/utils'
-import { toSafeSmartAccount, toSimpleSmartAccount } from 'permissionless/accounts'
+import { to7702SimpleSmartAccount, toSafeSmartAccount, toSimpleSmartAccount } from 'permissionless/accounts'
 import { createPimlicoClient } from 'permissionless/clients/pimlico'
 import { loadApps } from '../src/config'
 import type { Store } from '../src/core/store'
 import { APPS_FILE, DEMO, ORIGIN, TERMS, openTestStore, prodOptions, startTestServer, uniqueEmail, type TestServer } from './helpers'
 import { startAaStack, type AaStack } from '../../stand-ins/aa/stack'
 import { DEV_ACCOUNTS } from '../../../test/chains/evm'
+import { delegationDesignator, upgradeTo7702, type AuthorizationRequest } from '../../../plugins/embedded-wallet/eip7702'
 
 const CHAIN = 31337
 /** An app with e-mail login only: its users still link smart wallets (a SIWE nonce for a bearer). */
@@ -48,6 +52,7 @@ const smartWallets = (o: { chainId?: number; dailyLimitPerUser?: number } = {}) 
       paymasterContext: { policy: 'portico-demo' },
       rpcUrl: aa.rpc,
       paymasterAddress: aa.paymaster.address,
+      paymasterAddress08: aa.v08.paymaster,
     },
   ],
   paymaster: { signerKey: aa.paymaster.signerKey, policy: { chains: [o.chainId ?? CHAIN], dailyLimitPerUser: o.dailyLimitPerUser ?? 2, maxCostWei: '50000000000000000' } },
@@ -87,8 +92,8 @@ const paymasterFor = (token: string) =>
   createPaymasterClient({ transport: http(`${s.url}/api/v1/paymaster`, { fetchOptions: { headers: { authorization: `Bearer ${token}`, 'privy-app-id': DEMO } } }) })
 
 /** A bundler client for the account; with a token, sponsored through the server's paymaster. */
-function bundlerFor(account: SmartAccount, token: string | null) {
-  const pimlico = createPimlicoClient({ transport: http(aa.bundlerUrl), entryPoint: { address: entryPoint07Address, version: '0.7' } })
+function bundlerFor(account: SmartAccount, token: string | null, entryPoint: { address: Hex; version: '0.7' | '0.8' } = { address: entryPoint07Address, version: '0.7' }) {
+  const pimlico = createPimlicoClient({ transport: http(aa.bundlerUrl), entryPoint })
   return createBundlerClient({
     account,
     client: pub,
@@ -286,5 +291,98 @@ describe('smart wallets: link and sponsored user operations', () => {
     const r = await bundler.waitForUserOperationReceipt({ hash: await bundler.sendUserOperation({ calls: [{ to: DEV_ACCOUNTS[3].address, data: '0x05' }] }), timeout: 30_000 })
     expect(r.success).toBe(true)
     expect(await pub.getCode({ address: simple.address })).toBeDefined()
+  })
+})
+
+describe('EIP-7702: an EOA upgraded in place sends sponsored operations (EntryPoint v0.8)', () => {
+  it('the first sponsored operation carries the authorisation: same address, the designator on chain, no ETH; then the policy', { timeout: 60_000 }, async () => {
+    const token = await login()
+    const owner = privateKeyToAccount(generatePrivateKey())
+    // The user's own EOA (an embedded wallet's stand-in), linked by SIWE.
+    const init = await s.call('/api/v1/siwe/init', { body: { address: owner.address }, token })
+    // (SIWE login's chains are the app's wallet-login chains; an address is the same on each.)
+    const message = createSiweMessage({ address: owner.address, chainId: 1, domain: 'localhost:5173', nonce: init.body.nonce, uri: ORIGIN, version: '1', issuedAt: new Date() })
+    const linked = await s.call('/api/v1/siwe/link', { token, body: { message, signature: await owner.signMessage({ message }), chainId: 'eip155:1', walletClientType: 'metamask', connectorType: 'injected' } })
+    expect(linked.body.error ?? linked.status).toBe(200)
+
+    const account = await to7702SimpleSmartAccount({ client: pub, owner, entryPoint: { address: entryPoint08Address, version: '0.8' } })
+    expect(account.address).toBe(owner.address)
+    const bundler = bundlerFor(account, token, { address: entryPoint08Address, version: '0.8' })
+    const depositBefore = await aa.v08.deposit()
+    const authorization = await owner.signAuthorization({ chainId: CHAIN, contractAddress: aa.v08.simple7702, nonce: await pub.getTransactionCount({ address: owner.address }) })
+    const hash = await bundler.sendUserOperation({ calls: [{ to: DEV_ACCOUNTS[3].address, data: '0x7702' }], authorization })
+    const receipt = await bundler.waitForUserOperationReceipt({ hash, timeout: 30_000 })
+    expect(receipt.success).toBe(true)
+    expect(receipt.sender).toBe(owner.address)
+    expect(receipt.paymaster?.toLowerCase()).toBe(aa.v08.paymaster.toLowerCase())
+    expect((await pub.getCode({ address: owner.address }))?.toLowerCase()).toBe(concat(['0xef0100', aa.v08.simple7702]).toLowerCase())
+    expect(await pub.getBalance({ address: owner.address })).toBe(0n)
+    expect(depositBefore - (await aa.v08.deposit())).toBe(receipt.actualGasCost)
+
+    // Delegated already: the next operation needs no authorisation.
+    const again = await bundler.waitForUserOperationReceipt({ hash: await bundler.sendUserOperation({ calls: [{ to: DEV_ACCOUNTS[3].address, data: '0x02' }] }), timeout: 30_000 })
+    expect(again.success).toBe(true)
+    expect(await pub.getBalance({ address: owner.address })).toBe(0n)
+
+    // The policy holds for v0.8: another user's EOA, a used nonce, EntryPoint v0.6 refused.
+    const wire = { sender: owner.address, nonce: `0x${(await account.getNonce()).toString(16)}`, callData: await account.encodeCalls([{ to: DEV_ACCOUNTS[3].address, data: '0x03' }]), maxFeePerGas: '0x77359400', maxPriorityFeePerGas: '0x1' }
+    const reason = async (t: string, op: object, ep: string = entryPoint08Address) => (await rpc(t, 'pm_getPaymasterData', [op, ep, '0x7a69', {}])).body.error?.data?.reason
+    expect(await reason(await login(), wire)).toBe('sender_not_linked')
+    expect(await reason(token, { ...wire, nonce: `0x${receipt.nonce.toString(16)}` })).toBe('nonce_used')
+    expect(await reason(token, wire, '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789')).toBe('unsupported_entry_point')
+    // A v0.7 request for this EOA is refused too: it is not a linked smart wallet.
+    expect(await reason(token, wire, entryPoint07Address)).toBe('sender_not_linked')
+  })
+
+  /** An EIP-1193 provider over a local key (the embedded wallet's stand-in: the frame signs the same requests). */
+  const providerOf = (a: PrivateKeyAccount) => ({
+    on() {},
+    removeListener() {},
+    async request({ method, params = [] }: { method: string; params?: unknown[] }) {
+      if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [a.address]
+      if (method === 'eth_chainId') return `0x${CHAIN.toString(16)}`
+      if (method === 'personal_sign') return a.signMessage({ message: { raw: params[0] as Hex } })
+      if (method === 'eth_signTypedData_v4') {
+        const t = JSON.parse(params[1] as string)
+        const { EIP712Domain: _d, ...types } = t.types
+        return a.signTypedData({ ...t, types })
+      }
+      throw Object.assign(new Error(`unsupported ${method}`), { code: 4200 })
+    },
+  })
+
+  it('upgradeTo7702 (plugins/embedded-wallet): authorises once, sponsored through the server; a refused authorisation sends nothing', { timeout: 60_000 }, async () => {
+    const token = await login()
+    const owner = privateKeyToAccount(generatePrivateKey())
+    const init = await s.call('/api/v1/siwe/init', { body: { address: owner.address }, token })
+    const message = createSiweMessage({ address: owner.address, chainId: 1, domain: 'localhost:5173', nonce: init.body.nonce, uri: ORIGIN, version: '1', issuedAt: new Date() })
+    expect((await s.call('/api/v1/siwe/link', { token, body: { message, signature: await owner.signMessage({ message }), chainId: 'eip155:1' } })).status).toBe(200)
+    const asked: AuthorizationRequest[] = []
+    const common = {
+      provider: providerOf(owner) as never,
+      chain: aa.chain,
+      rpcUrl: aa.rpc,
+      bundlerUrl: aa.bundlerUrl,
+      paymasterUrl: `${s.url}/api/v1/paymaster`,
+      paymasterHeaders: { authorization: `Bearer ${token}`, 'privy-app-id': DEMO },
+      signAuthorization: async (r: AuthorizationRequest) => {
+        asked.push(r)
+        return owner.signAuthorization(r)
+      },
+    }
+    const first = await upgradeTo7702({ ...common, calls: [{ to: DEV_ACCOUNTS[3].address, data: '0x01' }] })
+    expect(first).toMatchObject({ address: owner.address, upgraded: true, success: true })
+    expect(asked).toEqual([{ chainId: CHAIN, contractAddress: aa.v08.simple7702, nonce: 0 }])
+    expect((await pub.getCode({ address: owner.address }))?.toLowerCase()).toBe(delegationDesignator(aa.v08.simple7702))
+    expect(await pub.getBalance({ address: owner.address })).toBe(0n)
+    const second = await upgradeTo7702({ ...common, calls: [{ to: DEV_ACCOUNTS[3].address, data: '0x02' }] })
+    expect(second).toMatchObject({ address: owner.address, upgraded: false, success: true })
+    expect(asked).toHaveLength(1)
+
+    // The user refuses the authorisation (EIP-1193 4001): it rejects with that, nothing is sent.
+    const other = privateKeyToAccount(generatePrivateKey())
+    const refusal = Object.assign(new Error('User rejected the request.'), { code: 4001 })
+    await expect(upgradeTo7702({ ...common, provider: providerOf(other) as never, signAuthorization: async () => Promise.reject(refusal), calls: [{ to: DEV_ACCOUNTS[3].address }] })).rejects.toMatchObject({ code: 4001 })
+    expect(await pub.getCode({ address: other.address })).toBeUndefined()
   })
 })

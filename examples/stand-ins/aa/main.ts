@@ -30,7 +30,7 @@ console.log(
         smartWallets: {
           enabled: true,
           type: 'safe',
-          networks: [{ chainId: 31337, bundlerUrl: aa.bundlerUrl, paymasterUrl: `${api}/api/v1/paymaster`, rpcUrl: aa.rpc, paymasterAddress: aa.paymaster.address }],
+          networks: [{ chainId: 31337, bundlerUrl: aa.bundlerUrl, paymasterUrl: `${api}/api/v1/paymaster`, rpcUrl: aa.rpc, paymasterAddress: aa.paymaster.address, paymasterAddress08: aa.v08.paymaster }],
           paymaster: { signerKeyEnv: 'PORTICO_PAYMASTER_KEY', policy: { dailyLimitPerUser: 50 } },
         },
       },

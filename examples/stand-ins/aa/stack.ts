@@ -13,6 +13,13 @@
  *   Safe4337Module, SafeModuleSetup);
  * - a VerifyingPaymaster (same package) whose signer key is handed to the server (it signs
  *   sponsorships in `POST /api/v1/paymaster`), funded with a deposit at the EntryPoint;
+ * - for EIP-7702 (same package at 0.8.0, the npm alias `@account-abstraction/contracts-v08`):
+ *   EntryPoint v0.8 at its canonical address 0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108 (the
+ *   canonical salt) and Simple7702Account at its canonical 0xe6Cae83BdE06E4c305530e199D7217f42808555B
+ *   (salt 0), the implementation an upgraded EOA delegates to; v0.8 ships no VerifyingPaymaster,
+ *   so a second one of v0.7's (its PackedUserOperation and paymaster interface are v0.8's too) is
+ *   rebound to EntryPoint v0.8 (its immutable entryPoint word, see below) and funded the same
+ *   way, with the same signer;
  * - a real bundler: Alto (`@pimlico/alto`, GPL-3.0-or-later, a dev dependency run as a child
  *   process), which deploys its own EntryPoint simulations contract on start.
  *
@@ -51,12 +58,18 @@ export const CREATE2_DEPLOYER: Address = '0x4e59b44847b379578588920ca78fbf26c0b4
 /** EntryPoint v0.7's canonical address and the salt it was deployed with. */
 export const ENTRY_POINT_07: Address = '0x0000000071727De22E5E9d8BAf0edAc6f37da032'
 const ENTRY_POINT_07_SALT: Hex = '0x90d8084deab30c2a37c45e8d47f49f2f7965183cb6990a98943ef94940681de3'
+/** EntryPoint v0.8's canonical address and salt (EIP-7702 accounts). */
+export const ENTRY_POINT_08: Address = '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108'
+const ENTRY_POINT_08_SALT: Hex = '0x0a59dbff790c23c976a548690c27297883cc66b4c67024f9117b0238995e35e9'
+/** Simple7702Account (v0.8)'s canonical address: permissionless's `to7702SimpleSmartAccount` default. */
+export const SIMPLE_7702_ACCOUNT: Address = '0xe6Cae83BdE06E4c305530e199D7217f42808555B'
 
 interface Artifact {
   abi: Abi
   bytecode: Hex
 }
 const aa = (name: string): Artifact => require(`@account-abstraction/contracts/artifacts/${name}.json`)
+const aa08 = (name: string): Artifact => require(`@account-abstraction/contracts-v08/artifacts/${name}.json`)
 const safe = (path: string): Artifact => require(`@safe-global/safe-contracts/build/artifacts/contracts/${path}.json`)
 const safe4337 = (path: string): Artifact => require(`@safe-global/safe-4337/build/artifacts/contracts/${path}.json`)
 
@@ -88,6 +101,13 @@ export interface AaStack {
     /** The VerifyingPaymaster's signer key: the server keeps it (never the browser). */
     signerKey: Hex
     /** The paymaster's deposit at the EntryPoint, in wei. */
+    deposit(): Promise<bigint>
+  }
+  /** EIP-7702: EntryPoint v0.8, the Simple7702Account implementation, a VerifyingPaymaster bound to v0.8 (same signer key). */
+  v08: {
+    entryPoint: Address
+    simple7702: Address
+    paymaster: Address
     deposit(): Promise<bigint>
   }
   /** Start-up times in milliseconds. */
@@ -203,6 +223,23 @@ export async function startAaStack(o: AaStackOptions = {}): Promise<AaStack> {
     const paymaster = (await pub.waitForTransactionReceipt({ hash: pmHash })).contractAddress!
     const depHash = await deployer.writeContract({ address: paymaster, abi: vp.abi, functionName: 'deposit', value: o.paymasterDeposit ?? parseEther('10') })
     await pub.waitForTransactionReceipt({ hash: depHash })
+    // EIP-7702: EntryPoint v0.8, Simple7702Account, and a VerifyingPaymaster bound to v0.8.
+    const entryPoint08 = await create2(aa08('EntryPoint'), [], ENTRY_POINT_08_SALT)
+    if (entryPoint08 !== ENTRY_POINT_08) throw new Error(`EntryPoint v0.8 landed at ${entryPoint08}, not the canonical ${ENTRY_POINT_08}`)
+    const simple7702 = await create2(aa08('Simple7702Account'))
+    if (simple7702 !== SIMPLE_7702_ACCOUNT) throw new Error(`Simple7702Account landed at ${simple7702}, not the canonical ${SIMPLE_7702_ACCOUNT}`)
+    // v0.7's VerifyingPaymaster refuses a v0.8 EntryPoint in its constructor (an ERC-165 check on
+    // v0.7's IEntryPoint id), so it is deployed for v0.7 and its immutable entryPoint word in the
+    // runtime code is then pointed at v0.8 (anvil_setCode, same address and storage: owner).
+    const pm08Hash = await deployer.deployContract({ abi: vp.abi, bytecode: vp.bytecode, args: [entryPoint, privateKeyToAccount(signerKey).address] })
+    const paymaster08 = (await pub.waitForTransactionReceipt({ hash: pm08Hash })).contractAddress!
+    const word = (a: Address) => a.slice(2).toLowerCase().padStart(64, '0')
+    const code07 = (await pub.getCode({ address: paymaster08 }))!.toLowerCase()
+    const code08 = code07.split(word(entryPoint)).join(word(entryPoint08)) as Hex
+    if (code08 === code07) throw new Error('VerifyingPaymaster: no entryPoint immutable found to rebind')
+    await rpcCall(rpc, 'anvil_setCode', [paymaster08, code08])
+    const dep08Hash = await deployer.writeContract({ address: paymaster08, abi: vp.abi, functionName: 'deposit', value: o.paymasterDeposit ?? parseEther('10') })
+    await pub.waitForTransactionReceipt({ hash: dep08Hash })
     const tContracts = performance.now()
 
     // 3. The bundler (executor: dev account 1, utility: dev account 2).
@@ -212,7 +249,7 @@ export async function startAaStack(o: AaStackOptions = {}): Promise<AaStack> {
       process.execPath,
       [
         altoCli(),
-        '--entrypoints', entryPoint,
+        '--entrypoints', `${entryPoint},${entryPoint08}`,
         '--executor-private-keys', DEV_KEYS[1],
         '--utility-private-key', DEV_KEYS[2],
         '--rpc-url', rpc,
@@ -233,7 +270,8 @@ export async function startAaStack(o: AaStackOptions = {}): Promise<AaStack> {
     children.push(alto.child)
     await until('alto', alto.child, alto.log, async () => {
       const eps = (await rpcCall(bundlerUrl, 'eth_supportedEntryPoints')) as string[]
-      return eps.map((e) => e.toLowerCase()).includes(entryPoint.toLowerCase())
+      const have = eps.map((e) => e.toLowerCase())
+      return have.includes(entryPoint.toLowerCase()) && have.includes(entryPoint08.toLowerCase())
     })
     const tBundler = performance.now()
 
@@ -248,6 +286,12 @@ export async function startAaStack(o: AaStackOptions = {}): Promise<AaStack> {
         address: paymaster,
         signerKey,
         deposit: async () => (await pub.readContract({ address: paymaster, abi: vp.abi, functionName: 'getDeposit' })) as bigint,
+      },
+      v08: {
+        entryPoint: entryPoint08,
+        simple7702,
+        paymaster: paymaster08,
+        deposit: async () => (await pub.readContract({ address: paymaster08, abi: vp.abi, functionName: 'getDeposit' })) as bigint,
       },
       timings: {
         chain: Math.round(tChain - t0),

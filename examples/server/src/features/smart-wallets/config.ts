@@ -13,7 +13,8 @@
  *     "paymasterUrl": "https://…/api/v1/paymaster",   // sent to the client (ERC-7677)
  *     "paymasterContext": { … },          // sent to the client, passed back to the paymaster
  *     "rpcUrl": "https://…",              // server only: the chain the server reads (else PORTICO_RPC_URLS)
- *     "paymasterAddress": "0x…"           // server only: the VerifyingPaymaster this server signs for
+ *     "paymasterAddress": "0x…",          // server only: the VerifyingPaymaster this server signs for (EntryPoint v0.7)
+ *     "paymasterAddress08": "0x…"         // server only: the one bound to EntryPoint v0.8 (EIP-7702 upgraded EOAs)
  *   }],
  *   "paymaster": {                        // server only: the self-hosted verifying paymaster
  *     "signerKeyEnv": "PORTICO_PAYMASTER_KEY",   // or, in development mode only, "signerKey": "0x…" (64 hex digits)
@@ -47,6 +48,7 @@ const network = z.strictObject({
   paymasterContext: z.record(z.string(), z.unknown()).nullish(),
   rpcUrl: url.nullish(),
   paymasterAddress: address.nullish(),
+  paymasterAddress08: address.nullish(),
 })
 
 export const smartWalletsSchema = z.strictObject({
@@ -77,6 +79,8 @@ export interface SmartWalletNetwork {
   paymasterContext: Record<string, unknown> | null
   rpcUrl: string | null
   paymasterAddress: Address | null
+  /** The VerifyingPaymaster bound to EntryPoint v0.8 (EIP-7702 accounts), same signer key. */
+  paymasterAddress08: Address | null
 }
 
 export interface SmartWalletSettings {
@@ -122,7 +126,7 @@ export function smartWalletProblems(app: AppSettings, dev: boolean): string[] {
     for (const c of pm.policy?.chains ?? []) {
       if (!seen.has(c)) problems.push(`${at(['paymaster', 'policy', 'chains'])}: chain ${c} is not one of the networks`)
     }
-    if (!s.networks.some((n) => n.paymasterAddress)) problems.push(`${at(['networks'])}: a paymaster needs a network with paymasterAddress (the VerifyingPaymaster contract)`)
+    if (!s.networks.some((n) => n.paymasterAddress || n.paymasterAddress08)) problems.push(`${at(['networks'])}: a paymaster needs a network with paymasterAddress (the VerifyingPaymaster contract)`)
   }
   return problems
 }
@@ -144,12 +148,13 @@ export function smartWalletSettings(app: AppSettings): SmartWalletSettings | nul
       paymasterContext: n.paymasterContext ?? null,
       rpcUrl: n.rpcUrl ?? null,
       paymasterAddress: n.paymasterAddress ? getAddress(n.paymasterAddress) : null,
+      paymasterAddress08: n.paymasterAddress08 ? getAddress(n.paymasterAddress08) : null,
     })),
     paymaster: pm
       ? {
           signerKey: ((pm.signerKey ?? (pm.signerKeyEnv ? process.env[pm.signerKeyEnv] : undefined)) as Hex | undefined) ?? null,
           policy: {
-            chains: pm.policy?.chains ?? s.networks.filter((n) => n.paymasterAddress).map((n) => n.chainId),
+            chains: pm.policy?.chains ?? s.networks.filter((n) => n.paymasterAddress || n.paymasterAddress08).map((n) => n.chainId),
             dailyLimitPerUser: pm.policy?.dailyLimitPerUser ?? DEFAULT_DAILY_LIMIT,
             validForS: pm.policy?.validForS ?? DEFAULT_SPONSORSHIP_EXPIRY_S,
             maxCostWei: pm.policy?.maxCostWei ? BigInt(pm.policy.maxCostWei) : null,

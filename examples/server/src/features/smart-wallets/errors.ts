@@ -27,7 +27,7 @@ export class PaymasterRefusal extends Error {
 export const paymasterErrors = {
   method: (m: string) => new PaymasterRefusal(-32601, `Method not found: ${m} (pm_getPaymasterStubData, pm_getPaymasterData)`, 'method_not_found'),
   params: (why: string) => new PaymasterRefusal(-32602, `Invalid params: ${why}`, 'invalid_params'),
-  entryPoint: (ep: string) => new PaymasterRefusal(-32602, `Sponsorship refused: EntryPoint ${ep} is not supported (v0.7 only).`, 'unsupported_entry_point'),
+  entryPoint: (ep: string) => new PaymasterRefusal(-32602, `Sponsorship refused: EntryPoint ${ep} is not supported (v0.7, or v0.8 for EIP-7702 accounts).`, 'unsupported_entry_point'),
   chain: (chainId: number) => new PaymasterRefusal(-32001, `Sponsorship refused: chain ${chainId} is not sponsored for this app.`, 'chain_not_sponsored'),
   notYours: () => new PaymasterRefusal(-32001, "Sponsorship refused: the sender is not the user's linked smart wallet.", 'sender_not_linked'),
   dailyLimit: (limit: number) => new PaymasterRefusal(-32001, `Sponsorship refused: the daily limit of ${limit} sponsored operations per user is reached.`, 'daily_limit_reached'),

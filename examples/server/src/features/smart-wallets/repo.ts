@@ -35,3 +35,9 @@ export async function recordSponsorship(q: Queryable, s: { appId: string; userId
   )
   return rows.length === 1
 }
+
+/** Is `sender` an Ethereum wallet linked to this user (its embedded wallet, or one linked by SIWE)? An EIP-7702 upgraded EOA keeps its address. */
+export async function ownsEthereumWallet(q: Queryable, appId: string, userId: string, sender: string): Promise<boolean> {
+  const rows = await q.query('SELECT 1 FROM accounts WHERE app_id = $1 AND user_id = $2 AND type = $3 AND identifier = $4', [appId, userId, 'wallet', `ethereum:${sender.toLowerCase()}`])
+  return rows.length > 0
+}

@@ -8,7 +8,8 @@
  *   message (nonce from /siwe/init) signed by the smart account (ERC-1271 / ERC-6492) links a
  *   `smart_wallet` account {address, smart_wallet_type, smart_wallet_version?}; one per user.
  * - POST /paymaster (bearer; the app id header): ERC-7677 JSON-RPC, `pm_getPaymasterStubData`
- *   and `pm_getPaymasterData` for EntryPoint v0.7, signed with the app's VerifyingPaymaster key
+ *   and `pm_getPaymasterData` for EntryPoint v0.7 (sender: the caller's linked smart wallet) and
+ *   v0.8 (sender: the caller's own Ethereum wallet upgraded in place by EIP-7702), signed with the app's VerifyingPaymaster key
  *   (server side only) within the app's policy: sponsored chains, the sender must be the
  *   caller's linked smart wallet, a per-user daily limit, a nonce not used yet, at most
  *   `maxCostWei` (every gas limit at maxFeePerGas) when set; the signature
@@ -25,8 +26,8 @@ import { router } from '../../core/router'
 import { id, text } from '../../core/validate'
 import { smartWalletProblems, smartWalletSettings, smartWalletsWire, SMART_WALLET_TYPES, type SmartWalletSettings } from './config'
 import { PaymasterRefusal, paymasterErrors, smartWalletErrors } from './errors'
-import { lockUser, ownsSmartWallet, recordSponsorship, sponsorshipCount } from './repo'
-import { entryPointNonce, maxCost, parsePaymasterParams, rpcFor, signedData, stubData, SUPPORTED_ENTRY_POINT, verifySmartWalletLink } from './service'
+import { lockUser, ownsEthereumWallet, ownsSmartWallet, recordSponsorship, sponsorshipCount } from './repo'
+import { entryPointNonce, maxCost, parsePaymasterParams, rpcFor, signedData, stubData, verifySmartWalletLink } from './service'
 
 const linkBody = z.object({
   message: text(4096),
@@ -74,18 +75,20 @@ export function smartWalletsRoutes(ctx: ServerCtx) {
       if (!s?.enabled) throw smartWalletErrors.disabled()
       const pm = s.paymaster
       const req = parsePaymasterParams(b.params)
-      if (req.entryPoint.toLowerCase() !== SUPPORTED_ENTRY_POINT.toLowerCase()) throw paymasterErrors.entryPoint(req.entryPoint)
       const network = s.networks.find((n) => n.chainId === req.chainId)
-      if (!pm || !pm.signerKey || !network?.paymasterAddress || !pm.policy.chains.includes(req.chainId)) throw paymasterErrors.chain(req.chainId)
+      const paymasterAddress = req.version === '0.8' ? network?.paymasterAddress08 : network?.paymasterAddress
+      if (!pm || !pm.signerKey || !network || !paymasterAddress || !pm.policy.chains.includes(req.chainId)) throw paymasterErrors.chain(req.chainId)
       const client = rpcFor(ctx, network)
       if (!client) throw paymasterErrors.unavailable(`no RPC URL for chain ${req.chainId}`)
-      if (!(await ownsSmartWallet(ctx.store, app.id, auth.userId, req.userOp.sender))) throw paymasterErrors.notYours()
+      // v0.7: the user's linked smart wallet; v0.8: the user's own EOA upgraded in place (EIP-7702).
+      const owns = req.version === '0.8' ? ownsEthereumWallet : ownsSmartWallet
+      if (!(await owns(ctx.store, app.id, auth.userId, req.userOp.sender))) throw paymasterErrors.notYours()
       const t = now()
       const validUntil = t + pm.policy.validForS
       const key = { appId: app.id, userId: auth.userId, chainId: req.chainId, sender: req.userOp.sender, nonce: req.userOp.nonce.toString(), since: t - 86400 }
       let next: bigint
       try {
-        next = await entryPointNonce(client, req.userOp.sender, req.userOp.nonce)
+        next = await entryPointNonce(client, req.entryPoint, req.userOp.sender, req.userOp.nonce)
       } catch (err) {
         throw paymasterErrors.unavailable(`the EntryPoint did not answer (${(err as Error).name})`)
       }
@@ -93,7 +96,7 @@ export function smartWalletsRoutes(ctx: ServerCtx) {
       if (b.method === 'pm_getPaymasterStubData') {
         const used = await sponsorshipCount(ctx.store, key)
         if (!used.already && used.count >= pm.policy.dailyLimitPerUser) throw paymasterErrors.dailyLimit(pm.policy.dailyLimitPerUser)
-        return reply({ result: await stubData(network.paymasterAddress, validUntil) })
+        return reply({ result: await stubData(paymasterAddress, validUntil) })
       }
       const cost = maxCost(req.userOp)
       if (pm.policy.maxCostWei !== null && cost > pm.policy.maxCostWei) throw paymasterErrors.maxCost(cost, pm.policy.maxCostWei)
@@ -105,7 +108,7 @@ export function smartWalletsRoutes(ctx: ServerCtx) {
         if (!used.already && used.count >= pm.policy.dailyLimitPerUser) throw paymasterErrors.dailyLimit(pm.policy.dailyLimitPerUser)
         if (!(await recordSponsorship(q, { ...key, validUntil, t }))) throw paymasterErrors.notYours()
       })
-      return reply({ result: await signedData(client, network.paymasterAddress, pm.signerKey, req.userOp, validUntil) })
+      return reply({ result: await signedData(client, paymasterAddress, pm.signerKey, req.userOp, validUntil) })
     } catch (err) {
       if (err instanceof PaymasterRefusal) return reply({ error: { code: err.rpcCode, message: err.message, data: { reason: err.reason } } })
       throw err

@@ -14,7 +14,7 @@ import {
   type Hex,
   type PublicClient,
 } from 'viem'
-import { entryPoint07Abi, entryPoint07Address, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
+import { entryPoint07Abi, entryPoint07Address, entryPoint08Address, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { parseSiweMessage, validateSiweMessage } from 'viem/siwe'
 import { isErc6492Signature } from 'viem/utils'
@@ -90,7 +90,10 @@ export async function verifySmartWalletLink(
   }
 }
 
-// ---- the paymaster (ERC-7677 over the v0.7 VerifyingPaymaster of @account-abstraction/contracts)
+// ---- the paymaster (ERC-7677 over the v0.7 VerifyingPaymaster of @account-abstraction/contracts;
+// for EntryPoint v0.8 the same contract bound to v0.8: PackedUserOperation and its getHash are
+// unchanged, and for a 7702 operation (factory 0x7702) viem's toPackedUserOperation gives the
+// initCode the bundler sends)
 
 const verifyingPaymasterAbi = parseAbi([
   'function getHash((address sender, uint256 nonce, bytes initCode, bytes callData, bytes32 accountGasLimits, uint256 preVerificationGas, bytes32 gasFees, bytes paymasterAndData, bytes signature) userOp, uint48 validUntil, uint48 validAfter) view returns (bytes32)',
@@ -103,6 +106,8 @@ const MAX_PAYMASTER_VERIFICATION_GAS = 500_000n
 
 export interface PaymasterRequest {
   userOp: UserOperation<'0.7'>
+  /** Which EntryPoint: v0.7 (smart accounts) or v0.8 (EIP-7702 upgraded EOAs). */
+  version: '0.7' | '0.8'
   entryPoint: Address
   chainId: number
 }
@@ -150,7 +155,9 @@ export function parsePaymasterParams(params: unknown[]): PaymasterRequest {
     signature: bytes(u.signature, 'signature', '0x'),
   }
   if (userOp.paymasterVerificationGasLimit! > MAX_PAYMASTER_VERIFICATION_GAS) throw paymasterErrors.gasLimit('paymasterVerificationGasLimit')
-  return { userOp, entryPoint, chainId: Number(chainId) }
+  const version = entryPoint === getAddress(entryPoint07Address) ? '0.7' : entryPoint === getAddress(entryPoint08Address) ? '0.8' : null
+  if (!version) throw paymasterErrors.entryPoint(entryPoint)
+  return { userOp, entryPoint, version, chainId: Number(chainId) }
 }
 
 /** The most the operation can cost the paymaster's deposit: every gas limit at maxFeePerGas. */
@@ -159,12 +166,13 @@ export function maxCost(u: UserOperation<'0.7'>): bigint {
   return gas * u.maxFeePerGas
 }
 
-export const SUPPORTED_ENTRY_POINT = entryPoint07Address
+export const SUPPORTED_ENTRY_POINTS = [entryPoint07Address, entryPoint08Address] as const
 
 /** The sender's next nonce for the operation's key (the EntryPoint's), to refuse replays. */
-export async function entryPointNonce(client: PublicClient, sender: Address, nonce: bigint): Promise<bigint> {
+export async function entryPointNonce(client: PublicClient, entryPoint: Address, sender: Address, nonce: bigint): Promise<bigint> {
   const key = nonce >> 64n
-  return (await client.readContract({ address: entryPoint07Address, abi: entryPoint07Abi, functionName: 'getNonce', args: [sender, key] })) as bigint
+  // getNonce is the same function in v0.7 and v0.8.
+  return (await client.readContract({ address: entryPoint, abi: entryPoint07Abi, functionName: 'getNonce', args: [sender, key] })) as bigint
 }
 
 /** paymasterData: abi.encode(validUntil, validAfter) ‖ signature (the VerifyingPaymaster's layout). */
