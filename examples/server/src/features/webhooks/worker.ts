@@ -3,8 +3,9 @@
  * the transaction of each change), off the request path.
  *
  * - Woken after a commit that wrote deliveries (core/events.ts `onEventsWritten`), with a short
- *   delay so that a burst of logins goes out as one batch; otherwise a timer (`pollMs`) picks up
- *   what other processes wrote, retries that fall due and leases that ran out.
+ *   delay so that a burst of logins goes out as one batch; on PostgreSQL also by another
+ *   process's commit (LISTEN/NOTIFY, migration 039); otherwise a timer (`pollMs`) picks up what
+ *   other processes wrote (the only path on PGlite), retries that fall due and leases that ran out.
  * - A batch is leased in one statement (`FOR UPDATE SKIP LOCKED` plus a lease, so two workers —
  *   in one process or in several on one PostgreSQL — never send the same row at once), sent
  *   concurrently over keep-alive connections, and its results are written in one statement
@@ -271,6 +272,8 @@ export function startWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
 
   const wake = () => schedule(wakeDelayMs)
   const unsubscribe = onEventsWritten(wake)
+  // PostgreSQL: rows committed by another process wake this worker at once (migration 039's trigger).
+  const unlisten = o.store.listen?.('portico_webhooks', wake)
   // Rows left by a process that stopped (or this one's last run): look at once.
   schedule(0)
 
@@ -284,6 +287,7 @@ export function startWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
     async stop() {
       stopped = true
       unsubscribe()
+      unlisten?.()
       if (pruneTimer) clearInterval(pruneTimer)
       if (pruneFirst) clearTimeout(pruneFirst)
       await pruning
