@@ -93,6 +93,39 @@ describe.skipIf(!db)('two server processes on one PostgreSQL', () => {
     expect(lat[2]).toBeLessThan(1000)
   })
 
+  it('LISTEN/NOTIFY: a committed outbox row notifies a listener; a rolled-back one does not', async () => {
+    const { openPostgres } = await import('../src/core/store/postgres')
+    const store = await openPostgres(db!.url, { max: 2 })
+    try {
+      const got: string[] = []
+      const off = store.listen!('portico_webhooks', (p) => got.push(p))
+      // The listen connection is open once a notification of ours arrives.
+      await until(async () => {
+        await store.query("SELECT pg_notify('portico_webhooks', 'ready')")
+        return got.includes('ready')
+      })
+      got.length = 0
+      const t = Math.floor(Date.now() / 1000)
+      const ep = `we_notify_${randomBytes(4).toString('hex')}`
+      await store.query("INSERT INTO webhook_endpoints (id, app_id, url, secret, events, enabled, created_at, updated_at) VALUES ($1, $2, 'http://127.0.0.1:9/', 'x', '{}', false, $3, $3)", [ep, DEMO, t])
+      const row = (id: string): [string, unknown[]] => ["INSERT INTO webhook_deliveries (id, endpoint_id, app_id, event_type, payload, created_at, next_attempt_ms) VALUES ($1, $2, $3, 'user.deleted', '{}', $4, 0)", [id, ep, DEMO, t]]
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.query(...row(`msg_${ep}_a`))
+          throw new Error('rolled back')
+        }),
+      ).rejects.toThrow('rolled back')
+      await store.transaction(async (tx) => void (await tx.query(...row(`msg_${ep}_b`))))
+      // Notifications arrive in commit order on one connection: the committed one, and nothing before it.
+      await until(() => new Promise<boolean>((r) => setTimeout(() => r(got.length > 0), 5)))
+      expect(got).toEqual([''])
+      off()
+      await store.query('DELETE FROM webhook_endpoints WHERE id = $1', [ep])
+    } finally {
+      await store.close()
+    }
+  })
+
   it('sessions revoked through one process: the user’s next request to the other is 401', async () => {
     const email = uniqueEmail('twoproc')
     expect((await call(a.base, '/api/v1/passwordless/init', { appId: DEMO, body: { email } })).status).toBe(200)
