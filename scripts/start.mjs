@@ -68,6 +68,8 @@ process.env.PORTICO_CLOUD_DRIVE_BASE_URL ??= 'http://127.0.0.1:8793'
 if (process.env.PORTICO_CLOUD_DRIVE_BASE_URL === 'http://127.0.0.1:8793') {
   run('cloud-drive', bin('tsx'), ['examples/stand-ins/cloud-drive/main.ts'], { PORTICO_CLOUD_DRIVE_PORT: '8793', PORTICO_CLOUDKIT_SIGNIN_CALLBACK: demo.cloudKitSignInCallback })
 }
+// The operators' console (/admin): its first owner signs in with this e-mail (code in the dev outbox).
+process.env.PORTICO_ADMIN_OWNER_EMAIL ??= 'owner@example.com'
 // The server's public URLs are the ones the browser uses (OAuth redirect URI, the frame's API).
 run('server', bin('tsx'), ['examples/server/src/main.ts', '--dev'], { ...demo.serverEnv, PORTICO_OAUTH_BASE_URL: oauthBase })
 if (oauthBase === IDP) run('oauth-idp', bin('tsx'), ['examples/server/idp/main.ts'], { PORTICO_IDP_PORT: '8792' })
@@ -134,6 +136,7 @@ Promise.all([appReady, answering(demo.health.api), answering(demo.health.frame),
     Solana (litesvm):    http://127.0.0.1:8899 (demo SPL token shown as USDC); prices: stand-in on 8797
     funding stand-ins:   MoonPay 8794, Coinbase 8795, bridge 8796; cloud drive (recovery) 8793
     Farcaster signers:   client API stand-in on ${demo.urls.farcasterClient} (approve: POST /test/signed-key-requests/approve {key, userFid})
+    operators' console:  ${API}/admin  (sign in as ${process.env.PORTICO_ADMIN_OWNER_EMAIL}; the code appears as above)
     social logins:       ${oauthBase === IDP ? `local stand-in identity provider on ${IDP} (no real Google account)` : oauthBase || 'the real providers'}
   Ctrl-C stops them all.
 `)

@@ -59,6 +59,8 @@ export const LONG_SPECS = [
   'wallet-export-delegation',
   'wallet-recovery',
   'bench',
+  // Starts a local chain and the Alto bundler (about 5 s) before its browser work.
+  'smart-wallet',
   'funding',
   'mfa',
 ].map((name) => `test/e2e/${name}.spec.ts`)

@@ -215,6 +215,7 @@ export function createEvmTxSession(env: EngineEnv, req: ApprovalRequest, signer:
       broadcast.run(async (turn) => {
         if (!prepared) await session.prepare()
         const tx = prepared!
+        if (req.method === 'eth_sendTransaction' && signer.sendTransaction) return sendThroughSigner(tx, turn)
         let signed: Hex
         try {
           signed = (await signer.signTransaction!(toRpcTx(tx))) as Hex
@@ -245,6 +246,27 @@ export function createEvmTxSession(env: EngineEnv, req: ApprovalRequest, signer:
         lastFailure = null
         return { result: hash, hash, explorerUrl }
       }),
+  }
+  /** A signer that sends for itself (a smart account's user operation): its hash, then the receipt. */
+  async function sendThroughSigner(tx: PreparedTx, turn: { left(): boolean; sent(hash: string): void }) {
+    if (turn.left()) throw failure({ code: 'ACTION_REJECTED', message: env.texts.userRejected })
+    let hash: Hex
+    try {
+      hash = (await signer.sendTransaction!({ to: tx.to ?? null, data: tx.data, value: numberToHex(tx.value), chainId: tx.chainId })) as Hex
+    } catch (e) {
+      throw failure(classifyEvmError(e))
+    }
+    turn.sent(hash)
+    const explorerUrl = evmExplorerUrl(chain, 'tx', hash)
+    let receipt
+    try {
+      receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 250, timeout: 120_000 })
+    } catch (e) {
+      throw failure(classifyEvmError(e, hash), explorerUrl)
+    }
+    if (receipt.status !== 'success') throw failure({ code: 'CALL_EXCEPTION', message: 'transaction execution reverted', hash }, explorerUrl)
+    lastFailure = null
+    return { result: hash, hash, explorerUrl }
   }
   const failure = (f: TransactionFailure, explorerUrl: string | null = null) => {
     lastFailure = f

@@ -33,6 +33,13 @@ export interface ApprovalSigner {
   signTypedData?(typedData: any): Promise<string>
   /** A complete transaction request → the serialised signed transaction (hex). */
   signTransaction?(tx: any): Promise<string>
+  /**
+   * A signer that sends for itself (a smart account: a user operation through its bundler).
+   * Given the transaction request (the `to`, `data`, `value` the user approved; gas and nonce
+   * are the signer's own), resolves with the hash of the transaction that carried it once it
+   * is included. When present, eth_sendTransaction uses it instead of signTransaction.
+   */
+  sendTransaction?(tx: { to?: string | null; data?: string; value?: string; chainId: number }): Promise<string>
   solanaSignMessage?(message: Uint8Array): Promise<Uint8Array>
   solanaSignTransaction?(transaction: Uint8Array): Promise<Uint8Array>
   /** Resolves when the wallet service is ready to sign (optional). */

@@ -15,6 +15,9 @@
  *  - embedded wallets (issue 14): frame cold start, wallet creation, personal_sign round trip,
  *    the frame bundle's size (./wallet.ts; alone: --wallet-only).
  *
+ *  - smart wallets (issue 29): approve → receipt of a sponsored transfer, bundler requests per user
+ *    operation (./smart-wallet.ts; alone: --smart-wallet-only; BENCH_SW_RUNS, default 6).
+ *
  * Flags: --sizes-only, --browser-only (modal and wallet, no sizes), --wallet-only; BENCH_OUT=<file>
  * writes the results elsewhere; BENCH_RUNS, BENCH_SIGN_RUNS (50), BENCH_PROOF_RUNS (200) set the counts.
  *  - server throughput (`bench:server`), when `--server` is passed or BENCH_SERVER=1.
@@ -25,6 +28,7 @@ import { budgets } from './budgets'
 import { BENCH_HOSTS, ROOT, appSize, entries, entrySize, pluginFactories } from './sizes'
 import { benchBrowser } from './browser'
 import { benchWallet } from './wallet'
+import { benchSmartWallet } from './smart-wallet'
 
 /**
  * Issue 11's targets for the initial load (gzip), printed next to the figures. The 60 KiB one
@@ -109,9 +113,12 @@ async function main() {
   // Measure as users' browsers run: site isolation on (the test browser turns it off: e2e/harness.ts).
   process.env.PORTICO_SITE_ISOLATION ??= '1'
   const walletOnly = process.argv.includes('--wallet-only')
-  if (!process.argv.includes('--browser-only') && !walletOnly) await sizes()
-  if (!process.argv.includes('--sizes-only') && !walletOnly) results.browser = await benchBrowser()
-  if (!process.argv.includes('--sizes-only')) results.wallet = await benchWallet()
+  // Smart wallets (issue 29): in the full bench, or alone with --smart-wallet-only.
+  const swOnly = process.argv.includes('--smart-wallet-only')
+  if (!process.argv.includes('--browser-only') && !walletOnly && !swOnly) await sizes()
+  if (!process.argv.includes('--sizes-only') && !walletOnly && !swOnly) results.browser = await benchBrowser()
+  if (!process.argv.includes('--sizes-only') && !swOnly) results.wallet = await benchWallet()
+  if (swOnly || (!process.argv.includes('--sizes-only') && !process.argv.includes('--browser-only') && !walletOnly)) results.smartWallet = await benchSmartWallet()
   if (process.argv.includes('--server') || process.env.BENCH_SERVER === '1') {
     const { execFileSync } = await import('node:child_process')
     const out = execFileSync('npm', ['run', '--silent', 'bench:server'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })

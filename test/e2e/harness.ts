@@ -155,6 +155,8 @@ export interface HarnessOptions {
   csp?: { connectSrc?: string[]; frameSrc?: string[] }
   /** Shorthand for `csp.connectSrc`. */
   connectSrc?: string[]
+  /** The API server's port (default: any free one), for app settings that name the API's own URL before it starts. */
+  apiPort?: number
 }
 
 export interface OpenPageOptions {
@@ -179,6 +181,8 @@ export interface Harness {
   /** http://127.0.0.1:<port> of the static server with the built demo app. */
   appUrl: string
   browser: Browser
+  /** The API server's database (e.g. for a webhook worker beside it, as main.ts runs one). */
+  store: import('../../examples/server/src/core/store').Store
   /** The CSP header the static server sends. */
   csp: string
   /** Open the demo app with URL settings (see examples/app/src/settings.ts); `api` is added. */
@@ -390,7 +394,7 @@ async function apiServer(appOrigins: string[], options: HarnessOptions) {
   const wallets = options.walletFrame ? { wallets: { frameOrigin: () => frameOrigin } } : {}
   const app = await createServer({ ...options.server, ...wallets, store, apps: apps as never, dev: true, logCodes: false, limits: options.limits as never })
   const server = await new Promise<Server>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as unknown as Server)) as unknown as Server
+    const s = serve({ fetch: app.fetch, port: options.apiPort ?? 0, hostname: '127.0.0.1' }, () => resolve(s as unknown as Server)) as unknown as Server
   })
   const port = (server.address() as AddressInfo).port
   let frame: Server | undefined
@@ -437,6 +441,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     frameUrl: frameOrigin,
     appUrl,
     browser,
+    store: api.store,
     get csp() {
       return csp()
     },

@@ -15,6 +15,7 @@ import { FundingDemo, LOCAL_EVM_RPC } from './funding-demo'
 // Export and delegation controls: their own chunk, shown once a user has an embedded wallet.
 const WalletAccess = lazy(() => import('./wallet-access').then((m) => ({ default: m.WalletAccess })))
 const ApprovalsPanel = lazy(() => import('./approvals-panel').then((m) => ({ default: m.ApprovalsPanel })))
+const SmartWalletPanel = lazy(() => import('./smart-wallet-panel').then((m) => ({ default: m.SmartWalletPanel })))
 
 export function App({ appId }: { appId: string }) {
   const { ready, status, authenticated, error, retry } = usePortico()
@@ -111,6 +112,7 @@ export function App({ appId }: { appId: string }) {
           <WalletPanel onResult={setResult} />
           <WalletAccess onResult={setResult} />
           <ApprovalsPanel onResult={setResult} />
+          {new URLSearchParams(window.location.search).get('sw') ? <SmartWalletPanel onResult={setResult} /> : null}
         </Suspense>
       ) : null}
       <FundingDemo onResult={setResult} rpc={new URLSearchParams(window.location.search).get('evmRpc') ?? LOCAL_EVM_RPC} />

@@ -58,6 +58,7 @@ import { mfaTotp } from 'portico/plugins/mfa-totp'
 import { mfaSms } from 'portico/plugins/mfa-sms'
 import { mfaPasskey } from 'portico/plugins/mfa-passkey'
 import { embeddedWallet } from 'portico/plugins/embedded-wallet'
+import { smartWallet } from 'portico/plugins/smart-wallet'
 import { withApprovalsDemo } from './approvals-settings'
 import type { Chain } from 'viem'
 import type { DemoWalletSettings } from './settings'
@@ -77,6 +78,19 @@ const demoQuery = (name: string) => (typeof location !== 'undefined' ? new URLSe
 /** The local EVM chain `npm start` runs (hardhat, chain id 31337); a plain object keeps viem out of the initial load. */
 function localChain(rpc: string): Chain {
   return { id: 31337, name: 'Hardhat', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpc] } } }
+}
+
+/** `?sw=` holds the Safe contract addresses of the local chain (31337), as permissionless names them. */
+function smartWalletDemo(): PorticoPlugin[] {
+  const sw = demoQuery('sw')
+  if (!sw) return []
+  let safe: Record<string, unknown>
+  try {
+    safe = JSON.parse(sw) as Record<string, unknown>
+  } catch {
+    return []
+  }
+  return [smartWallet({ contracts: { 31337: { safe } } })]
 }
 
 export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSettings, extra: { coinbase?: boolean } = {}): PorticoPlugin[] {
@@ -125,6 +139,9 @@ export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSetting
     }),
     walletExport(),
     delegatedActions(),
+    // Smart wallets (issue 29) with ?sw=<contracts JSON>: the local chain's account contracts
+    // (the ERC-4337 stack of npm start / the smart-wallet spec deploys them).
+    ...smartWalletDemo(),
     farcasterSigner(),
     ...[google, apple, github, twitter, discord, linkedin, spotify, tiktok, instagram].map((provider) => provider(oauth)),
   ])

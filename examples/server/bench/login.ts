@@ -123,6 +123,8 @@ if (WEBHOOKS) {
   const file = join(mkdtempSync(join(tmpdir(), 'portico-bench-apps-')), 'apps.json')
   writeFileSync(file, JSON.stringify(apps))
   hookEnv.APPS_FILE = file
+  // The receiver is on loopback: allowed explicitly (production mode sends to public addresses only).
+  hookEnv.PORTICO_WEBHOOKS_ALLOW_PRIVATE = '1'
 }
 
 const env = {

@@ -47,6 +47,7 @@ import { derivedRecoveryKey, type WalletOptions } from './features/wallets/keys'
 import type { FarcasterOptions } from './features/farcaster/routes'
 import { frameRoutes } from './frame-server'
 import { adminRoutes } from './features/admin/routes'
+import { registerConsolePage } from './console-page'
 import { CONSOLE_APP_ID, consoleApp, openLiveApps, type LiveApps } from './features/admin/apps'
 import { ensureFirstOwner } from './features/admin/service'
 
@@ -352,6 +353,7 @@ export async function createServer(opts: ServerOptions): Promise<Hono<Env>> {
 
   // The admin API (issue 32): its own credentials (API keys, operators of the console app).
   app.route('/admin/v1', adminRoutes(ctx, { apps: live, envKey: opts.admin?.apiKey }))
+  registerConsolePage(app)
 
   if (ctx.dev) app.route('/', devRoutes(ctx))
   registries.set(app, apps)

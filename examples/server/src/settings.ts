@@ -128,6 +128,7 @@ export const envSchema = z.object({
   PORTICO_WEBHOOK_MAX_ATTEMPTS: int(8, 1),
   // Delivered (and failed, kept for replay) outbox rows are deleted after this many days.
   PORTICO_WEBHOOK_RETENTION_DAYS: int(30, 1),
+  PORTICO_WEBHOOKS_ALLOW_PRIVATE: z.enum(['1', '0', 'true', 'false', '']).optional().transform((v) => v === '1' || v === 'true'),
 })
 
 export type EnvConfig = z.infer<typeof envSchema> & { dev: boolean; secret: string }

@@ -108,17 +108,18 @@ describe.skipIf(!db)('two server processes on one PostgreSQL', () => {
       const t = Math.floor(Date.now() / 1000)
       const ep = `we_notify_${randomBytes(4).toString('hex')}`
       await store.query("INSERT INTO webhook_endpoints (id, app_id, url, secret, events, enabled, created_at, updated_at) VALUES ($1, $2, 'http://127.0.0.1:9/', 'x', '{}', false, $3, $3)", [ep, DEMO, t])
-      const row = (id: string): [string, unknown[]] => ["INSERT INTO webhook_deliveries (id, endpoint_id, app_id, event_type, payload, created_at, next_attempt_ms) VALUES ($1, $2, $3, 'user.deleted', '{}', $4, 0)", [id, ep, DEMO, t]]
+      // Each insert under an app id of its own: the server processes' own rows notify too.
+      const row = (id: string, app: string): [string, unknown[]] => ["INSERT INTO webhook_deliveries (id, endpoint_id, app_id, event_type, payload, created_at, next_attempt_ms) VALUES ($1, $2, $3, 'user.deleted', '{}', $4, 0)", [id, ep, app, t]]
       await expect(
         store.transaction(async (tx) => {
-          await tx.query(...row(`msg_${ep}_a`))
+          await tx.query(...row(`msg_${ep}_a`, `${ep}_rolled_back`))
           throw new Error('rolled back')
         }),
       ).rejects.toThrow('rolled back')
-      await store.transaction(async (tx) => void (await tx.query(...row(`msg_${ep}_b`))))
-      // Notifications arrive in commit order on one connection: the committed one, and nothing before it.
-      await until(() => new Promise<boolean>((r) => setTimeout(() => r(got.length > 0), 5)))
-      expect(got).toEqual([''])
+      await store.transaction(async (tx) => void (await tx.query(...row(`msg_${ep}_b`, `${ep}_committed`))))
+      // Notifications arrive in commit order on one connection: once the committed one is here, a rolled-back one would be too.
+      await until(() => new Promise<boolean>((r) => setTimeout(() => r(got.includes(`${ep}_committed`)), 5)))
+      expect(got.filter((p) => p.startsWith(ep))).toEqual([`${ep}_committed`])
       off()
       await store.query('DELETE FROM webhook_endpoints WHERE id = $1', [ep])
     } finally {

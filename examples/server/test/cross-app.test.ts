@@ -6,6 +6,8 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Store } from '../src/core/store'
+import { insertWalletAccount } from '../src/features/wallets/repo'
+import { insertAccount } from '../src/core/identity/repo'
 import { ORIGIN, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 
 const PROVIDER = 'portico-test-xprovider-01'
@@ -95,6 +97,28 @@ describe('cross-app', () => {
     const second = await s.call('/api/v1/cross-app/authenticate', { appId: REQUESTER, body: { provider_app_id: PROVIDER, code: again.code, code_verifier: again.verifier } })
     expect(second.body.user.id).toBe(login.body.user.id)
     expect(second.body.is_new_user).toBe(false)
+  })
+
+  it('the cross_app account carries the provider user\'s embedded Ethereum wallets and smart wallets, refreshed at each login', async () => {
+    const g = await grant()
+    const me = await s.call('/api/v1/users/me', { appId: PROVIDER, token: g.token })
+    const providerUser = (me.body.user?.id ?? me.body.id) as string
+    const first = await s.call('/api/v1/cross-app/authenticate', { appId: REQUESTER, body: { provider_app_id: PROVIDER, code: g.code, code_verifier: g.verifier } })
+    expect(first.body.user.linked_accounts[0]).toMatchObject({ embedded_wallets: [], smart_wallets: [] })
+    // The provider user gets an embedded Ethereum and Solana wallet and links a smart wallet
+    // (rows as the wallet and smart-wallet features write them). The Solana wallet is not shown.
+    const eth = '0x' + randomBytes(20).toString('hex')
+    const sw = '0x' + randomBytes(20).toString('hex')
+    const t = Math.floor(Date.now() / 1000)
+    await store.transaction(async (tx) => {
+      await insertWalletAccount(tx, PROVIDER, providerUser, { address: eth, chain_type: 'ethereum', wallet_client_type: 'privy' } as never, t)
+      await insertWalletAccount(tx, PROVIDER, providerUser, { address: 'So1ana' + randomBytes(8).toString('hex'), chain_type: 'solana', wallet_client_type: 'privy' } as never, t)
+      await insertAccount(tx, PROVIDER, providerUser, { type: 'smart_wallet', identifier: sw, data: { address: sw, smart_wallet_type: 'safe' }, transferable: false, linkMethod: 'siwe', displayName: sw } as never, t)
+    })
+    const again = await grant({ token: g.token })
+    const second = await s.call('/api/v1/cross-app/authenticate', { appId: REQUESTER, body: { provider_app_id: PROVIDER, code: again.code, code_verifier: again.verifier } })
+    expect(second.body.user.id).toBe(first.body.user.id)
+    expect(second.body.user.linked_accounts[0]).toMatchObject({ embedded_wallets: [{ address: eth }], smart_wallets: [{ address: sw }] })
   })
 
   it('refuses a wrong verifier (code still usable), another requester, a foreign origin, no bearer, an unlisted provider; nothing written', async () => {

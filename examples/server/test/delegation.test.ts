@@ -20,7 +20,8 @@ import { SECRET_FAILURES_PER_WINDOW } from '../src/core/auth'
 import { DELEGATION_MSG } from '../src/features/delegation/errors'
 import type { Store } from '../src/core/store'
 import { testDevice, type TestDevice } from './device-client'
-import { APPS_FILE, DEMO, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
+import { createEndpoint } from '../src/features/webhooks/service'
+import { APPS_FILE, DEMO, devKeys, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 
 const XPD = 'portico-test-xpd-00000001'
 const XPD_SECRET = 'xpd-test-app-secret-not-for-production-000000'
@@ -41,6 +42,9 @@ beforeAll(async () => {
   const xpd = base.find((a) => a.id === XPD)!
   s = await startTestServer(store, { apps: [...base, { ...xpd, id: OTHER, name: 'Other', appSecret: OTHER_SECRET } as AppSettings], wallets: { frameOrigin: FRAME } })
   jwk = (await s.call('/api/v1/wallets/delegation_key', { appId: XPD })).body.jwk
+  // A webhook endpoint of XPD: the routes below write their delegation events to its outbox
+  // (no worker runs here; webhooks.test.ts sends them).
+  await createEndpoint({ store, keys: devKeys }, XPD, { url: 'https://hooks.example/xpd', events: ['delegation.granted', 'delegation.revoked'] })
 })
 afterAll(async () => {
   await s?.close()
@@ -128,6 +132,20 @@ const frameOf = (token: string, appId = XPD) => {
   return d
 }
 
+/** The delegation events the routes wrote to the webhook outbox for this user (sorted by type, then address: ids are random and times are seconds). */
+async function eventsOf(userId: string): Promise<{ type: string; data: any }[]> {
+  const rows = await store.query<{ payload: string }>(
+    `SELECT payload FROM webhook_deliveries WHERE app_id = $1 AND event_type LIKE 'delegation.%' `,
+    [XPD],
+  )
+  const key = (e: { type: string; data: any }) => `${e.type} ${e.data.wallet?.address ?? ''}`
+  return rows
+    .map((r) => JSON.parse(r.payload))
+    .filter((e) => e.data.user_id === userId)
+    .map((e) => ({ type: e.type, data: e.data }))
+    .sort((a, b) => key(a).localeCompare(key(b)))
+}
+
 const delegatedFlag = (user: any, address: string) => user.linked_accounts.find((a: any) => a.address === address)?.delegated
 
 describe('the delegation key', () => {
@@ -161,6 +179,8 @@ describe('consent', () => {
     // /users/me shows it too.
     const me = await s.call('/api/v1/users/me', { appId: XPD, token })
     expect(delegatedFlag(me.body.user, w.address)).toBe(true)
+    // The host's backend hears of it: one delegation.granted event, in the consent's transaction.
+    expect(await eventsOf(userId)).toEqual([{ type: 'delegation.granted', data: { user_id: userId, wallet: { address: w.address, chain_type: 'ethereum' }, expires_at: expect.toSatisfy((v: unknown) => v === null || typeof v === 'number') } }])
   })
 
   it('refuses an address that is not one of the user’s embedded wallets (spec text), and writes nothing', async () => {
@@ -403,6 +423,13 @@ describe('revoke', () => {
     expect(solAfter.status).toBe(404)
     expect((await s.call('/api/v1/wallets/revoke', { appId: XPD, token, body: {} })).body.error).toBe(DELEGATION_MSG.nothingToRevoke)
     expect((await s.call('/api/v1/wallets/revoke', { appId: XPD, body: {} })).status).toBe(401)
+    // Two grants, then the user's revoke of both; the refused revokes wrote nothing.
+    expect((await eventsOf(userId)).map((e) => [e.type, e.data.wallet.address, e.data.reason ?? null])).toEqual([
+      ['delegation.granted', eth.address, null],
+      ['delegation.granted', sol.address, null],
+      ['delegation.revoked', eth.address, 'user'],
+      ['delegation.revoked', sol.address, 'user'],
+    ])
   })
 
   it('delegating again after a revoke works (a fresh consent)', async () => {
@@ -564,6 +591,10 @@ describe('the delegation policy (issue 26): checked before signing, every reques
     expect(await store.query('SELECT 1 FROM wallet_delegations WHERE user_id = $1', [userId])).toHaveLength(0)
     expect((await rpc(w.address, { method: 'personal_sign', params: { message: 'x' } })).status).toBe(404)
     expect((await revoke({ address: w.address })).status).toBe(404)
+    expect((await eventsOf(userId)).map((e) => [e.type, e.data.reason ?? null])).toEqual([
+      ['delegation.granted', null],
+      ['delegation.revoked', 'app'],
+    ])
   })
 
   it('policy the host cannot state: a method of the other chain, transactions without chains, a bad cap', async () => {

@@ -126,10 +126,17 @@ describe('smart-wallet config', () => {
     await expect(start({ ...smartWallets(), paymaster: { policy: {} } })).rejects.toThrow(/smartWallets\.paymaster: needs signerKey or signerKeyEnv/)
     await expect(start({ ...smartWallets(), paymaster: { signerKeyEnv: 'PORTICO_TEST_UNSET_PAYMASTER_KEY' } })).rejects.toThrow(/environment variable PORTICO_TEST_UNSET_PAYMASTER_KEY must hold 0x and 64 hex digits/)
     await expect(start({ ...smartWallets(), networks: [{ chainId: 8453, bundlerUrl: 'not a url' }] })).rejects.toThrow(/smartWallets\.networks\.0\.bundlerUrl: must be a URL/)
-    // A supported chain is fine in production too.
-    const prod = await start({ ...smartWallets({ chainId: 8453 }) }, prodOptions())
+    // Outside development mode the paymaster key comes from the environment, never inline (it would be stored).
+    await expect(start(smartWallets({ chainId: 8453 }), prodOptions())).rejects.toThrow(
+      /smartWallets\.paymaster\.signerKey: a key written inline is for development mode only; give signerKeyEnv/,
+    )
+    // A supported chain with the key in the environment is fine in production.
+    process.env.PORTICO_TEST_PAYMASTER_KEY = aa.paymaster.signerKey
+    const sw = smartWallets({ chainId: 8453 })
+    const prod = await start({ ...sw, paymaster: { ...sw.paymaster, signerKey: undefined, signerKeyEnv: 'PORTICO_TEST_PAYMASTER_KEY' } }, prodOptions())
     expect((await prod.call(`/api/v1/apps/${DEMO}/smart_wallets`, { appId: null })).body.configured_networks[0].chain_id).toBe('eip155:8453')
     await prod.close()
+    delete process.env.PORTICO_TEST_PAYMASTER_KEY
   })
 })
 

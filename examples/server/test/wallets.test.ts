@@ -8,7 +8,8 @@ import { HdRoot, ImportedRoot, generateEntropy } from '../frame/keys'
 import type { Store } from '../src/core/store'
 import { decodeJwt } from 'jose'
 import { insertStepUpGrant, ownerMessage } from '../src/features/wallets/custody'
-import { DEMO, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
+import { createEndpoint } from '../src/features/webhooks/service'
+import { DEMO, devKeys, startTestServer, uniqueEmail, type TestServer, openTestStore } from './helpers'
 import { WALLET_MSG } from '../src/features/wallets/errors'
 import { testDevice, type TestDevice } from './device-client'
 
@@ -22,7 +23,21 @@ beforeAll(async () => {
   store = await openTestStore()
   s = await startTestServer(store, { wallets: { frameOrigin: FRAME, recoveryKey: RECOVERY_KEY } })
   device = testDevice(s)
+  // A webhook endpoint of the app: the routes write their wallet events to its outbox (no
+  // worker runs here; webhooks.test.ts sends them).
+  await createEndpoint({ store, keys: devKeys }, DEMO, { url: 'https://hooks.example/wallets', events: ['wallet.created', 'wallet.recovered'] })
 })
+
+/** The wallet events the routes wrote to the webhook outbox for this user, by type then address. */
+async function walletEvents(userId: string): Promise<{ type: string; data: any }[]> {
+  const rows = await store.query<{ payload: string }>(`SELECT payload FROM webhook_deliveries WHERE app_id = $1 AND event_type LIKE 'wallet.%'`, [DEMO])
+  const key = (e: { type: string; data: any }) => `${e.type} ${e.data.wallet?.address ?? ''}`
+  return rows
+    .map((r) => JSON.parse(r.payload))
+    .filter((e) => e.data.user_id === userId)
+    .map((e) => ({ type: e.type, data: e.data }))
+    .sort((a, b) => key(a).localeCompare(key(b)))
+}
 afterAll(async () => {
   await s?.close()
   await store?.close()
@@ -95,6 +110,11 @@ describe('create', () => {
     const again = await create(token, await newRoot())
     expect(again.status).toBe(400)
     expect(again.body).toMatchObject({ code: 'embedded_wallet_already_exists', error: WALLET_MSG.alreadyExists })
+    // The host's backend hears of both wallets (wallet.created, in the create's transaction); the refused second root wrote nothing.
+    expect(await walletEvents(res.body.user.id)).toEqual([
+      { type: 'wallet.created', data: { user_id: res.body.user.id, wallet: { address: r.root.ethereum(0).address, chain_type: 'ethereum', wallet_index: 0, imported: false, recovery_method: 'privy' } } },
+      { type: 'wallet.created', data: { user_id: res.body.user.id, wallet: { address: r.root.solana(0).address, chain_type: 'solana', wallet_index: 0, imported: false, recovery_method: 'privy' } } },
+    ])
   })
 
   it("an address another user's wallet holds: 'already linked to another user', not 'already has an embedded wallet' (issue 25)", async () => {
@@ -180,6 +200,24 @@ describe('shares', () => {
     const auth = await frameCall('/api/v1/wallets/auth_share', token, { entropy_id: r.entropyId })
     const rebuilt = await HdRoot.fromEntropy(await combineShares(shareFromString(rec.body.recovery_share), shareFromString(auth.body.share)))
     expect(rebuilt.solana(0).address).toBe(r.root.solana(0).address)
+  })
+
+  it('a new device that confirms it is the user (step-up) and takes the recovery share: wallet.recovered for the host backend', async () => {
+    const token = await login()
+    const r = await newRoot()
+    const created = await create(token, r)
+    const userId = created.body.user.id as string
+    // The same user on another browser: a new session and a device the wallet has never seen.
+    const other = (await s.emailLogin(created.body.user.linked_accounts.find((a: any) => a.type === 'email').address)).body.token as string
+    const b = testDevice(s)
+    expect((await b.call('/api/v1/wallets/recovery_share', other, { entropy_id: r.entropyId })).status).toBe(403)
+    expect((await walletEvents(userId)).filter((e) => e.type === 'wallet.recovered')).toEqual([])
+    const { sid } = decodeJwt(other) as { sid: string }
+    await insertStepUpGrant(store, { appId: DEMO, userId, sessionId: sid, deviceId: await b.id(), entropyId: r.entropyId }, 'email')
+    expect((await b.call('/api/v1/wallets/recovery_share', other, { entropy_id: r.entropyId })).status).toBe(200)
+    expect((await walletEvents(userId)).filter((e) => e.type === 'wallet.recovered')).toEqual([
+      { type: 'wallet.recovered', data: { user_id: userId, entropy_id: r.entropyId, recovery_method: 'privy', device: 'step_up' } },
+    ])
   })
 
   it('the database contents alone cannot reconstruct a key', async () => {

@@ -15,6 +15,7 @@ import type { Store } from '../src/core/store'
 import { insertAccount } from '../src/core/identity'
 import * as webhooks from '../src/features/webhooks/service'
 import { startWebhookWorker, type WebhookWorker } from '../src/features/webhooks/worker'
+import { addressRange, publicOnlyLookup } from '../src/features/webhooks/destination'
 import { APPS_FILE, DEMO, TERMS, devKeys, openTestStore, startTestServer, uniqueEmail, type TestServer } from './helpers'
 
 interface Received {
@@ -79,7 +80,7 @@ beforeAll(async () => {
   base = await rx.listen()
   store = await openTestStore()
   server = await startTestServer(store)
-  worker = startWebhookWorker({ store, keys: devKeys, log: silent, pollMs: 250, wakeDelayMs: 5, retryBaseMs: 40, timeoutMs: 2000 })
+  worker = startWebhookWorker({ store, keys: devKeys, log: silent, allowPrivateNetworks: true, pollMs: 250, wakeDelayMs: 5, retryBaseMs: 40, timeoutMs: 2000 })
 })
 afterEach(async () => {
   for (const m of made.splice(0)) await webhooks.disableEndpoint(d(), m.appId, m.id)
@@ -169,7 +170,7 @@ describe('webhooks', () => {
   })
 
   it('an unreachable endpoint is marked failed after its attempts', async () => {
-    const local = startWebhookWorker({ store, keys: devKeys, log: silent, pollMs: 60_000, retryBaseMs: 1, maxAttempts: 3, timeoutMs: 500 })
+    const local = startWebhookWorker({ store, keys: devKeys, log: silent, allowPrivateNetworks: true, pollMs: 60_000, retryBaseMs: 1, maxAttempts: 3, timeoutMs: 500 })
     await worker.stop()
     try {
       const ep = await webhooks.createEndpoint(d(), TERMS, { url: 'http://127.0.0.1:9/closed', events: ['user.deleted'] })
@@ -184,7 +185,7 @@ describe('webhooks', () => {
       expect(log.map((a) => [a.attempt, a.status, a.error])).toEqual([1, 2, 3].map((n) => [n, null, 'ECONNREFUSED']))
     } finally {
       await local.stop()
-      worker = startWebhookWorker({ store, keys: devKeys, log: silent, pollMs: 250, wakeDelayMs: 5, retryBaseMs: 40, timeoutMs: 2000 })
+      worker = startWebhookWorker({ store, keys: devKeys, log: silent, allowPrivateNetworks: true, pollMs: 250, wakeDelayMs: 5, retryBaseMs: 40, timeoutMs: 2000 })
     }
   })
 
@@ -226,15 +227,15 @@ describe('webhooks', () => {
     await worker.stop()
     const N = 150
     await store.transaction((tx) => emitEvents(tx, TERMS, Array.from({ length: N }, (_, i) => ({ type: 'user.deleted' as const, data: { user_id: `did:portico:many${i}`, reason: 'test' } }))))
-    const a = startWebhookWorker({ store, keys: devKeys, log: silent, pollMs: 60_000, batch: 10, concurrency: 4 })
-    const b = startWebhookWorker({ store, keys: devKeys, log: silent, pollMs: 60_000, batch: 10, concurrency: 4 })
+    const a = startWebhookWorker({ store, keys: devKeys, log: silent, allowPrivateNetworks: true, pollMs: 60_000, batch: 10, concurrency: 4 })
+    const b = startWebhookWorker({ store, keys: devKeys, log: silent, allowPrivateNetworks: true, pollMs: 60_000, batch: 10, concurrency: 4 })
     try {
       await Promise.all([a.drain(), b.drain()])
       await until(async () => (await webhooks.listDeliveries(d(), TERMS, { endpointId: ep.id, state: 'delivered', limit: 1000 })).length === N)
     } finally {
       await a.stop()
       await b.stop()
-      worker = startWebhookWorker({ store, keys: devKeys, log: silent, pollMs: 250, wakeDelayMs: 5, retryBaseMs: 40, timeoutMs: 2000 })
+      worker = startWebhookWorker({ store, keys: devKeys, log: silent, allowPrivateNetworks: true, pollMs: 250, wakeDelayMs: 5, retryBaseMs: 40, timeoutMs: 2000 })
     }
     const got = rx.at('/many')
     expect(got.length).toBe(N)
@@ -372,9 +373,45 @@ describe('webhooks', () => {
     )
   })
 
-  it('the server and portico/server name the same events', () => {
-    expect([...WEBHOOK_EVENT_TYPES]).toEqual([...WEBHOOK_EVENTS])
-    // emitEvent's types are the list's (a compile-time check too).
-    expect(typeof emitEvent).toBe('function')
+  it('by default only public addresses are reached: loopback by IP or by name, and private ranges, are refused before a socket opens (EPRIVATEDEST in the log)', async () => {
+    // The receiver listens on 127.0.0.1; a worker without allowPrivateNetworks must not reach it.
+    await worker.stop()
+    const guarded = startWebhookWorker({ store, keys: devKeys, log: silent, pollMs: 60_000, retryBaseMs: 1, maxAttempts: 1, timeoutMs: 2000 })
+    try {
+      const byIp = await endpoint(DEMO, '/private-ip', ['user.created'])
+      const byName = await webhooks.createEndpoint(d(), DEMO, { url: base.replace('127.0.0.1', 'localhost') + '/private-name', events: ['user.created'] })
+      made.push({ appId: DEMO, id: byName.endpoint.id })
+      await server.emailLogin(uniqueEmail('ssrf'))
+      await guarded.drain()
+      for (const id of [byIp.endpoint.id, byName.endpoint.id]) {
+        const rows = await store.query<{ state: string; error: string | null; status: number | null }>(
+          `SELECT d.state, a.error, a.status FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id WHERE d.endpoint_id = $1`,
+          [id],
+        )
+        expect(rows).toEqual([{ state: 'failed', error: 'EPRIVATEDEST', status: null }])
+      }
+      expect(rx.at('/private-ip')).toHaveLength(0)
+      expect(rx.at('/private-name')).toHaveLength(0)
+    } finally {
+      await guarded.stop()
+      worker = startWebhookWorker({ store, keys: devKeys, log: silent, allowPrivateNetworks: true, pollMs: 250, wakeDelayMs: 5, retryBaseMs: 40, timeoutMs: 2000 })
+    }
+    // The ranges: public unicast only (IPv4-mapped IPv6 is judged as its IPv4).
+    expect(['8.8.8.8', '2606:4700:4700::1111'].map(addressRange)).toEqual(['unicast', 'unicast'])
+    expect(['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fd00::1', 'fe80::1', '::ffff:10.0.0.1', '224.0.0.1'].map(addressRange)).not.toContain('unicast')
+    const lookup = (host: string) =>
+      new Promise<string>((resolve, reject) => publicOnlyLookup(host, {}, (err, address) => (err ? reject(err) : resolve(address as string))))
+    await expect(lookup('8.8.8.8')).resolves.toBe('8.8.8.8')
+    await expect(lookup('localhost')).rejects.toThrow('webhooks go to public addresses only')
+  })
+
+  it('portico/server names the issue\'s thirteen events, and the server writes the same list', () => {
+    // One list (server/webhook-events.ts): the server's outbox and portico/server share it.
+    expect(WEBHOOK_EVENTS).toBe(WEBHOOK_EVENT_TYPES)
+    expect([...WEBHOOK_EVENT_TYPES]).toEqual([
+      'user.created', 'user.authenticated', 'user.linked_account', 'user.unlinked_account', 'user.updated_account',
+      'user.transferred_account', 'user.deleted', 'wallet.created', 'wallet.recovered', 'mfa.enabled', 'mfa.disabled',
+      'delegation.granted', 'delegation.revoked',
+    ])
   })
 })

@@ -225,6 +225,8 @@ export async function startAaStack(o: AaStackOptions = {}): Promise<AaStack> {
         '--min-bundle-interval', '10',
         '--max-bundle-interval', '100',
         '--block-time', '200',
+        // Browsers call it directly (the smart-wallet plugin's bundler client), as they do a hosted bundler.
+        '--enable-cors', 'true',
       ],
       !!o.verbose,
     )

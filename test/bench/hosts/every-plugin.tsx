@@ -22,6 +22,7 @@ import { funding } from 'portico/plugins/funding'
 import { moonpay } from 'portico/plugins/moonpay'
 import { coinbaseOnramp } from 'portico/plugins/coinbase-onramp'
 import { bridge } from 'portico/plugins/bridge'
+import { smartWallet } from 'portico/plugins/smart-wallet'
 import { identityPlugins } from './identity-plugins'
 import { mount } from './host'
 
@@ -44,4 +45,5 @@ mount([
   moonpay(),
   coinbaseOnramp(),
   bridge(),
+  smartWallet(),
 ])

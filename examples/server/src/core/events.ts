@@ -11,42 +11,18 @@
  */
 import type { Queryable, Tx } from './store'
 import { insertDeliveries } from './outbox/repo'
+import {
+  WEBHOOK_EVENT_TYPES,
+  type WebhookAccount,
+  type WebhookEventData,
+  type WebhookEventType,
+} from '../../../../server/webhook-events'
 
-export const WEBHOOK_EVENTS = [
-  'user.created',
-  'user.authenticated',
-  'user.linked_account',
-  'user.unlinked_account',
-  'user.updated_account',
-  'user.transferred_account',
-  'user.deleted',
-  'wallet.created',
-  'wallet.recovered',
-  'mfa.enabled',
-  'mfa.disabled',
-  'delegation.granted',
-  'delegation.revoked',
-] as const
-export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number]
-
+/** The event names and payloads are `portico/server`'s (server/webhook-events.ts), written once. */
+export const WEBHOOK_EVENTS = WEBHOOK_EVENT_TYPES
+export type { WebhookEventType, WebhookEventData }
 /** A linked account as the wire shows it (type and its fields), without verification times. */
-export type EventAccount = { type: string } & Record<string, unknown>
-
-export interface WebhookEventData {
-  'user.created': { user_id: string; created_at: number; is_guest: boolean; linked_accounts: EventAccount[] }
-  'user.authenticated': { user_id: string; is_new_user: boolean; account: EventAccount | null }
-  'user.linked_account': { user_id: string; account: EventAccount }
-  'user.unlinked_account': { user_id: string; account: EventAccount }
-  'user.updated_account': { user_id: string; account: EventAccount; previous_account: EventAccount }
-  'user.transferred_account': { user_id: string; from_user_id: string; account: EventAccount; deleted_user: boolean }
-  'user.deleted': { user_id: string; reason: string }
-  'wallet.created': { user_id: string; wallet: { address: string; chain_type: string; wallet_index: number; imported: boolean; recovery_method: string } }
-  'wallet.recovered': { user_id: string; entropy_id: string; recovery_method: string; device: 'step_up' | 'recovery' }
-  'mfa.enabled': { user_id: string; method: string }
-  'mfa.disabled': { user_id: string; method: string }
-  'delegation.granted': { user_id: string; wallet: { address: string; chain_type: string }; expires_at: number | null }
-  'delegation.revoked': { user_id: string; wallet: { address: string; chain_type: string }; reason: 'user' | 'app' | 'expired' }
-}
+export type EventAccount = WebhookAccount
 
 export interface WebhookEvent<T extends WebhookEventType = WebhookEventType> {
   type: T

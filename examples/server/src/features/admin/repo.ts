@@ -397,3 +397,46 @@ export async function staleImports(q: Queryable, staleBefore: number): Promise<{
 export async function claimImport(q: Queryable, id: string, updatedBefore: number, t: number): Promise<boolean> {
   return (await q.query(`UPDATE admin_user_imports SET updated_at = $3 WHERE id = $1 AND status = 'running' AND updated_at < $2 RETURNING id`, [id, updatedBefore, t])).length === 1
 }
+
+// ---------------------------------------------------------------- stats (the console's charts)
+
+export interface DayCount {
+  day: number
+  method: string
+  count: number
+}
+
+/**
+ * Sign-ups per UTC day since `from` by method: the type of the user's first verified account
+ * ('guest' for a guest, 'other' for a user without an account).
+ */
+export async function signupsPerDay(q: Queryable, appId: string, from: number): Promise<DayCount[]> {
+  const rows = await q.query<DayCount>(
+    `SELECT (u.created_at / 86400) * 86400 AS day, CASE WHEN u.is_guest THEN 'guest' ELSE coalesce(a.type, 'other') END AS method, count(*)::int AS count
+       FROM users u LEFT JOIN LATERAL (SELECT type FROM accounts WHERE user_id = u.id ORDER BY first_verified_at, id LIMIT 1) a ON true
+      WHERE u.app_id = $1 AND u.created_at >= $2 GROUP BY 1, 2 ORDER BY 1, 2`,
+    [appId, from],
+  )
+  return rows.map((r) => ({ day: Number(r.day), method: r.method, count: Number(r.count) }))
+}
+
+/**
+ * Logins per UTC day since `from` by method. A login is a session that is no fork; its method
+ * is the type of the account verified at that moment (within 10 minutes before it): sessions
+ * keep no method, so a login whose account was verified again later counts as 'other', and
+ * deleted users' logins are gone with them.
+ */
+export async function loginsPerDay(q: Queryable, appId: string, from: number): Promise<DayCount[]> {
+  const rows = await q.query<DayCount>(
+    `SELECT (s.created_at / 86400) * 86400 AS day, CASE WHEN u.is_guest THEN 'guest' ELSE coalesce(a.type, 'other') END AS method, count(*)::int AS count
+       FROM sessions s JOIN users u ON u.id = s.user_id
+       LEFT JOIN LATERAL (SELECT type FROM accounts x WHERE x.user_id = s.user_id
+                            AND (x.latest_verified_at BETWEEN s.created_at - 600 AND s.created_at OR x.first_verified_at BETWEEN s.created_at - 600 AND s.created_at)
+                          ORDER BY x.latest_verified_at DESC, x.id LIMIT 1) a ON true
+      WHERE s.app_id = $1 AND s.created_at >= $2
+        AND NOT EXISTS (SELECT 1 FROM refresh_tokens r WHERE r.session_id = s.id AND r.kind = 'fork')
+      GROUP BY 1, 2 ORDER BY 1, 2`,
+    [appId, from],
+  )
+  return rows.map((r) => ({ day: Number(r.day), method: r.method, count: Number(r.count) }))
+}

@@ -12,6 +12,7 @@ import { errors } from '../../core/errors'
 import { body as readBody } from '../../core/validate'
 import type { LiveApps } from './apps'
 import { adminAuth, KEY_SCOPES, type Admin, type Scope } from './auth'
+import { consoleApiRoutes } from './console-api'
 import { adminErrors } from './errors'
 import { IMPORT_MAX, appsService, importsService, keysService, operatorsService, usersService } from './service'
 
@@ -170,6 +171,9 @@ export function adminRoutes(ctx: ServerCtx, opts: AdminOptions) {
     await users.remove(admin, appId(c), c.req.param('userId') ?? '')
     return c.json({ deleted: true })
   })
+
+  // ------------------------------------------------------------ webhooks and stats (console-api.ts)
+  consoleApiRoutes(ctx, route, appId, limitOf)
 
   return app
 }

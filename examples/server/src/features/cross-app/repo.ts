@@ -34,3 +34,23 @@ export async function liveCode(q: Queryable, codeHash: string, requesterAppId: s
 export async function useCode(q: Queryable, codeHash: string, t: number): Promise<boolean> {
   return (await q.query('UPDATE cross_app_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING code_hash', [codeHash, t])).length === 1
 }
+
+/**
+ * The provider user's wallets as the cross_app account shows them: their embedded Ethereum
+ * wallets (wallet_client_type 'privy') and their linked smart wallets, oldest first.
+ */
+export async function providerWallets(
+  q: Queryable,
+  providerAppId: string,
+  userId: string,
+): Promise<{ embedded_wallets: { address: string }[]; smart_wallets: { address: string }[] }> {
+  const rows = await q.query<{ type: string; address: string }>(
+    `SELECT type, data->>'address' AS address FROM accounts
+     WHERE app_id = $1 AND user_id = $2
+       AND ((type = 'wallet' AND data->>'wallet_client_type' = 'privy' AND data->>'chain_type' = 'ethereum') OR type = 'smart_wallet')
+     ORDER BY first_verified_at, id`,
+    [providerAppId, userId],
+  )
+  const pick = (t: string) => rows.filter((r) => r.type === t && typeof r.address === 'string').map((r) => ({ address: r.address }))
+  return { embedded_wallets: pick('wallet'), smart_wallets: pick('smart_wallet') }
+}

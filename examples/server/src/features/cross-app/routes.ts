@@ -12,7 +12,9 @@
  *   requester and its origin) it posts back to the opener.
  * - POST /cross-app/authenticate | link (requester app) { provider_app_id, code, code_verifier }:
  *   the code is used once, in the login's transaction. The linked account ('cross_app') has
- *   subject (the provider user's id), provider_app_id, embedded_wallets, smart_wallets.
+ *   subject (the provider user's id), provider_app_id, embedded_wallets and smart_wallets (the
+ *   provider user's embedded Ethereum wallets and linked smart wallets, `{ address }`, read at
+ *   each login and link).
  * - POST /cross-app/unlink { provider_app_id, subject }. Not transferable (spec part 1).
  */
 import { createHash } from 'node:crypto'
@@ -26,7 +28,7 @@ import { now, randomToken, sha256 } from '../../core/identity/tokens'
 import { id, mode } from '../../core/validate'
 import { router } from '../../core/router'
 import { currentGuest } from '../../core/auth'
-import { insertCode, liveCode, useCode } from './repo'
+import { insertCode, liveCode, providerWallets, useCode } from './repo'
 
 export const CROSS_APP_CODE_TTL_S = 120
 
@@ -102,8 +104,8 @@ export function crossAppRoutes(ctx: ServerCtx) {
     const acct: AccountInput = {
       type: 'cross_app',
       identifier: `${b.provider_app_id}:${row.user_id}`,
-      // Embedded wallets of the provider user join here once the server has them.
-      data: { subject: row.user_id, provider_app_id: b.provider_app_id, embedded_wallets: [], smart_wallets: [] },
+      // The provider user's embedded Ethereum wallets and smart wallets, read at each login/link.
+      data: { subject: row.user_id, provider_app_id: b.provider_app_id, ...(await providerWallets(ctx.store, b.provider_app_id, row.user_id)) },
       transferable: false,
       linkMethod: 'cross_app',
       displayName: row.user_id,

@@ -16,7 +16,7 @@
  *     "paymasterAddress": "0x…"           // server only: the VerifyingPaymaster this server signs for
  *   }],
  *   "paymaster": {                        // server only: the self-hosted verifying paymaster
- *     "signerKeyEnv": "PORTICO_PAYMASTER_KEY",   // or "signerKey": "0x…" (64 hex digits)
+ *     "signerKeyEnv": "PORTICO_PAYMASTER_KEY",   // or, in development mode only, "signerKey": "0x…" (64 hex digits)
  *     "policy": { "chains": [8453], "dailyLimitPerUser": 20, "validForS": 300, "maxCostWei": "10000000000000000" }
  *   }
  * }
@@ -113,6 +113,9 @@ export function smartWalletProblems(app: AppSettings, dev: boolean): string[] {
   const pm = s.paymaster
   if (pm) {
     if (!pm.signerKey && !pm.signerKeyEnv) problems.push(`${at(['paymaster'])}: needs signerKey or signerKeyEnv (the VerifyingPaymaster's signer key)`)
+    if (pm.signerKey && !dev) {
+      problems.push(`${at(['paymaster', 'signerKey'])}: a key written inline is for development mode only; give signerKeyEnv (an environment variable) so the key is never stored in apps.json or the database`)
+    }
     if (pm.signerKeyEnv && !pm.signerKey && !/^0x[0-9a-fA-F]{64}$/.test(process.env[pm.signerKeyEnv] ?? '')) {
       problems.push(`${at(['paymaster', 'signerKeyEnv'])}: environment variable ${pm.signerKeyEnv} must hold 0x and 64 hex digits`)
     }

@@ -4,11 +4,9 @@
  * Every signature check and every signature is viem's.
  */
 import {
-  createPublicClient,
   encodeAbiParameters,
   concat,
   getAddress,
-  http,
   isHex,
   numberToHex,
   parseAbi,
@@ -23,24 +21,15 @@ import { isErc6492Signature } from 'viem/utils'
 import type { AppSettings } from '../../config'
 import type { ServerCtx } from '../../core/context'
 import { errors } from '../../core/errors'
+import { rpcClient } from '../../core/rpc'
 import type { AccountInput } from '../../core/identity'
 import { allowedHosts, checkIssuedAt, checkUri, consumeNonce } from '../../nonces'
 import type { SmartWalletNetwork, SmartWalletSettings } from './config'
 import { paymasterErrors, smartWalletErrors } from './errors'
 
-const clients = new Map<string, PublicClient>()
-function clientFor(url: string): PublicClient {
-  let c = clients.get(url)
-  if (!c) {
-    c = createPublicClient({ transport: http(url, { timeout: 10_000, retryCount: 1 }) }) as PublicClient
-    clients.set(url, c)
-  }
-  return c
-}
-
 export function rpcFor(ctx: ServerCtx, n: SmartWalletNetwork): PublicClient | null {
   const url = n.rpcUrl ?? ctx.rpcUrls[n.chainId]
-  return url ? clientFor(url) : null
+  return url ? rpcClient(url) : null
 }
 
 /**

@@ -1,21 +1,12 @@
-import { createPublicClient, getAddress, http, isAddress, isHex, type Hex, type PublicClient } from 'viem'
+import { getAddress, isAddress, isHex, type Hex } from 'viem'
 import { parseSiweMessage, validateSiweMessage } from 'viem/siwe'
 import { verifyMessage as verifyEoaMessage } from 'viem/utils'
 import { DEFAULT_CHAINS } from '../../config'
 import type { ServerCtx } from '../../core/context'
 import { errors } from '../../core/errors'
+import { rpcClient } from '../../core/rpc'
 import { allowedHosts, checkIssuedAt, checkUri, consumeNonce } from '../../nonces'
 import { walletAccount, type WalletFlow } from './flow'
-
-const clients = new Map<string, PublicClient>()
-function clientFor(url: string): PublicClient {
-  let c = clients.get(url)
-  if (!c) {
-    c = createPublicClient({ transport: http(url, { timeout: 10_000, retryCount: 1 }) }) as PublicClient
-    clients.set(url, c)
-  }
-  return c
-}
 
 /**
  * An EOA signature is checked locally (ecrecover). Otherwise, when the chain has an RPC URL
@@ -32,7 +23,7 @@ export async function verifyWalletSignature(
   const url = rpcUrls[p.chainId]
   if (!url) return false
   try {
-    return await clientFor(url).verifyMessage({ address: p.address, message: p.message, signature: p.signature })
+    return await rpcClient(url).verifyMessage({ address: p.address, message: p.message, signature: p.signature })
   } catch {
     return false
   }

@@ -188,3 +188,18 @@ export async function pruneDeliveries(q: Queryable, beforeS: number, beforeMs: n
   )
   return rows.length
 }
+
+/** Changes an endpoint made through the API (url, events, enabled; null leaves one as it is). */
+export async function updateApiEndpoint(q: Queryable, appId: string, id: string, e: { url: string | null; events: string[] | null; enabled: boolean | null; t: number }): Promise<EndpointRow | undefined> {
+  const [r] = await q.query<EndpointRow>(
+    `UPDATE webhook_endpoints SET url = coalesce($3, url), events = coalesce($4::text[], events), enabled = coalesce($5, enabled), updated_at = $6
+      WHERE app_id = $1 AND id = $2 RETURNING *`,
+    [appId, id, e.url, e.events, e.enabled, e.t],
+  )
+  return r && endpointRow(r)
+}
+
+/** Deletes an endpoint and (cascade) its deliveries and their log. */
+export async function deleteEndpoint(q: Queryable, appId: string, id: string): Promise<boolean> {
+  return (await q.query('DELETE FROM webhook_endpoints WHERE app_id = $1 AND id = $2 RETURNING 1', [appId, id])).length > 0
+}

@@ -97,6 +97,32 @@ export async function disableEndpoint(d: WebhookDeps, appId: string, endpointId:
   if (!(await repo.setEndpointEnabled(d.store, appId, endpointId, false, now()))) throw webhookErrors.endpointNotFound()
 }
 
+/**
+ * Changes an endpoint: url, events, enabled (absent: unchanged). An endpoint from apps.json is
+ * the file's to change (the next start would undo the change): refused with 409.
+ */
+export async function updateEndpoint(d: WebhookDeps, appId: string, endpointId: string, input: { url?: unknown; events?: unknown; enabled?: unknown }): Promise<WebhookEndpoint> {
+  const url = input.url === undefined ? null : parse(webhookUrl, 'url', input.url)
+  const events = input.events === undefined ? null : parse(webhookEvents, 'events', input.events)
+  if (input.enabled !== undefined && typeof input.enabled !== 'boolean') throw webhookErrors.invalid('enabled', 'must be true or false')
+  const enabled = (input.enabled as boolean | undefined) ?? null
+  const current = await repo.selectEndpoint(d.store, appId, endpointId)
+  if (!current) throw webhookErrors.endpointNotFound()
+  if (current.source === 'config') throw webhookErrors.configEndpoint()
+  const r = await repo.updateApiEndpoint(d.store, appId, endpointId, { url, events, enabled, t: now() })
+  if (!r) throw webhookErrors.endpointNotFound()
+  if (r.enabled) wakeWorkers()
+  return show(r)
+}
+
+/** Deletes an endpoint made through the API, its deliveries and their log. */
+export async function deleteEndpoint(d: WebhookDeps, appId: string, endpointId: string): Promise<void> {
+  const current = await repo.selectEndpoint(d.store, appId, endpointId)
+  if (!current) throw webhookErrors.endpointNotFound()
+  if (current.source === 'config') throw webhookErrors.configEndpoint()
+  if (!(await repo.deleteEndpoint(d.store, appId, endpointId))) throw webhookErrors.endpointNotFound()
+}
+
 export async function listDeliveries(d: WebhookDeps, appId: string, o: { endpointId?: string; state?: 'pending' | 'delivered' | 'failed'; limit?: number } = {}): Promise<WebhookDelivery[]> {
   const limit = Math.min(Math.max(Math.trunc(o.limit ?? 100), 1), 1000)
   return (await repo.selectDeliveries(d.store, appId, { endpointId: o.endpointId, state: o.state, limit })).map((r) => ({

@@ -31,6 +31,7 @@ import { Webhook } from 'standardwebhooks'
 import { onEventsWritten } from '../../core/events'
 import type { Store } from '../../core/store'
 import type { Keys } from '../../keys'
+import { checkLiteralHost, publicOnlyLookup } from './destination'
 import { leaseDue, pruneDeliveries, recordAttempts, type AttemptResult, type LeasedRow } from './repo'
 import { WEBHOOK_SECRET_PURPOSE } from './service'
 
@@ -58,6 +59,12 @@ export interface WebhookWorkerOptions {
   pruneEveryMs?: number
   /** Rows deleted per statement. Default 1000. */
   pruneBatch?: number
+  /**
+   * Send to loopback, private and link-local addresses too (development mode, or receivers on
+   * your own network: PORTICO_WEBHOOKS_ALLOW_PRIVATE=1). Default false: public addresses only
+   * (destination.ts).
+   */
+  allowPrivateNetworks?: boolean
 }
 
 export interface WebhookWorker {
@@ -71,13 +78,23 @@ export interface WebhookWorker {
   stop(): Promise<void>
 }
 
-const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 32, keepAliveMsecs: 10_000 })
-const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 32, keepAliveMsecs: 10_000 })
+const agentOptions = { keepAlive: true, maxSockets: 32, keepAliveMsecs: 10_000 }
+/** Public addresses only: the lookup refuses a private answer before a socket opens. */
+const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) }
+/** Any address (allowPrivateNetworks). */
+const openAgents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) }
 const USER_AGENT = 'Portico-Webhooks/1'
 
 /** One POST; resolves with the status (the body is read and dropped) or rejects (network, time-out). */
-function post(url: URL, body: string, headers: Record<string, string>, timeoutMs: number): Promise<number> {
+function post(url: URL, body: string, headers: Record<string, string>, timeoutMs: number, allowPrivate: boolean): Promise<number> {
   return new Promise((resolve, reject) => {
+    if (!allowPrivate) {
+      try {
+        checkLiteralHost(url)
+      } catch (e) {
+        return reject(e)
+      }
+    }
     let done = false
     const settle = (f: () => void) => {
       if (done) return
@@ -88,7 +105,8 @@ function post(url: URL, body: string, headers: Record<string, string>, timeoutMs
     const secure = url.protocol === 'https:'
     const req = (secure ? https : http).request(
       {
-        agent: secure ? httpsAgent : httpAgent,
+        agent: (allowPrivate ? openAgents : agents)[secure ? 'https' : 'http'],
+        ...(allowPrivate ? {} : { lookup: publicOnlyLookup }),
         method: 'POST',
         hostname: url.hostname.replace(/^\[|\]$/g, ''),
         port: url.port || (secure ? 443 : 80),
@@ -123,6 +141,7 @@ export function startWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
   const retentionMs = o.retentionMs ?? 30 * 86_400_000
   const pruneEveryMs = o.pruneEveryMs ?? 3_600_000
   const pruneBatch = o.pruneBatch ?? 1000
+  const allowPrivate = o.allowPrivateNetworks ?? false
   // Longer than an attempt can take: a live worker always records its result before the lease ends.
   const leaseMs = 3 * timeoutMs
   /** Opened secrets by endpoint (and its updated_at: a new secret comes with a new one). */
@@ -174,7 +193,7 @@ export function startWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
       const wh = await signer(r)
       const ts = new Date()
       const headers = { 'webhook-id': r.id, 'webhook-timestamp': String(Math.floor(ts.getTime() / 1000)), 'webhook-signature': wh.sign(r.id, ts, r.payload) }
-      status = await post(urlOf(r.url), r.payload, headers, timeoutMs)
+      status = await post(urlOf(r.url), r.payload, headers, timeoutMs, allowPrivate)
       if (status < 200 || status > 299) error = `HTTP ${status}`
     } catch (err) {
       const e = err as { code?: string; name?: string }

@@ -18,10 +18,12 @@ END $$;
 CREATE TRIGGER app_settings_version_notify AFTER UPDATE ON app_settings_version
   FOR EACH ROW EXECUTE FUNCTION portico_notify_apps();
 
+-- One notification per statement; its payload is an app id of the rows (no secret; listeners ignore it).
 CREATE FUNCTION portico_notify_webhooks() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_notify('portico_webhooks', '');
+  PERFORM pg_notify('portico_webhooks', coalesce((SELECT min(app_id) FROM new_rows), ''));
   RETURN NULL;
 END $$;
 CREATE TRIGGER webhook_deliveries_notify AFTER INSERT ON webhook_deliveries
+  REFERENCING NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION portico_notify_webhooks();
