@@ -132,6 +132,7 @@ async function main() {
         timeoutMs: env.PORTICO_WEBHOOK_TIMEOUT_MS,
         retryBaseMs: env.PORTICO_WEBHOOK_RETRY_BASE_MS,
         maxAttempts: env.PORTICO_WEBHOOK_MAX_ATTEMPTS,
+        retentionMs: env.PORTICO_WEBHOOK_RETENTION_DAYS * 86_400_000,
         allowPrivateNetworks: env.dev || env.PORTICO_WEBHOOKS_ALLOW_PRIVATE,
       })
     : null

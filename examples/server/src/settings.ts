@@ -126,6 +126,8 @@ export const envSchema = z.object({
   PORTICO_WEBHOOK_TIMEOUT_MS: int(10_000, 100),
   PORTICO_WEBHOOK_RETRY_BASE_MS: int(5000, 10),
   PORTICO_WEBHOOK_MAX_ATTEMPTS: int(8, 1),
+  // Delivered (and failed, kept for replay) outbox rows are deleted after this many days.
+  PORTICO_WEBHOOK_RETENTION_DAYS: int(30, 1),
   PORTICO_WEBHOOKS_ALLOW_PRIVATE: z.enum(['1', '0', 'true', 'false', '']).optional().transform((v) => v === '1' || v === 'true'),
 })
 

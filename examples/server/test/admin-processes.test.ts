@@ -80,6 +80,51 @@ describe.skipIf(!db)('two server processes on one PostgreSQL', () => {
     expect((await call(b.base, `/api/v1/apps/${id}`)).body.login_methods).toEqual(['email', 'wallet'])
     // The other process's admin API reads the same table.
     expect((await call(b.base, `/admin/v1/apps/${id}/audit`, { token: ENV_KEY })).body.entries.map((e: { action: string }) => e.action)).toEqual(['app.updated', 'app.created'])
+
+    // The latency of a change (LISTEN/NOTIFY on PostgreSQL; the 250 ms poll is the fallback): a few renames, the median said.
+    const lat: number[] = []
+    for (let i = 0; i < 5; i++) {
+      const name = `Renamed ${i}`
+      expect((await call(a.base, `/admin/v1/apps/${id}`, { token: ENV_KEY, method: 'PATCH', body: { name } })).status).toBe(200)
+      lat.push(await until(async () => (await call(b.base, `/api/v1/apps/${id}`)).body.name === name))
+    }
+    lat.sort((x, y) => x - y)
+    console.info(`settings change seen by the other process: median ${lat[2].toFixed(1)} ms (${lat.map((x) => x.toFixed(1)).join(', ')})`)
+    expect(lat[2]).toBeLessThan(1000)
+  })
+
+  it('LISTEN/NOTIFY: a committed outbox row notifies a listener; a rolled-back one does not', async () => {
+    const { openPostgres } = await import('../src/core/store/postgres')
+    const store = await openPostgres(db!.url, { max: 2 })
+    try {
+      const got: string[] = []
+      const off = store.listen!('portico_webhooks', (p) => got.push(p))
+      // The listen connection is open once a notification of ours arrives.
+      await until(async () => {
+        await store.query("SELECT pg_notify('portico_webhooks', 'ready')")
+        return got.includes('ready')
+      })
+      got.length = 0
+      const t = Math.floor(Date.now() / 1000)
+      const ep = `we_notify_${randomBytes(4).toString('hex')}`
+      await store.query("INSERT INTO webhook_endpoints (id, app_id, url, secret, events, enabled, created_at, updated_at) VALUES ($1, $2, 'http://127.0.0.1:9/', 'x', '{}', false, $3, $3)", [ep, DEMO, t])
+      // Each insert under an app id of its own: the server processes' own rows notify too.
+      const row = (id: string, app: string): [string, unknown[]] => ["INSERT INTO webhook_deliveries (id, endpoint_id, app_id, event_type, payload, created_at, next_attempt_ms) VALUES ($1, $2, $3, 'user.deleted', '{}', $4, 0)", [id, ep, app, t]]
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.query(...row(`msg_${ep}_a`, `${ep}_rolled_back`))
+          throw new Error('rolled back')
+        }),
+      ).rejects.toThrow('rolled back')
+      await store.transaction(async (tx) => void (await tx.query(...row(`msg_${ep}_b`, `${ep}_committed`))))
+      // Notifications arrive in commit order on one connection: once the committed one is here, a rolled-back one would be too.
+      await until(() => new Promise<boolean>((r) => setTimeout(() => r(got.includes(`${ep}_committed`)), 5)))
+      expect(got.filter((p) => p.startsWith(ep))).toEqual([`${ep}_committed`])
+      off()
+      await store.query('DELETE FROM webhook_endpoints WHERE id = $1', [ep])
+    } finally {
+      await store.close()
+    }
   })
 
   it('sessions revoked through one process: the user’s next request to the other is 401', async () => {

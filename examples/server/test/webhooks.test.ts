@@ -246,6 +246,45 @@ describe('webhooks', () => {
     expect(rows.every((r) => r.attempts === 1)).toBe(true)
   })
 
+  it('pruning deletes delivered and failed rows past the retention, in batches, with their log; pending rows stay', async () => {
+    const { endpoint: ep } = await endpoint(TERMS, '/prune', ['user.deleted'])
+    const day = 86_400_000
+    const now = Date.now()
+    const far = now + 365 * day // pending rows not due: the running worker leaves them alone
+    const rows: [string, string, number, number | null][] = [
+      // id, state, next_attempt_ms, delivered_at (s)
+      ['msg_prune_old_ok', 'delivered', now - 31 * day, Math.floor((now - 31 * day) / 1000)],
+      ['msg_prune_old_ok2', 'delivered', now - 40 * day, Math.floor((now - 40 * day) / 1000)],
+      ['msg_prune_new_ok', 'delivered', now - 29 * day, Math.floor((now - 29 * day) / 1000)],
+      ['msg_prune_old_fail', 'failed', now - 31 * day, null],
+      ['msg_prune_new_fail', 'failed', now - 1 * day, null],
+      ['msg_prune_old_pending', 'pending', far, null],
+    ]
+    for (const [id, state, next, at] of rows) {
+      await store.query(
+        `INSERT INTO webhook_deliveries (id, endpoint_id, app_id, event_type, payload, created_at, state, attempts, next_attempt_ms, delivered_at)
+         VALUES ($1, $2, $3, 'user.deleted', '{}', $4, $5, 1, $6, $7)`,
+        [id, ep.id, TERMS, Math.floor((now - 45 * day) / 1000), state, next, at],
+      )
+      await store.query('INSERT INTO webhook_attempts (delivery_id, attempt, at, status, duration_ms) VALUES ($1, 1, $2, 500, 3)', [id, Math.floor(next / 1000)])
+    }
+    const local = startWebhookWorker({ store, keys: devKeys, log: silent, pollMs: 60_000, pruneEveryMs: 0, pruneBatch: 1 })
+    try {
+      expect(await local.prune()).toBeGreaterThanOrEqual(0)
+    } finally {
+      await local.stop()
+    }
+    const left = (await store.query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id', [ep.id])).map((r) => r.id)
+    expect(left).toEqual(['msg_prune_new_fail', 'msg_prune_new_ok', 'msg_prune_old_pending'])
+    const log = (await store.query<{ delivery_id: string }>("SELECT DISTINCT delivery_id FROM webhook_attempts WHERE delivery_id LIKE 'msg_prune_%' ORDER BY 1")).map((r) => r.delivery_id)
+    expect(log).toEqual(left)
+    // A kept failed row can still be replayed.
+    await webhooks.replayDelivery(d(), TERMS, 'msg_prune_new_fail')
+    await until(async () => (await store.query<{ state: string }>("SELECT state FROM webhook_deliveries WHERE id = 'msg_prune_new_fail'"))[0].state === 'delivered')
+    expect(rx.at('/prune').map((g) => g.id)).toEqual(['msg_prune_new_fail'])
+    await store.query("DELETE FROM webhook_deliveries WHERE id LIKE 'msg_prune_%'")
+  })
+
   it('account and MFA changes are emitted from their routes; a disabled endpoint gets nothing new', async () => {
     const { endpoint: ep, secret } = await endpoint(DEMO, '/changes', ['user.linked_account', 'user.unlinked_account', 'user.updated_account', 'mfa.enabled', 'mfa.disabled'])
     const email = uniqueEmail('wh-ch')

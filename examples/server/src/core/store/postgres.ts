@@ -33,6 +33,47 @@ export async function openPostgres(databaseUrl: string, opts: { max?: number } =
   const pool = new pg.Pool({ connectionString: databaseUrl, max, types: types as any, pipeline: true } as pg.PoolConfig)
   // An idle client's connection failed: the code only (messages may quote server text).
   pool.on('error', (err) => console.error(JSON.stringify({ level: 50, msg: 'postgres pool error', err_code: (err as { code?: string }).code ?? err.name })))
+  // LISTEN/NOTIFY: one dedicated connection per store, opened at the first listen(); on an
+  // error it is dropped and re-opened after a second (polling covers the gap).
+  const handlers = new Map<string, Set<(payload: string) => void>>()
+  let listening: Promise<pg.Client | null> | null = null
+  let retry: NodeJS.Timeout | null = null
+  let closed = false
+  const listener = (): Promise<pg.Client | null> =>
+    (listening ??= (async () => {
+      if (closed) return null
+      const c = new pg.Client({ connectionString: databaseUrl })
+      const lost = (err?: Error) => {
+        if (err) console.error(JSON.stringify({ level: 40, msg: 'postgres listen connection lost', err_code: (err as { code?: string }).code ?? err.name }))
+        c.removeAllListeners('notification')
+        c.on('error', () => {})
+        void c.end().catch(() => {})
+        listening = null
+        if (!closed && !retry) {
+          retry = setTimeout(() => {
+            retry = null
+            void listener().catch(() => {})
+          }, 1000)
+          retry.unref()
+        }
+      }
+      c.on('error', lost)
+      c.on('notification', (m) => {
+        for (const f of handlers.get(m.channel) ?? []) {
+          try {
+            f(m.payload ?? '')
+          } catch {}
+        }
+      })
+      try {
+        await c.connect()
+        for (const ch of handlers.keys()) await c.query(`LISTEN "${ch}"`)
+      } catch (err) {
+        lost(err as Error)
+        return null
+      }
+      return c
+    })())
   const store: Store = {
     kind: 'postgres',
     query: (sql, params) => run(pool, sql, params),
@@ -67,7 +108,21 @@ export async function openPostgres(databaseUrl: string, opts: { max?: number } =
     async migrate() {
       await runMigrations(store)
     },
+    listen(channel, fn) {
+      let set = handlers.get(channel)
+      if (!set) {
+        handlers.set(channel, (set = new Set()))
+        void listener().then((c) => c?.query(`LISTEN "${channel}"`)).catch(() => {})
+      }
+      set.add(fn)
+      return () => void set.delete(fn)
+    },
     async close() {
+      closed = true
+      if (retry) clearTimeout(retry)
+      const c = await listening?.catch(() => null)
+      listening = null
+      await c?.end().catch(() => {})
       await pool.end()
     },
   }

@@ -29,6 +29,12 @@ export interface Store extends Queryable {
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
   /** Applies pending SQL migrations (idempotent, safe with several processes). */
   migrate(): Promise<void>
+  /**
+   * LISTEN on a channel (PostgreSQL only; absent on PGlite): `fn` runs for each notification
+   * committed by any process. A lost connection is re-opened in the background (a notification
+   * sent meanwhile is missed: callers keep polling as the fallback). Answers the unsubscribe.
+   */
+  listen?(channel: string, fn: (payload: string) => void): () => void
   close(): Promise<void>
 }
 

@@ -2,7 +2,8 @@
  * App settings in the database (issue 32). The registry every route reads (`ctx.apps`) is a
  * live view of the `app_settings` table: apps.json (or the server's `apps` option) seeds it,
  * the admin API changes it, and every server process on the database reloads it when the
- * version row moves (polled every 250 ms: one indexed one-row read).
+ * version row moves: at once on PostgreSQL (LISTEN/NOTIFY), and polled every 250 ms (one
+ * indexed one-row read) as the fallback and the only path on PGlite.
  *
  * Seeding, at each start: an app of the file that the database lacks is imported; an app the
  * database has from an earlier import ('seed') and that nobody changed through the admin API
@@ -123,6 +124,8 @@ export async function openLiveApps(o: {
     )
   }, o.pollMs ?? APPS_POLL_MS)
   timer.unref()
+  // PostgreSQL: a committed change notifies at once (migration 039's trigger); the poll stays as the fallback.
+  const unlisten = o.store.listen?.('portico_apps', () => void reload().catch(() => {}))
 
   return {
     get: (id) => map.get(id),
@@ -130,7 +133,10 @@ export async function openLiveApps(o: {
     allOrigins: () => origins,
     reload,
     version: () => version,
-    stop: () => clearInterval(timer),
+    stop: () => {
+      clearInterval(timer)
+      unlisten?.()
+    },
   }
 }
 

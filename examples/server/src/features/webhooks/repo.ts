@@ -172,6 +172,23 @@ export async function requeue(q: Queryable, appId: string, id: string, nowMs: nu
   )
 }
 
+/**
+ * Outbox pruning: deletes up to `limit` delivered rows delivered before `beforeS` (seconds) and
+ * failed rows whose last attempt was before `beforeMs`; their delivery-log rows go with them
+ * (ON DELETE CASCADE). Pending rows are never touched. Returns the rows deleted.
+ */
+export async function pruneDeliveries(q: Queryable, beforeS: number, beforeMs: number, limit: number): Promise<number> {
+  const rows = await q.query(
+    `DELETE FROM webhook_deliveries WHERE id IN (
+       (SELECT id FROM webhook_deliveries WHERE state = 'delivered' AND delivered_at < $1 LIMIT $3)
+       UNION ALL
+       (SELECT id FROM webhook_deliveries WHERE state = 'failed' AND next_attempt_ms < $2 LIMIT $3))
+     RETURNING 1`,
+    [beforeS, beforeMs, limit],
+  )
+  return rows.length
+}
+
 /** Changes an endpoint made through the API (url, events, enabled; null leaves one as it is). */
 export async function updateApiEndpoint(q: Queryable, appId: string, id: string, e: { url: string | null; events: string[] | null; enabled: boolean | null; t: number }): Promise<EndpointRow | undefined> {
   const [r] = await q.query<EndpointRow>(

@@ -3,8 +3,9 @@
  * the transaction of each change), off the request path.
  *
  * - Woken after a commit that wrote deliveries (core/events.ts `onEventsWritten`), with a short
- *   delay so that a burst of logins goes out as one batch; otherwise a timer (`pollMs`) picks up
- *   what other processes wrote, retries that fall due and leases that ran out.
+ *   delay so that a burst of logins goes out as one batch; on PostgreSQL also by another
+ *   process's commit (LISTEN/NOTIFY, migration 039); otherwise a timer (`pollMs`) picks up what
+ *   other processes wrote (the only path on PGlite), retries that fall due and leases that ran out.
  * - A batch is leased in one statement (`FOR UPDATE SKIP LOCKED` plus a lease, so two workers —
  *   in one process or in several on one PostgreSQL — never send the same row at once), sent
  *   concurrently over keep-alive connections, and its results are written in one statement
@@ -18,6 +19,10 @@
  * - A process killed between the commit and the send leaves the row pending (or leased until
  *   its lease runs out): the next worker sends it. Delivery is at least once; `webhook-id` makes
  *   it once for a receiver that deduplicates.
+ * - Pruning: every `pruneEveryMs` (default 1 h, and once at start) delivered rows older than
+ *   `retentionMs` (default 30 days) and failed rows whose last attempt is that old (kept until
+ *   then for manual replay) are deleted with their delivery log, `pruneBatch` rows a statement,
+ *   so that a large backlog never holds one long transaction. Pending rows are never pruned.
  */
 import http from 'node:http'
 import https from 'node:https'
@@ -27,7 +32,7 @@ import { onEventsWritten } from '../../core/events'
 import type { Store } from '../../core/store'
 import type { Keys } from '../../keys'
 import { checkLiteralHost, publicOnlyLookup } from './destination'
-import { leaseDue, recordAttempts, type AttemptResult, type LeasedRow } from './repo'
+import { leaseDue, pruneDeliveries, recordAttempts, type AttemptResult, type LeasedRow } from './repo'
 import { WEBHOOK_SECRET_PURPOSE } from './service'
 
 export interface WebhookWorkerOptions {
@@ -48,6 +53,12 @@ export interface WebhookWorkerOptions {
   maxAttempts?: number
   /** First retry delay (ms); each next one is 4× longer. Default 5000. */
   retryBaseMs?: number
+  /** Delivered and failed rows are deleted this long after delivery / the last attempt (ms). Default 30 days. */
+  retentionMs?: number
+  /** How often pruning runs (ms). Default 1 hour; 0: never (tests call prune()). */
+  pruneEveryMs?: number
+  /** Rows deleted per statement. Default 1000. */
+  pruneBatch?: number
   /**
    * Send to loopback, private and link-local addresses too (development mode, or receivers on
    * your own network: PORTICO_WEBHOOKS_ALLOW_PRIVATE=1). Default false: public addresses only
@@ -61,6 +72,8 @@ export interface WebhookWorker {
   wake(): void
   /** Runs rounds until nothing is due now (tests). */
   drain(): Promise<void>
+  /** Deletes delivered and failed rows past the retention, batch by batch; resolves with the count. */
+  prune(): Promise<number>
   /** Stops the timer and waits for the round in flight. */
   stop(): Promise<void>
 }
@@ -125,6 +138,9 @@ export function startWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
   const timeoutMs = o.timeoutMs ?? 10_000
   const maxAttempts = o.maxAttempts ?? 8
   const retryBaseMs = o.retryBaseMs ?? 5000
+  const retentionMs = o.retentionMs ?? 30 * 86_400_000
+  const pruneEveryMs = o.pruneEveryMs ?? 3_600_000
+  const pruneBatch = o.pruneBatch ?? 1000
   const allowPrivate = o.allowPrivateNetworks ?? false
   // Longer than an attempt can take: a live worker always records its result before the lease ends.
   const leaseMs = 3 * timeoutMs
@@ -137,6 +153,7 @@ export function startWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
   let running: Promise<number> | null = null
   let again = false
   let stopped = false
+  let pruneFirst: NodeJS.Timeout | null = null
 
   const schedule = (ms: number) => {
     if (stopped) return
@@ -240,8 +257,42 @@ export function startWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
     return running
   }
 
+  let pruning: Promise<number> | null = null
+  function prune(): Promise<number> {
+    if (pruning) return pruning
+    pruning = (async () => {
+      let total = 0
+      try {
+        const cutoffMs = Date.now() - retentionMs
+        let n: number
+        do {
+          n = await pruneDeliveries(o.store, Math.floor(cutoffMs / 1000), cutoffMs, pruneBatch)
+          total += n
+        } while (!stopped && n > 0)
+        if (total) o.log.info({ deleted: total }, 'webhook outbox pruned')
+      } catch (err) {
+        const e = err as { code?: string; name?: string }
+        o.log.error({ err_name: e?.name, err_code: e?.code }, 'webhook outbox pruning failed')
+      } finally {
+        pruning = null
+      }
+      return total
+    })()
+    return pruning
+  }
+  let pruneTimer: NodeJS.Timeout | null = null
+  if (pruneEveryMs > 0) {
+    const first = setTimeout(() => void prune(), 1000)
+    first.unref()
+    pruneTimer = setInterval(() => void prune(), pruneEveryMs)
+    pruneTimer.unref()
+    pruneFirst = first
+  }
+
   const wake = () => schedule(wakeDelayMs)
   const unsubscribe = onEventsWritten(wake)
+  // PostgreSQL: rows committed by another process wake this worker at once (migration 039's trigger).
+  const unlisten = o.store.listen?.('portico_webhooks', wake)
   // Rows left by a process that stopped (or this one's last run): look at once.
   schedule(0)
 
@@ -251,9 +302,14 @@ export function startWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
       while (running) await running
       while ((await round()) > 0) {}
     },
+    prune,
     async stop() {
       stopped = true
       unsubscribe()
+      unlisten?.()
+      if (pruneTimer) clearInterval(pruneTimer)
+      if (pruneFirst) clearTimeout(pruneFirst)
+      await pruning
       if (timer) clearTimeout(timer)
       timer = null
       await running
