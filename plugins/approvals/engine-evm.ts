@@ -236,16 +236,20 @@ export function createEvmTxSession(env: EngineEnv, req: ApprovalRequest, signer:
           throw failure(classifyEvmError(e, receipt ? hash : undefined), explorerUrl)
         }
         turn.sent(hash)
-        let receipt
-        try {
-          receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 250, timeout: 120_000 })
-        } catch (e) {
-          throw failure(classifyEvmError(e, hash), explorerUrl)
-        }
-        if (receipt.status !== 'success') throw failure({ code: 'CALL_EXCEPTION', message: 'transaction execution reverted', hash }, explorerUrl)
-        lastFailure = null
-        return { result: hash, hash, explorerUrl }
+        return included(hash, explorerUrl)
       }),
+  }
+  /** The sent transaction's receipt: success resolves with its hash; a revert or a time-out is the failure screen's. */
+  async function included(hash: Hex, explorerUrl: string | null) {
+    let receipt
+    try {
+      receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 250, timeout: 120_000 })
+    } catch (e) {
+      throw failure(classifyEvmError(e, hash), explorerUrl)
+    }
+    if (receipt.status !== 'success') throw failure({ code: 'CALL_EXCEPTION', message: 'transaction execution reverted', hash }, explorerUrl)
+    lastFailure = null
+    return { result: hash, hash, explorerUrl }
   }
   /** A signer that sends for itself (a smart account's user operation): its hash, then the receipt. */
   async function sendThroughSigner(tx: PreparedTx, turn: { left(): boolean; sent(hash: string): void }) {
@@ -257,16 +261,7 @@ export function createEvmTxSession(env: EngineEnv, req: ApprovalRequest, signer:
       throw failure(classifyEvmError(e))
     }
     turn.sent(hash)
-    const explorerUrl = evmExplorerUrl(chain, 'tx', hash)
-    let receipt
-    try {
-      receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 250, timeout: 120_000 })
-    } catch (e) {
-      throw failure(classifyEvmError(e, hash), explorerUrl)
-    }
-    if (receipt.status !== 'success') throw failure({ code: 'CALL_EXCEPTION', message: 'transaction execution reverted', hash }, explorerUrl)
-    lastFailure = null
-    return { result: hash, hash, explorerUrl }
+    return included(hash, evmExplorerUrl(chain, 'tx', hash))
   }
   const failure = (f: TransactionFailure, explorerUrl: string | null = null) => {
     lastFailure = f
