@@ -332,6 +332,24 @@ describe('EIP-7702: an EOA upgraded in place sends sponsored operations (EntryPo
     expect(await reason(token, wire, '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789')).toBe('unsupported_entry_point')
     // A v0.7 request for this EOA is refused too: it is not a linked smart wallet.
     expect(await reason(token, wire, entryPoint07Address)).toBe('sender_not_linked')
+
+    // The delegation target: a linked EOA with no delegation and no authorisation, or one that
+    // authorises another contract, is not sponsored; authorising Simple7702Account is.
+    const token2 = await login()
+    const plain = privateKeyToAccount(generatePrivateKey())
+    const init2 = await s.call('/api/v1/siwe/init', { body: { address: plain.address }, token: token2 })
+    const message2 = createSiweMessage({ address: plain.address, chainId: 1, domain: 'localhost:5173', nonce: init2.body.nonce, uri: ORIGIN, version: '1', issuedAt: new Date() })
+    const linked2 = await s.call('/api/v1/siwe/link', { token: token2, body: { message: message2, signature: await plain.signMessage({ message: message2 }), chainId: 'eip155:1', walletClientType: 'metamask', connectorType: 'injected' } })
+    expect(linked2.body.error ?? linked2.status).toBe(200)
+    const plainWire = { ...wire, sender: plain.address, nonce: '0x0' }
+    const authTo = (address: string) => ({ address, chainId: '0x7a69', nonce: '0x0', r: `0x${'11'.repeat(32)}`, s: `0x${'22'.repeat(32)}`, yParity: '0x0' })
+    expect(await reason(token2, plainWire)).toBe('delegation_not_allowed')
+    const other = await rpc(token2, 'pm_getPaymasterStubData', [{ ...plainWire, eip7702Auth: authTo(aa.factories.simple) }, entryPoint08Address, '0x7a69', {}])
+    expect(other.body.error).toMatchObject({ data: { reason: 'delegation_not_allowed' } })
+    expect(other.body.error.message).toBe(`Sponsorship refused: the account delegates to ${aa.factories.simple}, which this paymaster does not sponsor (EIP-7702: Simple7702Account only).`)
+    const good = await rpc(token2, 'pm_getPaymasterStubData', [{ ...plainWire, eip7702Auth: authTo(aa.v08.simple7702) }, entryPoint08Address, '0x7a69', {}])
+    expect(good.body.error).toBeUndefined()
+    expect(good.body.result).toBeTruthy()
   })
 
   /** An EIP-1193 provider over a local key (the embedded wallet's stand-in: the frame signs the same requests). */

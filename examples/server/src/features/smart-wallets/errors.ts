@@ -34,5 +34,13 @@ export const paymasterErrors = {
   replay: () => new PaymasterRefusal(-32001, 'Sponsorship refused: this nonce was already used (replay).', 'nonce_used'),
   gasLimit: (what: string) => new PaymasterRefusal(-32001, `Sponsorship refused: ${what} is above the paymaster's limit.`, 'gas_limit'),
   maxCost: (cost: bigint, max: bigint) => new PaymasterRefusal(-32001, `Sponsorship refused: the operation may cost up to ${cost} wei, above the policy's ${max} wei.`, 'max_cost'),
+  delegation: (target: string | null) =>
+    new PaymasterRefusal(
+      -32001,
+      target
+        ? `Sponsorship refused: the account delegates to ${target}, which this paymaster does not sponsor (EIP-7702: Simple7702Account only).`
+        : 'Sponsorship refused: the sender is not an EIP-7702 account (no delegation on chain and no authorisation in the operation).',
+      'delegation_not_allowed',
+    ),
   unavailable: (why: string) => new PaymasterRefusal(-32603, `Paymaster unavailable: ${why}`.slice(0, 300), 'unavailable'),
 }

@@ -27,7 +27,8 @@ import { id, text } from '../../core/validate'
 import { smartWalletProblems, smartWalletSettings, smartWalletsWire, SMART_WALLET_TYPES, type SmartWalletSettings } from './config'
 import { PaymasterRefusal, paymasterErrors, smartWalletErrors } from './errors'
 import { lockUser, ownsEthereumWallet, ownsSmartWallet, recordSponsorship, sponsorshipCount } from './repo'
-import { entryPointNonce, maxCost, parsePaymasterParams, rpcFor, signedData, stubData, verifySmartWalletLink } from './service'
+import { delegationTarget, entryPointNonce, maxCost, parsePaymasterParams, rpcFor, signedData, SPONSORED_7702_IMPLEMENTATIONS, stubData, verifySmartWalletLink } from './service'
+import type { Address } from 'viem'
 
 const linkBody = z.object({
   message: text(4096),
@@ -83,6 +84,16 @@ export function smartWalletsRoutes(ctx: ServerCtx) {
       // v0.7: the user's linked smart wallet; v0.8: the user's own EOA upgraded in place (EIP-7702).
       const owns = req.version === '0.8' ? ownsEthereumWallet : ownsSmartWallet
       if (!(await owns(ctx.store, app.id, auth.userId, req.userOp.sender))) throw paymasterErrors.notYours()
+      if (req.version === '0.8') {
+        // An EOA that delegates (or is about to) to a contract the paymaster does not know is not sponsored.
+        let target: Address | null
+        try {
+          target = await delegationTarget(client, req.userOp.sender, req.authorizationTarget)
+        } catch (err) {
+          throw paymasterErrors.unavailable(`the chain did not answer (${(err as Error).name})`)
+        }
+        if (!target || !SPONSORED_7702_IMPLEMENTATIONS.some((a) => a.toLowerCase() === target!.toLowerCase())) throw paymasterErrors.delegation(target)
+      }
       const t = now()
       const validUntil = t + pm.policy.validForS
       const key = { appId: app.id, userId: auth.userId, chainId: req.chainId, sender: req.userOp.sender, nonce: req.userOp.nonce.toString(), since: t - 86400 }

@@ -110,6 +110,8 @@ export interface PaymasterRequest {
   version: '0.7' | '0.8'
   entryPoint: Address
   chainId: number
+  /** v0.8: the contract the operation's EIP-7702 authorisation delegates to (`eip7702Auth.address`), when it carries one. */
+  authorizationTarget?: Address
 }
 
 const quantity = (v: unknown, what: string, fallback?: bigint): bigint => {
@@ -157,7 +159,10 @@ export function parsePaymasterParams(params: unknown[]): PaymasterRequest {
   if (userOp.paymasterVerificationGasLimit! > MAX_PAYMASTER_VERIFICATION_GAS) throw paymasterErrors.gasLimit('paymasterVerificationGasLimit')
   const version = entryPoint === getAddress(entryPoint07Address) ? '0.7' : entryPoint === getAddress(entryPoint08Address) ? '0.8' : null
   if (!version) throw paymasterErrors.entryPoint(entryPoint)
-  return { userOp, entryPoint, version, chainId: Number(chainId) }
+  const auth = u.eip7702Auth
+  const authorizationTarget =
+    auth && typeof auth === 'object' && !Array.isArray(auth) ? addr((auth as Record<string, unknown>).address, 'eip7702Auth.address') : undefined
+  return { userOp, entryPoint, version, chainId: Number(chainId), ...(authorizationTarget ? { authorizationTarget } : {}) }
 }
 
 /** The most the operation can cost the paymaster's deposit: every gas limit at maxFeePerGas. */
@@ -214,4 +219,17 @@ export async function signedData(client: PublicClient, paymaster: Address, signe
     paymasterVerificationGasLimit: numberToHex(userOp.paymasterVerificationGasLimit ?? PAYMASTER_VERIFICATION_GAS),
     paymasterPostOpGasLimit: numberToHex(userOp.paymasterPostOpGasLimit ?? PAYMASTER_POST_OP_GAS),
   }
+}
+
+/**
+ * The contract an EIP-7702 sender delegates to: the designator on chain (0xef0100 ‖ address),
+ * else the operation's own authorisation (its first operation), else null (a plain EOA).
+ */
+/** The EIP-7702 implementations the paymaster sponsors: Simple7702Account (EntryPoint v0.8), at its canonical address. */
+export const SPONSORED_7702_IMPLEMENTATIONS: readonly Address[] = ['0xe6Cae83BdE06E4c305530e199D7217f42808555B']
+
+export async function delegationTarget(client: PublicClient, sender: Address, authorizationTarget?: Address): Promise<Address | null> {
+  const code = (await client.getCode({ address: sender }))?.toLowerCase()
+  if (code && /^0xef0100[0-9a-f]{40}$/.test(code)) return getAddress(`0x${code.slice(8)}`)
+  return authorizationTarget ?? null
 }
