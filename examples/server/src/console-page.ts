@@ -11,33 +11,20 @@
  * operators sign in through the modal, and it calls the admin API with their access token.
  * CSP: own script and stylesheet only, requests to this origin, no framing.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Hono } from 'hono'
+import { sourceAliases } from '../../../source-aliases'
 import { BROWSER_BUILD, etagOf } from './frame-page'
 
 const r = (p: string) => fileURLToPath(new URL(p, import.meta.url))
 const ENTRY = r('../console/main.tsx')
 const CSS = [r('../../../ui/styles.css'), r('../console/console.css')]
 
-/** `portico`, `portico/ui…`, `portico/kits/*`, `portico/plugins/*` to the repository's sources. */
+/** `portico…` to the repository's sources: the aliases vitest and the example apps use (source-aliases.ts). */
 function sourceFor(path: string): string | null {
-  const fixed: Record<string, string> = {
-    portico: 'kernel/index.ts',
-    'portico/internal': 'kernel/internal.ts',
-    'portico/ui': 'ui/index.ts',
-    'portico/ui/screens': 'ui/screens.ts',
-    'portico/ui/core': 'ui/core.ts',
-    'portico/ui/phone-input': 'ui/phone-input.ts',
-    'portico/ui/qr': 'ui/qr.tsx',
-  }
-  if (fixed[path]) return r(`../../../${fixed[path]}`)
-  const m = /^portico\/(kits|plugins)\/([a-z0-9-]+)$/.exec(path)
-  if (!m) return null
-  // The OAuth providers are one file over their kit (kits/oauth/providers/<id>.tsx), public as portico/plugins/<id>.
-  const provider = r(`../../../kits/oauth/providers/${m[2]}.tsx`)
-  if (m[1] === 'plugins' && existsSync(provider)) return provider
-  return r(`../../../${m[1]}/${m[2]}/index.ts`)
+  const a = sourceAliases.find((x) => x.find.test(path))
+  return a ? path.replace(a.find, a.replacement) : null
 }
 
 export const CONSOLE_CSP = [
