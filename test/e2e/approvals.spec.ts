@@ -14,6 +14,7 @@ import { deployTestContracts, type TestContracts } from '../chains/contracts'
 import { startSvm, type Svm } from '../chains/svm'
 import { createPriceStandIn } from '../../examples/stand-ins/price/handler'
 import { startHarness, type Harness } from './harness'
+import { button, clearResult, dialog, result } from './demo-page'
 
 const APP = 'portico-test-apv-00000001'
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -62,24 +63,7 @@ async function login(page: Page, email: string) {
   await page.waitForFunction(() => document.querySelector('[data-testid=wallet-status]')?.textContent === 'connected')
 }
 
-/** Waits for the result line to start with `prefix` (or an error) and returns the rest. */
-async function result(page: Page, prefix: string) {
-  await page.waitForFunction(
-    (p) => {
-      const t = document.querySelector('[data-testid=result]')?.textContent ?? ''
-      return t.startsWith(p) || t.startsWith('error')
-    },
-    prefix,
-    { timeout: 60_000 },
-  )
-  const text = (await page.textContent('[data-testid=result]'))!
-  expect(text).toMatch(new RegExp(`^${prefix}`))
-  return text.slice(prefix.length).trim()
-}
-const clearResult = (page: Page) => page.evaluate(() => void (document.querySelector('[data-testid=result]')!.textContent = ''))
 
-const dialog = (screen: string) => `[role=dialog][data-screen=${screen}]`
-const button = (screen: string, name: string) => `${dialog(screen)} .portico-actions button:has(.portico-button-label:text-is("${name}"))`
 
 async function approveTx(page: Page, screen = 'approvals-transaction') {
   await page.click(button(screen, 'Approve'))

@@ -25,6 +25,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { toSafeSmartAccount } from 'permissionless/accounts'
 import { installEthereumWallet } from './wallets/ethereum'
 import { startHarness, type Harness } from './harness'
+import { button, clearResult, dialog, result as resultLine } from './demo-page'
 
 const APP = 'portico-test-apv-smartw01'
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as Address
@@ -84,23 +85,8 @@ afterAll(async () => {
   aa?.stop()
 })
 
-const dialog = (screen: string) => `[role=dialog][data-screen=${screen}]`
-const button = (screen: string, name: string) => `${dialog(screen)} .portico-actions button:has(.portico-button-label:text-is("${name}"))`
-
-async function result(page: Page, prefix: string) {
-  await page.waitForFunction(
-    (p) => {
-      const t = document.querySelector('[data-testid=result]')?.textContent ?? ''
-      return t.startsWith(p) || t.startsWith('error')
-    },
-    prefix,
-    { timeout: 90_000 },
-  )
-  const text = (await page.textContent('[data-testid=result]'))!
-  expect(text).toMatch(new RegExp(`^${prefix}`))
-  return text.slice(prefix.length).trim()
-}
-const clearResult = (page: Page) => page.evaluate(() => void (document.querySelector('[data-testid=result]')!.textContent = ''))
+/** Receipts on the local chain with a bundler in between: up to 90 s on a busy machine. */
+const result = (page: Page, prefix: string) => resultLine(page, prefix, 90_000)
 const balanceOf = (a: Address) => pub.readContract({ address: token, abi: tokenAbi, functionName: 'balanceOf', args: [a] }) as Promise<bigint>
 
 describe('smart wallets through the embedded wallet', { timeout: 240_000 }, () => {
