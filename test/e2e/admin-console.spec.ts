@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { verifyWebhook } from '../../server/index'
 import { startHarness, type Harness } from './harness'
+import { until as waitUntil } from '../../examples/server/test/helpers'
 
 const OWNER = 'owner@console-e2e.example.com'
 const ENV_KEY = 'portico_admin_console-e2e-bootstrap-key-0000000000'
@@ -44,15 +45,7 @@ const adminApi = async (path: string, cred: string, o: { method?: string; body?:
   return { status: res.status, body: (await res.json().catch(() => null)) as any }
 }
 
-async function until<T>(check: () => T | Promise<T>, ms = 15_000): Promise<NonNullable<T>> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await check()
-    if (v) return v as NonNullable<T>
-    if (Date.now() > end) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+const until = <T>(check: () => T | Promise<T>, ms = 15_000) => waitUntil(check, ms, 50)
 
 /** Opens the console (its own CSP, not bypassed) and signs in through the modal. */
 async function signIn(email: string, o: { viewport?: { width: number; height: number }; dark?: boolean; shot?: string } = {}): Promise<Page> {

@@ -12,7 +12,7 @@ import { verifyWebhook } from '../../../server/index'
 import type { Store } from '../src/core/store'
 import { CONSOLE_APP_ID } from '../src/features/admin/apps'
 import { startWebhookWorker, type WebhookWorker } from '../src/features/webhooks/worker'
-import { DEMO, ORIGIN, devKeys, openTestStore, startTestServer, uniqueEmail, type TestServer } from './helpers'
+import { DEMO, ORIGIN, devKeys, openTestStore, startTestServer, uniqueEmail, type TestServer, until } from './helpers'
 
 const OWNER = 'owner@console.example.com'
 let store: Store
@@ -33,16 +33,6 @@ const rx: Server = httpServer((req, res) => {
 })
 let base = ''
 
-/** Polls until `check` holds (no fixed sleep). */
-async function until<T>(check: () => T | Promise<T>, ms = 15_000): Promise<NonNullable<T>> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await check()
-    if (v) return v as NonNullable<T>
-    if (Date.now() > end) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 const admin = (path: string, cred: string | null, o: { body?: unknown; method?: string } = {}) =>
   s.call(`/admin/v1${path}`, { appId: null, token: cred, body: o.body, method: o.method })

@@ -334,3 +334,14 @@ export async function startServerProcess(env: Record<string, string>, args: stri
   proc.kill('SIGKILL')
   throw new Error(`server did not become ready: ${out}`)
 }
+
+/** Polls `check` every `stepMs` until it returns a truthy value (no fixed sleep); fails after `ms`. */
+export async function until<T>(check: () => T | Promise<T>, ms = 15_000, stepMs = 20): Promise<NonNullable<T>> {
+  const end = Date.now() + ms
+  for (;;) {
+    const v = await check()
+    if (v) return v as NonNullable<T>
+    if (Date.now() > end) throw new Error('timed out waiting')
+    await new Promise((r) => setTimeout(r, stepMs))
+  }
+}

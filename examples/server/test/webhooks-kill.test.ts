@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { verifyWebhook } from '../../../server/index'
-import { DEMO, APPS_FILE, migratedPgliteDir, startServerProcess, type ServerProcess } from './helpers'
+import { DEMO, APPS_FILE, migratedPgliteDir, startServerProcess, type ServerProcess, until as waitUntil } from './helpers'
 import { readFileSync } from 'node:fs'
 
 const dir = mkdtempSync(join(tmpdir(), 'portico-webhooks-kill-'))
@@ -49,15 +49,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-async function until<T>(check: () => T | Promise<T>, ms = 60_000): Promise<NonNullable<T>> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await check()
-    if (v) return v as NonNullable<T>
-    if (Date.now() > end) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+const until = <T>(check: () => T | Promise<T>, ms = 60_000) => waitUntil(check, ms, 50)
 
 async function kill(p: ServerProcess) {
   p.proc.kill('SIGKILL')

@@ -16,7 +16,7 @@ import { insertAccount } from '../src/core/identity'
 import * as webhooks from '../src/features/webhooks/service'
 import { startWebhookWorker, type WebhookWorker } from '../src/features/webhooks/worker'
 import { addressRange, publicOnlyLookup } from '../src/features/webhooks/destination'
-import { APPS_FILE, DEMO, TERMS, devKeys, openTestStore, startTestServer, uniqueEmail, type TestServer } from './helpers'
+import { APPS_FILE, DEMO, TERMS, devKeys, openTestStore, startTestServer, uniqueEmail, type TestServer, until } from './helpers'
 
 interface Received {
   path: string
@@ -50,16 +50,6 @@ function receiver() {
   }
 }
 
-/** Waits for a state (no fixed sleep): polls `check` until it holds, or fails after `ms`. */
-async function until<T>(check: () => T | Promise<T>, ms = 15_000): Promise<NonNullable<T>> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await check()
-    if (v) return v as NonNullable<T>
-    if (Date.now() > end) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 const silent = pino({ level: 'silent' })
 let store: Store
