@@ -9,12 +9,11 @@
  * and the API refuses them. Screenshots of each page, light and dark, and at 390 px. One server
  * for the file, few page loads.
  */
-import { createServer as httpServer, type IncomingMessage, type Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { verifyWebhook } from '../../server/index'
 import { startHarness, type Harness } from './harness'
-import { until as waitUntil } from '../../examples/server/test/helpers'
+import { until as waitUntil, webhookReceiver } from '../../examples/server/test/helpers'
 
 const OWNER = 'owner@console-e2e.example.com'
 const ENV_KEY = 'portico_admin_console-e2e-bootstrap-key-0000000000'
@@ -22,17 +21,8 @@ const APP = 'portico-test-console-0001'
 const CONSOLE_APP = 'portico-console-app-00001'
 
 let h: Harness
-const got: { headers: IncomingMessage['headers']; body: string }[] = []
-const rx: Server = httpServer((req, res) => {
-  let body = ''
-  req.setEncoding('utf8')
-  req.on('data', (d) => (body += d))
-  req.on('end', () => {
-    got.push({ headers: req.headers, body })
-    res.statusCode = 204
-    res.end()
-  })
-})
+const rx = webhookReceiver()
+const got = rx.got
 let rxUrl = ''
 let worker: { stop(): Promise<void> } | null = null
 
@@ -76,7 +66,7 @@ async function signIn(email: string, o: { viewport?: { width: number; height: nu
 }
 
 beforeAll(async () => {
-  rxUrl = await new Promise<string>((r) => rx.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(rx.address() as { port: number }).port}`)))
+  rxUrl = await rx.listen()
   h = await startHarness({
     limits: { resendCooldownS: 0 },
     extraApps: [{ id: APP, name: 'Console test app', loginMethods: ['email'], allowedOrigins: [] }],
@@ -94,7 +84,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await worker?.stop()
   await h?.close()
-  await new Promise<void>((r) => rx.close(() => r()))
+  await rx.close()
 })
 
 

@@ -5,14 +5,13 @@
  * verifyWebhook), stats of sign-ups and logins per day by method, and a viewer who reads but
  * is refused every change (403).
  */
-import { createServer as httpServer, type IncomingMessage, type Server } from 'node:http'
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifyWebhook } from '../../../server/index'
 import type { Store } from '../src/core/store'
 import { CONSOLE_APP_ID } from '../src/features/admin/apps'
 import { startWebhookWorker, type WebhookWorker } from '../src/features/webhooks/worker'
-import { DEMO, ORIGIN, devKeys, openTestStore, startTestServer, uniqueEmail, type TestServer, until } from './helpers'
+import { DEMO, ORIGIN, devKeys, openTestStore, startTestServer, uniqueEmail, type TestServer, until, webhookReceiver } from './helpers'
 
 const OWNER = 'owner@console.example.com'
 let store: Store
@@ -20,17 +19,8 @@ let s: TestServer
 let worker: WebhookWorker
 let owner: string
 let viewer: string
-const got: { path: string; headers: IncomingMessage['headers']; body: string }[] = []
-const rx: Server = httpServer((req, res) => {
-  let body = ''
-  req.setEncoding('utf8')
-  req.on('data', (d) => (body += d))
-  req.on('end', () => {
-    got.push({ path: req.url ?? '/', headers: req.headers, body })
-    res.statusCode = 204
-    res.end()
-  })
-})
+const rx = webhookReceiver()
+const got = rx.got
 let base = ''
 
 
@@ -43,7 +33,7 @@ const operatorToken = async (email: string) => {
 }
 
 beforeAll(async () => {
-  base = await new Promise<string>((r) => rx.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(rx.address() as { port: number }).port}`)))
+  base = await rx.listen()
   store = await openTestStore()
   s = await startTestServer(store, { admin: { ownerEmail: OWNER, consoleOrigins: [ORIGIN] } })
   worker = startWebhookWorker({ store, keys: devKeys, log: pino({ level: 'silent' }), pollMs: 250, wakeDelayMs: 5, retryBaseMs: 40, timeoutMs: 2000, allowPrivateNetworks: true })
@@ -56,7 +46,7 @@ afterAll(async () => {
   await worker?.stop()
   await s?.close()
   await store?.close()
-  await new Promise<void>((r) => rx.close(() => r()))
+  await rx.close()
 })
 
 describe('console admin routes', () => {

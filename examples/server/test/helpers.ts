@@ -1,3 +1,4 @@
+import { createServer as httpServer, type IncomingMessage, type Server } from 'node:http'
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { createServer as netServer } from 'node:net'
@@ -343,5 +344,37 @@ export async function until<T>(check: () => T | Promise<T>, ms = 15_000, stepMs 
     if (v) return v as NonNullable<T>
     if (Date.now() > end) throw new Error('timed out waiting')
     await new Promise((r) => setTimeout(r, stepMs))
+  }
+}
+
+export interface ReceivedWebhook {
+  path: string
+  id: string
+  headers: IncomingMessage['headers']
+  body: string
+}
+
+/** A webhook receiver on a loopback port: keeps every request; `answers` decides each status per path (default 204). */
+export function webhookReceiver() {
+  const got: ReceivedWebhook[] = []
+  const answers = new Map<string, (n: number) => number>()
+  const server: Server = httpServer((req, res) => {
+    let body = ''
+    req.setEncoding('utf8')
+    req.on('data', (d) => (body += d))
+    req.on('end', () => {
+      const path = req.url ?? '/'
+      got.push({ path, id: String(req.headers['webhook-id']), headers: req.headers, body })
+      const n = got.filter((g) => g.path === path).length
+      res.statusCode = answers.get(path)?.(n) ?? 204
+      res.end()
+    })
+  })
+  return {
+    got,
+    answers,
+    at: (path: string) => got.filter((g) => g.path === path),
+    listen: () => new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as { port: number }).port}`))),
+    close: () => new Promise<void>((r) => server.close(() => r())),
   }
 }

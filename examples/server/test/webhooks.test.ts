@@ -3,7 +3,6 @@
  * one, else PGlite), real HTTP to a receiver in this file, real Standard Webhooks signatures
  * checked with `portico/server`'s verifyWebhook. The kill -9 case: webhooks-kill.test.ts.
  */
-import { createServer as httpServer, type IncomingMessage, type Server } from 'node:http'
 import * as OTPAuth from 'otpauth'
 import { pino } from 'pino'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -16,40 +15,7 @@ import { insertAccount } from '../src/core/identity'
 import * as webhooks from '../src/features/webhooks/service'
 import { startWebhookWorker, type WebhookWorker } from '../src/features/webhooks/worker'
 import { addressRange, publicOnlyLookup } from '../src/features/webhooks/destination'
-import { APPS_FILE, DEMO, TERMS, devKeys, openTestStore, startTestServer, uniqueEmail, type TestServer, until } from './helpers'
-
-interface Received {
-  path: string
-  id: string
-  headers: IncomingMessage['headers']
-  body: string
-}
-
-/** A webhook receiver: keeps every request; `answer` decides each status per path. */
-function receiver() {
-  const got: Received[] = []
-  const answers = new Map<string, (n: number) => number>()
-  const server: Server = httpServer((req, res) => {
-    let body = ''
-    req.setEncoding('utf8')
-    req.on('data', (d) => (body += d))
-    req.on('end', () => {
-      const path = req.url ?? '/'
-      got.push({ path, id: String(req.headers['webhook-id']), headers: req.headers, body })
-      const n = got.filter((g) => g.path === path).length
-      res.statusCode = answers.get(path)?.(n) ?? 204
-      res.end()
-    })
-  })
-  return {
-    got,
-    answers,
-    at: (path: string) => got.filter((g) => g.path === path),
-    listen: () => new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as { port: number }).port}`))),
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  }
-}
-
+import { APPS_FILE, DEMO, TERMS, devKeys, openTestStore, startTestServer, uniqueEmail, type TestServer, until, webhookReceiver as receiver } from './helpers'
 
 const silent = pino({ level: 'silent' })
 let store: Store
