@@ -6,11 +6,17 @@
  */
 import { createPublicClient, custom, defineChain, http, numberToHex, type Address, type Chain, type Hex, type PublicClient, type Transport } from 'viem'
 import { createSiweMessage } from 'viem/siwe'
-import { createBundlerClient, createPaymasterClient, entryPoint07Address, type BundlerClient, type SmartAccount } from 'viem/account-abstraction'
+import { createBundlerClient, createPaymasterClient, entryPoint07Address, entryPoint08Address, type BundlerClient, type SmartAccount } from 'viem/account-abstraction'
+import type { SignedAuthorization } from 'viem'
 import { toAccount, type LocalAccount } from 'viem/accounts'
 import { PorticoError, type PluginContext, type Store, type WireUser } from 'portico'
 import { linkedSmartWallet, type SmartWalletConfig, type SmartWalletState } from './index'
 import type { SmartWalletTexts } from './strings'
+import type { AuthorizeOutcome, AuthorizeScreenParams } from './screens/authorize'
+
+/** Simple7702Account (EntryPoint v0.8): the implementation an EIP-7702 upgrade delegates to (one of the authorisation page's EIP7702_IMPLEMENTATIONS). */
+const SIMPLE_7702: Address = '0xe6Cae83BdE06E4c305530e199D7217f42808555B'
+const AUTHORIZE_SCREEN = 'smart-wallet-authorize'
 
 /** One call of a batch. */
 export interface SmartWalletCall {
@@ -38,7 +44,7 @@ export interface SmartWalletClient {
   /** The smart account's address (counterfactual until the first user operation deploys it). */
   readonly address: Address
   readonly chainId: number
-  /** The account kind (the app config's `type`). */
+  /** The account kind (the app config's `type`; 'eip7702' for the upgraded embedded wallet). */
   readonly type: string
   /** Sends one call or a batch as one user operation (the approval screen first); resolves with the transaction hash once included. */
   sendTransaction(tx: SmartWalletTransaction, options?: { uiOptions?: SmartWalletUiOptions }): Promise<Hex>
@@ -78,9 +84,11 @@ interface Deps {
   contracts?: Record<string, unknown> & SmartWalletContracts
   state: Store<SmartWalletState>
   texts: () => SmartWalletTexts
+  /** EIP-7702: the embedded wallet's own address, upgraded in place (see SmartWalletOptions.eip7702). */
+  eip7702?: boolean
 }
 
-type Ctx = Pick<PluginContext, 'api' | 'config' | 'plugin' | 'session' | 'format' | 'fetch'>
+type Ctx = Pick<PluginContext, 'api' | 'config' | 'plugin' | 'session' | 'format' | 'fetch' | 'screens'>
 
 const json = (v: unknown) => JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? x.toString() : x))
 
@@ -89,7 +97,7 @@ export async function createSmartWalletClient(ctx: Ctx, d: Deps): Promise<SmartW
   const ew = ctx.plugin('embedded-wallet')
   const owner = ew?.ethereumWallets().find((w) => w.walletIndex === 0 && !w.imported)
   if (!ew || !owner) throw new PorticoError('smart_wallet_needs_embedded_wallet', T().noEmbeddedWallet, { kind: 'client_error' })
-  const type = d.config.type ?? 'safe'
+  const type = d.eip7702 ? 'eip7702' : (d.config.type ?? 'safe')
   const chainId = d.network.chainId
   const settings = ew.settings as { chains?: Chain[]; rpcUrls?: Record<number, string> }
   const known = (settings.chains ?? []).find((c) => c.id === chainId)
@@ -108,8 +116,11 @@ export async function createSmartWalletClient(ctx: Ctx, d: Deps): Promise<SmartW
     signTransaction: () => Promise.reject(new Error('The smart account owner does not sign transactions')),
   })
 
-  const account = await toAccountOfKind(type, { client: publicClient, owner: ownerAccount, version: d.config.version, contracts: d.contracts, texts: T, format: ctx.format })
+  const account = d.eip7702
+    ? await (await import('permissionless/accounts')).to7702SimpleSmartAccount({ client: publicClient, owner: ownerAccount, entryPoint: { address: entryPoint08Address, version: '0.8' }, accountLogicAddress: SIMPLE_7702 })
+    : await toAccountOfKind(type, { client: publicClient, owner: ownerAccount, version: d.config.version, contracts: d.contracts, texts: T, format: ctx.format })
   const address = account.address
+  const entryPoint = d.eip7702 ? entryPoint08Address : entryPoint07Address
 
   // The bundler, counting requests (the bench's figure).
   let bundlerCount = 0
@@ -141,16 +152,18 @@ export async function createSmartWalletClient(ctx: Ctx, d: Deps): Promise<SmartW
     }) as BundlerClient
 
   /** Whether the app's paymaster sponsors an operation of this account now (its stub answer; nothing recorded). */
-  async function sponsorship(callData: Hex): Promise<{ sponsored: boolean; reason: string | null }> {
+  async function sponsorship(callData: Hex, authorization?: SignedAuthorization): Promise<{ sponsored: boolean; reason: string | null }> {
     if (!paymasterTransport) return { sponsored: false, reason: null }
     const [nonce, factory] = await Promise.all([account.getNonce(), account.getFactoryArgs()])
     const deployed = await isDeployed()
+    // EIP-7702's first operation carries the authorisation: the paymaster checks what it delegates to.
+    const auth = authorization ? { eip7702Auth: { address: authorization.address, chainId: numberToHex(authorization.chainId), nonce: numberToHex(authorization.nonce), r: authorization.r, s: authorization.s, yParity: numberToHex(authorization.yParity ?? 0) } } : {}
     try {
       await paymasterTransport({ chain }).request({
         method: 'pm_getPaymasterStubData',
         params: [
-          { sender: address, nonce: numberToHex(nonce), callData, ...(deployed || !factory.factory ? {} : { factory: factory.factory, factoryData: factory.factoryData }) },
-          entryPoint07Address,
+          { sender: address, nonce: numberToHex(nonce), callData, ...(deployed || !factory.factory ? {} : { factory: factory.factory, factoryData: factory.factoryData }), ...auth },
+          entryPoint,
           numberToHex(chainId),
           d.network.paymasterContext ?? {},
         ],
@@ -161,16 +174,36 @@ export async function createSmartWalletClient(ctx: Ctx, d: Deps): Promise<SmartW
     }
   }
 
+  /** Deployed; for EIP-7702: the wallet's code is the delegation to Simple7702Account. */
   async function isDeployed(): Promise<boolean> {
-    const code = await publicClient.getCode({ address })
+    const code = (await publicClient.getCode({ address }))?.toLowerCase()
+    if (d.eip7702) return code === `0xef0100${SIMPLE_7702.slice(2).toLowerCase()}`
     return !!code && code !== '0x'
   }
 
-  async function sendUserOperation(calls: SmartWalletCall[], sponsored: boolean): Promise<Hex> {
+  /**
+   * EIP-7702: the signed authorisation when the wallet is not delegated yet — asked on the
+   * wallet service's own page ('Upgrade your wallet'), shown even when the host hides the
+   * approval screens; Not now, × or Escape rejects with 4001.
+   */
+  async function authorization(): Promise<SignedAuthorization | undefined> {
+    if (!d.eip7702 || (await isDeployed())) return undefined
+    const params: AuthorizeScreenParams = { address, chainId, contractAddress: SIMPLE_7702, nonce: await publicClient.getTransactionCount({ address }) }
+    const r = await ctx.screens.open(AUTHORIZE_SCREEN, params)
+    const out = (r.ok ? r.value : undefined) as AuthorizeOutcome | undefined
+    if (out && 'authorization' in out) {
+      const a = out.authorization
+      return { address: a.address as Address, chainId: a.chainId, nonce: a.nonce, r: a.r as Hex, s: a.s as Hex, yParity: a.yParity }
+    }
+    if (out && 'error' in out) throw out.error
+    throw new ProviderRpcError(4001, T().declined)
+  }
+
+  async function sendUserOperation(calls: SmartWalletCall[], sponsored: boolean, auth?: SignedAuthorization): Promise<Hex> {
     const b = bundler(sponsored)
     let hash: Hex
     try {
-      hash = await b.sendUserOperation({ calls: calls.map((c) => ({ to: c.to, data: c.data ?? '0x', value: c.value ?? 0n })) })
+      hash = await b.sendUserOperation({ calls: calls.map((c) => ({ to: c.to, data: c.data ?? '0x', value: c.value ?? 0n })), ...(auth ? { authorization: auth } : {}) })
     } catch (e) {
       const reason = (e as { details?: string; shortMessage?: string }).details ?? (e as { shortMessage?: string }).shortMessage ?? (e as Error).message
       throw Object.assign(new Error(ctx.format(T().bundlerFailed, { reason })), { code: 'UNPREDICTABLE_GAS_LIMIT' })
@@ -189,9 +222,10 @@ export async function createSmartWalletClient(ctx: Ctx, d: Deps): Promise<SmartW
     const calls = 'calls' in tx ? tx.calls : [tx]
     if (!calls.length) throw new ProviderRpcError(-32602, 'No calls to send')
     await link()
+    const auth = await authorization()
     const callData = await account.encodeCalls(calls.map((c) => ({ to: c.to, data: c.data ?? '0x', value: c.value ?? 0n })))
-    const sponsor = await sponsorship(callData)
-    if (headless(o.uiOptions)) return sendUserOperation(calls, sponsor.sponsored)
+    const sponsor = await sponsorship(callData, auth)
+    if (headless(o.uiOptions)) return sendUserOperation(calls, sponsor.sponsored, auth)
     const value = calls.reduce((s, c) => s + (c.value ?? 0n), 0n)
     const first = calls[0]
     const ui: Record<string, unknown> = { ...o.uiOptions, sponsored: sponsor.sponsored }
@@ -203,7 +237,7 @@ export async function createSmartWalletClient(ctx: Ctx, d: Deps): Promise<SmartW
     const request = { from: address, to: first.to, data: first.data, value: numberToHex(value), chainId: numberToHex(chainId) }
     return (await approvals()!.handle(
       { wallet, method: 'eth_sendTransaction', params: [request], uiOptions: ui, chainId },
-      { sendTransaction: () => sendUserOperation(calls, sponsor.sponsored) },
+      { sendTransaction: () => sendUserOperation(calls, sponsor.sponsored, auth) },
     )) as Hex
   }
 
@@ -228,6 +262,11 @@ export async function createSmartWalletClient(ctx: Ctx, d: Deps): Promise<SmartW
 
   let linking: Promise<void> | null = null
   function link(): Promise<void> {
+    // EIP-7702: the address is the embedded wallet's own, linked already.
+    if (d.eip7702) {
+      d.state.set({ status: 'ready', address, error: null })
+      return Promise.resolve()
+    }
     if (linkedSmartWallet(ctx.session.user)?.toLowerCase() === address.toLowerCase()) {
       d.state.set({ status: 'ready', address, error: null })
       return Promise.resolve()

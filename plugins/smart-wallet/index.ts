@@ -22,6 +22,8 @@ import type { SmartWalletClient, SmartWalletContracts } from './client'
 import { SMART_WALLET_TEXTS, type SmartWalletTexts } from './strings'
 
 export type { SmartWalletClient, SmartWalletContracts, SmartWalletCall, SmartWalletTransaction } from './client'
+export type { AuthorizePayload, AuthorizeReply, WireAuthorization } from './protocol'
+export { EIP7702_IMPLEMENTATIONS } from './protocol'
 export type { SmartWalletTexts }
 export { useSmartWallets } from './react'
 
@@ -50,6 +52,14 @@ export interface SmartWalletOptions {
   contracts?: Record<number, SmartWalletContracts>
   /** Compute and link the smart account when the user has an embedded Ethereum wallet (default true). */
   linkOnLogin?: boolean
+  /**
+   * EIP-7702 instead of a separate smart account: the embedded wallet's own address is upgraded
+   * in place to Simple7702Account (EntryPoint v0.8) and its calls go as user operations,
+   * sponsored by the app's paymaster when the policy allows. The first send asks the user to
+   * approve the upgrade on the wallet service's own page ('Upgrade your wallet'); the
+   * authorisation is signed there only. Nothing is linked: the address is the embedded wallet's.
+   */
+  eip7702?: boolean
 }
 
 export interface SmartWalletApi {
@@ -100,6 +110,8 @@ export function smartWallet(options: SmartWalletOptions = {}): PorticoPlugin<'sm
     id: SMART_WALLET,
     kind: 'wallet',
     texts: () => Promise.resolve({ ...SMART_WALLET_TEXTS }),
+    // EIP-7702's 'Upgrade your wallet' (the wallet service's authorisation page), loaded on use.
+    screens: options.eip7702 ? { 'smart-wallet-authorize': () => import('./screens/authorize') } : {},
     setup(ctx) {
       // The `smart_wallet` account type: the wallet kit declares it when a wallet plugin is on;
       // otherwise this plugin does (the same descriptor: 'smart wallet', user.smartWallet).
@@ -131,7 +143,7 @@ export function smartWallet(options: SmartWalletOptions = {}): PorticoPlugin<'sm
         if (!network) throw new PorticoError('smart_wallet_chain_not_configured', ctx.format(T().chainNotConfigured, { chainId: o.chainId ?? '' }), { kind: 'client_error' })
         let p = clients.get(network.chainId)
         if (!p) {
-          p = import('./client').then((m) => m.createSmartWalletClient(ctx, { config: c, network, contracts: options.contracts?.[network.chainId], state, texts: T }))
+          p = import('./client').then((m) => m.createSmartWalletClient(ctx, { config: c, network, contracts: options.contracts?.[network.chainId], state, texts: T, eip7702: options.eip7702 === true }))
           p.catch(() => clients.delete(network.chainId))
           clients.set(network.chainId, p)
         }

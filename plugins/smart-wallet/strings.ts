@@ -12,6 +12,12 @@ export const SMART_WALLET_TEXTS = {
   batchTitle: 'Batch of {count} calls',
   batchDescription: 'Your smart wallet makes these calls in one transaction: {calls}.',
   bundlerFailed: 'The bundler refused the operation: {reason}',
+  /** EIP-7702: the screen that embeds the wallet service's authorisation page. */
+  authorizeTitle: 'Upgrade your wallet',
+  authorizeFrameTitle: 'Wallet upgrade authorisation',
+  authorizeFailed: 'Something went wrong',
+  declined: 'User rejected the request.',
+  noWalletFrame: 'Embedded wallets are not set up: add the embedded-wallet plugin.',
 } as const
 
 export type SmartWalletTexts = { -readonly [K in keyof typeof SMART_WALLET_TEXTS]: string }

@@ -90,7 +90,8 @@ function smartWalletDemo(): PorticoPlugin[] {
   } catch {
     return []
   }
-  return [smartWallet({ contracts: { 31337: { safe } } })]
+  // ?sw7702=1: the embedded wallet upgraded in place (EIP-7702) instead of a separate Safe.
+  return [smartWallet({ contracts: { 31337: { safe } }, eip7702: demoQuery('sw7702') === '1' })]
 }
 
 export function demoPlugins(oauth: OAuthOptions = {}, wallet?: DemoWalletSettings, extra: { coinbase?: boolean } = {}): PorticoPlugin[] {

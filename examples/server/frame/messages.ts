@@ -2,7 +2,7 @@
  * The export and delegation message types, added to the frame protocol by declaration merging
  * (their payloads are defined by the host plugins wallet-export and delegated-actions).
  */
-import type { Authed, ConsentPayload, ConsentReply, EntropyRef, ExportReply, ExportRequestPayload } from '../src/wire/frame'
+import type { Authed, AuthorizePayload, AuthorizeReply, ConsentPayload, ConsentReply, EntropyRef, ExportReply, ExportRequestPayload } from '../src/wire/frame'
 
 /** An MFA method as the frame's MFA messages name it (spec part 2 section 7: sms, totp, passkey). */
 export type FrameMfaMethod = 'sms' | 'totp' | 'passkey'
@@ -13,6 +13,8 @@ declare module '../../../plugins/embedded-wallet/protocol' {
     'wallets:export': { payload: ExportRequestPayload; data: ExportReply }
     /** Consent page only (the hidden frame refuses it): show the policy; on Allow, seal the wallet's key with it to the server. */
     'delegated-actions:consent': { payload: ConsentPayload; data: ConsentReply }
+    /** Authorisation page only (the hidden frame refuses it): show what is delegated; on Allow, sign the EIP-7702 authorisation. */
+    'smart-wallet:authorize-7702': { payload: AuthorizePayload; data: AuthorizeReply }
     /**
      * MFA through the frame (spec part 2 section 7; issue 31): the frame calls the user's
      * /api/v1/mfa routes with the access token. A request of any type may carry `mfaMethod` and

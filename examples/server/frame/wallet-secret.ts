@@ -16,7 +16,7 @@ import { ImportedRoot, entropyToPhrase, matchesEntropyId, rootFromSecret, seedFr
 import { combineShares, shareFromString } from './shares'
 import type { AuthShareReply } from './session'
 
-export type SecretPurpose = 'export' | 'delegation'
+export type SecretPurpose = 'export' | 'delegation' | 'authorization'
 
 export interface RootSecret {
   /** The HD root or imported key (addresses, Solana keys). */

@@ -14,6 +14,7 @@
 import { Hono, type MiddlewareHandler } from 'hono'
 import { fileURLToPath } from 'node:url'
 import { registerConsentPage } from './consent-page'
+import { registerAuthorizePage } from './authorize-page'
 import { registerExportPage } from './export-page'
 import { BROWSER_BUILD, apiOriginOf, apiSource, escapeJson, etagOf } from './frame-page'
 import type { AppsRegistry } from './config'
@@ -104,7 +105,7 @@ export function createFrameServer(opts: FrameServerOptions): Hono {
 }
 
 /**
- * The frame pages (the wallet frame, export, delegation consent) and their scripts, under
+ * The frame pages (the wallet frame, export, delegation consent, EIP-7702 authorisation) and their scripts, under
  * /apps/:appId/embedded-wallets… and /embedded-wallets/…: its headers go on those paths only,
  * so the API server mounts it beside /api/v1 unchanged.
  */
@@ -157,5 +158,6 @@ export function frameRoutes(opts: FrameServerOptions): Hono {
   })
   registerExportPage(app, opts) // key export page (src/export-page.ts)
   registerConsentPage(app, opts) // delegation consent page (src/consent-page.ts)
+  registerAuthorizePage(app, opts) // EIP-7702 authorisation page (src/authorize-page.ts)
   return app
 }

@@ -82,6 +82,7 @@ describe('server layout', () => {
       /^plugins\/embedded-wallet\/protocol$/,
       /^plugins\/delegated-actions\/(protocol|policy)$/,
       /^plugins\/wallet-export\/protocol$/,
+      /^plugins\/smart-wallet\/protocol$/,
     ]
     const bad = src
       .filter((f) => rel(f).startsWith('src/wire/'))

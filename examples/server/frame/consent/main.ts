@@ -17,6 +17,7 @@ import { FRAME_PROTOCOL, CONSENT_ESCAPE, CONSENT_REQUEST, CONSENT_RESIZE, type C
 import '../messages'
 import { FrameFailure, type FrameConfig, type FrameContext } from '../context'
 import { checkConsentPayload, sealAndDelegate } from './delegate'
+import { trustedChoice } from './choice'
 import { el, embeddedPage } from '../page-dom'
 
 export interface ConsentConfig extends FrameConfig {
@@ -83,63 +84,7 @@ function showConsent(p: ConsentPayload, policy: DelegationPolicy): Promise<'allo
   )
   main.dataset.state = 'consent'
   reportHeight()
-  // Armed after the page has been painted and shown for a moment, and only while it is really
-  // visible where the browser can tell (IntersectionObserver v2: not covered, not transparent,
-  // not transformed — a host cannot hide it under its own button to catch a click).
-  let shownLongEnough = false
-  let visible = true
-  let decided = false
-  const arm = () => {
-    if (decided) return
-    const on = shownLongEnough && visible
-    if (on) allow.removeAttribute('disabled')
-    else allow.setAttribute('disabled', '')
-    main.dataset.armed = String(on)
-  }
-  requestAnimationFrame(() =>
-    setTimeout(() => {
-      shownLongEnough = true
-      arm()
-    }, CONSENT_ARM_MS),
-  )
-  // The buttons' row (not the button: its disabled look is translucent, which would read as hidden).
-  trackVisibility(actions, (v) => {
-    visible = v
-    arm()
-  })
-  return new Promise((resolve) => {
-    allow.addEventListener('click', (e) => {
-      // A click dispatched by a script (this page's or any other) is not the user's.
-      if (!e.isTrusted || allow.hasAttribute('disabled')) return
-      decided = true
-      allow.setAttribute('disabled', '')
-      decline.setAttribute('disabled', '')
-      allow.textContent = T.allowing
-      allow.setAttribute('aria-busy', 'true')
-      resolve('allow')
-    })
-    decline.addEventListener('click', (e) => {
-      if (!e.isTrusted) return
-      resolve('decline')
-    })
-  })
-}
-
-/** Reports whether `target` is visible to the user (IntersectionObserver v2), where the browser supports it. */
-function trackVisibility(target: Element, on: (visible: boolean) => void): void {
-  if (typeof IntersectionObserver !== 'function') return
-  try {
-    const io = new IntersectionObserver(
-      (entries) => {
-        const e = entries[entries.length - 1] as IntersectionObserverEntry & { isVisible?: boolean }
-        if (typeof e.isVisible === 'boolean') on(e.isVisible)
-      },
-      { threshold: [0], trackVisibility: true, delay: 100 } as IntersectionObserverInit,
-    )
-    io.observe(target)
-  } catch {
-    // No visibility tracking: the arming delay and isTrusted still hold.
-  }
+  return trustedChoice({ allow, decline, actions, main, allowing: T.allowing, armMs: CONSENT_ARM_MS })
 }
 
 let used = false

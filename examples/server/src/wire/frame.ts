@@ -30,4 +30,5 @@ export type {
 } from '../../../../plugins/embedded-wallet/protocol'
 export { CONSENT_ESCAPE, CONSENT_REQUEST, CONSENT_RESIZE, type ConsentPayload, type ConsentReply } from '../../../../plugins/delegated-actions/protocol'
 export { PolicyError, describePolicy, normalizePolicy, type DelegationPolicy } from '../../../../plugins/delegated-actions/policy'
+export { AUTHORIZE_ESCAPE, AUTHORIZE_REQUEST, AUTHORIZE_RESIZE, EIP7702_IMPLEMENTATIONS, type AuthorizePayload, type AuthorizeReply, type WireAuthorization } from '../../../../plugins/smart-wallet/protocol'
 export { COPIED_MS, EXPORT_ESCAPE, EXPORT_QR_SIZE, type ExportReply, type ExportRequestPayload } from '../../../../plugins/wallet-export/protocol'

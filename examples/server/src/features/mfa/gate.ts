@@ -16,7 +16,7 @@ import { mfaErrors } from './errors'
 /** A verification counts for this long (seconds): 5 minutes, then the user verifies again. */
 export const FRESH_MFA_WINDOW_S = MFA_FRESH_S
 
-export type GatedAction = 'auth_share' | 'export' | 'recovery' | 'delegation'
+export type GatedAction = 'auth_share' | 'export' | 'recovery' | 'delegation' | 'authorization'
 
 export interface GateResult {
   /** The user has at least one MFA method: the frame must not keep the share past this operation. */

@@ -79,9 +79,9 @@ const createBody = z.object({
 })
 const addBody = z.object({ entropy_id: entropyId, address: id(64), chain_type: chainType, wallet_index: walletIndex, owner_signature: ownerSignature.nullish() })
 const rootBody = z.object({ entropy_id: entropyId })
-/** `purpose`: what the frame unlocks the wallet for (an export or a delegation consent is gated as such). */
+/** `purpose`: what the frame unlocks the wallet for (an export, a delegation consent or an EIP-7702 authorisation is gated as such). */
 const authShareBody = rootBody.extend({
-  purpose: z.enum(['export', 'delegation'], { message: "Expected 'export' or 'delegation'" }).nullish(),
+  purpose: z.enum(['export', 'delegation', 'authorization'], { message: "Expected 'export', 'delegation' or 'authorization'" }).nullish(),
   /** A new device that opened a user-owned recovery share proves it (frame/recovery-proof.ts). */
   recovery_proof: z.string().max(128, 'Must be at most 128 characters').nullish(),
 })
