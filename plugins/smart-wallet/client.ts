@@ -120,7 +120,8 @@ export async function createSmartWalletClient(ctx: Ctx, d: Deps): Promise<SmartW
     ? await (await import('permissionless/accounts')).to7702SimpleSmartAccount({ client: publicClient, owner: ownerAccount, entryPoint: { address: entryPoint08Address, version: '0.8' }, accountLogicAddress: SIMPLE_7702 })
     : await toAccountOfKind(type, { client: publicClient, owner: ownerAccount, version: d.config.version, contracts: d.contracts, texts: T, format: ctx.format })
   const address = account.address
-  const entryPoint = d.eip7702 ? entryPoint08Address : entryPoint07Address
+  // The account kind's EntryPoint (v0.7; v0.8 for EIP-7702; Coinbase Smart Wallet 1.1 is a v0.6 account).
+  const entryPoint = account.entryPoint.address
 
   // The bundler, counting requests (the bench's figure).
   let bundlerCount = 0
@@ -363,8 +364,8 @@ function paymasterTransportFor(ctx: Ctx, url: string): Transport {
   })
 }
 
-/** The account of the app's kind, from permissionless (viem for Coinbase Smart Wallet). */
-async function toAccountOfKind(
+/** The account of the app's kind, from permissionless (viem for Coinbase Smart Wallet). Exported for tests. */
+export async function toAccountOfKind(
   type: string,
   o: { client: PublicClient; owner: LocalAccount; version: string | null; contracts?: SmartWalletContracts; texts: () => SmartWalletTexts; format: Ctx['format'] },
 ): Promise<SmartAccount> {

@@ -3,6 +3,10 @@ import { createTestKernel, pluginContract, wireUser } from 'portico/testing'
 import { isPorticoError } from 'portico'
 import { linkedSmartWallet, parseSmartWalletConfig, smartWallet } from './index'
 import { SMART_WALLET_TEXTS } from './strings'
+import { toAccountOfKind } from './client'
+import { createPublicClient, custom, type PublicClient } from 'viem'
+import { entryPoint06Address, entryPoint07Address } from 'viem/account-abstraction'
+import { privateKeyToAccount } from 'viem/accounts'
 
 pluginContract(() => smartWallet())
 
@@ -59,5 +63,50 @@ describe('smartWallet()', () => {
     // No embedded wallet plugin: the client says what it needs.
     const none = await t2.kernel.plugin('smart-wallet').getClient().catch((e: unknown) => e)
     expect((none as Error).message).toBe('A smart wallet needs an embedded Ethereum wallet first.')
+  })
+})
+
+describe('account kinds (the app config’s type), without a chain', () => {
+  const owner = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')
+  const ADDRESS = '0x1111111111111111111111111111111111111111' as const
+  // A chain that answers only eth_chainId and eth_getCode: with the address known, building an account needs nothing else.
+  const client = createPublicClient({
+    transport: custom({
+      request: async ({ method }: { method: string }) => {
+        if (method === 'eth_chainId') return '0x7a69'
+        if (method === 'eth_getCode') return '0x'
+        throw new Error(`unexpected read ${method}`)
+      },
+    }),
+  }) as PublicClient
+  const kinds = [
+    ['safe', entryPoint07Address],
+    ['kernel', entryPoint07Address],
+    ['light_account', entryPoint07Address],
+    // Coinbase Smart Wallet 1.1 is an EntryPoint v0.6 account (viem's toCoinbaseSmartAccount).
+    ['coinbase_smart_wallet', entryPoint06Address],
+  ] as const
+
+  it.each(kinds)('%s: owned by the embedded wallet, on its EntryPoint; one call and a batch encode differently', async (kind, entryPoint) => {
+    const account = await toAccountOfKind(kind, { client, owner, version: null, contracts: { [kind]: { address: ADDRESS } }, texts: () => SMART_WALLET_TEXTS, format: (s) => s })
+    expect(account.address).toBe(ADDRESS)
+    expect(account.entryPoint.address).toBe(entryPoint)
+    const { factory, factoryData } = await account.getFactoryArgs()
+    expect(factory).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    // The owner is in the account's initialisation: the embedded wallet owns it.
+    expect(factoryData!.toLowerCase()).toContain(owner.address.slice(2).toLowerCase())
+    const one = await account.encodeCalls([{ to: ADDRESS, value: 1n, data: '0x1234' }])
+    const two = await account.encodeCalls([
+      { to: ADDRESS, value: 1n, data: '0x1234' },
+      { to: owner.address, value: 0n, data: '0xabcd' },
+    ])
+    expect(two).not.toBe(one)
+    expect(two.toLowerCase()).toContain('abcd')
+  })
+
+  it("a kind the client does not build: 'Smart wallet type {type} is not supported by this client.'", async () => {
+    await expect(toAccountOfKind('argent', { client, owner, version: null, texts: () => SMART_WALLET_TEXTS, format: (s, v) => s.replace('{type}', String(v?.type)) })).rejects.toThrow(
+      'Smart wallet type argent is not supported by this client.',
+    )
   })
 })
