@@ -33,7 +33,8 @@ export interface WebhookEventData {
   'user.updated_account': { user_id: string; account: WebhookAccount; previous_account: WebhookAccount }
   'user.transferred_account': { user_id: string; from_user_id: string; account: WebhookAccount; deleted_user: boolean }
   'user.deleted': { user_id: string; reason: string }
-  'wallet.created': { user_id: string; wallet: { address: string; chain_type: string; wallet_index: number; imported: boolean; recovery_method: string } }
+  /** `pregenerated`: made by the operator's import tool (issue 32); sent at import, none again when the user claims it. */
+  'wallet.created': { user_id: string; wallet: { address: string; chain_type: string; wallet_index: number; imported: boolean; recovery_method: string; pregenerated?: boolean } }
   'wallet.recovered': { user_id: string; entropy_id: string; recovery_method: string; device: 'step_up' | 'recovery' }
   'mfa.enabled': { user_id: string; method: string }
   'mfa.disabled': { user_id: string; method: string }

@@ -36,6 +36,8 @@ const PLUGIN_TO_PLUGIN: Record<string, string[]> = {
   'plugins/farcaster-signer': ['plugins/embedded-wallet'],
   'plugins/mfa-passkey': ['plugins/passkey'],
   'plugins/phantom': ['plugins/siws'],
+  // EIP-7702's 'Upgrade your wallet' embeds the wallet service's page through the embedded wallet's page kit (as delegated-actions' consent does).
+  'plugins/smart-wallet': ['plugins/embedded-wallet'],
   'plugins/wallet-export': ['plugins/embedded-wallet'],
 }
 

@@ -17,7 +17,8 @@ import { type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { verifyMessage } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { ARTIFACTS, clickThenClosed, launchBrowser } from './harness'
-import { RECOVERY_CREATE_APP, outboxCode, startRecoveryServers, type RecoveryServers } from './wallet-recovery/servers'
+import { RECOVERY_ADMIN_KEY, RECOVERY_APP, RECOVERY_CREATE_APP, outboxCode, startRecoveryServers, type RecoveryServers } from './wallet-recovery/servers'
+import { pregenerate, sendImport } from '../../examples/server/scripts/pregen'
 
 let s: RecoveryServers
 let browser: Browser
@@ -431,5 +432,51 @@ describe('cloud recovery (iCloud stand-in, CloudKit web services)', { timeout: 1
     await dialog(fresh).waitFor({ state: 'detached', timeout: 30_000 })
     await fresh.waitForFunction(() => window.rcv.status() === 'connected')
     await signAndVerify(fresh)
+  })
+})
+
+describe('a pre-generated wallet (issue 32): the operator imports it, the user claims it with the code at first login', { timeout: 120_000 }, () => {
+  const email = `pregen-${Date.now().toString(36)}@example.com`
+  let address: string
+  let code: string
+
+  it('imported with its address known before the user ever logs in; claimed with the code (a wrong one first); then split afresh', async () => {
+    // The operator's tool: the wallet made on the operator's side, the claim file, the admin import.
+    const made = await pregenerate(RECOVERY_APP, [email])
+    ;[, address, code] = made.claims.trim().split('\n')[1].split(',')
+    const job = await sendImport(s.apiUrl, RECOVERY_ADMIN_KEY, RECOVERY_APP, made.body)
+    expect(job).toMatchObject({ status: 'done', created: 1, failed: 0 })
+    const before = await s.store.query<{ auth_share: string; recovery_method: string }>('SELECT auth_share, recovery_method FROM embedded_wallet_roots WHERE entropy_id = $1', [address])
+    expect(before[0].recovery_method).toBe('user-passcode')
+
+    // First login: no device share anywhere; the code opens the claim.
+    const page = await loggedIn(email)
+    expect((await page.evaluate(() => window.rcv.wallets())).map((w) => w.address)).toContain(address)
+    await dialog(page).getByText('Enter your password').waitFor({ timeout: 30_000 })
+    const recover = action(page, 'Recover your account')
+    await dialog(page).getByLabel('Password', { exact: true }).fill('AAAAA-BBBBB-CCCCC-DDDDD-EEEEE-F')
+    await recover.click()
+    await dialog(page).getByText('Invalid recovery password, please try again.').waitFor({ timeout: 30_000 })
+    // As a user might type it: lower case, spaces for hyphens.
+    await dialog(page).getByLabel('Password', { exact: true }).fill(code.toLowerCase().replace(/-/g, ' '))
+    await shot(page, 'pregen-claim')
+    await recover.click()
+    await dialog(page).waitFor({ state: 'detached', timeout: 30_000 })
+    await page.waitForFunction(() => window.rcv.status() === 'connected')
+    await signAndVerify(page)
+    const [eth] = (await page.evaluate(() => window.rcv.wallets())).filter((w) => w.chainType === 'ethereum')
+    expect(eth.address).toBe(address)
+
+    // Split afresh under the app's default method: a new auth share, the claim box gone.
+    const after = await s.store.query<{ auth_share: string; recovery_method: string; recovery_meta: Record<string, unknown> | null }>('SELECT auth_share, recovery_method, recovery_meta FROM embedded_wallet_roots WHERE entropy_id = $1', [address])
+    expect(after[0].recovery_method).toBe('privy')
+    expect(after[0].auth_share).not.toBe(before[0].auth_share)
+    expect(after[0].recovery_meta?.claim).toBeUndefined()
+  })
+
+  it('the claim code is spent: another browser gets the new-device check, not the code screen', async () => {
+    const page = await loggedIn(email)
+    await page.locator('[role=dialog][data-screen=embedded-wallet-step-up]').waitFor({ timeout: 60_000 })
+    expect(await dialog(page).getByText('Enter your password').count()).toBe(0)
   })
 })

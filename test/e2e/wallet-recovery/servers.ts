@@ -22,6 +22,8 @@ export const RECOVERY_APP = 'portico-test-rcv-00000001'
 /** Recovery must be user-owned at creation, Google Drive only: the wallet is created with it. */
 export const RECOVERY_CREATE_APP = 'portico-test-rcv-00000002'
 export const RECOVERY_KEY = 'e2e-recovery-key-outside-the-database-000021'
+/** The admin API key of these servers (pre-generated wallets: the operator's import). */
+export const RECOVERY_ADMIN_KEY = 'portico_admin_e2e-recovery-admin-key-not-for-production-0'
 
 const listen = (s: Server) =>
   new Promise<number>((resolve, reject) => {
@@ -82,7 +84,7 @@ export async function startRecoveryServers(): Promise<RecoveryServers> {
   ]
   let frameOrigin = ''
   const store = await openTestStore()
-  const api = await createServer({ store, apps: apps as never, dev: true, logCodes: false, logLevel: 'silent', limits: { resendCooldownS: 0 }, wallets: { frameOrigin: () => frameOrigin, recoveryKey: RECOVERY_KEY } })
+  const api = await createServer({ store, apps: apps as never, dev: true, logCodes: false, logLevel: 'silent', limits: { resendCooldownS: 0 }, wallets: { frameOrigin: () => frameOrigin, recoveryKey: RECOVERY_KEY }, admin: { apiKey: RECOVERY_ADMIN_KEY } })
   // The API paths called, in order (tests check which wallet routes a flow used).
   const paths: string[] = []
   const apiServer = serve({ fetch: (req: Request, ...rest: unknown[]) => (paths.push(new URL(req.url).pathname), (api.fetch as (...a: unknown[]) => Response | Promise<Response>)(req, ...rest)), port: 0, hostname: '127.0.0.1' }) as unknown as Server

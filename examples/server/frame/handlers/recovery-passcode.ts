@@ -15,6 +15,13 @@
  * fails the AES-GCM tag check: 'Invalid recovery password, please try again.' (wallet-service
  * error `invalid_recovery_pin`). v1 records (scrypt only, issue 14) still open, and are
  * re-sealed as v2 after a successful recovery.
+ *
+ * Pre-generated wallets (issue 32) are v1 records with `claim: true`: the operator's import tool
+ * sealed the claim share under the user's claim code (128 random bits: the code, not scrypt, is
+ * what makes guessing hopeless, so its scrypt cost is lower). The code is read through
+ * `normaliseClaimCode`. After the claim opened, the root is split afresh with the app's default
+ * method (privy): a new device share, auth share and recovery share; the claim code and the
+ * shares the tool made no longer combine with anything.
  */
 import { ristretto255_oprf } from '@noble/curves/ed25519.js'
 import { hkdf } from '@noble/hashes/hkdf.js'
@@ -27,6 +34,7 @@ import { OPRF_SUITE, PASSWORD_CODES, PASSWORD_TEXTS } from '../../src/wire/passw
 import { FrameFailure, type FrameContext } from '../context'
 import type { WalletRoot } from '../keys'
 import { open, seal } from '../seal'
+import { normaliseClaimCode } from '../claim-code'
 import { handlerFor, registerRecoveryMethod } from './registry'
 
 export const PASSCODE_KDF = { name: 'scrypt', N: 2 ** 17, r: 8, p: 1, dkLen: 32 } as const
@@ -129,7 +137,7 @@ function params(meta: Record<string, unknown> | undefined) {
   ) {
     throw new FrameFailure('error', 'Unable to recover wallet')
   }
-  return { v: v as 1 | 2, salt: base64.decode(m.salt), N, r, p }
+  return { v: v as 1 | 2, salt: base64.decode(m.salt), N, r, p, claim: v === 1 && m.claim === true }
 }
 
 registerRecoveryMethod('user-passcode', {
@@ -144,8 +152,8 @@ registerRecoveryMethod('user-passcode', {
     }
   },
   async open(stored, input, ctx) {
-    const pw = password(input, false)
     const m = params(stored.recoveryMeta)
+    const pw = m.claim ? normaliseClaimCode(password(input, false)) : password(input, false)
     const key = m.v === 2 ? await oprfPasscodeKey(ctx, pw, m.salt, m) : await passcodeKey(pw, m.salt, m)
     try {
       return await open(stored.recoveryShare, key, passcodeContext(ctx.config.appId, ctx.entropyId))
@@ -154,6 +162,11 @@ registerRecoveryMethod('user-passcode', {
     }
   },
   async confirmed(root, stored, input, ctx) {
+    // A claimed pre-generated wallet: split afresh under the app's default method (privy).
+    if (stored && params(stored.recoveryMeta).claim) {
+      await handlerFor('wallets:set-recovery')!({ accessToken: ctx.accessToken, entropyId: ctx.entropyId, entropyIdVerifier: ctx.entropyIdVerifier, recoveryMethod: 'privy' }, ctx)
+      return
+    }
     // A v1 record (scrypt only: testable offline) is sealed again as v2 through set-recovery,
     // which reports its own success.
     if (stored && params(stored.recoveryMeta).v === 1 && input.recoveryPassword) {

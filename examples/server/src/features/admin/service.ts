@@ -17,6 +17,7 @@ import { CONSOLE_APP_ID, mergePatch, parseApp, redact, sha256hex, stable, type L
 import { newApiKey, type Admin, type KeyScope, type Role } from './auth'
 import { ADMIN_MSG, adminErrors } from './errors'
 import * as repo from './repo'
+import { insertPregenerated, pregeneratedAccounts, pregeneratedWalletSchema, sealIncoming, walletIdentifier, type PregeneratedWallet } from '../wallets/pregen'
 
 // ---------------------------------------------------------------- apps
 
@@ -355,6 +356,8 @@ export const importUserSchema = z.object({
   linked_accounts: z.array(importAccount).min(1).max(20),
   created_at: z.number().int().positive().max(2 ** 40).optional(),
   custom_metadata: z.record(z.string(), z.unknown()).optional(),
+  /** A pre-generated embedded wallet (scripts/pregen-wallet.ts), its auth share sealed on arrival. */
+  embedded_wallet: pregeneratedWalletSchema.optional(),
 })
 
 interface NewAccount {
@@ -410,27 +413,35 @@ export function importsService(ctx: ServerCtx) {
   async function batch(appId: string, users: unknown[], offset: number) {
     const t = now()
     const errors: { index: number; error: string }[] = []
-    const parsed: { index: number; user: z.infer<typeof importUserSchema>; accounts: NewAccount[] }[] = []
+    const parsed: { index: number; user: z.infer<typeof importUserSchema>; accounts: NewAccount[]; wallet?: { w: PregeneratedWallet; list: ReturnType<typeof pregeneratedAccounts> } }[] = []
     users.forEach((u, i) => {
+      // A pre-generated wallet the server could not take on arrival (sealIncoming): its reasons.
+      const bad = (u as { embedded_wallet?: { invalid?: unknown } } | null)?.embedded_wallet?.invalid
+      if (typeof bad === 'string') return void errors.push({ index: offset + i, error: `embedded_wallet: ${bad}`.slice(0, 300) })
       const r = importUserSchema.safeParse(u)
       if (!r.success) return void errors.push({ index: offset + i, error: r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ').slice(0, 300) })
       try {
-        parsed.push({ index: offset + i, user: r.data, accounts: r.data.linked_accounts.map(toAccount) })
+        const w = r.data.embedded_wallet
+        const list = w ? pregeneratedAccounts(w) : undefined
+        parsed.push({ index: offset + i, user: r.data, accounts: r.data.linked_accounts.map(toAccount), ...(w && list ? { wallet: { w, list } } : {}) })
       } catch (err) {
-        errors.push({ index: offset + i, error: err instanceof ApiError ? err.message : 'Invalid account' })
+        errors.push({ index: offset + i, error: err instanceof ApiError ? err.message : err instanceof Error && err.message.startsWith('embedded_wallet') ? err.message : 'Invalid account' })
       }
     })
     return ctx.store.transaction(async (q) => {
       await repo.lockUsersOfApp(q, appId)
-      const all = parsed.flatMap((p) => p.accounts)
+      // A pre-generated wallet's addresses count as accounts: one already linked makes the user an existing one.
+      const walletKeys = (p: (typeof parsed)[number]) => (p.wallet?.list ?? []).map((w) => ({ type: 'wallet', identifier: walletIdentifier(w) }))
+      const all = parsed.flatMap((p) => [...p.accounts, ...walletKeys(p)])
       const taken = await repo.existingAccounts(q, appId, all.map((a) => a.type), all.map((a) => a.identifier))
+      const withWallet: { id: string; wallet: NonNullable<(typeof parsed)[number]['wallet']> }[] = []
       const ids: string[] = []
       const created: number[] = []
       const meta: (string | null)[] = []
       const acc = { userIds: [] as string[], types: [] as string[], identifiers: [] as string[], data: [] as string[] }
       let existing = 0
       for (const p of parsed) {
-        const keys = p.accounts.map((a) => `${a.type}\u0000${a.identifier}`)
+        const keys = [...p.accounts, ...walletKeys(p)].map((a) => `${a.type}\u0000${a.identifier}`)
         // Already imported (or signed up): the same user again changes nothing.
         if (keys.some((k) => taken.has(k))) {
           existing++
@@ -439,6 +450,7 @@ export function importsService(ctx: ServerCtx) {
         const id = newUserId()
         for (const k of keys) taken.add(k)
         ids.push(id)
+        if (p.wallet) withWallet.push({ id, wallet: p.wallet })
         created.push(p.user.created_at ?? t)
         meta.push(p.user.custom_metadata ? JSON.stringify(p.user.custom_metadata) : null)
         for (const a of p.accounts) {
@@ -454,6 +466,7 @@ export function importsService(ctx: ServerCtx) {
         // An identifier a login took between the check and the write: that user is theirs already.
         const lost = ids.filter((id) => !got.has(id))
         await repo.deleteUsers(q, lost)
+        for (const x of withWallet) if (got.has(x.id)) await insertPregenerated(q, appId, x.id, x.wallet.w, x.wallet.list, t)
         existing += lost.length
         return { created: ids.length - lost.length, existing, failed: errors.length, errors }
       }
@@ -487,13 +500,16 @@ export function importsService(ctx: ServerCtx) {
     /** A new job (202), or the job this idempotency key already names (200); its batches run after the answer. */
     async start(admin: Admin, appId: string, key: string, users: unknown[]) {
       const t = now()
+      // The idempotency hash is of what was sent; what is kept has every auth share sealed.
+      const bodyHash = sha256hex(stable(users))
+      const kept = await sealIncoming(ctx, appId, users)
       const { row, inserted } = await ctx.store.transaction(async (q) => {
         const r = await repo.insertImport(q, {
           id: `imp_${randomBytes(9).toString('base64url')}`,
           appId,
           key,
-          bodyHash: sha256hex(stable(users)),
-          payload: JSON.stringify(users),
+          bodyHash,
+          payload: JSON.stringify(kept),
           total: users.length,
           by: admin.actor,
           t,
@@ -501,7 +517,7 @@ export function importsService(ctx: ServerCtx) {
         if (r.inserted) await repo.insertAudit(q, { actor: admin.actor, action: 'users.import_started', appId, target: r.row.id, after: { total: users.length }, t })
         return r
       })
-      if (!inserted && row.body_hash !== sha256hex(stable(users))) throw adminErrors.conflict(ADMIN_MSG.idempotencyReuse)
+      if (!inserted && row.body_hash !== bodyHash) throw adminErrors.conflict(ADMIN_MSG.idempotencyReuse)
       if (inserted) void run(row.id, appId, 0, row.total)
       return { job: importView(row), inserted }
     },

@@ -59,7 +59,8 @@ export interface NewRoot {
   recoveryShare: string
   recoveryMeta: Record<string, unknown> | null | undefined
   imported: boolean
-  sessionId: string
+  /** The creating session (null: a pre-generated wallet, imported by an operator). */
+  sessionId: string | null
   recoveryProofKey: string | null | undefined
 }
 
