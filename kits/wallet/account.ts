@@ -35,6 +35,8 @@ export function normaliseWallet(raw: WireLinkedAccountBase): WalletAccount {
   // Embedded wallets (spec part 2 section 3) also carry their HD root's entropyId / entropyIdVerifier.
   const r = raw as { entropy_id?: unknown; entropy_id_verifier?: unknown }
   if (typeof r.entropy_id === 'string') Object.assign(account, { entropyId: r.entropy_id, entropyIdVerifier: typeof r.entropy_id_verifier === 'string' ? r.entropy_id_verifier : null })
+  // A pre-generated wallet not claimed yet (issue 32): its recovery asks for the claim code.
+  if ((raw as { claim_pending?: unknown }).claim_pending === true) Object.assign(account, { claimPending: true })
   return account
 }
 

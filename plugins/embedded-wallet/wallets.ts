@@ -43,6 +43,7 @@ export interface EmbeddedWalletSettings {
 export interface EmbeddedWalletAccount extends WalletAccount {
   entropyId?: string | null
   entropyIdVerifier?: string | null
+  claimPending?: boolean
 }
 
 export interface EmbeddedWallet {
@@ -56,6 +57,8 @@ export interface EmbeddedWallet {
   imported: boolean
   entropyId: string
   entropyIdVerifier: EntropyIdVerifier
+  /** A pre-generated wallet the user has not claimed yet (issue 32): recovering it asks for the claim code the operator sent. */
+  claimPending?: boolean
   /** Ethereum wallets: an EIP-1193 provider (viem `custom(provider)`, wagmi, ethers). */
   getEthereumProvider?(options?: { uiOptions?: UiOptions }): Promise<EIP1193Provider>
 }
@@ -252,6 +255,7 @@ export function createEmbeddedWallets(
       imported: a.imported,
       entropyId: a.entropyId ?? a.address,
       entropyIdVerifier: (a.entropyIdVerifier as EntropyIdVerifier | null) ?? (a.chainType === 'ethereum' ? 'ethereum-address-verifier' : 'solana-address-verifier'),
+      ...(a.claimPending ? { claimPending: true } : {}),
     }
     if (a.chainType === 'ethereum') next.getEthereumProvider = (o) => api.getEthereumProvider(a.address, o)
     if (prev && (Object.keys(next) as (keyof EmbeddedWallet)[]).every((k) => typeof next[k] === 'function' || prev[k] === next[k])) return prev

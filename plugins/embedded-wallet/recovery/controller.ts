@@ -31,7 +31,7 @@ export interface RecoverInput {
   recoveryAccessToken?: string
 }
 /** The wallet plugin's connect-time hook for a user-owned method (its `registerRecovery(method, handler)`). */
-export type ConnectRecoveryHandler = (request: { method: string; recover(input: RecoverInput): Promise<void> }) => Promise<void>
+export type ConnectRecoveryHandler = (request: { method: string; recover(input: RecoverInput): Promise<void>; wallet?: { claimPending?: boolean } }) => Promise<void>
 export interface RecoveryHost {
   frame(): Promise<RecoveryFrame> | RecoveryFrame
   wallets(): RecoveryWallet[]

@@ -10,7 +10,7 @@ import { RECOVERY_SCREENS } from './ids'
 
 export interface RecoveryFlows {
   setWalletRecovery(o?: { resetting?: boolean; options?: UserOwnedMethod[] }): Promise<FlowResult>
-  recoverOnConnect(method: unknown, recover?: (input: RecoverInput) => Promise<void>): Promise<FlowResult | null>
+  recoverOnConnect(method: unknown, recover?: (input: RecoverInput) => Promise<void>, options?: { claim?: boolean }): Promise<FlowResult | null>
   createWithRecovery(o?: { options?: UserOwnedMethod[]; initiatedBy?: 'user' | 'automatic' }): Promise<FlowResult>
 }
 
@@ -51,13 +51,14 @@ export function createRecoveryFlows(s: Navigator, c: RecoveryController): Recove
       if (update && !choice.skipSplash) return open(RECOVERY_SCREENS.updateSplash, { password })
       return open(RECOVERY_SCREENS.password, password)
     },
-    async recoverOnConnect(method, recover) {
+    async recoverOnConnect(method, recover, options = {}) {
       const target = screenForMethod(method)
       switch (target.screen) {
         case 'silent':
           return null
         case 'password-recover':
-          return open(RECOVERY_SCREENS.recoverPassword, { recover })
+          // A pre-generated wallet's claim: the same screen, asking for the claim code.
+          return open(RECOVERY_SCREENS.recoverPassword, { recover, claim: options.claim === true })
         case 'cloud':
           return open(RECOVERY_SCREENS.cloud, { method: target.method, action: 'recover', recover })
         default:

@@ -34,7 +34,7 @@ export interface RecoveryApi {
    * Connect-time recovery (needs-recovery): user-passcode → password recovery; google-drive /
    * icloud → the cloud screen; privy → nothing here (silent); anything else → a failure with Close.
    */
-  recoverOnConnect(method: unknown, recover?: (input: RecoverInput) => Promise<void>): Promise<FlowResult | null>
+  recoverOnConnect(method: unknown, recover?: (input: RecoverInput) => Promise<void>, options?: { claim?: boolean }): Promise<FlowResult | null>
   /** The create flow when recovery must be user-owned: the selection (or the password flow) before the wallet exists. */
   createWithRecovery(o?: { options?: UserOwnedMethod[]; initiatedBy?: 'user' | 'automatic' }): Promise<FlowResult>
 }
@@ -75,14 +75,14 @@ export function registerRecovery(ctx: PluginContext, host: () => RecoveryHost, b
     controller,
     recoveryConfig: config,
     setWalletRecovery: async (o) => (await flows()).setWalletRecovery(o),
-    recoverOnConnect: async (method, recover) => (await flows()).recoverOnConnect(method, recover),
+    recoverOnConnect: async (method, recover, options) => (await flows()).recoverOnConnect(method, recover, options),
     createWithRecovery: async (o) => (await flows()).createWithRecovery(o),
   }
 
   // Connect-time recovery of a user-owned method: the wallet plugin asks, the screen answers.
   for (const m of ['user-passcode', 'google-drive', 'icloud'] as const) {
-    host().registerRecovery?.(m, async ({ method, recover }) => {
-      const r = await api.recoverOnConnect(method, recover)
+    host().registerRecovery?.(m, async ({ wallet, method, recover }) => {
+      const r = await api.recoverOnConnect(method, recover, { claim: wallet?.claimPending === true })
       if (r && !r.ok) throw r.error
     })
   }

@@ -69,6 +69,12 @@ export const RECOVERY_TEXTS = {
   successDescription: 'Your wallet is backed up with your password.',
   failedDescription: 'Your password was not set. Please try again.',
   recoverDescription: 'Enter the password you set for this wallet.',
+  /** A pre-generated wallet's claim (issue 32): the password recovery screen, asking for the code the app sent. */
+  claimTitle: 'Claim your wallet',
+  claimDescription: 'Enter the claim code you received for this wallet.',
+  claimLabel: 'Claim code',
+  claimButton: 'Claim your wallet',
+  invalidClaimCode: 'This claim code does not open this wallet. Check it and try again.',
   recovering: 'Recovering your wallet',
   cloudConnecting: 'Connecting to {provider}',
   cloudContinue: 'Continue with {provider}',

@@ -2,7 +2,8 @@
  * Password recovery (spec part 2 sections 2 and 4): 'Enter your password' with the
  * 'Recover your account' button, enabled only when a password has been typed. A wrong
  * password shows 'Invalid recovery password, please try again.' and the user retries; success
- * closes the modal after 1.4 s.
+ * closes the modal after 1.4 s. For a pre-generated wallet not claimed yet (`claim`), the same
+ * screen asks for the claim code: 'Claim your wallet'.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import type { PorticoError } from 'portico'
@@ -14,8 +15,10 @@ import { RECOVERY_TEXTS } from '../strings'
 import { useFocusInside, useMounted } from './mounted'
 import { PasswordInput } from './password-input'
 
-export default function PasswordRecoverScreen({ params }: ScreenProps<{ controller: RecoveryController; recover?: (input: RecoverInput) => Promise<void>; onDone?: OnDone }>) {
+export default function PasswordRecoverScreen({ params }: ScreenProps<{ controller: RecoveryController; recover?: (input: RecoverInput) => Promise<void>; onDone?: OnDone; claim?: boolean }>) {
   const T = useTexts('embedded-wallet', RECOVERY_TEXTS)
+  // A pre-generated wallet's claim: the claim code the app sent instead of a password.
+  const claim = params.claim === true
   const screen = useScreen()
   const [password, setPassword] = useState('')
   const [shown, setShown] = useState(false)
@@ -43,7 +46,7 @@ export default function PasswordRecoverScreen({ params }: ScreenProps<{ controll
       if (!alive.current) return
       setStatus('idle')
       const p = err as PorticoError
-      if ((p?.code as string) === 'invalid_recovery_pin') setError(T.invalidPassword)
+      if ((p?.code as string) === 'invalid_recovery_pin') setError(claim ? T.invalidClaimCode : T.invalidPassword)
       else screen.error(err)
     }
   }
@@ -51,8 +54,8 @@ export default function PasswordRecoverScreen({ params }: ScreenProps<{ controll
   const done = status === 'done'
   return (
     <ScreenLayout
-      title={done ? T.cloudRecovered : T.enterPassword}
-      description={<span role={done ? 'status' : undefined}>{done ? T.success : T.recoverDescription}</span>}
+      title={done ? T.cloudRecovered : claim ? T.claimTitle : T.enterPassword}
+      description={<span role={done ? 'status' : undefined}>{done ? T.success : claim ? T.claimDescription : T.recoverDescription}</span>}
       icon={
         <StatusIcon status={done ? 'success' : status === 'recovering' ? 'loading' : 'idle'} label={done ? 'success' : 'password'}>
           <icons.LockIcon width={28} height={28} />
@@ -61,11 +64,11 @@ export default function PasswordRecoverScreen({ params }: ScreenProps<{ controll
     >
       <form ref={formRef} onSubmit={submit} noValidate>
         <PasswordInput
-          label={T.passwordLabel}
+          label={claim ? T.claimLabel : T.passwordLabel}
           shown={shown}
           onToggle={() => setShown((v) => !v)}
           T={T}
-          autoComplete="current-password"
+          autoComplete={claim ? 'off' : 'current-password'}
           autoFocus
           value={password}
           disabled={status !== 'idle'}
@@ -77,7 +80,7 @@ export default function PasswordRecoverScreen({ params }: ScreenProps<{ controll
         />
         <div className="portico-actions">
           <Button type="submit" disabled={!password || done} loading={status === 'recovering'}>
-            {T.recoverTitle}
+            {claim ? T.claimButton : T.recoverTitle}
           </Button>
         </div>
       </form>

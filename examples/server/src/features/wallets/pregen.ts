@@ -94,7 +94,8 @@ export async function insertPregenerated(q: Queryable, appId: string, userId: st
     t,
   )
   const facts = { entropy_id: entropyId, entropy_id_verifier: w.entropy_id_verifier, recovery_method: w.recovery_method }
-  for (const x of wallets) await insertWalletAccount(q, appId, userId, walletAccount(x, facts), t)
+  // claim_pending: the client's recovery screen asks for the claim code (cleared when the root is split afresh).
+  for (const x of wallets) await insertWalletAccount(q, appId, userId, { ...walletAccount(x, facts), claim_pending: true }, t)
   await emitEvents(
     q,
     appId,

@@ -84,7 +84,7 @@ export async function insertRoot(q: Queryable, r: NewRoot, t: number): Promise<v
 }
 
 /** Inserts a wallet account inside a savepoint (a unique violation rolls back to it and is rethrown). */
-export async function insertWalletAccount(q: Queryable, appId: string, userId: string, data: { address: string; chain_type: string }, t: number): Promise<void> {
+export async function insertWalletAccount(q: Queryable, appId: string, userId: string, data: { address: string; chain_type: string } & Record<string, unknown>, t: number): Promise<void> {
   const identifier = `${data.chain_type}:${data.chain_type === 'ethereum' ? data.address.toLowerCase() : data.address}`
   await q.query('SAVEPOINT wallet_insert')
   try {
@@ -139,7 +139,7 @@ export async function setRootRecovery(
     [row.app_id, row.entropy_id, s.method, s.share, s.meta ? JSON.stringify(s.meta) : null, t, s.authShare, s.proofKey ?? null],
   )
   await q.query(
-    `UPDATE accounts SET data = jsonb_set(data, '{recovery_method}', to_jsonb($4::text))
+    `UPDATE accounts SET data = jsonb_set(data, '{recovery_method}', to_jsonb($4::text)) - 'claim_pending'
      WHERE app_id = $1 AND user_id = $2 AND type = 'wallet' AND lower(data->>'entropy_id') = lower($3)`,
     [row.app_id, row.user_id, row.entropy_id, s.method],
   )
