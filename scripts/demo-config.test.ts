@@ -8,7 +8,9 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 // @ts-expect-error a plain ESM script without types
-import { DEMO_FARCASTER, DEMO_PORTS, crossSiteRequested, demoConfig } from './demo-config.mjs'
+import { DEMO_AA, DEMO_FARCASTER, DEMO_PORTS, crossSiteRequested, demoApps, demoConfig } from './demo-config.mjs'
+import { paymasterAddresses } from '../examples/stand-ins/aa/stack'
+import { smartWalletProblems } from '../examples/server/src/features/smart-wallets/config'
 import { getContractAddress, keccak256, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { signerConfig } from '../examples/server/src/features/farcaster-signer/service'
@@ -88,5 +90,21 @@ describe('npm start: Farcaster signers (issue 30)', () => {
     const fc = appsFrom(apps).get('portico-test-farcaster-01')!
     expect(signerConfig(fc, c.serverEnv)).toEqual({ appFid: DEMO_FARCASTER.appFid, custodyKey: DEMO_FARCASTER.appCustodyKey, deadlineS: 86400 })
     expect(signerConfig(fc, {})).toBeUndefined()
+  })
+})
+
+describe('npm start: smart wallets on the local ERC-4337 stack', () => {
+  it('the paymasters’ addresses follow from the public demo key; the demo app’s settings pass the server’s checks in development mode only', () => {
+    expect(DEMO_AA.paymasterKey).toBe(keccak256(toHex('portico-demo-paymaster-signer')))
+    expect(paymasterAddresses(privateKeyToAccount(DEMO_AA.paymasterKey).address)).toEqual({ paymaster: DEMO_AA.paymaster, paymaster08: DEMO_AA.paymaster08 })
+    const c = demoConfig()
+    const file = demoApps({ apps }, c.urls)
+    const demo = appsFrom(file.apps).get('portico-demo-app-00000001')!
+    expect(smartWalletProblems(demo, true)).toEqual([])
+    // apps.json itself keeps no development key (production-mode servers load it).
+    expect(smartWalletProblems(demoApp, false)).toEqual([])
+    expect(smartWalletProblems(demo, false).join('\n')).toMatch(/development mode only/)
+    expect(JSON.parse(c.appEnv.VITE_PORTICO_SAFE_CONTRACTS)).toEqual(DEMO_AA.safe)
+    expect(c.urls.bundler).toBe(`http://127.0.0.1:${DEMO_PORTS.bundler}`)
   })
 })

@@ -9,8 +9,9 @@
  * No extra dependencies: child processes, their output prefixed, all stopped on Ctrl-C.
  */
 import { spawn } from 'node:child_process'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { crossSiteRequested, demoConfig } from './demo-config.mjs'
+import { crossSiteRequested, demoApps, demoConfig } from './demo-config.mjs'
 import { buildDemoApp, serveBuiltApp } from './demo-build.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -70,6 +71,15 @@ if (process.env.PORTICO_CLOUD_DRIVE_BASE_URL === 'http://127.0.0.1:8793') {
 }
 // The operators' console (/admin): its first owner signs in with this e-mail (code in the dev outbox).
 process.env.PORTICO_ADMIN_OWNER_EMAIL ??= 'owner@example.com'
+// The demo app's smart wallets run on the local ERC-4337 stack: apps.json plus those development
+// settings (apps.json itself stays loadable in production mode), unless APPS_FILE names another.
+if (!process.env.APPS_FILE) {
+  const dir = fileURLToPath(new URL('../node_modules/.cache/portico-demo/', import.meta.url))
+  mkdirSync(dir, { recursive: true })
+  const file = `${dir}apps.json`
+  writeFileSync(file, JSON.stringify(demoApps(JSON.parse(readFileSync(new URL('../examples/server/apps.json', import.meta.url), 'utf8')), demo.urls), null, 2))
+  process.env.APPS_FILE = file
+}
 // The server's public URLs are the ones the browser uses (OAuth redirect URI, the frame's API).
 run('server', bin('tsx'), ['examples/server/src/main.ts', '--dev'], { ...demo.serverEnv, PORTICO_OAUTH_BASE_URL: oauthBase })
 if (oauthBase === IDP) run('oauth-idp', bin('tsx'), ['examples/server/idp/main.ts'], { PORTICO_IDP_PORT: '8792' })
@@ -91,9 +101,10 @@ appReady.catch((err) => {
   stop(1)
 })
 
-// Embedded wallets (issue 14): the local EVM chain (hardhat 2 on 8545) for balances and sends;
-// the wallet frame itself is the server's second listener (PORTICO_FRAME_PORT, 8788).
-run('evm', bin('tsx'), ['scripts/evm-node.ts'], { PORTICO_EVM_PORT: '8545' })
+// Embedded wallets (issue 14) and smart wallets (issue 29): the local EVM chain on 8545 is the
+// ERC-4337 stack's anvil (EntryPoints, Safe, paymasters) with the Alto bundler on 4337; the
+// wallet frame itself is the server's second listener (PORTICO_FRAME_PORT, 8788).
+run('evm', bin('tsx'), ['scripts/evm-node.ts'], { PORTICO_EVM_PORT: String(demo.ports.evm), PORTICO_AA_BUNDLER_PORT: String(demo.ports.bundler) })
 // Funding stand-ins (MoonPay 8794, Coinbase Onramp 8795, bridge provider 8796): the demo app's funding config points at them.
 run('moonpay', bin('tsx'), ['examples/stand-ins/moonpay/main.ts'])
 run('coinbase', bin('tsx'), ['examples/stand-ins/coinbase/main.ts'])
@@ -130,8 +141,10 @@ Promise.all([appReady, answering(demo.health.api), answering(demo.health.frame),
     login codes appear:  in the [server] lines above and at ${API}/dev/outbox
     other configs:       ${APP}/?layout=groups&theme=dark&accent=%23e4572e (see examples/app/src/settings.ts)
     third-party plugin:  ${APP}/?app=portico-test-acmeid-00001 (Acme ID on http://127.0.0.1:8791)
-    embedded wallets:    created on login; frame on ${demo.urls.frame}, local chain ${demo.urls.evm}
+    embedded wallets:    created on login; frame on ${demo.urls.frame}, local chain ${demo.urls.evm} (anvil)
                          (fund one: npx tsx scripts/evm-fund.ts <address> 1)
+    smart wallets:       ${APP}/?sw=1 (a Safe, sponsored by the server's paymaster; bundler ${demo.urls.bundler});
+                         ${APP}/?sw=1&sw7702=1 (the embedded wallet upgraded in place, EIP-7702)
     WalletConnect relay: ws://127.0.0.1:8798 (stand-in; pair a wallet client with the QR's wc: link)
     Solana (litesvm):    http://127.0.0.1:8899 (demo SPL token shown as USDC); prices: stand-in on 8797
     funding stand-ins:   MoonPay 8794, Coinbase 8795, bridge 8796; cloud drive (recovery) 8793

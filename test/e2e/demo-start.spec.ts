@@ -19,7 +19,10 @@ import { type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { ARTIFACTS, ROOT, launchBrowser } from './harness'
 import { LANDING_TITLE } from './page-scripts'
 // @ts-expect-error a plain ESM script without types
-import { DEMO_FARCASTER, DEMO_PORTS, demoConfig } from '../../scripts/demo-config.mjs'
+import { DEMO_AA, DEMO_FARCASTER, DEMO_PORTS, demoConfig } from '../../scripts/demo-config.mjs'
+import { createPublicClient, createWalletClient, http, parseAbi, type Address } from 'viem'
+import { DEV_ACCOUNTS, localChain } from '../chains/evm'
+import { button, dialog } from './demo-page'
 import { privateKeyToAccount } from 'viem/accounts'
 import { SIGNED_KEY_REQUEST_DOMAIN, SIGNED_KEY_REQUEST_TYPES } from '../../examples/server/src/features/farcaster-signer/eip712'
 
@@ -132,7 +135,7 @@ describe('npm start', { timeout: 300_000 }, () => {
     expect(csp).toContain(`connect-src ${demo.urls.api}`)
     expect(csp).toMatch(new RegExp(`frame-ancestors [^;]*${demo.urls.app.replace(/[.:/]/g, '\\$&')}`))
     // The local stand-ins listen.
-    for (const name of ['idp', 'acmeId', 'cloudDrive', 'moonpay', 'coinbase', 'bridge', 'price', 'wcRelay', 'farcasterClient', 'evm', 'svm'] as const) {
+    for (const name of ['idp', 'acmeId', 'cloudDrive', 'moonpay', 'coinbase', 'bridge', 'price', 'wcRelay', 'farcasterClient', 'evm', 'bundler', 'svm'] as const) {
       await waitFor(`${name} on ${DEMO_PORTS[name]}`, () => answers(DEMO_PORTS[name]), 60_000)
     }
     // Farcaster signers: the client API stand-in deployed the IdRegistry and registered the demo
@@ -196,6 +199,44 @@ describe('npm start', { timeout: 300_000 }, () => {
     await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'logged in', undefined, { timeout: 60_000 })
     const user = JSON.parse((await page.textContent('[data-testid=user]')) ?? 'null')
     expect(user.google).toMatchObject({ type: 'google_oauth', email: 'alice@example.com' })
+  })
+
+  it('smart wallets on the local ERC-4337 stack (?sw=1): a Safe for the new user, a sponsored DUSD transfer through the bundler and the server’s paymaster', async () => {
+    const DUSD = '0xa128cAc546Dec96626fDb3d0C513f0A52B950Ead' as Address
+    const chain = localChain(demo.urls.evm)
+    const pub = createPublicClient({ chain, transport: http(demo.urls.evm) })
+    const erc20 = parseAbi(['function mint(address to, uint256 amount)', 'function balanceOf(address) view returns (uint256)'])
+    // The paymaster the demo config names holds a deposit at EntryPoint v0.7.
+    expect(await pub.getCode({ address: DEMO_AA.paymaster })).toMatch(/^0x[0-9a-f]{100,}/)
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
+    contexts.push(context)
+    const page = await context.newPage()
+    await page.goto(`${demo.urls.app}/?sw=1`)
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'logged out', undefined, { timeout: 60_000 })
+    await page.click('[data-testid=login]')
+    const email = `demo-sw-${process.pid}-${Date.now()}@example.com`
+    await page.fill('[role=dialog] input[type=email]', email)
+    await page.press('[role=dialog] input[type=email]', 'Enter')
+    await page.waitForSelector('[role=dialog][data-screen=email-code] .portico-code-box')
+    const code = await waitFor(
+      'the code',
+      async () => ((await (await fetch(`${demo.urls.api}/dev/outbox?to=${encodeURIComponent(email)}`, { headers: { accept: 'application/json' } })).json()) as { code: string }[])[0]?.code,
+      20_000,
+    )
+    await page.click('.portico-code-box >> nth=0')
+    await page.keyboard.type(code)
+    await page.waitForFunction(() => document.querySelector('[data-testid=sw-status]')?.textContent === 'ready', undefined, { timeout: 60_000 })
+    const safe = (await page.textContent('[data-testid=sw-address]')) as Address
+    await pub.waitForTransactionReceipt({ hash: await createWalletClient({ chain, transport: http(demo.urls.evm), account: DEV_ACCOUNTS[3] }).writeContract({ address: DUSD, abi: erc20, functionName: 'mint', args: [safe, 5_000_000n] }) })
+    await page.click('[data-testid=sw-transfer]')
+    await page.click(button('approvals-transaction', 'Continue'))
+    await page.waitForSelector(`${dialog('approvals-transaction')} dd:has-text("Sponsored")`, { timeout: 60_000 })
+    await page.click(button('approvals-transaction', 'Approve'))
+    await page.waitForSelector(`${dialog('approvals-transaction')} .portico-title:text-is("Transaction complete!")`, { timeout: 90_000 })
+    // Deployed by its first operation, 1.5 DUSD sent, no ETH of its own spent.
+    expect(await pub.getCode({ address: safe })).toMatch(/^0x[0-9a-f]{10,}/)
+    expect(await pub.readContract({ address: DUSD, abi: erc20, functionName: 'balanceOf', args: [safe] })).toBe(3_500_000n)
+    expect(await pub.getBalance({ address: safe })).toBe(0n)
   })
 
   it('figures: first modal open and e-mail login to wallet ready (medians, click to visible)', async () => {

@@ -80,13 +80,16 @@ function localChain(rpc: string): Chain {
   return { id: 31337, name: 'Hardhat', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpc] } } }
 }
 
-/** `?sw=` holds the Safe contract addresses of the local chain (31337), as permissionless names them. */
+/**
+ * `?sw=` holds the Safe contract addresses of the local chain (31337), as permissionless names
+ * them; `?sw=1`: the ones `npm start`'s stack deploys (VITE_PORTICO_SAFE_CONTRACTS).
+ */
 function smartWalletDemo(): PorticoPlugin[] {
   const sw = demoQuery('sw')
   if (!sw) return []
   let safe: Record<string, unknown>
   try {
-    safe = JSON.parse(sw) as Record<string, unknown>
+    safe = JSON.parse(sw === '1' ? (import.meta.env?.VITE_PORTICO_SAFE_CONTRACTS ?? '{}') : sw) as Record<string, unknown>
   } catch {
     return []
   }

@@ -2,11 +2,12 @@
  * The demo's smart-wallet panel (portico/plugins/smart-wallet, `?sw=`): the smart account's
  * address and state, a token transfer, a batched approve + transfer (one user operation) and a
  * message signed by the smart account — each through the approval screens. `?swToken=` names
- * the ERC-20 (the spec deploys one); `?swTo=` the recipient.
+ * the ERC-20 (default: the demo's DUSD, which `npm start` deploys); `?swTo=` the recipient.
  */
 import { useState } from 'react'
 import { usePlugin, useUser } from 'portico/ui'
 import { useSmartWallets } from 'portico/plugins/smart-wallet'
+import { DEMO_ERC20 } from './approvals-settings'
 
 const DEFAULT_TO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 
@@ -19,7 +20,8 @@ export function SmartWalletPanel({ onResult }: { onResult: (s: string) => void }
   const [requests, setRequests] = useState(0)
   if (!api || !user || user.isGuest) return null
   const q = new URLSearchParams(location.search)
-  const token = q.get('swToken') as `0x${string}` | null
+  // The ERC-20 to send: `?swToken=`, else the demo's DUSD (npm start deploys it; open mint).
+  const token = (q.get('swToken') ?? DEMO_ERC20) as `0x${string}`
   const to = (q.get('swTo') ?? DEFAULT_TO) as `0x${string}`
 
   const run = (label: string, fn: () => Promise<string>) => () => {
@@ -52,7 +54,7 @@ export function SmartWalletPanel({ onResult }: { onResult: (s: string) => void }
         <div className="demo-actions demo-wallet-actions">
           {token && (
             <button disabled={busy} data-testid="sw-transfer" onClick={run('sw sent', async () => client.sendTransaction({ to: token, data: await erc20('transfer', [to, 1_500_000n]) }))}>
-              Transfer 1.5 TUSD
+              Transfer 1.5 tokens (ERC-20)
             </button>
           )}
           {token && (

@@ -12,7 +12,12 @@
  *   MultiSendCallOnly) with the Safe 4337 module 0.3.0 (`@safe-global/safe-4337`:
  *   Safe4337Module, SafeModuleSetup);
  * - a VerifyingPaymaster (same package) whose signer key is handed to the server (it signs
- *   sponsorships in `POST /api/v1/paymaster`), funded with a deposit at the EntryPoint;
+ *   sponsorships in `POST /api/v1/paymaster`), funded with a deposit at the EntryPoint; through
+ *   the same CREATE2 deployer, so its address follows from the signer alone (`npm start`'s demo
+ *   config names it; `paymasterAddresses(signer)`). Its owner (who may withdraw the deposit or
+ *   stake) is then the deployer contract, i.e. nobody: nothing here needs one;
+ * - every deployment is sent by anvil's dev account 9 (`STACK_DEPLOYER`): tests and the demo send
+ *   from accounts 0 and 3, Alto from 1 and 2, so no two of them race for a nonce;
  * - for EIP-7702 (same package at 0.8.0, the npm alias `@account-abstraction/contracts-v08`):
  *   EntryPoint v0.8 at its canonical address 0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108 (the
  *   canonical salt) and Simple7702Account at its canonical 0xe6Cae83BdE06E4c305530e199D7217f42808555B
@@ -48,7 +53,7 @@ import {
   type Hex,
   type PublicClient,
 } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import { DEV_KEYS, freePort, localChain } from '../../../test/chains/evm'
 
 const require = createRequire(import.meta.url)
@@ -63,6 +68,12 @@ export const ENTRY_POINT_08: Address = '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff1
 const ENTRY_POINT_08_SALT: Hex = '0x0a59dbff790c23c976a548690c27297883cc66b4c67024f9117b0238995e35e9'
 /** Simple7702Account (v0.8)'s canonical address: permissionless's `to7702SimpleSmartAccount` default. */
 export const SIMPLE_7702_ACCOUNT: Address = '0xe6Cae83BdE06E4c305530e199D7217f42808555B'
+
+/** The deployer of the stack's contracts: anvil's dev account 9 (the well-known test mnemonic; 10 000 ETH). */
+export const STACK_DEPLOYER = mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: 9 })
+/** CREATE2 salts of the two VerifyingPaymasters (v0.7; the one rebound to v0.8). */
+const PAYMASTER_SALT = zeroHash
+const PAYMASTER_08_SALT: Hex = '0x0000000000000000000000000000000000000000000000000000000000000008'
 
 interface Artifact {
   abi: Abi
@@ -194,7 +205,7 @@ export async function startAaStack(o: AaStackOptions = {}): Promise<AaStack> {
     // 2. The contracts.
     const chain = localChain(rpc)
     const pub = createPublicClient({ chain, transport: http(rpc) }) as PublicClient
-    const deployer = createWalletClient({ chain, transport: http(rpc), account: privateKeyToAccount(DEV_KEYS[0]) })
+    const deployer = createWalletClient({ chain, transport: http(rpc), account: STACK_DEPLOYER })
     /** CREATE2 through the deterministic deployer; idempotent (a second start on the same chain finds the code). */
     const create2 = async (a: Artifact, args: unknown[] = [], salt: Hex = zeroHash): Promise<Address> => {
       const initCode = encodeDeployData({ abi: a.abi, bytecode: a.bytecode, args })
@@ -216,11 +227,11 @@ export async function startAaStack(o: AaStackOptions = {}): Promise<AaStack> {
       safe4337ModuleAddress: await create2(safe4337('Safe4337Module.sol/Safe4337Module'), [entryPoint]),
       safeModuleSetupAddress: await create2(safe4337('SafeModuleSetup.sol/SafeModuleSetup')),
     }
-    // The VerifyingPaymaster: a plain CREATE, so that its owner (Ownable(msg.sender)) is the deployer.
+    // The VerifyingPaymaster, its address a function of the signer (paymasterAddresses).
     const signerKey = o.paymasterSignerKey ?? generatePrivateKey()
     const vp = aa('VerifyingPaymaster')
-    const pmHash = await deployer.deployContract({ abi: vp.abi, bytecode: vp.bytecode, args: [entryPoint, privateKeyToAccount(signerKey).address] })
-    const paymaster = (await pub.waitForTransactionReceipt({ hash: pmHash })).contractAddress!
+    const signer = privateKeyToAccount(signerKey).address
+    const paymaster = await create2(vp, [entryPoint, signer], PAYMASTER_SALT)
     const depHash = await deployer.writeContract({ address: paymaster, abi: vp.abi, functionName: 'deposit', value: o.paymasterDeposit ?? parseEther('10') })
     await pub.waitForTransactionReceipt({ hash: depHash })
     // EIP-7702: EntryPoint v0.8, Simple7702Account, and a VerifyingPaymaster bound to v0.8.
@@ -231,13 +242,13 @@ export async function startAaStack(o: AaStackOptions = {}): Promise<AaStack> {
     // v0.7's VerifyingPaymaster refuses a v0.8 EntryPoint in its constructor (an ERC-165 check on
     // v0.7's IEntryPoint id), so it is deployed for v0.7 and its immutable entryPoint word in the
     // runtime code is then pointed at v0.8 (anvil_setCode, same address and storage: owner).
-    const pm08Hash = await deployer.deployContract({ abi: vp.abi, bytecode: vp.bytecode, args: [entryPoint, privateKeyToAccount(signerKey).address] })
-    const paymaster08 = (await pub.waitForTransactionReceipt({ hash: pm08Hash })).contractAddress!
+    const paymaster08 = await create2(vp, [entryPoint, signer], PAYMASTER_08_SALT)
     const word = (a: Address) => a.slice(2).toLowerCase().padStart(64, '0')
     const code07 = (await pub.getCode({ address: paymaster08 }))!.toLowerCase()
     const code08 = code07.split(word(entryPoint)).join(word(entryPoint08)) as Hex
-    if (code08 === code07) throw new Error('VerifyingPaymaster: no entryPoint immutable found to rebind')
-    await rpcCall(rpc, 'anvil_setCode', [paymaster08, code08])
+    // A second start on the same chain finds it rebound already.
+    if (code08 === code07 && !code07.includes(word(entryPoint08))) throw new Error('VerifyingPaymaster: no entryPoint immutable found to rebind')
+    if (code08 !== code07) await rpcCall(rpc, 'anvil_setCode', [paymaster08, code08])
     const dep08Hash = await deployer.writeContract({ address: paymaster08, abi: vp.abi, functionName: 'deposit', value: o.paymasterDeposit ?? parseEther('10') })
     await pub.waitForTransactionReceipt({ hash: dep08Hash })
     const tContracts = performance.now()
@@ -305,4 +316,15 @@ export async function startAaStack(o: AaStackOptions = {}): Promise<AaStack> {
     stop()
     throw err
   }
+}
+
+/**
+ * The VerifyingPaymasters' addresses for a signer, before anything is deployed: `npm start`'s
+ * demo config names them (scripts/demo-config.mjs), and the stack deploys them there.
+ */
+export function paymasterAddresses(signer: Address): { paymaster: Address; paymaster08: Address } {
+  const vp = aa('VerifyingPaymaster')
+  const initCode = encodeDeployData({ abi: vp.abi, bytecode: vp.bytecode, args: [ENTRY_POINT_07, signer] })
+  const at = (salt: Hex) => getContractAddress({ opcode: 'CREATE2', from: CREATE2_DEPLOYER, salt, bytecode: initCode })
+  return { paymaster: at(PAYMASTER_SALT), paymaster08: at(PAYMASTER_08_SALT) }
 }
