@@ -114,6 +114,11 @@ describe('console admin routes', () => {
     expect(after.body).toMatchObject({ days: 7, from: today - 6 * 86400 })
     expect(count(after.body.signups, 'email') - count(before.signups, 'email')).toBe(2)
     expect(count(after.body.logins, 'email') - count(before.logins, 'email')).toBe(3)
+    // A login is counted by the method the session recorded, even when its account is verified again later (by a link, say).
+    await store.query(`UPDATE accounts SET latest_verified_at = latest_verified_at + 3600, first_verified_at = first_verified_at - 3600 WHERE type = 'email' AND identifier = $1`, [a])
+    const later = await admin(`/apps/${DEMO}/stats?days=7`, owner)
+    expect(count(later.body.logins, 'email') - count(before.logins, 'email')).toBe(3)
+    expect(count(later.body.logins, 'other')).toBe(count(after.body.logins, 'other'))
     expect((await admin(`/apps/${DEMO}/stats`, owner)).body.days).toBe(30)
     for (const bad of ['0', '91', 'x', '1.5']) expect((await admin(`/apps/${DEMO}/stats?days=${bad}`, owner)).status).toBe(422)
   })

@@ -107,7 +107,7 @@ export async function loginWithAccount(
         }
       }
       const [{ user, session }] = await Promise.all([
-        createSessionLoadUser(q, app.id, userId),
+        createSessionLoadUser(q, app.id, userId, acct.type),
         emitEvent(q, app.id, 'user.authenticated', { user_id: userId, is_new_user: false, account: eventAccount(acct.type, acct.data) }),
       ])
       return { user, session, isNew }

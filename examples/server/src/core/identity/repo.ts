@@ -176,7 +176,7 @@ export async function insertUserWithSession(
     `WITH u AS (INSERT INTO users (id, app_id, created_at, is_guest) VALUES ($1, $2, $3, false) RETURNING id),
      a AS (INSERT INTO accounts (user_id, app_id, type, identifier, data, first_verified_at, latest_verified_at, created_at)
            SELECT u.id, $2, $4, $5, $6, $3, $3, $3 FROM u),
-     s AS (INSERT INTO sessions (id, user_id, app_id, family_id, created_at) SELECT $7, u.id, $2, $8, $3 FROM u RETURNING id)
+     s AS (INSERT INTO sessions (id, user_id, app_id, family_id, created_at, login_method) SELECT $7, u.id, $2, $8, $3, $4 FROM u RETURNING id)
      INSERT INTO refresh_tokens (token_hash, session_id, state, kind, created_at, expires_at)
      SELECT $9, s.id, 'active', 'session', $3, $10 FROM s`,
     [p.userId, p.appId, p.t, p.account.type, p.account.identifier, JSON.stringify(p.account.data), p.sessionId, p.familyId, p.refreshHash, p.expiresAt],
@@ -232,14 +232,14 @@ export async function insertSession(q: Queryable, s: SessionRow) {
   )
 }
 
-/** A login's session and refresh token, and the user read back, in one round trip. */
-export async function insertSessionSelectUser(q: Queryable, s: Omit<SessionRow, 'kind'>): Promise<UserRowWithAccounts | undefined> {
+/** A login's session and refresh token, and the user read back, in one round trip. `method`: what it logged in with (the console's stats). */
+export async function insertSessionSelectUser(q: Queryable, s: Omit<SessionRow, 'kind'> & { method: string | null }): Promise<UserRowWithAccounts | undefined> {
   const rows = await q.query<UserRowWithAccounts>(
-    `WITH s AS (INSERT INTO sessions (id, user_id, app_id, family_id, created_at) VALUES ($2, $1, $3, $4, $5) RETURNING id),
+    `WITH s AS (INSERT INTO sessions (id, user_id, app_id, family_id, created_at, login_method) VALUES ($2, $1, $3, $4, $5, $8) RETURNING id),
      r AS (INSERT INTO refresh_tokens (token_hash, session_id, state, kind, created_at, expires_at)
            SELECT $6, s.id, 'active', 'session', $5, $7 FROM s)
      ${USER_ROW}`,
-    [s.userId, s.sessionId, s.appId, s.familyId, s.t, s.refreshHash, s.expiresAt],
+    [s.userId, s.sessionId, s.appId, s.familyId, s.t, s.refreshHash, s.expiresAt, s.method],
   )
   return rows[0]
 }

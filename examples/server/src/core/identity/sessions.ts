@@ -35,11 +35,11 @@ export async function createSession(
  * A login's session (a new family) with its first refresh token, and the user read back,
  * in one round trip (the session rows do not change what the user query reads).
  */
-export async function createSessionLoadUser(q: Queryable, appId: string, userId: string): Promise<{ user: WireUser; session: { sessionId: string; refreshToken: string } }> {
+export async function createSessionLoadUser(q: Queryable, appId: string, userId: string, method: string | null = null): Promise<{ user: WireUser; session: { sessionId: string; refreshToken: string } }> {
   const sessionId = randomToken(16)
   const refreshToken = randomToken(32)
   const t = now()
-  const row = await repo.insertSessionSelectUser(q, { userId, sessionId, appId, familyId: randomToken(16), t, refreshHash: sha256(refreshToken), expiresAt: t + REFRESH_TTL_S })
+  const row = await repo.insertSessionSelectUser(q, { userId, sessionId, appId, familyId: randomToken(16), t, refreshHash: sha256(refreshToken), expiresAt: t + REFRESH_TTL_S, method })
   return { user: userFromRow(row)!, session: { sessionId, refreshToken } }
 }
 

@@ -87,7 +87,7 @@ export async function guestLogin(d: Deps, app: AppSettings, credential: string):
         events.push({ type: 'user.created', data: { user_id: userId, created_at: t, is_guest: true, linked_accounts: [] } })
       }
       events.push({ type: 'user.authenticated', data: { user_id: userId, is_new_user: isNew, account: null } })
-      const [{ user, session }] = await Promise.all([createSessionLoadUser(q, app.id, userId), emitEvents(q, app.id, events)])
+      const [{ user, session }] = await Promise.all([createSessionLoadUser(q, app.id, userId, 'guest'), emitEvents(q, app.id, events)])
       return { user, session, isNew }
     }),
   )

@@ -422,13 +422,13 @@ export async function signupsPerDay(q: Queryable, appId: string, from: number): 
 
 /**
  * Logins per UTC day since `from` by method. A login is a session that is no fork; its method
- * is the type of the account verified at that moment (within 10 minutes before it): sessions
- * keep no method, so a login whose account was verified again later counts as 'other', and
- * deleted users' logins are gone with them.
+ * is the one the session records (`login_method`, migration 040). Sessions from before that
+ * have it inferred: the type of the account verified at that moment (within 10 minutes before
+ * it), else 'other'. Deleted users' logins are gone with them.
  */
 export async function loginsPerDay(q: Queryable, appId: string, from: number): Promise<DayCount[]> {
   const rows = await q.query<DayCount>(
-    `SELECT (s.created_at / 86400) * 86400 AS day, CASE WHEN u.is_guest THEN 'guest' ELSE coalesce(a.type, 'other') END AS method, count(*)::int AS count
+    `SELECT (s.created_at / 86400) * 86400 AS day, coalesce(s.login_method, CASE WHEN u.is_guest THEN 'guest' ELSE coalesce(a.type, 'other') END) AS method, count(*)::int AS count
        FROM sessions s JOIN users u ON u.id = s.user_id
        LEFT JOIN LATERAL (SELECT type FROM accounts x WHERE x.user_id = s.user_id
                             AND (x.latest_verified_at BETWEEN s.created_at - 600 AND s.created_at OR x.first_verified_at BETWEEN s.created_at - 600 AND s.created_at)
