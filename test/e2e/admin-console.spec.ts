@@ -38,8 +38,9 @@ const adminApi = async (path: string, cred: string, o: { method?: string; body?:
 const until = <T>(check: () => T | Promise<T>, ms = 15_000) => waitUntil(check, ms, 50)
 
 /** Opens the console (its own CSP, not bypassed) and signs in through the modal. */
-async function signIn(email: string, o: { viewport?: { width: number; height: number }; dark?: boolean; shot?: string } = {}): Promise<Page> {
-  const context = await h.browser.newContext({ viewport: o.viewport ?? { width: 1200, height: 900 }, reducedMotion: 'reduce', colorScheme: o.dark ? 'dark' : 'light' })
+async function signIn(email: string, o: { viewport?: { width: number; height: number }; dark?: boolean; shot?: string; axe?: boolean } = {}): Promise<Page> {
+  // `axe`: the page's CSP is bypassed so axe-core can be injected (the other tests keep it and check it).
+  const context = await h.browser.newContext({ viewport: o.viewport ?? { width: 1200, height: 900 }, reducedMotion: 'reduce', colorScheme: o.dark ? 'dark' : 'light', bypassCSP: !!o.axe })
   const page = await context.newPage()
   const errors: string[] = []
   page.on('pageerror', (e) => errors.push(e.message))
@@ -211,23 +212,31 @@ describe('the console', { timeout: 120_000 }, () => {
     await page.context().close()
   })
 
-  it('dark and 390 px: the console follows the system and the toggle', async () => {
-    const page = await signIn(OWNER, { dark: true, shot: 'console-signin-dark' })
+  it('dark and 390 px: the console follows the system and the toggle; axe-core finds no serious or critical violation on its pages', async () => {
+    const page = await signIn(OWNER, { dark: true, shot: 'console-signin-dark', axe: true })
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark')
+    const axe = async (where: string) => expect(await h.axe(page, 'body'), where).toEqual([])
+    await axe('first page, dark')
     await page.getByRole('button', { name: /Console test app/ }).click()
     await h.screenshot(page, 'console-apps-dark')
+    await axe('app editor, dark')
     await page.getByRole('button', { name: 'Stats' }).click()
     await page.locator('figure.c-chart svg').first().waitFor()
     await h.screenshot(page, 'console-stats-dark')
+    await axe('stats, dark')
     await page.getByRole('button', { name: 'Switch to the light theme' }).click()
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light')
     await page.setViewportSize({ width: 390, height: 844 })
     await page.getByRole('button', { name: 'Webhooks' }).click()
     await page.getByRole('checkbox', { name: 'user.created' }).waitFor()
     await h.screenshot(page, 'console-webhooks-390')
+    await axe('webhooks, light, 390 px')
+    await page.getByRole('button', { name: 'Users' }).click()
+    await axe('users, light, 390 px')
     await page.getByRole('button', { name: 'Apps' }).click()
     await page.getByRole('button', { name: /Console test app/ }).click()
     await h.screenshot(page, 'console-apps-390')
+    await axe('app editor, light, 390 px')
     await page.context().close()
   })
 
