@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { crossSiteRequested, demoApps, demoConfig } from './demo-config.mjs'
+import { DEMO_AA, crossSiteRequested, demoApps, demoConfig } from './demo-config.mjs'
 import { buildDemoApp, serveBuiltApp } from './demo-build.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -104,7 +104,7 @@ appReady.catch((err) => {
 // Embedded wallets (issue 14) and smart wallets (issue 29): the local EVM chain on 8545 is the
 // ERC-4337 stack's anvil (EntryPoints, Safe, paymasters) with the Alto bundler on 4337; the
 // wallet frame itself is the server's second listener (PORTICO_FRAME_PORT, 8788).
-run('evm', bin('tsx'), ['scripts/evm-node.ts'], { PORTICO_EVM_PORT: String(demo.ports.evm), PORTICO_AA_BUNDLER_PORT: String(demo.ports.bundler) })
+run('evm', bin('tsx'), ['examples/stand-ins/aa/main.ts'], { PORTICO_AA_RPC_PORT: String(demo.ports.evm), PORTICO_AA_BUNDLER_PORT: String(demo.ports.bundler), PORTICO_PAYMASTER_KEY: DEMO_AA.paymasterKey, PORTICO_API_URL: API })
 // Funding stand-ins (MoonPay 8794, Coinbase Onramp 8795, bridge provider 8796): the demo app's funding config points at them.
 run('moonpay', bin('tsx'), ['examples/stand-ins/moonpay/main.ts'])
 run('coinbase', bin('tsx'), ['examples/stand-ins/coinbase/main.ts'])

@@ -31,21 +31,3 @@ export interface ConsentPayload {
 }
 
 export type ConsentReply = { user: WireUser } | { declined: true }
-
-export interface ConsentQuery {
-  theme?: 'light' | 'dark'
-  accentColor?: string | null
-  backgroundColor?: string | null
-  foregroundColor?: string | null
-}
-
-/** The consent page's path on the wallet-service origin (public data only: the token comes by message). */
-export function consentPath(appId: string, q: ConsentQuery = {}): string {
-  const p = new URLSearchParams()
-  if (q.theme) p.set('theme', q.theme)
-  if (q.accentColor) p.set('accent_color', q.accentColor)
-  if (q.backgroundColor) p.set('background_color', q.backgroundColor)
-  if (q.foregroundColor) p.set('foreground_color', q.foregroundColor)
-  const qs = p.toString()
-  return `/apps/${encodeURIComponent(appId)}/embedded-wallets/delegate${qs ? `?${qs}` : ''}`
-}

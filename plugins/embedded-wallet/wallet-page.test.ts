@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { isPorticoError } from 'portico'
-import { onPage, requestPage, rgbToHex } from './wallet-page'
+import { onPage, pagePath, requestPage, rgbToHex } from './wallet-page'
 
 const PROTOCOL = 'portico-wallet-frame/1'
 const origin = 'http://127.0.0.1:8788'
@@ -88,4 +88,13 @@ it('the dialog’s computed colours become the page’s #rrggbb (or none)', () =
   expect(rgbToHex('rgb(18, 52, 86)')).toBe('#123456')
   expect(rgbToHex('rgba(0, 0, 0, 0)')).toBeNull()
   expect(rgbToHex('transparent')).toBeNull()
+})
+
+describe('pagePath', () => {
+  it("a page's path with the dialog's look as its query, nothing else", () => {
+    expect(pagePath('app id/x', 'authorize')).toBe('/apps/app%20id%2Fx/embedded-wallets/authorize')
+    expect(pagePath('a', 'delegate', { theme: 'dark', accentColor: '#5b4cdb', backgroundColor: null, foregroundColor: '#ffffff' })).toBe(
+      '/apps/a/embedded-wallets/delegate?theme=dark&accent_color=%235b4cdb&foreground_color=%23ffffff',
+    )
+  })
 })

@@ -27,6 +27,20 @@ export interface PageLook {
   foregroundColor: string | null
 }
 
+/**
+ * A page's path on the wallet service's origin, `/apps/{appId}/embedded-wallets/{name}`, with the
+ * dialog's look as its query (public data only: the token comes by message).
+ */
+export function pagePath(appId: string, name: string, look: Partial<PageLook> = {}): string {
+  const p = new URLSearchParams()
+  if (look.theme) p.set('theme', look.theme)
+  if (look.accentColor) p.set('accent_color', look.accentColor)
+  if (look.backgroundColor) p.set('background_color', look.backgroundColor)
+  if (look.foregroundColor) p.set('foreground_color', look.foregroundColor)
+  const qs = p.toString()
+  return `/apps/${encodeURIComponent(appId)}/embedded-wallets/${name}${qs ? `?${qs}` : ''}`
+}
+
 export interface PageRequest<P> {
   /** The request's message type (`wallets:export`, `delegated-actions:consent`). */
   type: string

@@ -53,14 +53,3 @@ export interface WireAuthorization {
 }
 
 export type AuthorizeReply = { authorization: WireAuthorization } | { declined: true }
-
-/** The page's path on the wallet-service origin (public data only: the token comes by message). */
-export function authorizePath(appId: string, q: { theme?: 'light' | 'dark'; accentColor?: string | null; backgroundColor?: string | null; foregroundColor?: string | null } = {}): string {
-  const p = new URLSearchParams()
-  if (q.theme) p.set('theme', q.theme)
-  if (q.accentColor) p.set('accent_color', q.accentColor)
-  if (q.backgroundColor) p.set('background_color', q.backgroundColor)
-  if (q.foregroundColor) p.set('foreground_color', q.foregroundColor)
-  const qs = p.toString()
-  return `/apps/${encodeURIComponent(appId)}/embedded-wallets/authorize${qs ? `?${qs}` : ''}`
-}

@@ -1,5 +1,7 @@
 /**
  * The local ERC-4337 stack on its own (stack.ts): `npx tsx examples/stand-ins/aa/main.ts`.
+ * `npm start` runs it as the demo's chain (8545, bundler 4337, the public demo signer key of
+ * scripts/demo-config.mjs `DEMO_AA`, whose addresses it then names).
  * Chain on PORTICO_AA_RPC_PORT (8546), bundler on PORTICO_AA_BUNDLER_PORT (4337); the
  * VerifyingPaymaster's signer key from PORTICO_PAYMASTER_KEY (required: 0x and 64 hex digits,
  * the same value in the server's environment; never printed). Prints the `smartWallets` entry

@@ -11,7 +11,7 @@ import { ScreenLayout, StatusIcon, useKernel, usePlugin, useScreen, useTexts, ty
 import type { EmbeddedWalletApi, WalletPageKit } from 'portico/plugins/embedded-wallet'
 import { DELEGATED_ACTIONS, RESULT_CLOSE_MS } from '../ids'
 import type { ConsentScreenParams, ScreenOutcome } from '../flow'
-import { CONSENT_ESCAPE, CONSENT_RESIZE, consentPath } from '../protocol'
+import { CONSENT_ESCAPE, CONSENT_RESIZE } from '../protocol'
 import { DELEGATED_ACTIONS_TEXTS } from '../strings'
 
 /** The iframe's height before the page reports its own (and its bounds). */
@@ -68,7 +68,7 @@ export default function ConsentScreen({ params }: ScreenProps<ConsentScreenParam
       {page && origin && (
         <page.WalletPageFrame
           origin={origin}
-          path={(look) => consentPath(kernel.config.appId, look)}
+          path={(look) => page.pagePath(kernel.config.appId, 'delegate', look)}
           run={(target, signal) => api.consent(ew, params, target, origin, signal)}
           onDone={(r) => {
             if ('declined' in r) return screen.close({ declined: true } satisfies ScreenOutcome)

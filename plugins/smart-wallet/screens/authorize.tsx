@@ -10,7 +10,7 @@ import { useEffect, useRef, useState } from 'react'
 import { toPorticoError } from 'portico'
 import { ScreenLayout, StatusIcon, useKernel, useScreen, useTexts, type ScreenProps } from 'portico/ui/screens'
 import type { EmbeddedWalletApi, WalletPageKit } from 'portico/plugins/embedded-wallet'
-import { AUTHORIZE_ESCAPE, AUTHORIZE_REQUEST, AUTHORIZE_RESIZE, authorizePath, type AuthorizePayload, type AuthorizeReply } from '../protocol'
+import { AUTHORIZE_ESCAPE, AUTHORIZE_REQUEST, AUTHORIZE_RESIZE, type AuthorizePayload, type AuthorizeReply } from '../protocol'
 import { SMART_WALLET_TEXTS } from '../strings'
 
 export const AUTHORIZE_SCREEN = 'smart-wallet-authorize'
@@ -66,7 +66,7 @@ export default function AuthorizeScreen({ params }: ScreenProps<AuthorizeScreenP
       {page && origin && (
         <page.WalletPageFrame
           origin={origin}
-          path={(look) => authorizePath(kernel.config.appId, look)}
+          path={(look) => page.pagePath(kernel.config.appId, 'authorize', look)}
           run={(target, signal) =>
             page.requestPage<AuthorizeReply>(
               target,
